@@ -1,0 +1,41 @@
+import path from "node:path";
+import { type Database, openDatabase } from "./database";
+import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
+import { migrateDatabase } from "./migrate";
+
+export interface ConnectOptions {
+  /** A PostgreSQL URL; when absent an embedded PostgreSQL is started under `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** Apply pending migrations before returning (the server and CLI do; tests migrate their own). */
+  migrate?: boolean;
+  maxConnections?: number;
+  log?: (line: string) => void;
+}
+
+export interface Connection {
+  db: Database;
+  url: string;
+  embedded: EmbeddedDatabase | undefined;
+  close(): Promise<void>;
+}
+
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = options.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(options.dataDir, "postgres"), database: "mga", log: options.log });
+    url = embedded.url;
+  }
+  if (options.migrate !== false) await migrateDatabase(url);
+  const db = openDatabase(url, { maxConnections: options.maxConnections });
+  return {
+    db,
+    url,
+    embedded,
+    async close() {
+      await db.close();
+      await embedded?.stop();
+    },
+  };
+}

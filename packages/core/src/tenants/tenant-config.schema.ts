@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+/**
+ * The tenant configuration of spec 2.3/2.4, as an operator writes it (`tenant:configure
+ * --file`) and as GET /v1/me returns it under `key.tenant`. Stored as JSON after these
+ * checks, so every reader can trust its shape and its internal consistency.
+ */
+const sourceId = z.string().trim().min(1).max(128);
+
+export const tenantSourceSchema = z.strictObject({
+  key: sourceId,
+  label: z.string().min(1).max(200),
+  description: z.string().max(1000).optional(),
+  groupLabel: z.string().max(200).optional(),
+  defaultOn: z.boolean(),
+});
+
+export const secondarySourceSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("tenant_bucket"),
+    key: sourceId,
+    label: z.string().min(1).max(200),
+    description: z.string().max(1000).optional(),
+    groupLabel: z.string().max(200).optional(),
+    defaultOn: z.boolean(),
+  }),
+  z.strictObject({
+    type: z.literal("shared_source"),
+    sourceType: sourceId,
+    label: z.string().min(1).max(200),
+    description: z.string().max(1000).optional(),
+    groupLabel: z.string().max(200).optional(),
+    defaultOn: z.boolean(),
+  }),
+]);
+
+export const sidebarModeSchema = z.enum(["hidden", "flat", "grouped"]);
+
+const uniqueIds = z.array(sourceId).max(200).refine((items) => new Set(items).size === items.length, "must not repeat a value");
+
+export const tenantConfigSchema = z
+  .strictObject({
+    clientName: z.string().trim().min(1).max(200),
+    clientOrganization: z.string().max(200).optional(),
+    enabledSources: uniqueIds,
+    baseSources: uniqueIds,
+    clientSourceType: sourceId.optional(),
+    tenantSourceSidebarMode: sidebarModeSchema.optional(),
+    tenantSourceKeys: uniqueIds.optional(),
+    tenantSources: z.array(tenantSourceSchema).max(200).optional(),
+    secondarySources: z.array(secondarySourceSchema).max(200).optional(),
+    defaultTenantSourceKeys: uniqueIds.optional(),
+    defaultSharedSourceTypes: uniqueIds.optional(),
+    assignedSharedSourceTypes: uniqueIds.optional(),
+  })
+  .superRefine((config, ctx) => {
+    const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    const enabled = new Set(config.enabledSources);
+    for (const base of config.baseSources) {
+      if (!enabled.has(base)) fail("baseSources", `"${base}" is not in enabledSources`);
+    }
+    const bucketKeys = new Set(selectableTenantSourceKeys(config));
+    const described = (config.tenantSources ?? []).map((source) => source.key);
+    if (new Set(described).size !== described.length) fail("tenantSources", "keys must be unique");
+    for (const key of described) {
+      if (!bucketKeys.has(key)) fail("tenantSources", `"${key}" is not in tenantSourceKeys`);
+    }
+    for (const key of config.defaultTenantSourceKeys ?? []) {
+      if (!bucketKeys.has(key)) fail("defaultTenantSourceKeys", `"${key}" is not an assigned tenant source`);
+    }
+    const shared = new Set(config.assignedSharedSourceTypes ?? []);
+    for (const type of config.defaultSharedSourceTypes ?? []) {
+      if (!shared.has(type)) fail("defaultSharedSourceTypes", `"${type}" is not in assignedSharedSourceTypes`);
+    }
+    for (const entry of config.secondarySources ?? []) {
+      if (entry.type === "tenant_bucket" && !bucketKeys.has(entry.key)) {
+        fail("secondarySources", `tenant bucket "${entry.key}" is not an assigned tenant source`);
+      }
+      if (entry.type === "shared_source" && !shared.has(entry.sourceType)) {
+        fail("secondarySources", `shared source "${entry.sourceType}" is not in assignedSharedSourceTypes`);
+      }
+    }
+  });
+
+export type TenantConfig = z.infer<typeof tenantConfigSchema>;
+export type TenantSource = z.infer<typeof tenantSourceSchema>;
+export type SecondarySource = z.infer<typeof secondarySourceSchema>;
+
+/** The tenant buckets a key may select: `tenantSourceKeys`, or else the described buckets. */
+export function selectableTenantSourceKeys(config: Pick<TenantConfig, "tenantSourceKeys" | "tenantSources">): string[] {
+  return config.tenantSourceKeys ?? (config.tenantSources ?? []).map((source) => source.key);
+}

@@ -1,0 +1,63 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase, type Database } from "../db/database";
+import { ensureDatabase, quoteIdent, startEmbeddedPostgres } from "../db/embedded-postgres";
+import { migrateDatabase } from "../db/migrate";
+import { randomBase62 } from "../ids/new-id";
+
+/**
+ * Tests run against a real PostgreSQL: vitest's globalSetup starts one throwaway embedded
+ * cluster per test run (or uses TEST_DATABASE_URL's server), and every test file gets a
+ * database of its own, migrated from the real migration files.
+ */
+export const TEST_ADMIN_URL_ENV = "MGA_TEST_ADMIN_URL";
+
+export async function startTestCluster(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, stop: async () => {} };
+  const dir = mkdtempSync(path.join(os.tmpdir(), "mga-test-pg-"));
+  // When running as root, PostgreSQL runs as the `postgres` user, which must reach the data directory.
+  chmodSync(dir, 0o755);
+  const cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, "data"), database: "postgres", persistent: false });
+  return {
+    adminUrl: cluster.url,
+    async stop() {
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestDatabase {
+  db: Database;
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env[TEST_ADMIN_URL_ENV];
+  if (!adminUrl) throw new Error(`${TEST_ADMIN_URL_ENV} is not set: add @mga/core/testing's globalSetup to vitest.config`);
+  const name = `t_${randomBase62(12).toLowerCase()}`;
+  await ensureDatabase(adminUrl, name);
+  const url = withDatabase(adminUrl, name);
+  await migrateDatabase(url);
+  const db = openDatabase(url, { maxConnections: 5 });
+  return {
+    db,
+    url,
+    async drop() {
+      await db.close();
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
