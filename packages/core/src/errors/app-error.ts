@@ -23,12 +23,22 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   /** Extra response headers the transport must send (Retry-After, …). */
   readonly headers: Record<string, string>;
+  /**
+   * A status other than the code's usual one, for the few statuses the spec gives no code
+   * of their own (413 too large, 410 gone): they keep the nearest spec code.
+   */
+  readonly status: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { headers?: Record<string, string>; status?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.headers = options.headers ?? {};
+    this.status = options.status;
   }
 }
 

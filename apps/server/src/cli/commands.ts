@@ -1,0 +1,146 @@
+import { readFileSync } from "node:fs";
+import {
+  AppError,
+  type ApiKeySummary,
+  configureTenant,
+  createApiKey,
+  createOrganization,
+  type Database,
+  getTenantConfig,
+  listApiKeys,
+  listOrganizations,
+  migrateDatabase,
+  revokeApiKey,
+  SCOPES,
+} from "@mga/core";
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+type OptionSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean }>;
+
+export interface Command {
+  usage: string;
+  summary: string;
+  options: OptionSpec;
+  required: string[];
+  /** Printed to stderr after a human-readable (non --json) result. */
+  note?: string;
+  run(context: { db: Database; url: string }, flags: Flags): Promise<unknown>;
+}
+
+const str = (flags: Flags, name: string) => String(flags[name]);
+
+/** A key as the CLI prints it: never the secret (except once, at creation), never its hash. */
+function keyView(key: ApiKeySummary) {
+  return {
+    id: key.id,
+    organization_id: key.organizationId,
+    name: key.name,
+    status: key.status,
+    scopes: key.scopes,
+    last_four: key.lastFour,
+    rate_limit_per_minute: key.rateLimitPerMinute,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function parseRateLimit(value: string | boolean | string[] | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed)) throw new AppError("invalid_request", "--rate-limit: must be a whole number of requests per minute");
+  return parsed;
+}
+
+export const COMMANDS = {
+  "org:create": {
+    usage: "org:create --name <name>",
+    summary: "Create an organization.",
+    options: { name: { type: "string" } },
+    required: ["name"],
+    async run({ db }, flags) {
+      const org = await createOrganization(db, { name: str(flags, "name") });
+      return { id: org.id, name: org.name };
+    },
+  },
+  "org:list": {
+    usage: "org:list",
+    summary: "List organizations.",
+    options: {},
+    required: [],
+    async run({ db }) {
+      const orgs = await listOrganizations(db);
+      return { organizations: orgs.map((org) => ({ id: org.id, name: org.name, created_at: org.createdAt.toISOString() })) };
+    },
+  },
+  "tenant:configure": {
+    usage: "tenant:configure --org <id> --file <path.json>",
+    summary: "Set the tenant configuration (spec 2.3/2.4) of an organization; prints the stored configuration.",
+    options: { org: { type: "string" }, file: { type: "string" } },
+    required: ["org", "file"],
+    async run({ db }, flags) {
+      let config: unknown;
+      try {
+        config = JSON.parse(readFileSync(str(flags, "file"), "utf8"));
+      } catch (error) {
+        throw new AppError("invalid_request", `--file: cannot read JSON from ${str(flags, "file")}: ${(error as Error).message}`);
+      }
+      return configureTenant(db, { organizationId: str(flags, "org"), config });
+    },
+  },
+  "tenant:show": {
+    usage: "tenant:show --org <id>",
+    summary: "Print the tenant configuration in force for an organization.",
+    options: { org: { type: "string" } },
+    required: ["org"],
+    run: ({ db }, flags) => getTenantConfig(db, str(flags, "org")),
+  },
+  "key:create": {
+    usage: "key:create --org <id> --name <name> --scopes <comma list> [--rate-limit <requests per minute>]",
+    summary: `Create an API key; the plaintext is printed once. Scopes: ${SCOPES.join(", ")}.`,
+    options: { org: { type: "string" }, name: { type: "string" }, scopes: { type: "string" }, "rate-limit": { type: "string" } },
+    required: ["org", "name", "scopes"],
+    note: "Store the key now: it is shown only this once and only its hash is kept.",
+    async run({ db }, flags) {
+      const { key, plaintext } = await createApiKey(db, {
+        organizationId: str(flags, "org"),
+        name: str(flags, "name"),
+        scopes: str(flags, "scopes"),
+        rateLimitPerMinute: parseRateLimit(flags["rate-limit"]),
+      });
+      return { id: key.id, key: plaintext, last_four: key.lastFour, scopes: key.scopes, rate_limit_per_minute: key.rateLimitPerMinute };
+    },
+  },
+  "key:revoke": {
+    usage: "key:revoke --id <key id>",
+    summary: "Revoke an API key; it is refused (401) from the next request on.",
+    options: { id: { type: "string" } },
+    required: ["id"],
+    async run({ db }, flags) {
+      const key = await revokeApiKey(db, str(flags, "id"));
+      return { id: key.id, status: key.status };
+    },
+  },
+  "key:list": {
+    usage: "key:list --org <id>",
+    summary: "List an organization's keys (never the keys themselves).",
+    options: { org: { type: "string" } },
+    required: ["org"],
+    async run({ db }, flags) {
+      return { keys: (await listApiKeys(db, str(flags, "org"))).map(keyView) };
+    },
+  },
+  "db:migrate": {
+    usage: "db:migrate",
+    summary: "Apply pending database migrations (the server also does this at start).",
+    options: {},
+    required: [],
+    async run({ url }) {
+      const result = await migrateDatabase(url);
+      return { applied: result.applied, already_applied: result.alreadyApplied };
+    },
+  },
+} satisfies Record<string, Command>;
+
+export type CommandName = keyof typeof COMMANDS;
+export const commandByName = COMMANDS as Record<CommandName, Command>;

@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, writeErrorResponse } from "@mga/api";
+import { AppError, type Database, isAppError, newId } from "@mga/core";
+import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
+import type { Logger } from "../log";
+import { readJsonBody } from "./read-json-body";
+
+export interface AppOptions {
+  db: Database;
+  logger: Logger;
+  /** Origin written into the OpenAPI document's `servers`. */
+  publicBaseUrl: string;
+}
+
+/**
+ * The HTTP front of the service: request ids and access logs for every request, then
+ *   GET /v1/openapi.json   the generated OpenAPI document
+ *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
+ *   /trpc/*                typed tRPC for the admin console
+ *   GET /healthz           liveness
+ */
+export function createApp(options: AppOptions) {
+  const { db, logger } = options;
+  const rest = createRestHandler({
+    db,
+    onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
+  });
+  let openApiJson: string | undefined;
+  const createContext = createContextFactory(db);
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const request = req as ApiRequest;
+    const requestId = newId("req");
+    request.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    res.on("finish", () => {
+      logger.info("request", {
+        request_id: requestId,
+        method: req.method,
+        path: (req.url ?? "").split("?")[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      });
+    });
+
+    try {
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      if (path === "/v1/openapi.json" && req.method === "GET") {
+        openApiJson ??= JSON.stringify(buildOpenApiDocument(options.publicBaseUrl));
+        res.setHeader("Content-Type", "application/json");
+        res.end(openApiJson);
+        return;
+      }
+      if (path === "/healthz") {
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify({ status: "ok", request_id: requestId }));
+        return;
+      }
+      if (path.startsWith("/trpc/")) {
+        await nodeHTTPRequestHandler({
+          req,
+          res,
+          router: appRouter,
+          path: path.slice("/trpc/".length),
+          createContext: ({ req: incoming }) => createContext({ req: incoming }),
+        });
+        return;
+      }
+      if (path === "/v1" || path.startsWith("/v1/")) {
+        if (req.method !== "GET" && req.method !== "HEAD") {
+          const parsed = await readJsonBody(req);
+          if (parsed) request.body = parsed.body;
+        }
+        await rest(request, res);
+        return;
+      }
+      writeErrorResponse(res, requestId, new AppError("not_found", "no such route"));
+    } catch (error) {
+      if (!res.headersSent) writeErrorResponse(res, requestId, error);
+      else res.destroy();
+      if (!isAppError(error)) {
+        logger.error("request failed", { request_id: requestId, error: describe(error) });
+      }
+    }
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -1,0 +1,70 @@
+import { createServer } from "node:http";
+import { connect } from "@mga/core";
+import { loadEnv } from "./env";
+import { createApp } from "./http/create-app";
+import { createLogger } from "./log";
+
+/**
+ * Starts the API: connects to DATABASE_URL or starts the embedded PostgreSQL, applies
+ * pending migrations (safe with several instances), then serves HTTP until SIGINT/SIGTERM.
+ */
+async function main() {
+  const env = loadEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const connection = await connect({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    maxConnections: env.DB_POOL_MAX,
+  });
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.PORT, env.HOST, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.PORT;
+  const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
+  server.on("request", createApp({ db: connection.db, logger, publicBaseUrl: baseUrl }));
+  server.keepAliveTimeout = 65_000;
+
+  logger.info("listening", {
+    base_url: baseUrl,
+    database: connection.embedded ? `embedded PostgreSQL (${env.DATA_DIR}/postgres)` : "DATABASE_URL",
+  });
+  if (process.stdout.isTTY || process.env.MGA_PRINT_BANNER !== "0") {
+    process.stderr.write(banner(baseUrl));
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("stopping", { signal });
+    server.close();
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    await connection.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+function banner(baseUrl: string): string {
+  return `
+  Mortgage-guideline API is up: ${baseUrl}
+  OpenAPI document:             ${baseUrl}/v1/openapi.json
+
+  Create an organization and a key (in another terminal, from the repository root):
+    pnpm cli org:create --name "Acme Lending" --json
+    pnpm cli key:create --org <org id> --name "my server" --scopes chat:read,chat:write,sources:read --json
+  Then:
+    curl -H "Authorization: Bearer <key>" ${baseUrl}/v1/me
+
+`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from "node:http";
+import type { Database } from "@mga/core";
+
+/**
+ * Per-request context of every procedure. The REST host fills it from the HTTP request;
+ * tests and the admin console build it directly.
+ */
+export interface ApiContext {
+  db: Database;
+  requestId: string;
+  /** The API key as presented (Authorization: Bearer or X-API-Key), not yet checked. */
+  presentedKey: string | undefined;
+  /** Set by a procedure whose success status is not 200 (201 created, 202 accepted). */
+  status?: number;
+  /** Extra headers a procedure or middleware wants on the response. */
+  responseHeaders: Record<string, string>;
+}
+
+export interface ApiRequest extends IncomingMessage {
+  requestId?: string;
+  body?: unknown;
+}
+
+export function presentedKeyOf(req: IncomingMessage): string | undefined {
+  const authorization = req.headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    // A malformed Authorization header is presented as-is, so it fails as an invalid key.
+    return match?.[1] ?? authorization;
+  }
+  const header = req.headers["x-api-key"];
+  return Array.isArray(header) ? header[0] : header;
+}
+
+export function createContextFactory(db: Database) {
+  return ({ req }: { req: IncomingMessage }): ApiContext => ({
+    db,
+    requestId: (req as ApiRequest).requestId ?? "",
+    presentedKey: presentedKeyOf(req),
+    responseHeaders: {},
+  });
+}

@@ -1,0 +1,46 @@
+import { AppError, describeIssues, type ErrorCode } from "@mga/core";
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { HTTP_STATUS_OF } from "./http-status";
+
+/** What the transport sends for any failure: status, envelope fields, extra headers. */
+export interface ApiErrorResponse {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Maps anything thrown while serving a request to its public form. Domain errors keep their
+ * code and message; input validation names the fields; adapter errors get their status;
+ * everything else is a 500 with a fixed message, so internals never leak.
+ */
+export function toApiError(error: unknown): ApiErrorResponse {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof AppError) {
+    return { status: cause.status ?? HTTP_STATUS_OF[cause.code], code: cause.code, message: cause.message, headers: cause.headers };
+  }
+  if (cause instanceof ZodError) {
+    return { status: 400, code: "invalid_request", message: describeIssues(cause.issues), headers: {} };
+  }
+  if (error instanceof TRPCError) {
+    switch (error.code) {
+      case "NOT_FOUND":
+        return { status: 404, code: "not_found", message: "no such route", headers: {} };
+      case "METHOD_NOT_SUPPORTED":
+        return { status: 405, code: "invalid_request", message: "method not allowed on this route", headers: {} };
+      case "UNSUPPORTED_MEDIA_TYPE":
+        return { status: 415, code: "invalid_request", message: "request bodies must be sent as Content-Type: application/json", headers: {} };
+      case "PAYLOAD_TOO_LARGE":
+        return { status: 413, code: "invalid_request", message: "request body too large", headers: {} };
+      case "PARSE_ERROR":
+        return { status: 400, code: "invalid_request", message: "request body is not valid JSON", headers: {} };
+      case "BAD_REQUEST":
+        return { status: 400, code: "invalid_request", message: "invalid request", headers: {} };
+      default:
+        break;
+    }
+  }
+  return { status: 500, code: "internal_error", message: "internal error", headers: {} };
+}

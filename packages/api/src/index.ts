@@ -1,0 +1,12 @@
+export { appRouter, type AppRouter } from "./routers/app.router";
+export { createCallerFactory } from "./trpc";
+export { type ApiContext, type ApiRequest, createContextFactory, presentedKeyOf } from "./context";
+export { createRestHandler } from "./rest/rest-handler";
+export { buildOpenApiDocument } from "./openapi/openapi-document";
+export { API_VERSION } from "./openapi/api-version";
+export { toApiError, type ApiErrorResponse } from "./errors/to-api-error";
+export { HTTP_STATUS_OF } from "./errors/http-status";
+export { errorEnvelopeSchema, type ErrorEnvelope } from "./schemas/common";
+export * from "./routers/keys/keys.types";
+export * from "./routers/sources/sources.types";
+export { writeErrorResponse } from "./rest/write-error";

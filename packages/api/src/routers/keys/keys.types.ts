@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { SCOPES, tenantConfigSchema } from "@mga/core";
+import { noParamsSchema, requestIdField } from "../../schemas/common";
+
+export const clientSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    organization: z.string().optional(),
+  })
+  .meta({ id: "Client" });
+
+export const tenantSchema = tenantConfigSchema.meta({ id: "TenantConfiguration" });
+
+/**
+ * The key record of spec 2.2. The spec shows two variants (one with `tenant`, one with
+ * `client`); this record carries both so it satisfies either.
+ */
+export const apiKeyRecordSchema = z
+  .strictObject({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    status: z.enum(["active", "revoked"]),
+    scopes: z.array(z.enum(SCOPES)),
+    last_four: z.string().min(1),
+    tenant: tenantSchema,
+    client: clientSchema,
+  })
+  .meta({ id: "ApiKeyRecord" });
+
+export const getMeInput = noParamsSchema;
+export const getMeOutput = z.strictObject({ request_id: requestIdField, key: apiKeyRecordSchema }).meta({ id: "GetMeResponse" });

@@ -1,0 +1,4 @@
+import { router } from "../../trpc";
+import { listSources } from "./list-sources";
+
+export const sourcesRouter = router({ listSources });

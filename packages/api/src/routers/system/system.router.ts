@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { API_VERSION } from "../../openapi/api-version";
+import { publicProcedure, router } from "../../trpc";
+
+/** Not part of /v1: served on /trpc for the admin console (and health checks). */
+export const systemRouter = router({
+  status: publicProcedure.output(z.object({ service: z.string(), api_version: z.string(), database: z.enum(["ok", "unavailable"]) })).query(async ({ ctx }) => {
+    const database = await ctx.db.pool.query("SELECT 1").then(
+      () => "ok" as const,
+      () => "unavailable" as const,
+    );
+    return { service: "mortgage-guideline-api", api_version: API_VERSION, database };
+  }),
+});

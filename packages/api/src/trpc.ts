@@ -1,0 +1,43 @@
+import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core";
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { ApiContext } from "./context";
+import { toApiError } from "./errors/to-api-error";
+
+/**
+ * Procedure metadata: the OpenAPI route, plus what our middlewares and the document
+ * generator read: the scope the route needs and its success status.
+ */
+export type ApiMeta = OpenApiMeta<{
+  /** The scope a key must hold; absent means any active key (GET /v1/me). */
+  scope?: Scope;
+  /** Documented success status when it is not 200 (the procedure sets ctx.status). */
+  successStatus?: 201 | 202;
+}>;
+
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<ApiMeta>()
+  .create({
+    // The error envelope is computed here, once, from the thrown error. The REST host sends
+    // `envelope` as the whole body (trpc-to-openapi would otherwise add its own fields).
+    errorFormatter({ shape, error, ctx }) {
+      const mapped = toApiError(error);
+      return {
+        ...shape,
+        envelope: { error: { code: mapped.code, message: mapped.message, request_id: ctx?.requestId ?? "" } },
+        httpStatus: mapped.status,
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Every public route: authenticates the API key, then checks the route's scope. */
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  const key: AuthenticatedKey = await authenticateApiKey(ctx.db, ctx.presentedKey);
+  if (meta?.scope) requireScope(key, meta.scope);
+  return next({ ctx: { ...ctx, key } });
+});
