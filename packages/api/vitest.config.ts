@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["source"] },
   test: {
-    globalSetup: ["@mga/core/testing/global-setup"],
+    globalSetup: ["./test/support/global-setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

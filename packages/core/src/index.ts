@@ -3,6 +3,7 @@
 export * from "./db/connect";
 export * from "./db/database";
 export { migrateDatabase, findMigrationsDir } from "./db/migrate";
+export { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from "./db/embedded-postgres";
 export * from "./errors/app-error";
 export * from "./errors/zod-issues";
 export * from "./ids/new-id";

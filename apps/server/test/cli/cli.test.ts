@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateApiKey, hashApiKey } from "@mga/core";
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { ACME_TENANT } from "../support/tenants";
+
+/** Runs the built CLI (dist/cli.js) as an operator would, against this file's database. */
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli.js");
+const run = promisify(execFile);
+let t: TestDatabase;
+
+async function cli(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: t.url } });
+    return { code: 0, stdout, stderr, json: parse(stdout) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: parse(failed.stdout) };
+  }
+}
+
+function parse(stdout: string) {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.drop());
+
+describe("operator CLI", () => {
+  it("creates an org, configures its tenant, creates, lists and revokes a key, one JSON object each", async () => {
+    const org = await cli("org:create", "--name", "Acme Lending", "--json");
+    expect(org.code).toBe(0);
+    expect(Object.keys(org.json).sort()).toEqual(["id", "name"]);
+    expect(org.json.name).toBe("Acme Lending");
+
+    const file = path.join(os.tmpdir(), `tenant-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(ACME_TENANT));
+    const tenant = await cli("tenant:configure", "--org", org.json.id, "--file", file, "--json");
+    expect(tenant.code).toBe(0);
+    expect(tenant.json).toEqual(ACME_TENANT);
+
+    const created = await cli("key:create", "--org", org.json.id, "--name", "server", "--scopes", "chat:read,sources:read", "--rate-limit", "120", "--json");
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ last_four: created.json.key.slice(-4), scopes: ["chat:read", "sources:read"], rate_limit_per_minute: 120 });
+    expect((await authenticateApiKey(t.db, created.json.key)).tenant).toEqual(ACME_TENANT);
+
+    const listed = await cli("key:list", "--org", org.json.id, "--json");
+    expect(listed.json.keys).toHaveLength(1);
+    expect(listed.stdout).not.toContain(created.json.key);
+    expect(listed.stdout).not.toContain(hashApiKey(created.json.key));
+
+    const revoked = await cli("key:revoke", "--id", created.json.id, "--json");
+    expect(revoked.json).toEqual({ id: created.json.id, status: "revoked" });
+    await expect(authenticateApiKey(t.db, created.json.key)).rejects.toMatchObject({ code: "unauthorized" });
+  });
+
+  it("rejects an invalid tenant file naming the field, and changes nothing", async () => {
+    const org = await cli("org:create", "--name", "Strict", "--json");
+    const file = path.join(os.tmpdir(), `tenant-bad-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify({ ...ACME_TENANT, defaultTenantSourceKeys: ["nope"], extra: 1 }));
+    const result = await cli("tenant:configure", "--org", org.json.id, "--file", file, "--json");
+    expect(result.code).toBe(1);
+    expect(result.json.error.code).toBe("invalid_request");
+    expect(result.json.error.message).toMatch(/extra/);
+    const shown = await cli("tenant:show", "--org", org.json.id, "--json");
+    expect(shown.json).toEqual({ clientName: "Strict", enabledSources: [], baseSources: [] });
+  });
+
+  it("exits 2 with usage on missing flags and unknown commands", async () => {
+    const missing = await cli("key:create", "--org", "org_x", "--json");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/missing --name, --scopes/);
+    expect((await cli("nope")).code).toBe(2);
+  });
+
+  it("rejects unknown scopes", async () => {
+    const org = await cli("org:create", "--name", "Scopes", "--json");
+    const result = await cli("key:create", "--org", org.json.id, "--name", "k", "--scopes", "chat:read,admin", "--json");
+    expect(result.code).toBe(1);
+    expect(result.json.error.message).toMatch(/unknown scope admin/);
+  });
+});

@@ -1,0 +1,38 @@
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe("GET /v1/openapi.json", () => {
+  it("is a valid OpenAPI 3.x document, version 1.0.0", async () => {
+    const res = await app.request("/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.info.version).toBe("1.0.0");
+    // Throws with the list of problems when the document is not valid.
+    await SwaggerParser.validate(structuredClone(res.body));
+  });
+
+  it("documents both auth headers, every route, the envelope and the scopes", async () => {
+    const doc = (await app.request("/v1/openapi.json")).body;
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: "http", scheme: "bearer" },
+      apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" },
+    });
+    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/me", "/v1/sources"]);
+    const me = doc.paths["/v1/me"].get;
+    expect(me.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+    expect(me.responses["200"].content["application/json"].schema).toBeTruthy();
+    expect(me.responses["401"]).toEqual({ $ref: "#/components/responses/Error401" });
+    expect(me.responses["403"]).toBeUndefined();
+    const sources = doc.paths["/v1/sources"].get;
+    expect(sources["x-required-scope"]).toBe("sources:read");
+    expect(sources.responses["403"]).toBeTruthy();
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual(["code", "message", "request_id"]);
+  });
+});

@@ -1,0 +1,80 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { configureTenant, createApiKey, createOrganization, type Scope } from "@mga/core";
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { createApp } from "../../src/http/create-app";
+import { createLogger } from "../../src/log";
+
+/** A real HTTP server over a database of this test file's own. */
+export interface TestApp {
+  baseUrl: string;
+  t: TestDatabase;
+  logs: string[];
+  /** Creates an organization (optionally with a tenant configuration) and a key in it. */
+  newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
+  request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const t = await createTestDatabase();
+  const logs: string[] = [];
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on("request", createApp({ db: t.db, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl }));
+
+  return {
+    baseUrl,
+    t,
+    logs,
+    async newKey(options = {}) {
+      const org = await createOrganization(t.db, { name: "Test Lender" });
+      if (options.tenant) await configureTenant(t.db, { organizationId: org.id, config: options.tenant });
+      const { key, plaintext } = await createApiKey(t.db, {
+        organizationId: org.id,
+        name: "test key",
+        scopes: options.scopes ?? ["chat:read", "chat:write", "sources:read"],
+        rateLimitPerMinute: options.rateLimitPerMinute,
+      });
+      return { key: plaintext, id: key.id, organizationId: org.id };
+    },
+    async request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.key) {
+        if (init.via === "x-api-key") headers.set("X-API-Key", init.key);
+        else headers.set("Authorization", `Bearer ${init.key}`);
+      }
+      const response = await fetch(`${baseUrl}${path}`, { ...init, headers });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.status, headers: response.headers, body, text };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await t.drop();
+    },
+  };
+}
+
+/** Asserts the spec's error envelope and returns its code. */
+export function expectEnvelope(response: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  if (response.status !== status || response.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  const keys = Object.keys(response.body).sort();
+  const errorKeys = Object.keys(response.body.error).sort();
+  if (keys.join() !== "error" || errorKeys.join() !== "code,message,request_id") {
+    throw new Error(`not exactly the error envelope: ${JSON.stringify(response.body)}`);
+  }
+  if (!response.body.error.request_id || response.body.error.request_id !== response.headers.get("x-request-id")) {
+    throw new Error(`request_id missing or different from X-Request-Id: ${JSON.stringify(response.body)}`);
+  }
+  return response.body.error as { code: string; message: string; request_id: string };
+}

@@ -1,0 +1,25 @@
+import { createApiKey, createOrganization } from "@mga/core";
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiContext, appRouter, createCallerFactory } from "../../src/index";
+
+/** Procedures called directly (as the admin console and the SSE routes do), without HTTP. */
+let t: TestDatabase;
+const createCaller = createCallerFactory(appRouter);
+const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, requestId: "req_test", presentedKey, responseHeaders: {} });
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.drop());
+
+describe("key-authenticated procedures", () => {
+  it("authenticate the key and check the route's scope", async () => {
+    const org = await createOrganization(t.db, { name: "Direct" });
+    const { plaintext } = await createApiKey(t.db, { organizationId: org.id, name: "k", scopes: ["chat:read"] });
+    const caller = createCaller(context(plaintext));
+    await expect(caller.keys.getMe({})).resolves.toMatchObject({ request_id: "req_test", key: { scopes: ["chat:read"] } });
+    await expect(caller.sources.listSources({})).rejects.toMatchObject({ cause: { code: "forbidden" } });
+    await expect(createCaller(context(undefined)).keys.getMe({})).rejects.toMatchObject({ cause: { code: "unauthorized" } });
+  });
+});
