@@ -30,7 +30,7 @@ chmod +x "$TOOLS/bin/pnpm"
 ln -sf "$TOOLS/bin/pnpm" "$TOOLS/bin/pnpx" 2>/dev/null || true
 
 export PATH="$TOOLS/bin:$PATH"
-export NEXT_TELEMETRY_DISABLED=1
+export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 # Prisma's CLI would otherwise try to download native engines from a host this machine cannot
 # reach; we run the WASM schema engine and the Rust-free client (see packages/core/README.md).
 export PRISMA_SCHEMA_ENGINE_BINARY="$ROOT/scripts/prisma-engine-stub"
