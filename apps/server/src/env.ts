@@ -19,6 +19,12 @@ export const envSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** The upstream chat service; unset starts the bundled local assistant (apps/assistant). */
+  UPSTREAM_CHAT_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  UPSTREAM_CHAT_TOKEN: z.string().optional(),
+  UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

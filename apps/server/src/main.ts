@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
-import { connect } from "@mga/core";
+import { startLocalAssistant } from "@mga/assistant";
+import { connect, HttpChatUpstream, sweepExpiredRecords } from "@mga/core";
 import { loadEnv } from "./env";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
@@ -16,6 +17,23 @@ async function main() {
     dataDir: env.DATA_DIR,
     maxConnections: env.DB_POOL_MAX,
   });
+  // With no upstream configured, the bundled local assistant answers from its sample corpus.
+  const assistant = env.UPSTREAM_CHAT_URL
+    ? undefined
+    : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
+  const upstream = new HttpChatUpstream({
+    url: env.UPSTREAM_CHAT_URL ?? (assistant as { url: string }).url,
+    token: env.UPSTREAM_CHAT_TOKEN,
+    connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
+    totalTimeoutMs: env.UPSTREAM_TOTAL_TIMEOUT_MS,
+  });
+  // Expired idempotency records and old rate-limit windows; any instance may run it.
+  const sweep = setInterval(() => {
+    sweepExpiredRecords(connection.db).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
+  }, 5 * 60_000);
+  sweep.unref();
+
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -24,12 +42,13 @@ async function main() {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  server.on("request", createApp({ db: connection.db, logger, publicBaseUrl: baseUrl }));
+  server.on("request", createApp({ db: connection.db, upstream, logger, publicBaseUrl: baseUrl }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {
     base_url: baseUrl,
     database: connection.embedded ? `embedded PostgreSQL (${env.DATA_DIR}/postgres)` : "DATABASE_URL",
+    upstream: assistant ? `local assistant (sample corpus) at ${assistant.url}` : "UPSTREAM_CHAT_URL",
   });
   if (process.stdout.isTTY || process.env.MGA_PRINT_BANNER !== "0") {
     process.stderr.write(banner(baseUrl));
@@ -43,6 +62,7 @@ async function main() {
     server.close();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    await assistant?.close();
     await connection.close();
     process.exit(0);
   };
@@ -60,6 +80,9 @@ function banner(baseUrl: string): string {
     pnpm cli key:create --org <org id> --name "my server" --scopes chat:read,chat:write,sources:read --json
   Then:
     curl -H "Authorization: Bearer <key>" ${baseUrl}/v1/me
+    curl -H "Authorization: Bearer <key>" -H "Content-Type: application/json" \\
+      -d '{"message":"What is the minimum down payment for an FHA loan?","user":{"external_user_id":"u1"}}' \\
+      ${baseUrl}/v1/messages
 
 `;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Database } from "@mga/core";
+import type { ChatUpstream, Database } from "@mga/core";
 
 /**
  * Per-request context of every procedure. The REST host fills it from the HTTP request;
@@ -10,6 +10,11 @@ export interface ApiContext {
   requestId: string;
   /** The API key as presented (Authorization: Bearer or X-API-Key), not yet checked. */
   presentedKey: string | undefined;
+  /** The raw Idempotency-Key header, validated by the routes that support it. */
+  idempotencyKey: string | undefined;
+  upstream: ChatUpstream;
+  /** Aborted when the client disconnects, so upstream work stops with it. */
+  signal?: AbortSignal | undefined;
   /** Set by a procedure whose success status is not 200 (201 created, 202 accepted). */
   status?: number;
   /** Extra headers a procedure or middleware wants on the response. */
@@ -19,6 +24,8 @@ export interface ApiContext {
 export interface ApiRequest extends IncomingMessage {
   requestId?: string;
   body?: unknown;
+  /** Set by the host: aborted when the client goes away before the response is sent. */
+  clientGone?: AbortSignal;
 }
 
 export function presentedKeyOf(req: IncomingMessage): string | undefined {
@@ -32,11 +39,17 @@ export function presentedKeyOf(req: IncomingMessage): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
 
-export function createContextFactory(db: Database) {
-  return ({ req }: { req: IncomingMessage }): ApiContext => ({
-    db,
-    requestId: (req as ApiRequest).requestId ?? "",
-    presentedKey: presentedKeyOf(req),
-    responseHeaders: {},
-  });
+export function createContextFactory(deps: { db: Database; upstream: ChatUpstream }) {
+  return ({ req }: { req: IncomingMessage }): ApiContext => {
+    const header = req.headers["idempotency-key"];
+    return {
+      db: deps.db,
+      upstream: deps.upstream,
+      requestId: (req as ApiRequest).requestId ?? "",
+      presentedKey: presentedKeyOf(req),
+      idempotencyKey: Array.isArray(header) ? header[0] : header,
+      signal: (req as ApiRequest).clientGone,
+      responseHeaders: {},
+    };
+  };
 }

@@ -10,3 +10,6 @@ export { errorEnvelopeSchema, type ErrorEnvelope } from "./schemas/common";
 export * from "./routers/keys/keys.types";
 export * from "./routers/sources/sources.types";
 export { writeErrorResponse } from "./rest/write-error";
+export * from "./routers/conversations/conversations.types";
+export { withIdempotency, REPLAY_HEADER } from "./idempotency/with-idempotency";
+export { answerToWire } from "./routers/conversations/to-wire";

@@ -1,4 +1,4 @@
-import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core";
+import { type AuthenticatedKey, authenticateApiKey, enforceRateLimit, requireScope, type Scope } from "@mga/core";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
@@ -35,9 +35,13 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
-/** Every public route: authenticates the API key, then checks the route's scope. */
+/**
+ * Every public route: authenticates the API key and counts the request against its rate
+ * limit (one SQL round trip), then checks the route's scope.
+ */
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   const key: AuthenticatedKey = await authenticateApiKey(ctx.db, ctx.presentedKey);
+  Object.assign(ctx.responseHeaders, enforceRateLimit(key.rateLimit));
   if (meta?.scope) requireScope(key, meta.scope);
   return next({ ctx: { ...ctx, key } });
 });

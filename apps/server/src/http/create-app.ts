@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, writeErrorResponse } from "@mga/api";
-import { AppError, type Database, isAppError, newId } from "@mga/core";
+import { AppError, type ChatUpstream, type Database, isAppError, newId } from "@mga/core";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { readJsonBody } from "./read-json-body";
+import { matchStreamRoute, streamMessage } from "./stream-message";
 
 export interface AppOptions {
   db: Database;
+  upstream: ChatUpstream;
   logger: Logger;
   /** Origin written into the OpenAPI document's `servers`. */
   publicBaseUrl: string;
@@ -15,18 +17,20 @@ export interface AppOptions {
 /**
  * The HTTP front of the service: request ids and access logs for every request, then
  *   GET /v1/openapi.json   the generated OpenAPI document
+ *   POST …messages + stream the SSE answers (stream-message.ts)
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /trpc/*                typed tRPC for the admin console
  *   GET /healthz           liveness
  */
 export function createApp(options: AppOptions) {
-  const { db, logger } = options;
+  const { db, logger, upstream } = options;
   const rest = createRestHandler({
     db,
+    upstream,
     onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
   });
   let openApiJson: string | undefined;
-  const createContext = createContextFactory(db);
+  const createContext = createContextFactory({ db, upstream });
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -34,6 +38,12 @@ export function createApp(options: AppOptions) {
     const requestId = newId("req");
     request.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
+    // Aborted when the client disconnects before the response is finished: upstream work stops.
+    const clientGone = new AbortController();
+    request.clientGone = clientGone.signal;
+    res.on("close", () => {
+      if (!res.writableFinished) clientGone.abort();
+    });
     res.on("finish", () => {
       logger.info("request", {
         request_id: requestId,
@@ -71,6 +81,11 @@ export function createApp(options: AppOptions) {
         if (req.method !== "GET" && req.method !== "HEAD") {
           const parsed = await readJsonBody(req);
           if (parsed) request.body = parsed.body;
+          const streamRoute = matchStreamRoute(req.method, path, request.body);
+          if (streamRoute) {
+            await streamMessage({ db, upstream, logger }, request, res, streamRoute);
+            return;
+          }
         }
         await rest(request, res);
         return;

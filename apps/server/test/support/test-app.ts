@@ -1,6 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { configureTenant, createApiKey, createOrganization, type Scope } from "@mga/core";
+import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, type Scope } from "@mga/core";
+
+/** Where tests' msw handlers answer as the upstream chat service. */
+export const UPSTREAM_URL = "http://upstream.test";
+export const UPSTREAM_TOKEN = "upstream-test-token";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
@@ -16,13 +20,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: { upstreamUrl?: string; upstream?: ChatUpstream } = {}): Promise<TestApp> {
   const t = await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  server.on("request", createApp({ db: t.db, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl }));
+  const upstream = options.upstream ?? new HttpChatUpstream({ url: options.upstreamUrl ?? UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 1_000 });
+  server.on("request", createApp({ db: t.db, upstream, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl }));
 
   return {
     baseUrl,

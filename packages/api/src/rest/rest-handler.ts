@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { Database } from "@mga/core";
+import type { ChatUpstream, Database } from "@mga/core";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { type ApiContext, type ApiRequest, createContextFactory } from "../context";
 import { toApiError } from "../errors/to-api-error";
@@ -12,10 +12,10 @@ import { appRouter } from "../routers/app.router";
  *
  * The caller (apps/server) has already assigned `req.requestId` and parsed `req.body`.
  */
-export function createRestHandler(options: { db: Database; onError?: (error: unknown, req: ApiRequest) => void }) {
+export function createRestHandler(options: { db: Database; upstream: ChatUpstream; onError?: (error: unknown, req: ApiRequest) => void }) {
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
-    createContext: createContextFactory(options.db),
+    createContext: createContextFactory({ db: options.db, upstream: options.upstream }),
     responseMeta({ ctx, errors }) {
       const context = ctx as ApiContext | undefined;
       if (errors.length > 0) {

@@ -1,4 +1,5 @@
 import { router } from "../trpc";
+import { conversationsRouter } from "./conversations/conversations.router";
 import { keysRouter } from "./keys/keys.router";
 import { sourcesRouter } from "./sources/sources.router";
 import { systemRouter } from "./system/system.router";
@@ -6,6 +7,7 @@ import { systemRouter } from "./system/system.router";
 /** Every public (/v1) procedure, one router per resource. */
 export const appRouter = router({
   keys: keysRouter,
+  conversations: conversationsRouter,
   sources: sourcesRouter,
   system: systemRouter,
 });

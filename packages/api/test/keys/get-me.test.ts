@@ -6,7 +6,8 @@ import { type ApiContext, appRouter, createCallerFactory } from "../../src/index
 /** Procedures called directly (as the admin console and the SSE routes do), without HTTP. */
 let t: TestDatabase;
 const createCaller = createCallerFactory(appRouter);
-const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, requestId: "req_test", presentedKey, responseHeaders: {} });
+const upstream = { stream: () => { throw new Error("not used"); } };
+const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, requestId: "req_test", presentedKey, idempotencyKey: undefined, responseHeaders: {} });
 
 beforeAll(async () => {
   t = await createTestDatabase();

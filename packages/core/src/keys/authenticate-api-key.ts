@@ -4,6 +4,7 @@ import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { Scope } from "./scopes";
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from "../rate-limits/rate-limit";
 
 /** The caller behind a request, as every authenticated route sees it. */
 export interface AuthenticatedKey {
@@ -14,27 +15,42 @@ export interface AuthenticatedKey {
   lastFour: string;
   rateLimitPerMinute: number | null;
   tenant: TenantConfig;
+  /** This request counted against the key's current rate-limit window. */
+  rateLimit: RateLimitState;
 }
 
 /**
  * The hot path: one round trip that finds the key, its organization and tenant
- * configuration, and (at most once a minute per key) records `last_used_at`.
+ * configuration, counts the request in the key's rate-limit window (in PostgreSQL, so all
+ * instances share it), and (at most once a minute per key) records `last_used_at`.
  */
 const AUTHENTICATE_SQL = `
-WITH touch AS (
+WITH k AS (
+  SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute, k.last_used_at,
+         o.name AS organization_name, t.config AS tenant_config
+  FROM api_keys k
+  JOIN organizations o ON o.id = k.organization_id
+  LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
+  WHERE k.secret_hash = $1
+),
+hit AS (
+  INSERT INTO rate_limit_counters (api_key_id, window_start, count)
+  SELECT id, date_trunc('minute', now()), 1 FROM k WHERE status = 'active'
+  ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
+  RETURNING count, window_start
+),
+touch AS (
   UPDATE api_keys SET last_used_at = now()
-  WHERE secret_hash = $1 AND status = 'active'
-    AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')
+  WHERE id IN (SELECT id FROM k WHERE status = 'active' AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds'))
   RETURNING id
 )
-SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
-       o.name AS organization_name, t.config AS tenant_config
-FROM api_keys k
-JOIN organizations o ON o.id = k.organization_id
-LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
-WHERE k.secret_hash = $1`;
+SELECT k.*, hit.count AS window_count,
+       ceil(extract(epoch FROM (hit.window_start + interval '${RATE_LIMIT_WINDOW_SECONDS} seconds' - now())))::int AS reset_seconds
+FROM k LEFT JOIN hit ON true`;
 
 interface Row {
+  window_count: number | null;
+  reset_seconds: number | null;
   id: string;
   organization_id: string;
   name: string;
@@ -63,6 +79,11 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     lastFour: row.last_four,
     rateLimitPerMinute: row.rate_limit_per_minute,
     tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
+    rateLimit: {
+      limit: row.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+      count: row.window_count ?? 1,
+      resetSeconds: Math.max(1, row.reset_seconds ?? RATE_LIMIT_WINDOW_SECONDS),
+    },
   };
 }
 

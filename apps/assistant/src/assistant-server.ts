@@ -1,0 +1,107 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { z } from "zod";
+import { composeAnswer } from "./compose-answer";
+import { loadSampleCorpus, searchPassages } from "./corpus-store";
+
+/**
+ * The local assistant: an upstream chat service speaking docs/upstream-protocol.md,
+ * answering from the bundled sample corpus. The API starts it in-process when no
+ * UPSTREAM_CHAT_URL is configured; it is reached over real HTTP like any upstream.
+ */
+const requestSchema = z.object({
+  conversation_id: z.string(),
+  message: z.string().min(1),
+  history: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })).default([]),
+  sources: z.object({
+    agency_source_types: z.array(z.string()).default([]),
+    tenant_source_keys: z.array(z.string()).default([]),
+    shared_source_types: z.array(z.string()).default([]),
+  }),
+});
+
+export interface LocalAssistant {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalAssistant(options: {
+  databaseUrl: string;
+  token?: string | undefined;
+  port?: number;
+  /** Pause between streamed words, so a streamed answer looks like one (0 in tests). */
+  wordDelayMs?: number;
+}): Promise<LocalAssistant> {
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 3 });
+  pool.on("error", () => {});
+  await loadSampleCorpus(pool);
+  const server: Server = createServer((req, res) => {
+    handle(pool, options, req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end('{"error":"internal"}');
+      else res.end(`data: ${JSON.stringify({ type: "error", message: "internal" })}\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}
+
+async function handle(pool: pg.Pool, options: { token?: string | undefined; wordDelayMs?: number }, req: IncomingMessage, res: ServerResponse) {
+  if (req.method !== "POST" || req.url !== "/v1/chat/stream") {
+    res.writeHead(404, { "Content-Type": "application/json" }).end('{"error":"not found"}');
+    return;
+  }
+  if (options.token && !sameSecret(req.headers.authorization ?? "", `Bearer ${options.token}`)) {
+    res.writeHead(401, { "Content-Type": "application/json" }).end('{"error":"unauthorized"}');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  const parsed = requestSchema.safeParse(safeJson(Buffer.concat(chunks).toString("utf8")));
+  if (!parsed.success) {
+    res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "invalid request" }));
+    return;
+  }
+  const { message, sources } = parsed.data;
+  const passages = await searchPassages(pool, message, sources);
+  const answer = composeAnswer(message, passages);
+
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  let closed = false;
+  res.on("close", () => {
+    closed = true;
+  });
+  const send = (event: object) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+  const pieces = answer.text.match(/\S+\s*/g) ?? [answer.text];
+  for (let i = 0; i < pieces.length && !closed; i += 4) {
+    send({ type: "content", content: pieces.slice(i, i + 4).join("") });
+    if (options.wordDelayMs) await new Promise((resolve) => setTimeout(resolve, options.wordDelayMs));
+  }
+  if (closed) return;
+  send({ type: "content_postprocessed", content: answer.text, citations: answer.citations, sources: answer.sources });
+  const tokens = Math.ceil((message.length + answer.text.length) / 4);
+  send({ type: "complete", metadata: { tokens_used: tokens } });
+  res.end();
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import { SAMPLE_CORPUS, type SamplePassage } from "./sample-corpus";
+
+/**
+ * The sample corpus lives in PostgreSQL, in a schema of its own (`local_assistant`, not
+ * managed by the service's migrations), with a generated tsvector column and a GIN index
+ * for full-text search. Loading is idempotent and safe when several processes start at once.
+ */
+const LOCK_KEY = 72_707_370;
+
+export async function loadSampleCorpus(pool: pg.Pool, corpus: SamplePassage[] = SAMPLE_CORPUS): Promise<void> {
+  const version = createHash("sha256").update(JSON.stringify(corpus)).digest("hex");
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY]);
+    await client.query(`
+      CREATE SCHEMA IF NOT EXISTS local_assistant;
+      CREATE TABLE IF NOT EXISTS local_assistant.corpus_version (version text NOT NULL);
+      CREATE TABLE IF NOT EXISTS local_assistant.passages (
+        id text PRIMARY KEY,
+        kind text NOT NULL,
+        source text NOT NULL,
+        source_label text NOT NULL,
+        title text NOT NULL,
+        section text NOT NULL,
+        body text NOT NULL,
+        search tsvector GENERATED ALWAYS AS (
+          setweight(to_tsvector('english', source_label || ' ' || title), 'A') || setweight(to_tsvector('english', body), 'B')
+        ) STORED
+      );
+      CREATE INDEX IF NOT EXISTS passages_search_idx ON local_assistant.passages USING gin (search);`);
+    const { rows } = await client.query<{ version: string }>("SELECT version FROM local_assistant.corpus_version");
+    if (rows[0]?.version === version) return;
+    await client.query("BEGIN");
+    await client.query("DELETE FROM local_assistant.passages");
+    await client.query(
+      `INSERT INTO local_assistant.passages (id, kind, source, source_label, title, section, body)
+       SELECT p.id, p.kind, p.source, p.source_label, p.title, p.section, p.body
+       FROM jsonb_to_recordset($1::jsonb) AS p(id text, kind text, source text, source_label text, title text, section text, body text)`,
+      [
+        JSON.stringify(
+          corpus.map((passage) => ({
+            id: passage.id,
+            kind: passage.kind,
+            source: passage.source,
+            source_label: passage.sourceLabel,
+            title: passage.title,
+            section: passage.section,
+            body: passage.text,
+          })),
+        ),
+      ],
+    );
+    await client.query("DELETE FROM local_assistant.corpus_version");
+    await client.query("INSERT INTO local_assistant.corpus_version (version) VALUES ($1)", [version]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+}
+
+export interface RetrievedPassage {
+  id: string;
+  kind: SamplePassage["kind"];
+  source: string;
+  sourceLabel: string;
+  title: string;
+  section: string;
+  text: string;
+  rank: number;
+}
+
+export interface SelectedSources {
+  agency_source_types: string[];
+  tenant_source_keys: string[];
+  shared_source_types: string[];
+}
+
+/**
+ * Full-text search over the selected sources only. The question's words are OR-ed (any
+ * shared word can match) and ranked with ts_rank_cd, titles weighing more than bodies.
+ */
+export async function searchPassages(pool: pg.Pool, question: string, sources: SelectedSources, limit = 3): Promise<RetrievedPassage[]> {
+  const { rows } = await pool.query<{
+    id: string;
+    kind: SamplePassage["kind"];
+    source: string;
+    source_label: string;
+    title: string;
+    section: string;
+    body: string;
+    rank: number;
+  }>(
+    `WITH q AS (SELECT NULLIF(replace(plainto_tsquery('english', $1)::text, '&', '|'), '')::tsquery AS query)
+     SELECT p.id, p.kind, p.source, p.source_label, p.title, p.section, p.body, ts_rank_cd(p.search, q.query) AS rank
+     FROM local_assistant.passages p, q
+     WHERE q.query IS NOT NULL AND p.search @@ q.query
+       AND ((p.kind = 'agency' AND p.source = ANY($2)) OR (p.kind = 'tenant_bucket' AND p.source = ANY($3))
+            OR (p.kind = 'shared' AND p.source = ANY($4)))
+     ORDER BY rank DESC, p.id
+     LIMIT $5`,
+    [question, sources.agency_source_types, sources.tenant_source_keys, sources.shared_source_types, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    source: row.source,
+    sourceLabel: row.source_label,
+    title: row.title,
+    section: row.section,
+    text: row.body,
+    rank: Number(row.rank),
+  }));
+}

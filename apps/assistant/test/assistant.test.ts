@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { HttpChatUpstream, type UpstreamEvent } from "@mga/core";
+import { type LocalAssistant, startLocalAssistant } from "../src/index";
+
+/** The local assistant through the real upstream client: retrieval, source filtering, citations. */
+let t: TestDatabase;
+let assistant: LocalAssistant;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  assistant = await startLocalAssistant({ databaseUrl: t.url, token: "local-secret", wordDelayMs: 0 });
+});
+afterAll(async () => {
+  await assistant.close();
+  await t.drop();
+});
+
+async function ask(message: string, sources: { agency_source_types?: string[]; tenant_source_keys?: string[]; shared_source_types?: string[] }, token = "local-secret") {
+  const upstream = new HttpChatUpstream({ url: assistant.url, token });
+  const events: UpstreamEvent[] = [];
+  for await (const event of upstream.stream({
+    requestId: "req_t",
+    conversationId: "conv_t",
+    message,
+    history: [],
+    sources: { agency_source_types: [], tenant_source_keys: [], shared_source_types: [], ...sources },
+  })) {
+    events.push(event);
+  }
+  return events;
+}
+
+describe("local assistant", () => {
+  it("answers the FHA down payment question from the FHA excerpt, with citations", async () => {
+    const events = await ask("What is the minimum down payment for an FHA loan?", { agency_source_types: ["fha", "fannie_mae"] });
+    const final = events.find((event) => event.type === "content_postprocessed");
+    expect(final?.type === "content_postprocessed" && final.content).toMatch(/3\.5 percent/);
+    const citations = (final as { citations: Array<{ id: string; source_type: string }> }).citations;
+    expect(citations[0]).toMatchObject({ id: "fha-down-payment", source_type: "fha" });
+    const streamed = events.filter((event) => event.type === "content").map((event) => (event as { content: string }).content).join("");
+    expect(streamed).toBe((final as { content: string }).content);
+    expect(events.at(-1)).toMatchObject({ type: "complete" });
+    expect((events.at(-1) as { tokensUsed: number }).tokensUsed).toBeGreaterThan(0);
+  });
+
+  it("retrieves only from the selected sources", async () => {
+    const events = await ask("What is the minimum down payment for an FHA loan?", { agency_source_types: ["va"] });
+    const final = events.find((event) => event.type === "content_postprocessed") as { citations: Array<{ source_type: string }> };
+    expect(final.citations.length).toBeGreaterThan(0);
+    expect(final.citations.every((citation) => citation.source_type === "va")).toBe(true);
+  });
+
+  it("finds tenant buckets and shared sources by key", async () => {
+    const events = await ask("jumbo reserves credit score", { tenant_source_keys: ["acme_jumbo"] });
+    const final = events.find((event) => event.type === "content_postprocessed") as { citations: Array<{ source_type: string; source_key?: string }> };
+    expect(final.citations[0]).toMatchObject({ source_type: "tenant_bucket", source_key: "acme_jumbo" });
+  });
+
+  it("says so when nothing matches", async () => {
+    const events = await ask("zebra xylophone", { agency_source_types: ["fha"] });
+    const final = events.find((event) => event.type === "content_postprocessed") as { content: string; citations: unknown[] };
+    expect(final.content).toMatch(/could not find/);
+    expect(final.citations).toEqual([]);
+  });
+
+  it("refuses a wrong token", async () => {
+    await expect(ask("fha", { agency_source_types: ["fha"] }, "wrong")).rejects.toMatchObject({ reason: "http_status" });
+  });
+});

@@ -1,0 +1,1 @@
+export { globalSetup as default } from "@mga/core/testing";

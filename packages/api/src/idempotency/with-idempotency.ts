@@ -1,0 +1,49 @@
+import {
+  AppError,
+  type AuthenticatedKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  parseIdempotencyKey,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from "@mga/core";
+import type { ApiContext } from "../context";
+
+export const REPLAY_HEADER = "Idempotent-Replayed";
+
+/**
+ * Runs a POST under its Idempotency-Key (when one was sent): claims the key, runs the
+ * work, stores the response for replay; a failure releases the key. A replay answers the
+ * stored status and body (with the original request_id) and sets Idempotent-Replayed.
+ */
+export async function withIdempotency<T>(
+  ctx: ApiContext & { key: AuthenticatedKey },
+  options: { route: string; input: unknown; status: number; stream?: boolean | undefined },
+  run: () => Promise<T>,
+): Promise<T> {
+  const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKey);
+  if (idempotencyKey !== undefined && options.stream) {
+    throw new AppError("invalid_request", "Idempotency-Key is not supported with stream: true; send one or the other");
+  }
+  if (idempotencyKey === undefined) {
+    ctx.status = options.status;
+    return run();
+  }
+  const identity = { apiKeyId: ctx.key.id, key: idempotencyKey };
+  const claim = await claimIdempotencyKey(ctx.db, { ...identity, fingerprint: requestFingerprint(options.route, options.input) });
+  if (claim.kind === "replay") {
+    ctx.status = claim.status;
+    ctx.responseHeaders[REPLAY_HEADER] = "true";
+    return claim.body as T;
+  }
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    await releaseIdempotencyKey(ctx.db, identity).catch(() => {});
+    throw error;
+  }
+  await completeIdempotencyKey(ctx.db, { ...identity, status: options.status, body: result });
+  ctx.status = options.status;
+  return result;
+}

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { requestIdField } from "../../schemas/common";
+
+/** Wire shapes of area A (spec 2.5-2.7, 4.3-4.7). */
+const MAX_METADATA_BYTES = 16 * 1024;
+
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= MAX_METADATA_BYTES, `must be at most ${MAX_METADATA_BYTES} bytes of JSON`)
+  .meta({ description: "Free-form object, stored and returned as sent (at most 16 KiB of JSON)." });
+
+export const endUserSchema = z
+  .strictObject({
+    external_user_id: z.string().min(1).max(128),
+    email: z.email().max(254).optional(),
+    name: z.string().max(120).optional(),
+  })
+  .meta({ id: "ConversationUser" });
+
+export const searchOptionsSchema = z
+  .strictObject({
+    agency_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
+    tenant_source_keys: z.array(z.string().min(1).max(128)).max(100).optional(),
+    shared_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
+  })
+  .meta({ id: "SearchOptions", description: "Sources for this request; each must be selectable by the key (GET /v1/sources). A category left out takes the tenant's default." });
+
+export const messageTextSchema = z.string().min(1).max(4000);
+export const conversationIdSchema = z.string().min(1).max(64);
+
+export const completionMetadataSchema = z
+  .looseObject({ tokens_used: z.int().min(0).max(Number.MAX_SAFE_INTEGER) })
+  .meta({ id: "CompletionMetadata" });
+
+export const citationSchema = z
+  .strictObject({
+    id: z.string().optional(),
+    title: z.string().optional(),
+    source_type: z.string().optional(),
+    source_key: z.string().optional(),
+    source_label: z.string().optional(),
+    section: z.string().optional(),
+    excerpt: z.string().optional(),
+    url: z.string().optional(),
+    page: z.int().min(0).max(1_000_000).optional(),
+  })
+  .meta({ id: "Citation" });
+
+export const sourceSchema = z
+  .strictObject({
+    source_type: z.string().optional(),
+    source_key: z.string().optional(),
+    label: z.string().optional(),
+    title: z.string().optional(),
+    url: z.string().optional(),
+  })
+  .meta({ id: "AnswerSource" });
+
+export const conversationSchema = z
+  .strictObject({
+    conversation_id: z.string().min(1),
+    title: z.string().nullable(),
+    status: z.string().nullable(),
+    created_at: z.iso.datetime().nullable(),
+    updated_at: z.iso.datetime().nullable(),
+    message_count: z.int().min(0).max(Number.MAX_SAFE_INTEGER),
+    metadata: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "Conversation" });
+
+export const messageSchema = z
+  .strictObject({
+    message_id: z.string().min(1),
+    role: z.enum(["user", "assistant"]).nullable(),
+    content: z.string().nullable(),
+    citations: z.array(citationSchema),
+    sources: z.array(sourceSchema),
+    metadata: z.record(z.string(), z.unknown()),
+    created_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "Message" });
+
+// POST /v1/conversations
+export const createConversationInput = z.strictObject({
+  user: endUserSchema,
+  title: z.string().min(1).max(200).optional(),
+  metadata: metadataSchema.optional(),
+});
+export const createConversationOutput = z
+  .strictObject({ request_id: requestIdField, conversation_id: z.string().min(1) })
+  .meta({ id: "CreateConversationResponse" });
+
+// POST /v1/messages
+export const sendMessageInput = z.strictObject({
+  message: messageTextSchema,
+  user: endUserSchema,
+  stream: z.boolean().optional(),
+  metadata: metadataSchema.optional(),
+  search_options: searchOptionsSchema.optional(),
+  conversation_id: conversationIdSchema.optional(),
+  conversation: z
+    .strictObject({ title: z.string().min(1).max(200).optional(), metadata: metadataSchema.optional() })
+    .optional()
+    .meta({ description: "Used only when the API creates the conversation." }),
+});
+
+// POST /v1/conversations/{conversationId}/messages
+export const sendToConversationInput = z.strictObject({
+  conversationId: conversationIdSchema,
+  message: messageTextSchema,
+  user: endUserSchema,
+  stream: z.boolean().optional(),
+  metadata: metadataSchema.optional(),
+  search_options: searchOptionsSchema.optional(),
+});
+
+export const sendMessageOutput = z
+  .strictObject({
+    request_id: requestIdField,
+    conversation_id: z.string().min(1),
+    conversation_created: z.boolean().optional(),
+    message_id: z.string().min(1),
+    response: z.string(),
+    citations: z.array(citationSchema),
+    sources: z.array(sourceSchema),
+    metadata: completionMetadataSchema,
+  })
+  .meta({ id: "SendMessageResponse" });
+
+// GET /v1/conversations/{conversationId}
+export const getConversationInput = z.strictObject({ conversationId: conversationIdSchema });
+export const getConversationOutput = z
+  .strictObject({ request_id: requestIdField, conversation: conversationSchema })
+  .meta({ id: "GetConversationResponse" });
+
+// GET /v1/conversations/{conversationId}/messages
+export const listMessagesInput = z.strictObject({ conversationId: conversationIdSchema });
+export const listMessagesOutput = z
+  .strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) })
+  .meta({ id: "ListMessagesResponse" });
+
+/** The frames of a streamed answer (spec 6.1), documented here and used by the SSE route and tests. */
+export const streamEventSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("public_api_conversation"), request_id: z.string(), conversation_id: z.string(), conversation_created: z.boolean() }),
+  z.strictObject({ type: z.literal("content"), content: z.string() }),
+  z.strictObject({ type: z.literal("content_postprocessed"), content: z.string() }),
+  z.strictObject({ type: z.literal("complete"), metadata: completionMetadataSchema, citations: z.array(citationSchema), sources: z.array(sourceSchema) }),
+  z.strictObject({ type: z.literal("public_api_complete"), request_id: z.string(), conversation_id: z.string(), message_id: z.string() }),
+  z.strictObject({
+    type: z.literal("error"),
+    status: z.int(),
+    error: z.strictObject({ code: z.string(), message: z.string(), request_id: z.string() }),
+  }),
+]);
+export type StreamEvent = z.infer<typeof streamEventSchema>;

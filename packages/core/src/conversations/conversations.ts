@@ -1,0 +1,106 @@
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import type { PublicCitation, PublicSource } from "./sanitize";
+
+export interface EndUser {
+  external_user_id: string;
+  email?: string | undefined;
+  name?: string | undefined;
+}
+
+export interface ConversationRecord {
+  id: string;
+  title: string | null;
+  status: string;
+  metadata: Record<string, unknown>;
+  messageCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MessageRecord {
+  id: string;
+  role: "user" | "assistant";
+  content: string;
+  citations: PublicCitation[];
+  sources: PublicSource[];
+  metadata: Record<string, unknown>;
+  status: "complete" | "incomplete";
+  createdAt: Date;
+}
+
+export async function createConversation(
+  db: Database,
+  input: { apiKeyId: string; organizationId: string; user: EndUser; title?: string | undefined; metadata?: Record<string, unknown> | undefined },
+): Promise<ConversationRecord> {
+  const row = await db.prisma.conversation.create({
+    data: {
+      id: newId("conv"),
+      apiKeyId: input.apiKeyId,
+      organizationId: input.organizationId,
+      externalUserId: input.user.external_user_id,
+      userEmail: input.user.email ?? null,
+      userName: input.user.name ?? null,
+      title: input.title ?? null,
+      metadata: (input.metadata ?? {}) as object,
+    },
+  });
+  return toConversation(row);
+}
+
+/** A conversation of this key; any other key's (or none) is the same 404. */
+export async function getOwnedConversation(db: Database, apiKeyId: string, conversationId: string): Promise<ConversationRecord> {
+  const row = await db.prisma.conversation.findFirst({ where: { id: conversationId, apiKeyId } });
+  if (!row) throw new AppError("not_found", `conversation ${conversationId} not found`);
+  return toConversation(row);
+}
+
+/** Stored messages in conversation order. */
+export async function listMessages(db: Database, apiKeyId: string, conversationId: string): Promise<MessageRecord[]> {
+  await getOwnedConversation(db, apiKeyId, conversationId);
+  const rows = await db.prisma.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+  return rows.map(toMessage);
+}
+
+export function toConversation(row: {
+  id: string;
+  title: string | null;
+  status: string;
+  metadata: unknown;
+  messageCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}): ConversationRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    messageCount: row.messageCount,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export function toMessage(row: {
+  id: string;
+  role: string;
+  content: string;
+  citations: unknown;
+  sources: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: Date;
+}): MessageRecord {
+  return {
+    id: row.id,
+    role: row.role as MessageRecord["role"],
+    content: row.content,
+    citations: (row.citations ?? []) as PublicCitation[],
+    sources: (row.sources ?? []) as PublicSource[],
+    metadata: (row.metadata ?? {}) as Record<string, unknown>,
+    status: row.status as MessageRecord["status"],
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,176 @@
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import type { AuthenticatedKey } from "../keys/authenticate-api-key";
+import { appendMessages, type NewConversation } from "./append-messages";
+import { type EndUser, getOwnedConversation } from "./conversations";
+import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
+import { resolveSourceSelection, type SearchOptions } from "./source-selection";
+import { type ChatUpstream, UpstreamError } from "./upstream/chat-upstream";
+
+export interface SendMessageInput {
+  key: AuthenticatedKey;
+  requestId: string;
+  message: string;
+  user: EndUser;
+  metadata?: Record<string, unknown> | undefined;
+  searchOptions?: SearchOptions | undefined;
+  /** Continue this conversation; when absent a conversation is created. */
+  conversationId?: string | undefined;
+  newConversation?: { title?: string | undefined; metadata?: Record<string, unknown> | undefined } | undefined;
+}
+
+/** What a streaming caller sees, in order. */
+export type SendMessageEvent =
+  | { type: "conversation"; conversationId: string; conversationCreated: boolean }
+  | { type: "content"; content: string }
+  | { type: "content_postprocessed"; content: string }
+  | { type: "complete"; tokensUsed: number; citations: PublicCitation[]; sources: PublicSource[] };
+
+export interface SendMessageResult {
+  conversationId: string;
+  conversationCreated: boolean;
+  messageId: string;
+  response: string;
+  citations: PublicCitation[];
+  sources: PublicSource[];
+  tokensUsed: number;
+}
+
+export interface SendMessageOptions {
+  /**
+   * `json`: nothing is stored until the answer is complete; then the conversation (when
+   * new), the user message and the answer are written together, so a failure stores nothing.
+   * `stream`: the conversation and user message are stored when the upstream starts
+   * answering (the stream announces the conversation id); a failure after that stores
+   * the partial answer marked `incomplete`, never as a successful answer.
+   */
+  mode: "json" | "stream";
+  signal?: AbortSignal;
+  onEvent?: (event: SendMessageEvent) => void | Promise<void>;
+}
+
+const HISTORY_LIMIT = 40;
+
+export async function sendMessage(
+  deps: { db: Database; upstream: ChatUpstream },
+  input: SendMessageInput,
+  options: SendMessageOptions,
+): Promise<SendMessageResult> {
+  const { db, upstream } = deps;
+  const sources = resolveSourceSelection(input.key.tenant, input.searchOptions);
+  let history: Array<{ role: "user" | "assistant"; content: string }> = [];
+  if (input.conversationId) {
+    await getOwnedConversation(db, input.key.id, input.conversationId);
+    const { rows } = await db.pool.query<{ role: "user" | "assistant"; content: string }>(
+      `SELECT role, content FROM (
+         SELECT role, content, position FROM messages WHERE conversation_id = $1 AND status = 'complete'
+         ORDER BY position DESC LIMIT $2) recent ORDER BY position`,
+      [input.conversationId, HISTORY_LIMIT],
+    );
+    history = rows;
+  }
+
+  const conversationCreated = !input.conversationId;
+  const conversationId = input.conversationId ?? newId("conv");
+  const create: NewConversation | undefined = conversationCreated
+    ? { id: conversationId, organizationId: input.key.organizationId, user: input.user, title: input.newConversation?.title, metadata: input.newConversation?.metadata }
+    : undefined;
+  const target = create ? { apiKeyId: input.key.id, create } : { apiKeyId: input.key.id, conversationId };
+  const userMessage = {
+    id: newId("msg"),
+    role: "user" as const,
+    content: input.message,
+    metadata: { ...(input.metadata ?? {}), external_user_id: input.user.external_user_id },
+    createdAt: new Date(),
+  };
+  const assistantId = newId("msg");
+
+  let userStored = false;
+  let streamed = "";
+  let finalContent: string | undefined;
+  let citations: PublicCitation[] = [];
+  let answerSources: PublicSource[] = [];
+  let tokensUsed: number | undefined;
+
+  try {
+    for await (const event of upstream.stream({
+      requestId: input.requestId,
+      conversationId,
+      message: input.message,
+      history,
+      sources,
+      clientSourceType: input.key.tenant.clientSourceType,
+      signal: options.signal,
+    })) {
+      if (options.mode === "stream" && !userStored) {
+        await appendMessages(db, target, [userMessage]);
+        userStored = true;
+        await options.onEvent?.({ type: "conversation", conversationId, conversationCreated });
+      }
+      if (event.type === "content") {
+        streamed += event.content;
+        await options.onEvent?.({ type: "content", content: event.content });
+      } else if (event.type === "content_postprocessed") {
+        finalContent = event.content;
+        if (event.citations !== undefined) citations = sanitizeCitations(event.citations);
+        if (event.sources !== undefined) answerSources = sanitizeSources(event.sources);
+        await options.onEvent?.({ type: "content_postprocessed", content: event.content });
+      } else {
+        tokensUsed = event.tokensUsed;
+        if (event.citations !== undefined) citations = sanitizeCitations(event.citations);
+        if (event.sources !== undefined) answerSources = sanitizeSources(event.sources);
+      }
+    }
+  } catch (error) {
+    const partial = finalContent ?? streamed;
+    if (userStored) {
+      // The stream already announced this conversation: keep the partial answer, marked as such.
+      await appendMessages(db, { apiKeyId: input.key.id, conversationId }, [
+        {
+          id: assistantId,
+          role: "assistant",
+          content: partial,
+          citations: [],
+          sources: [],
+          status: "incomplete",
+          metadata: { tokens_used: 0, incomplete: true, error_code: "upstream_error" },
+          createdAt: new Date(),
+        },
+      ]).catch(() => {});
+    }
+    if (error instanceof UpstreamError) {
+      throw new AppError("upstream_error", upstreamMessage(error), { cause: error });
+    }
+    throw error;
+  }
+  if (tokensUsed === undefined) throw new AppError("upstream_error", "the upstream chat service ended without completing the answer");
+
+  const response = finalContent ?? streamed;
+  const assistantMessage = {
+    id: assistantId,
+    role: "assistant" as const,
+    content: response,
+    citations,
+    sources: answerSources,
+    metadata: { tokens_used: tokensUsed },
+    createdAt: new Date(),
+  };
+  await appendMessages(db, userStored ? { apiKeyId: input.key.id, conversationId } : target, userStored ? [assistantMessage] : [userMessage, assistantMessage]);
+  await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
+  return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
+}
+
+function upstreamMessage(error: UpstreamError): string {
+  switch (error.reason) {
+    case "timeout":
+      return "the assistant did not answer in time";
+    case "cancelled":
+      return "the request was cancelled";
+    case "malformed":
+    case "truncated":
+      return "the assistant returned an unexpected response";
+    default:
+      return "the assistant is unavailable; try again";
+  }
+}

@@ -1,0 +1,139 @@
+import { type ChatUpstream, UpstreamError, type UpstreamEvent, type UpstreamRequest } from "./chat-upstream";
+import { parseSseData } from "./sse-parser";
+
+export interface HttpChatUpstreamOptions {
+  /** Base URL of the upstream chat service; the stream endpoint is `${url}/v1/chat/stream`. */
+  url: string;
+  token?: string | undefined;
+  /** Until the response headers arrive. */
+  connectTimeoutMs?: number;
+  /** Longest silence between two chunks of the stream. */
+  idleTimeoutMs?: number;
+  /** Longest whole answer. */
+  totalTimeoutMs?: number;
+}
+
+/** The real HTTP client of the upstream chat protocol (docs/upstream-protocol.md). */
+export class HttpChatUpstream implements ChatUpstream {
+  private readonly endpoint: string;
+
+  constructor(private readonly options: HttpChatUpstreamOptions) {
+    this.endpoint = `${options.url.replace(/\/+$/, "")}/v1/chat/stream`;
+  }
+
+  async *stream(request: UpstreamRequest): AsyncGenerator<UpstreamEvent> {
+    const controller = new AbortController();
+    let timeoutReason: string | undefined;
+    const abortFor = (reason: string) => () => {
+      timeoutReason = reason;
+      controller.abort();
+    };
+    const onCallerAbort = () => controller.abort();
+    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const total = setTimeout(abortFor("the answer took too long"), this.options.totalTimeoutMs ?? 300_000);
+    let idle = setTimeout(abortFor("no response from the upstream"), this.options.connectTimeoutMs ?? 15_000);
+    const resetIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(abortFor("the upstream stream stalled"), this.options.idleTimeoutMs ?? 60_000);
+    };
+
+    const fail = (error: unknown): never => {
+      if (error instanceof UpstreamError) throw error;
+      if (request.signal?.aborted) throw new UpstreamError("cancelled", "the request was cancelled", { cause: error });
+      if (timeoutReason) throw new UpstreamError("timeout", timeoutReason, { cause: error });
+      throw new UpstreamError("unreachable", "the upstream chat service could not be reached", { cause: error });
+    };
+
+    try {
+      let response: Response;
+      try {
+        response = await fetch(this.endpoint, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "text/event-stream",
+            "X-Request-Id": request.requestId,
+            ...(this.options.token ? { Authorization: `Bearer ${this.options.token}` } : {}),
+          },
+          body: JSON.stringify({
+            conversation_id: request.conversationId,
+            message: request.message,
+            history: request.history,
+            sources: request.sources,
+            ...(request.clientSourceType ? { client_source_type: request.clientSourceType } : {}),
+          }),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        return fail(error);
+      }
+      if (!response.ok || !response.body) {
+        await response.body?.cancel().catch(() => {});
+        throw new UpstreamError("http_status", `the upstream answered HTTP ${response.status}`);
+      }
+      if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+        await response.body.cancel().catch(() => {});
+        throw new UpstreamError("malformed", "the upstream did not answer with an event stream");
+      }
+      resetIdle();
+      const chunks = (async function* (body: ReadableStream<Uint8Array>) {
+        for await (const chunk of body) {
+          resetIdle();
+          yield chunk;
+        }
+      })(response.body);
+      let completed = false;
+      try {
+        for await (const data of parseSseData(chunks)) {
+          const event = parseEvent(data);
+          if (event === undefined) continue;
+          yield event;
+          if (event.type === "complete") {
+            completed = true;
+            break;
+          }
+        }
+      } catch (error) {
+        fail(error);
+      }
+      if (!completed) throw new UpstreamError("truncated", "the upstream stream ended before the answer was complete");
+    } finally {
+      clearTimeout(total);
+      clearTimeout(idle);
+      request.signal?.removeEventListener("abort", onCallerAbort);
+      controller.abort();
+    }
+  }
+}
+
+/** Checks one event's shape. Unknown types are skipped (forward compatible); an error event fails the answer. */
+function parseEvent(data: string): UpstreamEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new UpstreamError("malformed", "the upstream sent an event that is not JSON");
+  }
+  if (typeof value !== "object" || value === null) throw new UpstreamError("malformed", "the upstream sent an event that is not an object");
+  const event = value as Record<string, unknown>;
+  switch (event.type) {
+    case "content":
+    case "content_postprocessed":
+      if (typeof event.content !== "string") throw new UpstreamError("malformed", `the upstream sent a ${event.type} event without content`);
+      return event.type === "content"
+        ? { type: "content", content: event.content }
+        : { type: "content_postprocessed", content: event.content, citations: event.citations, sources: event.sources };
+    case "complete": {
+      const metadata = (typeof event.metadata === "object" && event.metadata !== null ? event.metadata : {}) as Record<string, unknown>;
+      const tokens = metadata.tokens_used ?? metadata.tokensUsed ?? event.tokens_used ?? event.tokensUsed;
+      if (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0) {
+        throw new UpstreamError("malformed", "the upstream's complete event has no valid tokens_used");
+      }
+      return { type: "complete", tokensUsed: tokens, citations: event.citations, sources: event.sources };
+    }
+    case "error":
+      throw new UpstreamError("upstream_reported", "the upstream reported an error");
+    default:
+      return undefined;
+  }
+}

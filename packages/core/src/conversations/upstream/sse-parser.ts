@@ -1,0 +1,30 @@
+/**
+ * Splits a text/event-stream body into the `data` payloads of its events (WHATWG
+ * server-sent events: lines, `data:` fields joined by "\n", comments ignored, an event
+ * ends at a blank line). Chunk boundaries may fall anywhere, including inside a line.
+ */
+export async function* parseSseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let newline = buffer.search(/\r\n|\r|\n/);
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      const width = buffer.startsWith("\r\n", newline) ? 2 : 1;
+      buffer = buffer.slice(newline + width);
+      if (line === "") {
+        if (data.length) yield data.join("\n");
+        data = [];
+      } else if (line.startsWith("data:")) {
+        data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+      }
+      // Other fields (event:, id:, retry:) and comments (":") carry nothing we use.
+      newline = buffer.search(/\r\n|\r|\n/);
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer.startsWith("data:")) data.push(buffer.slice(buffer.startsWith("data: ") ? 6 : 5));
+  if (data.length) yield data.join("\n");
+}
