@@ -15,10 +15,12 @@ export interface ApiContext {
   upstream: ChatUpstream;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
-  /** Set by a procedure whose success status is not 200 (201 created, 202 accepted). */
-  status?: number;
-  /** Extra headers a procedure or middleware wants on the response. */
-  responseHeaders: Record<string, string>;
+  /**
+   * What the procedure wants on its HTTP response besides the body: a success status other
+   * than 200 (201, 202) and extra headers. An object, so that it survives tRPC copying the
+   * context when a middleware extends it.
+   */
+  response: { status?: number; headers: Record<string, string> };
 }
 
 export interface ApiRequest extends IncomingMessage {
@@ -49,7 +51,7 @@ export function createContextFactory(deps: { db: Database; upstream: ChatUpstrea
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,
       signal: (req as ApiRequest).clientGone,
-      responseHeaders: {},
+      response: { headers: {} },
     };
   };
 }

@@ -41,7 +41,7 @@ export const publicProcedure = t.procedure;
  */
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   const key: AuthenticatedKey = await authenticateApiKey(ctx.db, ctx.presentedKey);
-  Object.assign(ctx.responseHeaders, enforceRateLimit(key.rateLimit));
+  Object.assign(ctx.response.headers, enforceRateLimit(key.rateLimit));
   if (meta?.scope) requireScope(key, meta.scope);
   return next({ ctx: { ...ctx, key } });
 });

@@ -12,6 +12,8 @@ export interface AppOptions {
   logger: Logger;
   /** Origin written into the OpenAPI document's `servers`. */
   publicBaseUrl: string;
+  /** Silence after which an event stream gets a keep-alive comment. */
+  sseKeepAliveMs?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export function createApp(options: AppOptions) {
           if (parsed) request.body = parsed.body;
           const streamRoute = matchStreamRoute(req.method, path, request.body);
           if (streamRoute) {
-            await streamMessage({ db, upstream, logger }, request, res, streamRoute);
+            await streamMessage({ db, upstream, logger, keepAliveMs: options.sseKeepAliveMs }, request, res, streamRoute);
             return;
           }
         }

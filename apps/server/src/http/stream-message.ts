@@ -40,13 +40,13 @@ export function matchStreamRoute(method: string | undefined, path: string, body:
  * A failure before the first frame is an ordinary JSON error response (502 for the upstream).
  */
 export async function streamMessage(
-  deps: { db: Database; upstream: ChatUpstream; logger: Logger },
+  deps: { db: Database; upstream: ChatUpstream; logger: Logger; keepAliveMs?: number | undefined },
   req: ApiRequest,
   res: ServerResponse,
   route: { withConversationEvent: boolean; conversationId: string | undefined },
 ): Promise<void> {
   const requestId = req.requestId ?? "";
-  const sse = new SseWriter(res);
+  const sse = new SseWriter(res, deps.keepAliveMs);
   try {
     const key = await authenticateApiKey(deps.db, presentedKeyOf(req));
     for (const [name, value] of Object.entries(enforceRateLimit(key.rateLimit))) res.setHeader(name, value);

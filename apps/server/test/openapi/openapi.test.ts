@@ -24,7 +24,18 @@ describe("GET /v1/openapi.json", () => {
       bearerAuth: { type: "http", scheme: "bearer" },
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" },
     });
-    expect(Object.keys(doc.paths).sort()).toEqual(["/v1/me", "/v1/sources"]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/v1/conversations",
+      "/v1/conversations/{conversationId}",
+      "/v1/conversations/{conversationId}/messages",
+      "/v1/me",
+      "/v1/messages",
+      "/v1/sources",
+    ]);
+    expect(Object.keys(doc.paths["/v1/conversations"].post.responses)).toContain("201");
+    expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
+    expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));
+    expect(doc.paths["/v1/conversations/{conversationId}/messages"].get["x-required-scope"]).toBe("chat:read");
     const me = doc.paths["/v1/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     expect(me.responses["200"].content["application/json"].schema).toBeTruthy();

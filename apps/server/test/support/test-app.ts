@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, type Scope } from "@mga/core";
+import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope } from "@mga/core";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
@@ -20,14 +20,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { upstreamUrl?: string; upstream?: ChatUpstream } = {}): Promise<TestApp> {
-  const t = await createTestDatabase();
+export async function startTestApp(options: { upstream?: ChatUpstream; sseKeepAliveMs?: number; shareDatabaseWith?: TestApp } = {}): Promise<TestApp> {
+  const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url), drop: async () => {} } : await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const upstream = options.upstream ?? new HttpChatUpstream({ url: options.upstreamUrl ?? UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 1_000 });
-  server.on("request", createApp({ db: t.db, upstream, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl }));
+  const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
+  server.on(
+    "request",
+    createApp({ db: t.db, upstream, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
+  );
 
   return {
     baseUrl,
@@ -63,7 +66,8 @@ export async function startTestApp(options: { upstreamUrl?: string; upstream?: C
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await t.drop();
+      if (options.shareDatabaseWith) await t.db.close();
+      else await t.drop();
     },
   };
 }

@@ -26,14 +26,14 @@ export async function withIdempotency<T>(
     throw new AppError("invalid_request", "Idempotency-Key is not supported with stream: true; send one or the other");
   }
   if (idempotencyKey === undefined) {
-    ctx.status = options.status;
+    ctx.response.status = options.status;
     return run();
   }
   const identity = { apiKeyId: ctx.key.id, key: idempotencyKey };
   const claim = await claimIdempotencyKey(ctx.db, { ...identity, fingerprint: requestFingerprint(options.route, options.input) });
   if (claim.kind === "replay") {
-    ctx.status = claim.status;
-    ctx.responseHeaders[REPLAY_HEADER] = "true";
+    ctx.response.status = claim.status;
+    ctx.response.headers[REPLAY_HEADER] = "true";
     return claim.body as T;
   }
   let result: T;
@@ -44,6 +44,6 @@ export async function withIdempotency<T>(
     throw error;
   }
   await completeIdempotencyKey(ctx.db, { ...identity, status: options.status, body: result });
-  ctx.status = options.status;
+  ctx.response.status = options.status;
   return result;
 }

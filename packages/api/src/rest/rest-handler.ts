@@ -22,7 +22,7 @@ export function createRestHandler(options: { db: Database; upstream: ChatUpstrea
         const mapped = toApiError(errors[0]);
         return { status: mapped.status, headers: mapped.headers };
       }
-      return { status: context?.status ?? 200, headers: context?.responseHeaders ?? {} };
+      return { status: context?.response.status ?? 200, headers: context?.response.headers ?? {} };
     },
     onError({ error, req }) {
       if (toApiError(error).status >= 500) options.onError?.(error.cause ?? error, req as ApiRequest);

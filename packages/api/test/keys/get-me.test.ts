@@ -7,7 +7,7 @@ import { type ApiContext, appRouter, createCallerFactory } from "../../src/index
 let t: TestDatabase;
 const createCaller = createCallerFactory(appRouter);
 const upstream = { stream: () => { throw new Error("not used"); } };
-const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, requestId: "req_test", presentedKey, idempotencyKey: undefined, responseHeaders: {} });
+const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, requestId: "req_test", presentedKey, idempotencyKey: undefined, response: { headers: {} } });
 
 beforeAll(async () => {
   t = await createTestDatabase();

@@ -153,3 +153,13 @@ export const streamEventSchema = z.discriminatedUnion("type", [
   }),
 ]);
 export type StreamEvent = z.infer<typeof streamEventSchema>;
+
+/** Documents the optional Idempotency-Key header of the POST routes (validated by withIdempotency). */
+export const idempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: "Replays the stored response of an identical earlier request for 24 hours; not supported with stream: true." }),
+});

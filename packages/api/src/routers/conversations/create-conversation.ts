@@ -1,7 +1,7 @@
 import { createConversation as create } from "@mga/core";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
-import { createConversationInput, createConversationOutput } from "./conversations.types";
+import { createConversationInput, createConversationOutput, idempotencyHeaders } from "./conversations.types";
 
 export const createConversation = apiProcedure
   .meta({
@@ -12,6 +12,7 @@ export const createConversation = apiProcedure
       summary: "Create a conversation",
       description: "Creates an empty conversation owned by this key. Supports Idempotency-Key.",
       protect: true,
+      requestHeaders: idempotencyHeaders,
     },
     scope: "chat:write",
     successStatus: 201,

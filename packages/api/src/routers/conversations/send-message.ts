@@ -1,7 +1,7 @@
 import { AppError, sendMessage as send } from "@mga/core";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
-import { sendMessageInput, sendMessageOutput } from "./conversations.types";
+import { idempotencyHeaders, sendMessageInput, sendMessageOutput } from "./conversations.types";
 import { answerToWire } from "./to-wire";
 
 /** Shared by both message routes when the answer is JSON; `stream: true` is served by apps/server as SSE. */
@@ -17,6 +17,7 @@ export const sendMessage = apiProcedure
       description:
         "Answers with one JSON body, or with `stream: true` as a text/event-stream (frames `data: <json>`: public_api_conversation, content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). Idempotency-Key is supported without stream.",
       protect: true,
+      requestHeaders: idempotencyHeaders,
     },
     scope: "chat:write",
   })

@@ -1,7 +1,7 @@
 import { AppError, sendMessage as send } from "@mga/core";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
-import { sendMessageOutput, sendToConversationInput } from "./conversations.types";
+import { idempotencyHeaders, sendMessageOutput, sendToConversationInput } from "./conversations.types";
 import { STREAM_ON_REST_ONLY } from "./send-message";
 import { answerToWire } from "./to-wire";
 
@@ -15,6 +15,7 @@ export const sendToConversation = apiProcedure
       description:
         "Answers with one JSON body, or with `stream: true` as a text/event-stream (content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). Idempotency-Key is supported without stream.",
       protect: true,
+      requestHeaders: idempotencyHeaders,
     },
     scope: "chat:write",
   })

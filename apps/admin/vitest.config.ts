@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { conditions: ["source"] },
+  test: {
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+  },
+});

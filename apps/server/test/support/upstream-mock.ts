@@ -1,0 +1,89 @@
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { UPSTREAM_TOKEN, UPSTREAM_URL } from "./test-app";
+
+/** The upstream chat service, mocked with msw at UPSTREAM_URL (docs/upstream-protocol.md). */
+export const upstreamServer = setupServer();
+
+export interface ReceivedUpstreamCall {
+  body: any;
+  headers: Headers;
+  signal: AbortSignal;
+}
+
+export const received: ReceivedUpstreamCall[] = [];
+
+type Step = { event: object } | { raw: string } | { wait: number } | { waitFor: Promise<unknown> } | { fail: true };
+
+/** Answers every upstream call with these steps, as an event stream. */
+export function upstreamAnswers(steps: Step[] | ((call: ReceivedUpstreamCall) => Step[])) {
+  upstreamServer.use(
+    http.post(`${UPSTREAM_URL}/v1/chat/stream`, async ({ request }) => {
+      const call = { body: await request.json(), headers: request.headers, signal: request.signal };
+      received.push(call);
+      if (request.headers.get("authorization") !== `Bearer ${UPSTREAM_TOKEN}`) return new HttpResponse("no", { status: 401 });
+      const list = typeof steps === "function" ? steps(call) : steps;
+      const encoder = new TextEncoder();
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          for (const step of list) {
+            if ("wait" in step) await new Promise((resolve) => setTimeout(resolve, step.wait));
+            else if ("waitFor" in step) await step.waitFor;
+            else if ("fail" in step) {
+              controller.error(new Error("upstream connection reset"));
+              return;
+            } else controller.enqueue(encoder.encode("raw" in step ? step.raw : `data: ${JSON.stringify(step.event)}\n\n`));
+          }
+          controller.close();
+        },
+      });
+      return new HttpResponse(stream, { headers: { "Content-Type": "text/event-stream" } });
+    }),
+  );
+}
+
+export function upstreamStatus(status: number) {
+  upstreamServer.use(http.post(`${UPSTREAM_URL}/v1/chat/stream`, () => new HttpResponse("upstream broke", { status })));
+}
+
+/** A well-formed answer: two fragments, the post-processed text with citations and sources, completion. */
+export function answer(text = "FHA requires 3.5 percent down. [1]", extra: { citations?: unknown[]; sources?: unknown[]; complete?: object } = {}): Step[] {
+  const half = Math.ceil(text.length / 2);
+  return [
+    { event: { type: "content", content: text.slice(0, half) } },
+    { event: { type: "content", content: text.slice(half) } },
+    {
+      event: {
+        type: "content_postprocessed",
+        content: text,
+        citations: extra.citations ?? [{ id: "fha-1", title: "FHA down payment", source_type: "fha", excerpt: "3.5 percent", url: "https://example.test/fha" }],
+        sources: extra.sources ?? [{ source_type: "fha", label: "FHA" }],
+      },
+    },
+    { event: extra.complete ?? { type: "complete", metadata: { tokens_used: 42 } } },
+  ];
+}
+
+/** Reads an SSE response into its frames (data payloads) and comments. */
+export async function readSse(response: Response, onFrame?: (frame: any) => void) {
+  const frames: any[] = [];
+  const comments: string[] = [];
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf("\n\n");
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith(":")) comments.push(block);
+      else if (block.startsWith("data: ")) {
+        const frame = JSON.parse(block.slice(6));
+        frames.push(frame);
+        onFrame?.(frame);
+      }
+      end = buffer.indexOf("\n\n");
+    }
+  }
+  return { frames, comments, rest: buffer };
+}
