@@ -27,14 +27,16 @@ export function upstreamAnswers(steps: Step[] | ((call: ReceivedUpstreamCall) =>
       const stream = new ReadableStream<Uint8Array>({
         async start(controller) {
           for (const step of list) {
-            if ("wait" in step) await new Promise((resolve) => setTimeout(resolve, step.wait));
+            // The client went away (our upstream call was cancelled): stop like a real server would.
+            if (request.signal.aborted) return;
+            if ("wait" in step) await abortableWait(step.wait, request.signal);
             else if ("waitFor" in step) await step.waitFor;
             else if ("fail" in step) {
               controller.error(new Error("upstream connection reset"));
               return;
             } else controller.enqueue(encoder.encode("raw" in step ? step.raw : `data: ${JSON.stringify(step.event)}\n\n`));
           }
-          controller.close();
+          if (!request.signal.aborted) controller.close();
         },
       });
       return new HttpResponse(stream, { headers: { "Content-Type": "text/event-stream" } });
@@ -86,4 +88,14 @@ export async function readSse(response: Response, onFrame?: (frame: any) => void
     }
   }
   return { frames, comments, rest: buffer };
+}
+
+function abortableWait(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

@@ -44,6 +44,7 @@ export class HttpChatUpstream implements ChatUpstream {
       throw new UpstreamError("unreachable", "the upstream chat service could not be reached", { cause: error });
     };
 
+    let finished = false;
     try {
       let response: Response;
       try {
@@ -97,11 +98,13 @@ export class HttpChatUpstream implements ChatUpstream {
         fail(error);
       }
       if (!completed) throw new UpstreamError("truncated", "the upstream stream ended before the answer was complete");
+      finished = true;
     } finally {
       clearTimeout(total);
       clearTimeout(idle);
       request.signal?.removeEventListener("abort", onCallerAbort);
-      controller.abort();
+      // A failed or abandoned answer closes the connection; a completed one already released its body.
+      if (!finished) controller.abort();
     }
   }
 }

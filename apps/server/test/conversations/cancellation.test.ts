@@ -1,0 +1,66 @@
+import { createServer, type IncomingMessage, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { HttpChatUpstream } from "@mga/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACME_TENANT } from "../support/tenants";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+/**
+ * Cancellation over real sockets (no msw in this file): a real upstream server that starts
+ * an answer and then stalls; the partner disconnects; the upstream must see its request closed.
+ */
+let upstream: Server;
+let app: TestApp;
+const upstreamClosed: boolean[] = [];
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    const index = upstreamClosed.push(false) - 1;
+    res.on("close", () => {
+      upstreamClosed[index] = true;
+    });
+    req.resume();
+    res.writeHead(200, { "Content-Type": "text/event-stream" });
+    res.write(`data: ${JSON.stringify({ type: "content", content: "thinking" })}\n\n`);
+    // …and never finishes: only a cancellation ends this request.
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  app = await startTestApp({ upstream: new HttpChatUpstream({ url, idleTimeoutMs: 30_000 }) });
+});
+afterAll(async () => {
+  upstream.closeAllConnections();
+  upstream.close();
+  await app.close();
+});
+
+function startRequest(body: object, key: string) {
+  const req = request(`${app.baseUrl}/v1/messages`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } });
+  req.on("error", () => {});
+  req.end(JSON.stringify(body));
+  return req;
+}
+
+describe("a partner that disconnects", () => {
+  it("cancels the upstream call of a streamed answer, and keeps the partial answer as incomplete", async () => {
+    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const req = startRequest({ stream: true, message: "hi", user: { external_user_id: "u" } }, key);
+    const res = await new Promise<IncomingMessage>((resolve) => req.on("response", resolve));
+    await new Promise((resolve) => res.once("data", resolve));
+    req.destroy();
+    await expect.poll(() => upstreamClosed[0], { timeout: 3_000 }).toBe(true);
+    await expect
+      .poll(async () => (await app.t.db.pool.query("SELECT status, content FROM messages WHERE role = 'assistant'")).rows, { timeout: 3_000 })
+      .toEqual([{ status: "incomplete", content: "thinking" }]);
+  });
+
+  it("cancels the upstream call of a JSON answer and stores nothing", async () => {
+    const { key, id } = await app.newKey({ tenant: ACME_TENANT });
+    const req = startRequest({ message: "hi", user: { external_user_id: "u" } }, key);
+    await expect.poll(() => upstreamClosed.length, { timeout: 3_000 }).toBe(2);
+    req.destroy();
+    await expect.poll(() => upstreamClosed[1], { timeout: 3_000 }).toBe(true);
+    const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+    expect(stored.rows[0].n).toBe(0);
+  });
+});
