@@ -6,11 +6,13 @@ import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
- * Cancellation over real sockets (no msw in this file): a real upstream server that starts
- * an answer and then stalls; the partner disconnects; the upstream must see its request closed.
+ * Cancellation and timeouts over real sockets (no msw in this file: its interceptor trips
+ * an undici assertion when a mocked stream is aborted). A real upstream server starts an
+ * answer and then stalls; only a disconnect or a timeout ends the request.
  */
 let upstream: Server;
 let app: TestApp;
+let upstreamUrl: string;
 const upstreamClosed: boolean[] = [];
 
 beforeAll(async () => {
@@ -25,8 +27,8 @@ beforeAll(async () => {
     // …and never finishes: only a cancellation ends this request.
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  app = await startTestApp({ upstream: new HttpChatUpstream({ url, idleTimeoutMs: 30_000 }) });
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  app = await startTestApp({ upstream: new HttpChatUpstream({ url: upstreamUrl, idleTimeoutMs: 30_000 }) });
 });
 afterAll(async () => {
   upstream.closeAllConnections();
@@ -54,12 +56,32 @@ describe("a partner that disconnects", () => {
       .toEqual([{ status: "incomplete", content: "thinking" }]);
   });
 
+  it("a stalled upstream times out: 502 upstream_error, the upstream request closed, nothing stored", async () => {
+    const impatient = await startTestApp({
+      upstream: new HttpChatUpstream({ url: upstreamUrl, idleTimeoutMs: 300 }),
+      shareDatabaseWith: app,
+    });
+    try {
+      const before = upstreamClosed.length;
+      const { key, id } = await impatient.newKey({ tenant: ACME_TENANT });
+      const res = await impatient.request("/v1/messages", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user: { external_user_id: "u" } }) });
+      expect(res.status).toBe(502);
+      expect(res.body.error).toMatchObject({ code: "upstream_error", message: "the assistant did not answer in time" });
+      await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
+      const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+      expect(stored.rows[0].n).toBe(0);
+    } finally {
+      await impatient.close();
+    }
+  });
+
   it("cancels the upstream call of a JSON answer and stores nothing", async () => {
     const { key, id } = await app.newKey({ tenant: ACME_TENANT });
+    const before = upstreamClosed.length;
     const req = startRequest({ message: "hi", user: { external_user_id: "u" } }, key);
-    await expect.poll(() => upstreamClosed.length, { timeout: 3_000 }).toBe(2);
+    await expect.poll(() => upstreamClosed.length, { timeout: 3_000 }).toBe(before + 1);
     req.destroy();
-    await expect.poll(() => upstreamClosed[1], { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
     const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
     expect(stored.rows[0].n).toBe(0);
   });
