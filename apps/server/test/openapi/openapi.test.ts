@@ -36,6 +36,7 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));
     expect(doc.paths["/v1/conversations/{conversationId}/messages"].get["x-required-scope"]).toBe("chat:read");
+    expect(Object.keys(doc.paths["/v1/messages"].post.responses["200"].content).sort()).toEqual(["application/json", "text/event-stream"]);
     const me = doc.paths["/v1/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     expect(me.responses["200"].content["application/json"].schema).toBeTruthy();

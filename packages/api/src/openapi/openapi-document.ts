@@ -54,7 +54,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       const meta = metaByRoute.get(`${method.toUpperCase()} ${path}`);
       const success = operation.responses["200"];
       const status = String(meta?.successStatus ?? 200);
-      const responses: Record<string, unknown> = { [status]: success };
+      const responses: Record<string, unknown> = { [status]: STREAMING_ROUTES.has(path) ? withEventStream(success) : success };
       for (const code of Object.keys(ERROR_DESCRIPTIONS)) {
         if (code === "403" && !meta?.scope) continue;
         responses[code] = { $ref: `#/components/responses/Error${code}` };
@@ -68,6 +68,27 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     }
   }
   return document;
+}
+
+/** Routes that answer `stream: true` with text/event-stream (served by apps/server, not the adapter). */
+const STREAMING_ROUTES = new Set(["/v1/messages", "/v1/conversations/{conversationId}/messages"]);
+
+function withEventStream(success: unknown): unknown {
+  const response = success as { description?: string; content?: Record<string, unknown> };
+  return {
+    ...response,
+    description: "The answer as JSON, or with `stream: true` as a server-sent event stream",
+    content: {
+      ...response.content,
+      "text/event-stream": {
+        schema: {
+          type: "string",
+          description:
+            "Frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame {type, status, error: {code, message, request_id}}. Comment lines (`: keep-alive`) may appear.",
+        },
+      },
+    },
+  };
 }
 
 interface OperationLike {
