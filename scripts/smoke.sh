@@ -35,6 +35,20 @@ check_run() { # $1 label; env decides the database
   echo "$me" | grep -q '"client":{"name":"Acme Lending"' || fail "$label: /v1/me has no client: $me"
   curl -fs -H "X-API-Key: $key" "http://127.0.0.1:$port/v1/sources" | grep -q '"default_tenant_source_keys":\["acme_overlays"\]' || fail "$label: /v1/sources"
   curl -fs "http://127.0.0.1:$port/v1/openapi.json" | grep -q '"version":"1.0.0"' || fail "$label: openapi"
+  # Area A walkthrough: the FHA question answered by the local assistant, as JSON and as a stream.
+  local chat answer conversation stream history
+  chat=$(DATA_DIR="$WORK/data-$label" pnpm cli key:create --org "$org" --name chat --scopes chat:read,chat:write --json | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).key')
+  answer=$(curl -fs -H "Authorization: Bearer $chat" -H "Content-Type: application/json" \
+    -d '{"message":"What is the minimum down payment for an FHA loan?","user":{"external_user_id":"lo-17"}}' "http://127.0.0.1:$port/v1/messages")
+  echo "$answer" | grep -q '3.5 percent' || fail "$label: the FHA answer does not say 3.5 percent: $answer"
+  echo "$answer" | grep -q '"citations":\[{"id":"fha-down-payment"' || fail "$label: the FHA answer has no citation: $answer"
+  conversation=$(echo "$answer" | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).conversation_id')
+  stream=$(curl -fsN -H "Authorization: Bearer $chat" -H "Content-Type: application/json" \
+    -d '{"message":"Can the down payment be a gift?","user":{"external_user_id":"lo-17"},"stream":true}' "http://127.0.0.1:$port/v1/conversations/$conversation/messages")
+  echo "$stream" | grep -q '^data: {"type":"content"' || fail "$label: no content frames: $stream"
+  echo "$stream" | tail -n 2 | grep -q '"type":"public_api_complete"' || fail "$label: the stream does not end with public_api_complete"
+  history=$(curl -fs -H "Authorization: Bearer $chat" "http://127.0.0.1:$port/v1/conversations/$conversation/messages")
+  [ "$(echo "$history" | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).messages.length')" = "4" ] || fail "$label: history: $history"
   echo "smoke ($label): ok on port $port"
 }
 
