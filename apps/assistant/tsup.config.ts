@@ -1,11 +1,3 @@
-import { defineConfig } from "tsup";
+import { tsupConfig } from "../../tooling/tsup.base";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  sourcemap: true,
-  clean: true,
-  dts: false,
-});
+export default tsupConfig({ entry: { index: "src/index.ts" } });

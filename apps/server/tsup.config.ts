@@ -1,10 +1,5 @@
-import { defineConfig } from "tsup";
+import { tsupConfig } from "../../tooling/tsup.base";
 
-export default defineConfig({
+export default tsupConfig({
   entry: { main: "src/main.ts", cli: "src/cli/cli.ts", bench: "src/bench/bench.ts", "load-worker": "src/bench/load-worker.ts" },
-  format: ["esm"],
-  target: "node22",
-  platform: "node",
-  sourcemap: true,
-  clean: true,
 });

@@ -1,10 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { vitestConfig } from "../../tooling/vitest.base";
 
-export default defineConfig({
-  resolve: { conditions: ["source"] },
-  test: {
-    globalSetup: ["./test/support/global-setup.ts"],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-  },
-});
+export default vitestConfig();

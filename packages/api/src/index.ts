@@ -13,3 +13,4 @@ export { writeErrorResponse } from "./rest/write-error";
 export * from "./routers/conversations/conversations.types";
 export { withIdempotency, REPLAY_HEADER } from "./idempotency/with-idempotency";
 export { answerToWire } from "./routers/conversations/to-wire";
+export { toSendMessageInput } from "./routers/conversations/to-send-message-input";

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, presentedKeyOf, sendMessageInput, sendToConversationInput, toApiError, writeErrorResponse } from "@mga/api";
+import { type ApiRequest, presentedKeyOf, sendMessageInput, sendToConversationInput, toApiError, toSendMessageInput, writeErrorResponse } from "@mga/api";
 import {
   AppError,
   authenticateApiKey,
@@ -74,20 +74,11 @@ export async function streamMessage(
           return;
       }
     };
-    const result = await sendMessage(
-      { db: deps.db, upstream: deps.upstream },
-      {
-        key,
-        requestId,
-        message: input.message,
-        user: input.user,
-        metadata: input.metadata,
-        searchOptions: input.search_options,
-        conversationId: "conversationId" in input ? input.conversationId : input.conversation_id,
-        newConversation: "conversation" in input ? input.conversation : undefined,
-      },
-      { mode: "stream", signal: req.clientGone, onEvent },
-    );
+    const result = await sendMessage({ db: deps.db, upstream: deps.upstream }, toSendMessageInput(key, requestId, input), {
+      mode: "stream",
+      signal: req.clientGone,
+      onEvent,
+    });
     sse.send({ type: "public_api_complete", request_id: requestId, conversation_id: result.conversationId, message_id: result.messageId });
     sse.end();
   } catch (error) {

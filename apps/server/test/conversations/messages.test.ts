@@ -1,32 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@mga/core";
+import { describe, expect, it } from "vitest";
 import { getConversationOutput, listMessagesOutput, sendMessageOutput } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
-import { answer, received, upstreamAnswers, upstreamServer } from "../support/upstream-mock";
+import { expectEnvelope, type TestApp } from "../support/test-app";
+import { answer, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
-let app: TestApp;
-beforeAll(async () => {
-  upstreamServer.listen({ onUnhandledRequest: "bypass" });
-  app = await startTestApp();
-});
-afterEach(() => {
-  upstreamServer.resetHandlers();
-  received.length = 0;
-});
-afterAll(async () => {
-  upstreamServer.close();
-  await app.close();
-});
+const setup = useAppWithMockedUpstream();
 
 const json = { "Content-Type": "application/json" };
 const user = { external_user_id: "lo-17", email: "lo17@acme.test", name: "Loan Officer" };
 const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
-  app.request(path, { method: "POST", key, headers: { ...json, ...headers }, body: JSON.stringify(body) });
+  setup.app.request(path, { method: "POST", key, headers: { ...json, ...headers }, body: JSON.stringify(body) });
 
 describe("POST /v1/messages (JSON)", () => {
   it("creates the conversation, answers with exactly the spec's fields, and stores both messages", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await post("/v1/messages", key, { message: "What is the minimum down payment for an FHA loan?", user, conversation: { title: "FHA", metadata: { loan: "L1" } } });
     expect(res.status).toBe(200);
     sendMessageOutput.parse(res.body);
@@ -40,11 +29,11 @@ describe("POST /v1/messages (JSON)", () => {
       metadata: { tokens_used: 42 },
     });
 
-    const conversation = await app.request(`/v1/conversations/${res.body.conversation_id}`, { key });
+    const conversation = await setup.app.request(`/v1/conversations/${res.body.conversation_id}`, { key });
     getConversationOutput.parse(conversation.body);
     expect(conversation.body.conversation).toMatchObject({ conversation_id: res.body.conversation_id, title: "FHA", status: "active", message_count: 2, metadata: { loan: "L1" } });
 
-    const history = await app.request(`/v1/conversations/${res.body.conversation_id}/messages`, { key });
+    const history = await setup.app.request(`/v1/conversations/${res.body.conversation_id}/messages`, { key });
     listMessagesOutput.parse(history.body);
     expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
     expect(history.body.messages[0]).toMatchObject({ content: "What is the minimum down payment for an FHA loan?", citations: [], sources: [] });
@@ -53,7 +42,7 @@ describe("POST /v1/messages (JSON)", () => {
 
   it("sends the upstream its credentials, the history, the new message and the resolved sources", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const first = await post("/v1/messages", key, { message: "first question", user });
     upstreamAnswers(answer("second answer"));
     const second = await post(`/v1/conversations/${first.body.conversation_id}/messages`, key, {
@@ -73,13 +62,13 @@ describe("POST /v1/messages (JSON)", () => {
       ],
       sources: { agency_source_types: ["fha", "va"], tenant_source_keys: [], shared_source_types: ["state_rules"] },
     });
-    const history = await app.request(`/v1/conversations/${first.body.conversation_id}/messages`, { key });
+    const history = await setup.app.request(`/v1/conversations/${first.body.conversation_id}/messages`, { key });
     expect(history.body.messages.map((m: { content: string }) => m.content)).toEqual(["first question", "FHA requires 3.5 percent down. [1]", "second question", "second answer"]);
   });
 
   it("accepts tokensUsed as well as tokens_used", async () => {
     upstreamAnswers(answer("ok", { complete: { type: "complete", metadata: { tokensUsed: 7 } } }));
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await post("/v1/messages", key, { message: "hi", user });
     expect(res.body.metadata).toEqual({ tokens_used: 7 });
   });
@@ -92,12 +81,12 @@ describe("POST /v1/messages (JSON)", () => {
         complete: { type: "complete", metadata: { tokens_used: 3, model: "gpt-x", provider: "openai", prompt_tokens: 2 } },
       }),
     );
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await post("/v1/messages", key, { message: "hi", user });
     expect(res.body.citations).toEqual([{ id: "c1", title: "T", source_type: "fha", excerpt: "x" }]);
     expect(res.body.sources).toEqual([{ source_type: "fha", label: "FHA" }]);
     expect(res.body.metadata).toEqual({ tokens_used: 3 });
-    const history = await app.request(`/v1/conversations/${res.body.conversation_id}/messages`, { key });
+    const history = await setup.app.request(`/v1/conversations/${res.body.conversation_id}/messages`, { key });
     for (const leaked of ["gpt-x", "openai", "SYSTEM", "prod-idx", "internal-7", "temperature", "javascript:"]) {
       expect(res.text).not.toContain(leaked);
       expect(history.text).not.toContain(leaked);
@@ -105,8 +94,8 @@ describe("POST /v1/messages (JSON)", () => {
   });
 
   it("validates the body: required fields, types, limits and unknown fields, naming the field", async () => {
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
-    const countConversations = async () => (await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n;
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
+    const countConversations = async () => (await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n;
     const before = await countConversations();
     const cases: Array<[unknown, string]> = [
       [{ user }, "message"],
@@ -133,45 +122,45 @@ describe("POST /v1/messages (JSON)", () => {
 
   it("accepts a 4000-character message", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     expect((await post("/v1/messages", key, { message: "x".repeat(4000), user })).status).toBe(200);
   });
 
   it("needs chat:write to send and chat:read to read", async () => {
     upstreamAnswers(answer());
-    const writer = await app.newKey({ tenant: ACME_TENANT, scopes: ["chat:write"] });
-    const reader = await app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read"] });
+    const writer = await setup.app.newKey({ tenant: ACME_TENANT, scopes: ["chat:write"] });
+    const reader = await setup.app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read"] });
     expectEnvelope(await post("/v1/messages", reader.key, { message: "hi", user }), 403, "forbidden");
     expectEnvelope(await post("/v1/conversations", reader.key, { user }), 403, "forbidden");
     const sent = await post("/v1/messages", writer.key, { message: "hi", user });
     expect(sent.status).toBe(200);
-    expectEnvelope(await app.request(`/v1/conversations/${sent.body.conversation_id}`, { key: writer.key }), 403, "forbidden");
+    expectEnvelope(await setup.app.request(`/v1/conversations/${sent.body.conversation_id}`, { key: writer.key }), 403, "forbidden");
   });
 });
 
 describe("conversations belong to their key", () => {
   it("another key of the same organization gets 404 everywhere", async () => {
     upstreamAnswers(answer());
-    const owner = await app.newKey({ tenant: ACME_TENANT });
+    const owner = await setup.app.newKey({ tenant: ACME_TENANT });
     const created = await post("/v1/conversations", owner.key, { user, title: "Mine" });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body).sort()).toEqual(["conversation_id", "request_id"]);
-    const { key: otherKey } = await app.newKey({ tenant: ACME_TENANT });
+    const { key: otherKey } = await setup.app.newKey({ tenant: ACME_TENANT });
     // Same organization: a second key created in the owner's organization.
-    const sameOrg = await (await import("@mga/core")).createApiKey(app.t.db, { organizationId: owner.organizationId, name: "other", scopes: ["chat:read", "chat:write"] });
+    const sameOrg = await createApiKey(setup.app.t.db, { organizationId: owner.organizationId, name: "other", scopes: ["chat:read", "chat:write"] });
     for (const key of [otherKey, sameOrg.plaintext]) {
-      expectEnvelope(await app.request(`/v1/conversations/${created.body.conversation_id}`, { key }), 404, "not_found");
-      expectEnvelope(await app.request(`/v1/conversations/${created.body.conversation_id}/messages`, { key }), 404, "not_found");
+      expectEnvelope(await setup.app.request(`/v1/conversations/${created.body.conversation_id}`, { key }), 404, "not_found");
+      expectEnvelope(await setup.app.request(`/v1/conversations/${created.body.conversation_id}/messages`, { key }), 404, "not_found");
       expectEnvelope(await post(`/v1/conversations/${created.body.conversation_id}/messages`, key, { message: "hi", user }), 404, "not_found");
       expectEnvelope(await post("/v1/messages", key, { message: "hi", user, conversation_id: created.body.conversation_id }), 404, "not_found");
     }
     expect(received).toHaveLength(0);
-    const own = await app.request(`/v1/conversations/${created.body.conversation_id}`, { key: owner.key });
+    const own = await setup.app.request(`/v1/conversations/${created.body.conversation_id}`, { key: owner.key });
     expect(own.body.conversation).toMatchObject({ title: "Mine", message_count: 0 });
   });
 
   it("404 for an unknown conversation id", async () => {
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
-    expectEnvelope(await app.request("/v1/conversations/conv_nope", { key }), 404, "not_found");
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
+    expectEnvelope(await setup.app.request("/v1/conversations/conv_nope", { key }), 404, "not_found");
   });
 });

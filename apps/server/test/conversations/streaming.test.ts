@@ -1,26 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamEventSchema } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
-import { answer, readSse, received, upstreamAnswers, upstreamServer, upstreamStatus } from "../support/upstream-mock";
+import { expectEnvelope, type TestApp } from "../support/test-app";
+import { answer, readSse, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
-let app: TestApp;
-beforeAll(async () => {
-  upstreamServer.listen({ onUnhandledRequest: "bypass" });
-  app = await startTestApp({ sseKeepAliveMs: 100 });
-});
-afterEach(() => {
-  upstreamServer.resetHandlers();
-  received.length = 0;
-});
-afterAll(async () => {
-  upstreamServer.close();
-  await app.close();
-});
+const setup = useAppWithMockedUpstream({ sseKeepAliveMs: 100 });
 
 const user = { external_user_id: "lo-1" };
 function postStream(path: string, key: string, body: object, headers: Record<string, string> = {}) {
-  return fetch(`${app.baseUrl}${path}`, {
+  return fetch(`${setup.app.baseUrl}${path}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
     body: JSON.stringify({ stream: true, ...body }),
@@ -30,7 +18,7 @@ function postStream(path: string, key: string, body: object, headers: Record<str
 describe("stream: true", () => {
   it("POST /v1/messages: conversation event first, upstream events, then public_api_complete with the stored id", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "FHA down payment?", user });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
@@ -44,15 +32,15 @@ describe("stream: true", () => {
     expect(frames[4]).toMatchObject({ metadata: { tokens_used: 42 }, citations: [{ id: "fha-1" }] });
     const last = frames.at(-1);
     expect(last).toEqual({ type: "public_api_complete", request_id: requestId, conversation_id: frames[0].conversation_id, message_id: expect.stringMatching(/^msg_/) });
-    const history = await app.request(`/v1/conversations/${last.conversation_id}/messages`, { key });
+    const history = await setup.app.request(`/v1/conversations/${last.conversation_id}/messages`, { key });
     expect(history.body.messages.map((m: { message_id: string; role: string }) => m.role)).toEqual(["user", "assistant"]);
     expect(history.body.messages[1].message_id).toBe(last.message_id);
   });
 
   it("POST /v1/conversations/{id}/messages streams without the conversation event", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
-    const conversation = await app.request("/v1/conversations", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user }) });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
+    const conversation = await setup.app.request("/v1/conversations", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user }) });
     const { frames } = await readSse(await postStream(`/v1/conversations/${conversation.body.conversation_id}/messages`, key, { message: "hi", user }));
     expect(frames.map((frame) => frame.type)).toEqual(["content", "content", "content_postprocessed", "complete", "public_api_complete"]);
   });
@@ -63,7 +51,7 @@ describe("stream: true", () => {
       release = resolve;
     });
     upstreamAnswers([{ event: { type: "content", content: "first " } }, { waitFor: released }, { wait: 350 }, ...answer("later text")]);
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     const seenBeforeRelease: string[] = [];
     const { frames, comments } = await readSse(res, (frame) => {
@@ -81,18 +69,18 @@ describe("stream: true", () => {
 
   it("refuses Idempotency-Key with stream: true (400, nothing sent upstream)", async () => {
     upstreamAnswers(answer());
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "hi", user }, { "Idempotency-Key": "abc" });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("invalid_request");
     expect(body.error.message).toMatch(/Idempotency-Key/);
     expect(received).toHaveLength(0);
   });
 
   it("checks key, scope and body before streaming, answering JSON errors", async () => {
-    const reader = await app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read"] });
-    const writer = await app.newKey({ tenant: ACME_TENANT });
+    const reader = await setup.app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read"] });
+    const writer = await setup.app.newKey({ tenant: ACME_TENANT });
     const asJson = async (res: Response) => ({ status: res.status, headers: res.headers, body: await res.json() });
     expectEnvelope(await asJson(await postStream("/v1/messages", "mga_sk_bad", { message: "hi", user })), 401, "unauthorized");
     expectEnvelope(await asJson(await postStream("/v1/messages", reader.key, { message: "hi", user })), 403, "forbidden");
@@ -104,31 +92,31 @@ describe("stream: true", () => {
 describe("upstream failures while streaming", () => {
   it("before the first event: a 502 JSON error, nothing stored", async () => {
     upstreamStatus(500);
-    const { key, id } = await app.newKey({ tenant: ACME_TENANT });
+    const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     expect(res.status).toBe(502);
-    expect((await res.json()).error.code).toBe("upstream_error");
-    const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
+    const stored = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
     expect(stored.rows[0].n).toBe(0);
   });
 
   it("after the stream started: one terminal error event, and the partial answer stored as incomplete", async () => {
     upstreamAnswers([{ event: { type: "content", content: "FHA requires " } }, { wait: 50 }, { fail: true }]);
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     const { frames } = await readSse(res);
     expect(frames.map((frame) => frame.type)).toEqual(["public_api_conversation", "content", "error"]);
     expect(frames[2]).toEqual({ type: "error", status: 502, error: { code: "upstream_error", message: expect.any(String), request_id: res.headers.get("x-request-id") } });
-    const history = await app.request(`/v1/conversations/${frames[0].conversation_id}/messages`, { key });
+    const history = await setup.app.request(`/v1/conversations/${frames[0].conversation_id}/messages`, { key });
     expect(history.body.messages).toHaveLength(2);
     expect(history.body.messages[1]).toMatchObject({ role: "assistant", content: "FHA requires ", metadata: { incomplete: true, tokens_used: 0 } });
-    const conversation = await app.request(`/v1/conversations/${frames[0].conversation_id}`, { key });
+    const conversation = await setup.app.request(`/v1/conversations/${frames[0].conversation_id}`, { key });
     expect(conversation.body.conversation.message_count).toBe(2);
   });
 
   it("a stream that ends without complete is an error, not a success", async () => {
     upstreamAnswers([{ event: { type: "content", content: "partial" } }]);
-    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const { frames } = await readSse(await postStream("/v1/messages", key, { message: "hi", user }));
     expect(frames.at(-1)).toMatchObject({ type: "error", error: { code: "upstream_error" } });
     expect(frames.some((frame) => frame.type === "public_api_complete")).toBe(false);

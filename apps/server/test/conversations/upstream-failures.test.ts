@@ -1,30 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { HttpChatUpstream } from "@mga/core";
+import { describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
-import { answer, received, upstreamAnswers, upstreamServer, upstreamStatus } from "../support/upstream-mock";
+import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /** JSON answers when the upstream fails: 502 upstream_error, nothing stored, no retry. */
-let app: TestApp;
-beforeAll(async () => {
-  upstreamServer.listen({ onUnhandledRequest: "bypass" });
-  app = await startTestApp();
-});
-afterEach(() => {
-  upstreamServer.resetHandlers();
-  received.length = 0;
-});
-afterAll(async () => {
-  upstreamServer.close();
-  await app.close();
-});
+const setup = useAppWithMockedUpstream();
 
 const user = { external_user_id: "u" };
 async function ask(key: string, conversationId?: string) {
   const path = conversationId ? `/v1/conversations/${conversationId}/messages` : "/v1/messages";
-  return app.request(path, { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user }) });
+  return setup.app.request(path, { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user }) });
 }
 async function storedFor(apiKeyId: string) {
-  const { rows } = await app.t.db.pool.query(
+  const { rows } = await setup.app.t.db.pool.query(
     "SELECT (SELECT count(*)::int FROM conversations WHERE api_key_id = $1) AS conversations, (SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.api_key_id = $1) AS messages",
     [apiKeyId],
   );
@@ -43,7 +32,7 @@ describe("upstream failures (JSON)", () => {
     ["a connection reset mid-stream", () => upstreamAnswers([{ event: { type: "content", content: "a" } }, { wait: 20 }, { fail: true }])],
   ])("%s → 502 upstream_error, nothing stored, one upstream call", async (_name, arrange) => {
     arrange();
-    const { key, id } = await app.newKey({ tenant: ACME_TENANT });
+    const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await ask(key);
     const error = expectEnvelope(res, 502, "upstream_error");
     expect(error.message).not.toMatch(/secret-model|overloaded/);
@@ -53,7 +42,7 @@ describe("upstream failures (JSON)", () => {
 
   it("leaves an existing conversation unchanged", async () => {
     upstreamAnswers(answer());
-    const { key, id } = await app.newKey({ tenant: ACME_TENANT });
+    const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     const first = await ask(key);
     upstreamStatus(503);
     expectEnvelope(await ask(key, first.body.conversation_id), 502, "upstream_error");
@@ -61,8 +50,7 @@ describe("upstream failures (JSON)", () => {
   });
 
   it("an unreachable upstream is a 502 too", async () => {
-    const { HttpChatUpstream } = await import("@mga/core");
-    const unreachable = await startTestApp({ upstream: new HttpChatUpstream({ url: "http://127.0.0.1:9", connectTimeoutMs: 1_000 }), shareDatabaseWith: app });
+    const unreachable = await startTestApp({ upstream: new HttpChatUpstream({ url: "http://127.0.0.1:9", connectTimeoutMs: 1_000 }), shareDatabaseWith: setup.app });
     try {
       const { key } = await unreachable.newKey({ tenant: ACME_TENANT });
       const res = await unreachable.request("/v1/messages", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user }) });

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { UPSTREAM_TOKEN, UPSTREAM_URL } from "./test-app";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startTestApp, type TestApp, UPSTREAM_TOKEN, UPSTREAM_URL } from "./test-app";
 
 /** The upstream chat service, mocked with msw at UPSTREAM_URL (docs/upstream-protocol.md). */
 export const upstreamServer = setupServer();
@@ -98,4 +99,36 @@ function abortableWait(ms: number, signal: AbortSignal) {
       resolve();
     });
   });
+}
+
+/**
+ * The usual setup of a test file that talks to the mocked upstream: msw listening, a test
+ * app (and optionally a second instance on the same database), handlers and recorded calls
+ * reset after each test. Returns the apps through getters (they exist once beforeAll ran).
+ */
+export function useAppWithMockedUpstream(options: { sseKeepAliveMs?: number; secondInstance?: boolean } = {}) {
+  let app: TestApp | undefined;
+  let second: TestApp | undefined;
+  beforeAll(async () => {
+    upstreamServer.listen({ onUnhandledFrame: "bypass" });
+    app = await startTestApp({ sseKeepAliveMs: options.sseKeepAliveMs });
+    if (options.secondInstance) second = await startTestApp({ shareDatabaseWith: app });
+  });
+  afterEach(() => {
+    upstreamServer.resetHandlers();
+    received.length = 0;
+  });
+  afterAll(async () => {
+    upstreamServer.close();
+    await second?.close();
+    await app?.close();
+  });
+  return {
+    get app() {
+      return app as TestApp;
+    },
+    get second() {
+      return second as TestApp;
+    },
+  };
 }

@@ -2,6 +2,7 @@ import { AppError, sendMessage as send } from "@mga/core";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders, sendMessageInput, sendMessageOutput } from "./conversations.types";
+import { toSendMessageInput } from "./to-send-message-input";
 import { answerToWire } from "./to-wire";
 
 /** Shared by both message routes when the answer is JSON; `stream: true` is served by apps/server as SSE. */
@@ -26,20 +27,10 @@ export const sendMessage = apiProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, { route: "POST /v1/messages", input, status: 200, stream: input.stream }, async () => {
       if (input.stream) throw new AppError("invalid_request", STREAM_ON_REST_ONLY);
-      const result = await send(
-        { db: ctx.db, upstream: ctx.upstream },
-        {
-          key: ctx.key,
-          requestId: ctx.requestId,
-          message: input.message,
-          user: input.user,
-          metadata: input.metadata,
-          searchOptions: input.search_options,
-          conversationId: input.conversation_id,
-          newConversation: input.conversation,
-        },
-        { mode: "json", signal: ctx.signal },
-      );
+      const result = await send({ db: ctx.db, upstream: ctx.upstream }, toSendMessageInput(ctx.key, ctx.requestId, input), {
+        mode: "json",
+        signal: ctx.signal,
+      });
       return answerToWire(ctx.requestId, result, true);
     }),
   );

@@ -3,6 +3,7 @@ import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders, sendMessageOutput, sendToConversationInput } from "./conversations.types";
 import { STREAM_ON_REST_ONLY } from "./send-message";
+import { toSendMessageInput } from "./to-send-message-input";
 import { answerToWire } from "./to-wire";
 
 export const sendToConversation = apiProcedure
@@ -24,19 +25,10 @@ export const sendToConversation = apiProcedure
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, { route: "POST /v1/conversations/{conversationId}/messages", input, status: 200, stream: input.stream }, async () => {
       if (input.stream) throw new AppError("invalid_request", STREAM_ON_REST_ONLY);
-      const result = await send(
-        { db: ctx.db, upstream: ctx.upstream },
-        {
-          key: ctx.key,
-          requestId: ctx.requestId,
-          message: input.message,
-          user: input.user,
-          metadata: input.metadata,
-          searchOptions: input.search_options,
-          conversationId: input.conversationId,
-        },
-        { mode: "json", signal: ctx.signal },
-      );
+      const result = await send({ db: ctx.db, upstream: ctx.upstream }, toSendMessageInput(ctx.key, ctx.requestId, input), {
+        mode: "json",
+        signal: ctx.signal,
+      });
       return answerToWire(ctx.requestId, result, false);
     }),
   );
