@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
-import { connect, HttpChatUpstream, sweepExpiredRecords } from "@mga/core";
+import { connect, HttpChatUpstream, sweepExpiredRecords, localDirectory } from "@mga/core";
 import { loadEnv } from "./env";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
@@ -42,7 +42,7 @@ async function main() {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  server.on("request", createApp({ db: connection.db, upstream, logger, publicBaseUrl: baseUrl }));
+  server.on("request", createApp({ db: connection.db, upstream, directory: localDirectory(connection.db), logger, publicBaseUrl: baseUrl }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {

@@ -1,5 +1,11 @@
 import type { IncomingMessage } from "node:http";
-import type { ChatUpstream, Database } from "@mga/core";
+import type { ChatIdentities, ChatUpstream, Database, SiteAccounts } from "@mga/core";
+
+/** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */
+export interface DirectoryPorts {
+  siteAccounts: SiteAccounts;
+  chatIdentities: ChatIdentities;
+}
 
 /**
  * Per-request context of every procedure. The REST host fills it from the HTTP request;
@@ -13,6 +19,7 @@ export interface ApiContext {
   /** The raw Idempotency-Key header, validated by the routes that support it. */
   idempotencyKey: string | undefined;
   upstream: ChatUpstream;
+  directory: DirectoryPorts;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
   /**
@@ -41,12 +48,13 @@ export function presentedKeyOf(req: IncomingMessage): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
 
-export function createContextFactory(deps: { db: Database; upstream: ChatUpstream }) {
+export function createContextFactory(deps: { db: Database; upstream: ChatUpstream; directory: DirectoryPorts }) {
   return ({ req }: { req: IncomingMessage }): ApiContext => {
     const header = req.headers["idempotency-key"];
     return {
       db: deps.db,
       upstream: deps.upstream,
+      directory: deps.directory,
       requestId: (req as ApiRequest).requestId ?? "",
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,

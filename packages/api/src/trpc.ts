@@ -1,4 +1,5 @@
-import { type AuthenticatedKey, authenticateApiKey, enforceRateLimit, requireScope, type Scope } from "@mga/core";
+import { type AuthenticatedKey, authenticateApiKey, enforceRateLimit, requireScope, resolveIntegration, type Scope } from "@mga/core";
+import { z } from "zod";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
@@ -44,4 +45,14 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
   Object.assign(ctx.response.headers, enforceRateLimit(key.rateLimit));
   if (meta?.scope) requireScope(key, meta.scope);
   return next({ ctx: { ...ctx, key } });
+});
+
+/**
+ * Partner routes (spec 4.9, 4.10): after the key and scope, the path's `integration` must
+ * name an active integration of the key's organization (or an alias granted to the key);
+ * procedures then work on the canonical integration only.
+ */
+export const partnerProcedure = apiProcedure.input(z.object({ integration: z.string() })).use(async ({ ctx, input, next }) => {
+  const integration = await resolveIntegration(ctx.db, ctx.key, input.integration);
+  return next({ ctx: { ...ctx, integration } });
 });

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, chmodSync, rmSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, startEmbeddedPostgres } from "@mga/core";
+import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, startEmbeddedPostgres, localDirectory } from "@mga/core";
 import { createApp } from "../http/create-app";
 import { createLogger } from "../log";
 
@@ -64,7 +64,7 @@ async function main() {
 
   const api = createServer();
   const apiUrl = await listen(api);
-  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), logger: createLogger("silent"), publicBaseUrl: apiUrl }));
+  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), logger: createLogger("silent"), publicBaseUrl: apiUrl }));
 
   const bare = createServer((_req, res) => {
     const body = JSON.stringify({ request_id: "req_bench", ok: true });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, writeErrorResponse } from "@mga/api";
+import { type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, type DirectoryPorts, writeErrorResponse } from "@mga/api";
 import { AppError, type ChatUpstream, type Database, isAppError, newId } from "@mga/core";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
@@ -9,6 +9,8 @@ import { matchStreamRoute, streamMessage } from "./stream-message";
 export interface AppOptions {
   db: Database;
   upstream: ChatUpstream;
+  /** The site-account system and chat identity store behind partner users. */
+  directory: DirectoryPorts;
   logger: Logger;
   /** Origin written into the OpenAPI document's `servers`. */
   publicBaseUrl: string;
@@ -25,14 +27,15 @@ export interface AppOptions {
  *   GET /healthz           liveness
  */
 export function createApp(options: AppOptions) {
-  const { db, logger, upstream } = options;
+  const { db, logger, upstream, directory } = options;
   const rest = createRestHandler({
     db,
     upstream,
+    directory,
     onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
   });
   let openApiJson: string | undefined;
-  const createContext = createContextFactory({ db, upstream });
+  const createContext = createContextFactory({ db, upstream, directory });
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();

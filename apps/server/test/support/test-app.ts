@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope } from "@mga/core";
+import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, localDirectory } from "@mga/core";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
 export const UPSTREAM_TOKEN = "upstream-test-token";
+import type { DirectoryPorts } from "@mga/api";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
@@ -20,7 +21,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { upstream?: ChatUpstream; sseKeepAliveMs?: number; shareDatabaseWith?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { upstream?: ChatUpstream; directory?: DirectoryPorts; sseKeepAliveMs?: number; shareDatabaseWith?: TestApp } = {},
+): Promise<TestApp> {
   const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url), drop: async () => {} } : await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
@@ -29,7 +32,7 @@ export async function startTestApp(options: { upstream?: ChatUpstream; sseKeepAl
   const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
   server.on(
     "request",
-    createApp({ db: t.db, upstream, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
+    createApp({ db: t.db, upstream, directory: options.directory ?? localDirectory(t.db), logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
   );
 
   return {

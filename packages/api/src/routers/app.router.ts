@@ -1,6 +1,8 @@
 import { router } from "../trpc";
 import { conversationsRouter } from "./conversations/conversations.router";
 import { keysRouter } from "./keys/keys.router";
+import { teamsRouter } from "./partners/teams/teams.router";
+import { usersRouter } from "./partners/users/users.router";
 import { sourcesRouter } from "./sources/sources.router";
 import { systemRouter } from "./system/system.router";
 
@@ -8,6 +10,8 @@ import { systemRouter } from "./system/system.router";
 export const appRouter = router({
   keys: keysRouter,
   conversations: conversationsRouter,
+  partnerTeams: teamsRouter,
+  partnerUsers: usersRouter,
   sources: sourcesRouter,
   system: systemRouter,
 });

@@ -7,7 +7,8 @@ import { type ApiContext, appRouter, createCallerFactory } from "../../src/index
 let t: TestDatabase;
 const createCaller = createCallerFactory(appRouter);
 const upstream = { stream: () => { throw new Error("not used"); } };
-const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, requestId: "req_test", presentedKey, idempotencyKey: undefined, response: { headers: {} } });
+const directory = { siteAccounts: {} as never, chatIdentities: {} as never };
+const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, directory, requestId: "req_test", presentedKey, idempotencyKey: undefined, response: { headers: {} } });
 
 beforeAll(async () => {
   t = await createTestDatabase();

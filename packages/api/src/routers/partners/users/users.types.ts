@@ -1,0 +1,77 @@
+import { BLOCKING_REASONS } from "@mga/core";
+import { z } from "zod";
+import { requestIdField } from "../../../schemas/common";
+import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
+import { teamNameSchema, teamStatusSchema } from "../teams/teams.types";
+
+/** Spec 2.9, 2.10 and 4.10. Names, emails, passwords and site-account ids are never part of a response. */
+const syncStatus = z.enum(["applied", "pending", "failed"]);
+const positiveInt = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
+const opaqueId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/);
+
+export const lifecycleOperationSummarySchema = z
+  .strictObject({
+    operation_id: opaqueId,
+    type: z.enum(["profile_change", "deletion", "reprovision"]),
+    status: z.enum(["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"]),
+    error_code: opaqueId.nullable(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "LifecycleOperationSummary" });
+
+export const partnerUserSchema = z
+  .strictObject({
+    integration: integrationSlugSchema,
+    external_user_id: externalUserIdSchema,
+    team: z.strictObject({ id: z.string().min(1), external_team_id: externalTeamIdSchema, name: teamNameSchema, status: teamStatusSchema }).nullable(),
+    assignment_version: positiveInt,
+    identity_origin: z.enum(["existing_mg", "partner_created"]).nullable(),
+    experience_type: z.enum(["mg", "white_label"]),
+    mapping_status: z.enum(["pending", "mapped", "failed", "unmapped"]),
+    launch_eligibility: z.strictObject({ can_launch: z.boolean(), blocking_reasons: z.array(z.enum(BLOCKING_REASONS)) }),
+    status: z.enum(["active", "disabled", "deleted"]),
+    provisioning_status: z.enum(["pending", "active", "failed"]),
+    wordpress_linked: z.boolean(),
+    access_version: positiveInt,
+    account_generation: positiveInt,
+    profile_version: positiveInt,
+    profile_sync_status: syncStatus,
+    wordpress_sync_status: syncStatus,
+    lifecycle_operation: lifecycleOperationSummarySchema.nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "PartnerUser" });
+
+export const userResponseSchema = z.strictObject({ request_id: requestIdField, user: partnerUserSchema }).meta({ id: "PartnerUserResponse" });
+
+export const userPathInput = z.strictObject({ integration: integrationSlugSchema, external_user_id: externalUserIdSchema });
+
+export const putUserInput = userPathInput.extend({
+  email: z.email().max(254),
+  name: z.string().trim().min(1).max(120).optional(),
+  team_external_id: externalTeamIdSchema.nullable().optional(),
+});
+
+export const patchUserInput = userPathInput.extend({ status: z.enum(["disabled", "active"]) });
+
+export const listUsersInput = z.strictObject({
+  integration: integrationSlugSchema,
+  team_external_id: externalTeamIdSchema.optional(),
+  external_user_id: externalUserIdSchema.optional(),
+  q: z.string().min(1).max(128).optional(),
+  unassigned: queryBooleanSchema.optional(),
+  status: z.enum(["active", "disabled", "deleted"]).optional(),
+  limit: z.int().min(1).max(100).default(25),
+  cursor: cursorSchema.optional(),
+});
+
+const count = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const listUsersOutput = z
+  .strictObject({
+    request_id: requestIdField,
+    users: z.array(partnerUserSchema),
+    counts: z.strictObject({ total: count, active: count, disabled: count, deleted: count, pending: count, failed: count }),
+    next_cursor: z.string().nullable(),
+  })
+  .meta({ id: "ListPartnerUsersResponse" });

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import type { Database } from "../../db/database";
+import { newId } from "../../ids/new-id";
+import type { SiteAccount, SiteAccounts } from "./site-accounts";
+
+/**
+ * The built-in site-account system of the embedded default: accounts, sessions and an
+ * outbox of notifications (password setup links) in our own database.
+ */
+export class LocalSiteAccounts implements SiteAccounts {
+  constructor(private readonly db: Database) {}
+
+  async findByEmail(email: string): Promise<SiteAccount | null> {
+    const row = await this.db.prisma.siteAccount.findUnique({ where: { email: normalizeEmail(email) } });
+    if (!row || row.deletedAt) return null;
+    return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
+  }
+
+  async createPartnerAccount(input: { email: string; name?: string | undefined }): Promise<SiteAccount> {
+    const email = normalizeEmail(input.email);
+    const row = await this.db.prisma.siteAccount.upsert({
+      where: { email },
+      create: { id: newId("sa"), email, name: input.name ?? null, origin: "partner" },
+      update: {},
+    });
+    return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
+  }
+
+  async lock(accountId: string): Promise<void> {
+    await this.db.prisma.siteAccount.update({ where: { id: accountId }, data: { locked: true } });
+  }
+
+  async unlock(accountId: string): Promise<void> {
+    await this.db.prisma.siteAccount.update({ where: { id: accountId }, data: { locked: false } });
+  }
+
+  async destroySessions(accountId: string): Promise<void> {
+    await this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } });
+  }
+
+  async sendPasswordSetup(accountId: string): Promise<void> {
+    const account = await this.db.prisma.siteAccount.findUniqueOrThrow({ where: { id: accountId } });
+    await this.db.prisma.notificationOutbox.create({
+      data: {
+        id: newId("ntf"),
+        siteAccountId: accountId,
+        kind: "password_setup",
+        recipient: account.email,
+        payload: { token: randomBytes(24).toString("base64url") },
+      },
+    });
+  }
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,27 @@
+/**
+ * The partner-linked web-site account system (the "site", formerly WordPress), as the
+ * service needs it. Adapters: LocalSiteAccounts (accounts in our database, for the
+ * embedded default). Every method is idempotent so a retried job is safe.
+ */
+export interface SiteAccount {
+  id: string;
+  /** `partner`: created by a partner's provisioning; `self`: a pre-existing account of the hosted product. */
+  origin: "partner" | "self";
+}
+
+export interface SiteAccounts {
+  findByEmail(email: string): Promise<SiteAccount | null>;
+  /** Creates a partner-owned account (no password; the user sets one from the notification). */
+  createPartnerAccount(input: { email: string; name?: string | undefined }): Promise<SiteAccount>;
+  lock(accountId: string): Promise<void>;
+  unlock(accountId: string): Promise<void>;
+  destroySessions(accountId: string): Promise<void>;
+  sendPasswordSetup(accountId: string): Promise<void>;
+}
+
+export class SiteAccountsUnavailable extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "SiteAccountsUnavailable";
+  }
+}

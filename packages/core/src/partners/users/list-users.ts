@@ -1,0 +1,79 @@
+import type { Database } from "../../db/database";
+import { AppError } from "../../errors/app-error";
+import type { ResolvedIntegration } from "../integrations/integrations";
+import { decodeCursor, encodeCursor } from "../paging/cursor";
+import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, type UserRow, type UserStatus } from "./partner-user";
+
+export interface ListUsersFilters {
+  teamExternalId?: string | undefined;
+  externalUserId?: string | undefined;
+  q?: string | undefined;
+  unassigned?: boolean | undefined;
+  status?: UserStatus | undefined;
+}
+
+export interface UserCounts {
+  total: number;
+  active: number;
+  disabled: number;
+  deleted: number;
+  pending: number;
+  failed: number;
+}
+
+/**
+ * GET users (spec 4.10). Filters combine with AND; `q` (part of an external user id) may not
+ * be combined with `external_user_id`, nor `unassigned` with `team_external_id`, and
+ * neither id filter accepts an email address. Deleted users appear only with
+ * `status=deleted`. `counts` covers the whole integration, not the filtered page.
+ */
+export async function listPartnerUsers(
+  db: Database,
+  integration: ResolvedIntegration,
+  input: ListUsersFilters & { limit: number; cursor?: string | undefined },
+): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null }> {
+  if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
+  if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
+  for (const [field, value] of [["q", input.q], ["external_user_id", input.externalUserId]] as const) {
+    if (value?.includes("@")) throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`);
+  }
+  const filters = {
+    team: input.teamExternalId ?? null,
+    user: input.externalUserId ?? null,
+    q: input.q ?? null,
+    unassigned: input.unassigned ?? null,
+    status: input.status ?? null,
+  };
+  const after = decodeCursor(input.cursor, filters);
+  const [page, counts] = await Promise.all([
+    db.pool.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM partner_users u LEFT JOIN partner_teams t ON t.id = u.team_id
+       WHERE u.integration_id = $1
+         AND (CASE WHEN $2::text IS NULL THEN u.status <> 'deleted' ELSE u.status = $2 END)
+         AND ($3::text IS NULL OR t.external_team_id = $3)
+         AND ($4::text IS NULL OR u.external_user_id = $4)
+         AND ($5::text IS NULL OR strpos(lower(u.external_user_id), lower($5)) > 0)
+         AND ($6::boolean IS NULL OR (u.team_id IS NULL) = $6)
+         AND ($7::timestamptz IS NULL OR (u.created_at, u.id) > ($7::timestamptz, $8::text))
+       ORDER BY u.created_at, u.id LIMIT $9`,
+      [integration.id, filters.status, filters.team, filters.user, filters.q, filters.unassigned, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+    ),
+    db.pool.query<UserCounts>(
+      `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
+              count(*) FILTER (WHERE status = 'active')::int AS active,
+              count(*) FILTER (WHERE status = 'disabled')::int AS disabled,
+              count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
+              count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
+              count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
+       FROM partner_users WHERE integration_id = $1`,
+      [integration.id],
+    ),
+  ]);
+  const rows = page.rows.slice(0, input.limit);
+  const last = rows.at(-1);
+  return {
+    users: rows.map((row) => toPartnerUser(integration.slug, row)),
+    counts: counts.rows[0] as UserCounts,
+    nextCursor: page.rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, filters) : null,
+  };
+}

@@ -1,0 +1,156 @@
+import type { Database } from "../../db/database";
+import { AppError } from "../../errors/app-error";
+import { newId } from "../../ids/new-id";
+import type { ResolvedIntegration } from "../integrations/integrations";
+import type { ChatIdentities } from "../ports/chat-identities";
+import { normalizeEmail } from "../ports/local-site-accounts";
+import type { SiteAccounts } from "../ports/site-accounts";
+import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, type UserRow } from "./partner-user";
+
+export interface DirectoryDeps {
+  db: Database;
+  siteAccounts: SiteAccounts;
+  chatIdentities: ChatIdentities;
+  log?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+export async function findPartnerUser(db: Database, integration: ResolvedIntegration, externalUserId: string): Promise<PartnerUserRecord | undefined> {
+  const { rows } = await db.pool.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM partner_users u LEFT JOIN partner_teams t ON t.id = u.team_id
+     WHERE u.integration_id = $1 AND u.external_user_id = $2`,
+    [integration.id, externalUserId],
+  );
+  return rows[0] ? toPartnerUser(integration.slug, rows[0]) : undefined;
+}
+
+export async function getPartnerUser(db: Database, integration: ResolvedIntegration, externalUserId: string): Promise<PartnerUserRecord> {
+  const user = await findPartnerUser(db, integration, externalUserId);
+  if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
+  return user;
+}
+
+/** The team a request assigns: it must exist in this integration and be active. */
+async function resolveAssignableTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<string> {
+  const team = await db.prisma.partnerTeam.findUnique({ where: { integrationId_externalTeamId: { integrationId: integration.id, externalTeamId } } });
+  if (!team) throw new AppError("team_not_found", `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`);
+  if (team.status !== "active") throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
+  return team.id;
+}
+
+export type ProvisionOutcome = "created" | "existing" | "pending";
+
+/**
+ * PUT user (spec 3.1, 4.10): creates and provisions a new user, or matches an existing one.
+ * - `team_external_id`: omitted keeps the assignment, null clears it, a value assigns
+ *   (the team must exist and be active).
+ * - A different email for an existing user is 409 identity_conflict (use a profile change);
+ *   a deleted user stays deleted (409; reprovision is required).
+ * - Provisioning links an existing site account with that email (`existing_mg`) or creates a
+ *   partner account (`partner_created`, whose password-setup notification is sent only once
+ *   provisioning has succeeded), then creates the chat identity. When the site-account
+ *   system or the chat store fails, the user stays `pending` (202) and the next PUT retries.
+ */
+export async function provisionPartnerUser(
+  deps: DirectoryDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  input: { email: string; name?: string | undefined; teamExternalId?: string | null | undefined },
+): Promise<{ user: PartnerUserRecord; outcome: ProvisionOutcome }> {
+  const { db } = deps;
+  const email = normalizeEmail(input.email);
+  const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
+
+  const inserted = await db.pool.query(
+    `INSERT INTO partner_users (id, integration_id, external_user_id, email, name, team_id, status, provisioning_status, mapping_status, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'active', 'pending', 'pending', now(), now())
+     ON CONFLICT (integration_id, external_user_id) DO NOTHING`,
+    [newId("pu"), integration.id, externalUserId, email, input.name ?? null, teamId ?? null],
+  );
+  const created = inserted.rowCount === 1;
+  if (!created) {
+    const existing = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
+    if (existing.status === "deleted") {
+      throw new AppError("identity_conflict", `user ${externalUserId} is deleted; ordinary provisioning cannot revive it: use POST …/reprovision`);
+    }
+    if (existing.email !== email) {
+      throw new AppError("identity_conflict", `user ${externalUserId} exists with a different email; change it with POST …/profile-changes`);
+    }
+    if (teamId !== undefined && teamId !== existing.teamId) {
+      await db.prisma.partnerUser.update({
+        where: { id: existing.id },
+        data: { teamId, assignmentVersion: { increment: 1 }, updatedAt: new Date() },
+      });
+    }
+  }
+  const provisioned = await completeProvisioning(deps, integration, externalUserId);
+  const user = await getPartnerUser(db, integration, externalUserId);
+  return { user, outcome: !provisioned ? "pending" : created ? "created" : "existing" };
+}
+
+/** Links the site account and chat identity of a pending user. True when the user is fully provisioned. */
+async function completeProvisioning(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<boolean> {
+  const { db } = deps;
+  const user = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
+  if (user.provisioningStatus === "active") return true;
+  try {
+    let account = user.siteAccountId ? { id: user.siteAccountId, origin: user.identityOrigin === "partner_created" ? "partner" : "self" } : null;
+    let identityOrigin = user.identityOrigin;
+    if (!account) {
+      const existing = await deps.siteAccounts.findByEmail(user.email);
+      account = existing ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
+      identityOrigin = existing ? "existing_mg" : "partner_created";
+      await db.prisma.partnerUser.update({
+        where: { id: user.id },
+        data: { siteAccountId: account.id, identityOrigin, experienceType: identityOrigin === "existing_mg" ? "mg" : "white_label", mappingStatus: "mapped" },
+      });
+    }
+    const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.accountGeneration });
+    await db.prisma.partnerUser.update({
+      where: { id: user.id },
+      data: { chatIdentityId: identity.id, provisioningStatus: "active", updatedAt: new Date() },
+    });
+    if (identityOrigin === "partner_created") {
+      // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
+      await deps.siteAccounts.sendPasswordSetup(account.id).catch((error: unknown) => {
+        deps.log?.("password-setup notification failed", { user_id: user.id, error: String(error) });
+      });
+    }
+    return true;
+  } catch (error) {
+    deps.log?.("provisioning incomplete; the user stays pending", { user_id: user.id, error: String(error) });
+    return false;
+  }
+}
+
+/**
+ * PATCH user {status} (spec 3.1). Disabling revokes access at once: access_version moves
+ * (grants and chat tokens carry it), and a partner-created site account is locked with its
+ * sessions destroyed; a pre-existing account keeps its unrelated site access. Reactivating
+ * permits a fresh login; old sessions are gone for good. A deleted user cannot be reactivated.
+ */
+export async function setPartnerUserStatus(
+  deps: DirectoryDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  status: "active" | "disabled",
+): Promise<PartnerUserRecord> {
+  const { db } = deps;
+  const user = await db.prisma.partnerUser.findUnique({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
+  if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
+  if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
+  if (user.status !== status) {
+    await db.prisma.partnerUser.update({
+      where: { id: user.id },
+      data: { status, updatedAt: new Date(), ...(status === "disabled" ? { accessVersion: { increment: 1 } } : {}) },
+    });
+    if (user.siteAccountId && user.identityOrigin === "partner_created") {
+      if (status === "disabled") {
+        await deps.siteAccounts.lock(user.siteAccountId);
+        await deps.siteAccounts.destroySessions(user.siteAccountId);
+      } else {
+        await deps.siteAccounts.unlock(user.siteAccountId);
+      }
+    }
+  }
+  return getPartnerUser(db, integration, externalUserId);
+}
