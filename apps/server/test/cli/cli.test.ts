@@ -84,6 +84,25 @@ describe("operator CLI", () => {
     expect((await cli("nope")).code).toBe(2);
   });
 
+  it("creates, updates and lists integrations, and grants aliases to keys", async () => {
+    const org = await cli("org:create", "--name", "Partners", "--json");
+    const created = await cli("integration:create", "--org", org.json.id, "--slug", "acme-los", "--alias", "acme", "--alias", "acme-public", "--json");
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ slug: "acme-los", status: "active", aliases: [{ slug: "acme", granted_key_ids: [] }, { slug: "acme-public", granted_key_ids: [] }] });
+    const key = await cli("key:create", "--org", org.json.id, "--name", "launch", "--scopes", "embed:users:read,embed:users:write,embed:launch", "--json");
+    expect(key.json.scopes).toEqual(["embed:users:read", "embed:users:write", "embed:launch"]);
+    const granted = await cli("alias:grant", "--org", org.json.id, "--alias", "acme", "--key", key.json.id, "--json");
+    expect(granted.json.aliases[0]).toEqual({ slug: "acme", granted_key_ids: [key.json.id] });
+    const updated = await cli("integration:update", "--org", org.json.id, "--slug", "acme-los", "--status", "disabled", "--remove-alias", "acme-public", "--json");
+    expect(updated.json).toMatchObject({ status: "disabled", aliases: [{ slug: "acme" }] });
+    expect((await cli("integration:list", "--org", org.json.id, "--json")).json.integrations).toHaveLength(1);
+    const bad = await cli("integration:create", "--org", org.json.id, "--slug", "Bad Slug", "--json");
+    expect(bad.code).toBe(1);
+    expect(bad.json.error.message).toMatch(/slug/);
+    const taken = await cli("integration:create", "--org", org.json.id, "--slug", "acme", "--json");
+    expect(taken.json.error.message).toMatch(/already used/);
+  });
+
   it("rejects unknown scopes", async () => {
     const org = await cli("org:create", "--name", "Scopes", "--json");
     const result = await cli("key:create", "--org", org.json.id, "--name", "k", "--scopes", "chat:read,admin", "--json");

@@ -28,10 +28,16 @@ describe("GET /v1/openapi.json", () => {
       "/v1/conversations",
       "/v1/conversations/{conversationId}",
       "/v1/conversations/{conversationId}/messages",
+      "/v1/integrations/{integration}/teams",
+      "/v1/integrations/{integration}/teams/{external_team_id}",
+      "/v1/integrations/{integration}/users",
+      "/v1/integrations/{integration}/users/{external_user_id}",
       "/v1/me",
       "/v1/messages",
       "/v1/sources",
     ]);
+    expect(Object.keys(doc.paths["/v1/integrations/{integration}/users/{external_user_id}"]).sort()).toEqual(["get", "patch", "put"]);
+    expect(doc.paths["/v1/integrations/{integration}/users"].get["x-required-scope"]).toBe("embed:users:read");
     expect(Object.keys(doc.paths["/v1/conversations"].post.responses)).toContain("201");
     expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));

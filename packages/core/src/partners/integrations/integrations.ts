@@ -77,14 +77,14 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
 }
 
 export async function getIntegration(db: Database, organizationId: string, slug: string): Promise<IntegrationRecord> {
-  const row = await db.prisma.integration.findUnique({ where: { organizationId_slug: { organizationId, slug } }, include: { aliases: true } });
+  const row = await db.prisma.integration.findUnique({ where: { organizationId_slug: { organizationId, slug } }, include: { aliases: { orderBy: { slug: "asc" } } } });
   if (!row) throw new AppError("not_found", `integration ${slug} not found in this organization`);
   return toRecord(row);
 }
 
 export async function listIntegrations(db: Database, organizationId: string): Promise<IntegrationRecord[]> {
   await getOrganization(db, organizationId);
-  const rows = await db.prisma.integration.findMany({ where: { organizationId }, include: { aliases: true }, orderBy: { createdAt: "asc" } });
+  const rows = await db.prisma.integration.findMany({ where: { organizationId }, include: { aliases: { orderBy: { slug: "asc" } } }, orderBy: { createdAt: "asc" } });
   return rows.map(toRecord);
 }
 
