@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
-import { connect, HttpChatUpstream, sweepExpiredRecords, localDirectory } from "@mga/core";
+import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, localDirectory, startWorkers, sweepExpiredRecords } from "@mga/core";
 import { loadEnv } from "./env";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
@@ -28,9 +28,14 @@ async function main() {
     idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
     totalTimeoutMs: env.UPSTREAM_TOTAL_TIMEOUT_MS,
   });
-  // Expired idempotency records and old rate-limit windows; any instance may run it.
+  const directory = localDirectory(connection.db);
+  const queue = await JobQueue.start({ connectionString: connection.url, onError: (error) => logger.warn("job queue", { error: String(error) }) });
+  await startWorkers(queue, { db: connection.db, ...directory, log: (message, fields) => logger.warn(message, fields) });
+  // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
   const sweep = setInterval(() => {
-    sweepExpiredRecords(connection.db).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
+    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db)]).catch((error: unknown) =>
+      logger.warn("sweep failed", { error: String(error) }),
+    );
   }, 5 * 60_000);
   sweep.unref();
 
@@ -42,7 +47,7 @@ async function main() {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  server.on("request", createApp({ db: connection.db, upstream, directory: localDirectory(connection.db), logger, publicBaseUrl: baseUrl }));
+  server.on("request", createApp({ db: connection.db, upstream, directory, queue, logger, publicBaseUrl: baseUrl }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {
@@ -62,6 +67,7 @@ async function main() {
     server.close();
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    await queue.stop();
     await assistant?.close();
     await connection.close();
     process.exit(0);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { ChatIdentities, ChatUpstream, Database, SiteAccounts } from "@mga/core";
+import type { ChatIdentities, ChatUpstream, Database, JobQueue, SiteAccounts } from "@mga/core";
 
 /** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */
 export interface DirectoryPorts {
@@ -20,6 +20,8 @@ export interface ApiContext {
   idempotencyKey: string | undefined;
   upstream: ChatUpstream;
   directory: DirectoryPorts;
+  /** The durable job queue that finishes lifecycle operations and imports. */
+  queue: JobQueue;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
   /**
@@ -48,13 +50,21 @@ export function presentedKeyOf(req: IncomingMessage): string | undefined {
   return Array.isArray(header) ? header[0] : header;
 }
 
-export function createContextFactory(deps: { db: Database; upstream: ChatUpstream; directory: DirectoryPorts }) {
+export interface ApiDeps {
+  db: Database;
+  upstream: ChatUpstream;
+  directory: DirectoryPorts;
+  queue: JobQueue;
+}
+
+export function createContextFactory(deps: ApiDeps) {
   return ({ req }: { req: IncomingMessage }): ApiContext => {
     const header = req.headers["idempotency-key"];
     return {
       db: deps.db,
       upstream: deps.upstream,
       directory: deps.directory,
+      queue: deps.queue,
       requestId: (req as ApiRequest).requestId ?? "",
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,

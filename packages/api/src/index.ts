@@ -1,6 +1,6 @@
 export { appRouter, type AppRouter } from "./routers/app.router";
 export { createCallerFactory } from "./trpc";
-export { type ApiContext, type ApiRequest, createContextFactory, type DirectoryPorts, presentedKeyOf } from "./context";
+export { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory, type DirectoryPorts, presentedKeyOf } from "./context";
 export { createRestHandler } from "./rest/rest-handler";
 export { buildOpenApiDocument } from "./openapi/openapi-document";
 export { API_VERSION } from "./openapi/api-version";
@@ -16,3 +16,4 @@ export { answerToWire } from "./routers/conversations/to-wire";
 export { toSendMessageInput } from "./routers/conversations/to-send-message-input";
 export * from "./routers/partners/teams/teams.types";
 export * from "./routers/partners/users/users.types";
+export * from "./routers/partners/operations/operations.types";

@@ -37,3 +37,8 @@ export * from "./partners/users/list-users";
 export * from "./partners/users/partner-user";
 export * from "./partners/users/users";
 export * from "./partners/ports/local-directory";
+export * from "./audit/audit-log";
+export * from "./jobs/job-queue";
+export * from "./partners/operations/operations";
+export * from "./partners/operations/run-operation";
+export * from "./jobs/workers";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, chmodSync, rmSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, startEmbeddedPostgres, localDirectory } from "@mga/core";
+import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, startEmbeddedPostgres, JobQueue, localDirectory } from "@mga/core";
 import { createApp } from "../http/create-app";
 import { createLogger } from "../log";
 
@@ -62,9 +62,10 @@ async function main() {
   });
   const upstreamUrl = await listen(upstreamServer);
 
+  const queue = await JobQueue.start({ connectionString: url });
   const api = createServer();
   const apiUrl = await listen(api);
-  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), logger: createLogger("silent"), publicBaseUrl: apiUrl }));
+  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), queue, logger: createLogger("silent"), publicBaseUrl: apiUrl }));
 
   const bare = createServer((_req, res) => {
     const body = JSON.stringify({ request_id: "req_bench", ok: true });
@@ -96,6 +97,7 @@ async function main() {
     server.closeAllConnections();
     server.close();
   }
+  await queue.stop();
   await db.close();
   await stopDb();
   if (dir) rmSync(dir, { recursive: true, force: true });

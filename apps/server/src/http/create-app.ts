@@ -1,16 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, type DirectoryPorts, writeErrorResponse } from "@mga/api";
-import { AppError, type ChatUpstream, type Database, isAppError, newId } from "@mga/core";
+import { type ApiDeps, type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, writeErrorResponse } from "@mga/api";
+import { AppError, isAppError, newId } from "@mga/core";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { readJsonBody } from "./read-json-body";
 import { matchStreamRoute, streamMessage } from "./stream-message";
 
-export interface AppOptions {
-  db: Database;
-  upstream: ChatUpstream;
-  /** The site-account system and chat identity store behind partner users. */
-  directory: DirectoryPorts;
+export interface AppOptions extends ApiDeps {
   logger: Logger;
   /** Origin written into the OpenAPI document's `servers`. */
   publicBaseUrl: string;
@@ -27,15 +23,13 @@ export interface AppOptions {
  *   GET /healthz           liveness
  */
 export function createApp(options: AppOptions) {
-  const { db, logger, upstream, directory } = options;
+  const { db, logger, upstream } = options;
   const rest = createRestHandler({
-    db,
-    upstream,
-    directory,
+    ...options,
     onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
   });
   let openApiJson: string | undefined;
-  const createContext = createContextFactory({ db, upstream, directory });
+  const createContext = createContextFactory(options);
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();

@@ -30,14 +30,22 @@ describe("GET /v1/openapi.json", () => {
       "/v1/conversations/{conversationId}/messages",
       "/v1/integrations/{integration}/teams",
       "/v1/integrations/{integration}/teams/{external_team_id}",
+      "/v1/integrations/{integration}/user-operations/{operation_id}",
       "/v1/integrations/{integration}/users",
       "/v1/integrations/{integration}/users/{external_user_id}",
+      "/v1/integrations/{integration}/users/{external_user_id}/deletions",
+      "/v1/integrations/{integration}/users/{external_user_id}/profile-changes",
+      "/v1/integrations/{integration}/users/{external_user_id}/reprovision",
       "/v1/me",
       "/v1/messages",
       "/v1/sources",
     ]);
     expect(Object.keys(doc.paths["/v1/integrations/{integration}/users/{external_user_id}"]).sort()).toEqual(["get", "patch", "put"]);
     expect(doc.paths["/v1/integrations/{integration}/users"].get["x-required-scope"]).toBe("embed:users:read");
+    const deletion = doc.paths["/v1/integrations/{integration}/users/{external_user_id}/deletions"].post;
+    expect(deletion["x-required-scope"]).toBe("embed:users:delete");
+    expect(Object.keys(deletion.responses)).toContain("202");
+    expect(deletion.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key", required: true })]));
     expect(Object.keys(doc.paths["/v1/conversations"].post.responses)).toContain("201");
     expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));

@@ -1,4 +1,5 @@
 import { listUsersOutput, userResponseSchema } from "@mga/api";
+import { LocalChatIdentities, LocalSiteAccounts, type SiteAccount } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
@@ -10,6 +11,14 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const db = () => app.t.db;
+
+/** The local site-account system, unreachable until told otherwise. */
+class FlakySiteAccounts extends LocalSiteAccounts {
+  failing = true;
+  override findByEmail(email: string): Promise<SiteAccount | null> {
+    return this.failing ? Promise.reject(new Error("site down")) : super.findByEmail(email);
+  }
+}
 
 describe("PUT user: provisioning and identity matching", () => {
   it("creates a partner account (201), sends the password setup only then, and never returns personal data", async () => {
@@ -92,21 +101,8 @@ describe("PUT user: provisioning and identity matching", () => {
   });
 
   it("stays pending (202, cannot launch) when the site-account system fails, and the next PUT completes it", async () => {
-    const { localDirectory } = await import("@mga/core");
-    let failing = true;
-    const local = localDirectory(app.t.db);
-    const flaky = {
-      chatIdentities: local.chatIdentities,
-      siteAccounts: {
-        ...local.siteAccounts,
-        findByEmail: (email: string) => (failing ? Promise.reject(new Error("site down")) : local.siteAccounts.findByEmail(email)),
-        createPartnerAccount: local.siteAccounts.createPartnerAccount.bind(local.siteAccounts),
-        sendPasswordSetup: local.siteAccounts.sendPasswordSetup.bind(local.siteAccounts),
-        lock: local.siteAccounts.lock.bind(local.siteAccounts),
-        unlock: local.siteAccounts.unlock.bind(local.siteAccounts),
-        destroySessions: local.siteAccounts.destroySessions.bind(local.siteAccounts),
-      },
-    };
+    const siteAccounts = new FlakySiteAccounts(app.t.db);
+    const flaky = { siteAccounts, chatIdentities: new LocalChatIdentities(app.t.db) };
     const flakyApp = await startTestApp({ directory: flaky, shareDatabaseWith: app });
     try {
       const p = await newPartner(flakyApp, { slug: "flaky-los" });
@@ -117,7 +113,7 @@ describe("PUT user: provisioning and identity matching", () => {
         launch_eligibility: { can_launch: false, blocking_reasons: ["provisioning_pending", "wordpress_unlinked", "chat_identity_unlinked"] },
       });
       expect((await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(0);
-      failing = false;
+      siteAccounts.failing = false;
       const done = await p.put("/users/p1", { email: "p1@acme.test" });
       expect(done.status).toBe(200);
       expect(done.body.user).toMatchObject({ provisioning_status: "active", launch_eligibility: { can_launch: true } });

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, localDirectory } from "@mga/core";
+import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, JobQueue, localDirectory, startWorkers } from "@mga/core";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
@@ -15,6 +15,7 @@ export interface TestApp {
   baseUrl: string;
   t: TestDatabase;
   logs: string[];
+  queue: JobQueue;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
   newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
   request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
@@ -22,7 +23,16 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  options: { upstream?: ChatUpstream; directory?: DirectoryPorts; sseKeepAliveMs?: number; shareDatabaseWith?: TestApp } = {},
+  options: {
+    upstream?: ChatUpstream;
+    directory?: DirectoryPorts;
+    sseKeepAliveMs?: number;
+    shareDatabaseWith?: TestApp;
+    /** Run the job workers in this instance (default true). */
+    workers?: boolean;
+    /** Seconds before a job whose worker died is retried (pg-boss expiry). */
+    jobExpireInSeconds?: number;
+  } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url), drop: async () => {} } : await createTestDatabase();
   const logs: string[] = [];
@@ -30,15 +40,25 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
+  const directory = options.directory ?? localDirectory(t.db);
+  const queue = await JobQueue.start({
+    connectionString: t.url,
+    pollingIntervalSeconds: 0.5,
+    superviseIntervalSeconds: 1,
+    retryDelaySeconds: 1,
+    expireInSeconds: options.jobExpireInSeconds ?? 60,
+  });
+  if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   server.on(
     "request",
-    createApp({ db: t.db, upstream, directory: options.directory ?? localDirectory(t.db), logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
+    createApp({ db: t.db, upstream, directory, queue, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
   );
 
   return {
     baseUrl,
     t,
     logs,
+    queue,
     async newKey(options = {}) {
       const org = await createOrganization(t.db, { name: "Test Lender" });
       if (options.tenant) await configureTenant(t.db, { organizationId: org.id, config: options.tenant });
@@ -69,6 +89,7 @@ export async function startTestApp(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await queue.stop();
       if (options.shareDatabaseWith) await t.db.close();
       else await t.drop();
     },

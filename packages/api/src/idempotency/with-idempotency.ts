@@ -18,12 +18,15 @@ export const REPLAY_HEADER = "Idempotent-Replayed";
  */
 export async function withIdempotency<T>(
   ctx: ApiContext & { key: AuthenticatedKey },
-  options: { route: string; input: unknown; status: number; stream?: boolean | undefined },
+  options: { route: string; input: unknown; status: number; stream?: boolean | undefined; required?: boolean },
   run: () => Promise<T>,
 ): Promise<T> {
   const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKey);
   if (idempotencyKey !== undefined && options.stream) {
     throw new AppError("invalid_request", "Idempotency-Key is not supported with stream: true; send one or the other");
+  }
+  if (idempotencyKey === undefined && options.required) {
+    throw new AppError("invalid_request", "Idempotency-Key: this operation requires the header (a UUID or an operation-and-record key, generated and stored before sending)");
   }
   if (idempotencyKey === undefined) {
     ctx.response.status = options.status;

@@ -1,7 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { ChatUpstream, Database } from "@mga/core";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-import { type ApiContext, type ApiRequest, createContextFactory, type DirectoryPorts } from "../context";
+import { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory } from "../context";
 import { toApiError } from "../errors/to-api-error";
 import { appRouter } from "../routers/app.router";
 
@@ -12,15 +11,10 @@ import { appRouter } from "../routers/app.router";
  *
  * The caller (apps/server) has already assigned `req.requestId` and parsed `req.body`.
  */
-export function createRestHandler(options: {
-  db: Database;
-  upstream: ChatUpstream;
-  directory: DirectoryPorts;
-  onError?: (error: unknown, req: ApiRequest) => void;
-}) {
+export function createRestHandler(options: ApiDeps & { onError?: (error: unknown, req: ApiRequest) => void }) {
   const handler = createOpenApiNodeHttpHandler({
     router: appRouter,
-    createContext: createContextFactory({ db: options.db, upstream: options.upstream, directory: options.directory }),
+    createContext: createContextFactory(options),
     responseMeta({ ctx, errors }) {
       const context = ctx as ApiContext | undefined;
       if (errors.length > 0) {

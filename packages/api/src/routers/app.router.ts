@@ -1,6 +1,7 @@
 import { router } from "../trpc";
 import { conversationsRouter } from "./conversations/conversations.router";
 import { keysRouter } from "./keys/keys.router";
+import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
 import { usersRouter } from "./partners/users/users.router";
 import { sourcesRouter } from "./sources/sources.router";
@@ -12,6 +13,7 @@ export const appRouter = router({
   conversations: conversationsRouter,
   partnerTeams: teamsRouter,
   partnerUsers: usersRouter,
+  partnerOperations: operationsRouter,
   sources: sourcesRouter,
   system: systemRouter,
 });

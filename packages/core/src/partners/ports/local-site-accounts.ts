@@ -50,6 +50,31 @@ export class LocalSiteAccounts implements SiteAccounts {
       },
     });
   }
+
+  async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {
+    await this.db.prisma.notificationOutbox.create({
+      data: { id: newId("ntf"), siteAccountId: accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { token: input.token } },
+    });
+  }
+
+  async updateProfile(accountId: string, input: { email?: string | undefined; name?: string | undefined }): Promise<void> {
+    await this.db.prisma.siteAccount.update({
+      where: { id: accountId },
+      data: { ...(input.email !== undefined ? { email: normalizeEmail(input.email) } : {}), ...(input.name !== undefined ? { name: input.name } : {}) },
+    });
+  }
+
+  async deleteAccount(accountId: string): Promise<void> {
+    // The address is released (a later reprovision may create a new account for it); the row
+    // stays as a tombstone without personal data.
+    await this.db.prisma.$transaction([
+      this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } }),
+      this.db.prisma.siteAccount.updateMany({
+        where: { id: accountId, deletedAt: null },
+        data: { deletedAt: new Date(), email: `deleted+${accountId}@invalid`, name: null, passwordHash: null, locked: true },
+      }),
+    ]);
+  }
 }
 
 export function normalizeEmail(email: string): string {

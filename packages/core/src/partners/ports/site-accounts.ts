@@ -17,6 +17,11 @@ export interface SiteAccounts {
   unlock(accountId: string): Promise<void>;
   destroySessions(accountId: string): Promise<void>;
   sendPasswordSetup(accountId: string): Promise<void>;
+  /** Sends the new address a link that confirms an email change (pre-existing accounts). */
+  sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void>;
+  updateProfile(accountId: string, input: { email?: string | undefined; name?: string | undefined }): Promise<void>;
+  /** Deletes a partner-created account (its sessions with it). Deleting twice is not an error. */
+  deleteAccount(accountId: string): Promise<void>;
 }
 
 export class SiteAccountsUnavailable extends Error {

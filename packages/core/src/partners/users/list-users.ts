@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, encodeCursor } from "../paging/cursor";
-import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, type UserRow, type UserStatus } from "./partner-user";
+import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow, type UserStatus } from "./partner-user";
 
 export interface ListUsersFilters {
   teamExternalId?: string | undefined;
@@ -47,7 +47,7 @@ export async function listPartnerUsers(
   const after = decodeCursor(input.cursor, filters);
   const [page, counts] = await Promise.all([
     db.pool.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM partner_users u LEFT JOIN partner_teams t ON t.id = u.team_id
+      `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
        WHERE u.integration_id = $1
          AND (CASE WHEN $2::text IS NULL THEN u.status <> 'deleted' ELSE u.status = $2 END)
          AND ($3::text IS NULL OR t.external_team_id = $3)

@@ -35,7 +35,20 @@ export interface PartnerUserRecord {
   profileVersion: number;
   profileSyncStatus: SyncStatus;
   wordpressSyncStatus: SyncStatus;
+  lifecycleOperation: OperationSummary | null;
   createdAt: Date;
+  updatedAt: Date;
+}
+
+export type OperationType = "profile_change" | "deletion" | "reprovision";
+export type OperationStatus = "queued" | "verification_pending" | "processing" | "completed" | "failed" | "expired" | "cancelled";
+
+/** Spec 2.10: what a partner may see of an operation. */
+export interface OperationSummary {
+  id: string;
+  type: OperationType;
+  status: OperationStatus;
+  errorCode: string | null;
   updatedAt: Date;
 }
 
@@ -59,7 +72,11 @@ export function launchEligibility(user: PartnerUserRecord): { canLaunch: boolean
 export const USER_COLUMNS = `u.id, u.external_user_id, u.assignment_version, u.identity_origin, u.experience_type, u.mapping_status,
   u.status, u.provisioning_status, u.site_account_id, u.chat_identity_id, u.access_version, u.account_generation,
   u.profile_version, u.profile_sync_status, u.wordpress_sync_status, u.created_at, u.updated_at,
-  t.id AS team_id, t.external_team_id AS team_external_id, t.name AS team_name, t.status AS team_status`;
+  t.id AS team_id, t.external_team_id AS team_external_id, t.name AS team_name, t.status AS team_status,
+  o.id AS op_id, o.type AS op_type, o.status AS op_status, o.error_code AS op_error_code, o.updated_at AS op_updated_at`;
+
+/** Every user query reads from here: the user, its team and its latest lifecycle operation. */
+export const USER_FROM = `partner_users u LEFT JOIN partner_teams t ON t.id = u.team_id LEFT JOIN lifecycle_operations o ON o.id = u.last_operation_id`;
 
 export interface UserRow {
   id: string;
@@ -83,6 +100,11 @@ export interface UserRow {
   team_external_id: string | null;
   team_name: string | null;
   team_status: "active" | "archived" | null;
+  op_id: string | null;
+  op_type: OperationType | null;
+  op_status: OperationStatus | null;
+  op_error_code: string | null;
+  op_updated_at: Date | null;
 }
 
 export function toPartnerUser(integration: string, row: UserRow): PartnerUserRecord {
@@ -104,6 +126,10 @@ export function toPartnerUser(integration: string, row: UserRow): PartnerUserRec
     profileVersion: row.profile_version,
     profileSyncStatus: row.profile_sync_status,
     wordpressSyncStatus: row.wordpress_sync_status,
+    lifecycleOperation:
+      row.op_id && row.op_type && row.op_status && row.op_updated_at
+        ? { id: row.op_id, type: row.op_type, status: row.op_status, errorCode: row.op_error_code, updatedAt: row.op_updated_at }
+        : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

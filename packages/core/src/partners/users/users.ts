@@ -5,7 +5,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import type { ChatIdentities } from "../ports/chat-identities";
 import { normalizeEmail } from "../ports/local-site-accounts";
 import type { SiteAccounts } from "../ports/site-accounts";
-import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, type UserRow } from "./partner-user";
+import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 
 export interface DirectoryDeps {
   db: Database;
@@ -16,7 +16,7 @@ export interface DirectoryDeps {
 
 export async function findPartnerUser(db: Database, integration: ResolvedIntegration, externalUserId: string): Promise<PartnerUserRecord | undefined> {
   const { rows } = await db.pool.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM partner_users u LEFT JOIN partner_teams t ON t.id = u.team_id
+    `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
      WHERE u.integration_id = $1 AND u.external_user_id = $2`,
     [integration.id, externalUserId],
   );
@@ -88,7 +88,7 @@ export async function provisionPartnerUser(
 }
 
 /** Links the site account and chat identity of a pending user. True when the user is fully provisioned. */
-async function completeProvisioning(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<boolean> {
+export async function completeProvisioning(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<boolean> {
   const { db } = deps;
   const user = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
   if (user.provisioningStatus === "active") return true;

@@ -1,4 +1,5 @@
 import { launchEligibility, type PartnerUserRecord } from "@mga/core";
+import { operationSummaryToWire } from "../operations/to-wire";
 
 /** The sanitized public form of a partner user (spec 2.9): no names, emails or account ids. */
 export function userToWire(user: PartnerUserRecord) {
@@ -20,7 +21,7 @@ export function userToWire(user: PartnerUserRecord) {
     profile_version: user.profileVersion,
     profile_sync_status: user.profileSyncStatus,
     wordpress_sync_status: user.wordpressSyncStatus,
-    lifecycle_operation: null,
+    lifecycle_operation: user.lifecycleOperation ? operationSummaryToWire(user.lifecycleOperation) : null,
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };

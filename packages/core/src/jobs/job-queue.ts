@@ -1,0 +1,94 @@
+import type pg from "pg";
+import { type JobWithMetadata, PgBoss } from "pg-boss";
+
+/**
+ * The durable job queue: pg-boss, in its own `pgboss` schema of the service's database.
+ * Jobs are fetched with SKIP LOCKED, so with several server instances each job runs on one
+ * of them; a failed job is retried with exponential backoff; a job whose process died is
+ * taken up again once its expiry passes. Handlers are idempotent (every step checks what
+ * is already done), so a retry after a crash finishes the work without repeating it.
+ */
+export const QUEUES = {
+  lifecycle: "partner-user-lifecycle",
+  imports: "partner-user-import",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const RETRY_LIMIT = 5;
+
+export interface JobQueueOptions {
+  connectionString: string;
+  /** How long a job may stay active before it is considered lost and retried. */
+  expireInSeconds?: number;
+  retryDelaySeconds?: number;
+  /** Seconds between polls of an idle worker. */
+  pollingIntervalSeconds?: number;
+  /** Seconds between pg-boss's checks for expired jobs (tests shorten it). */
+  superviseIntervalSeconds?: number;
+  onError?: (error: unknown) => void;
+}
+
+export class JobQueue {
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly pollingIntervalSeconds: number,
+  ) {}
+
+  static async start(options: JobQueueOptions): Promise<JobQueue> {
+    const boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: "pgboss",
+      max: 4,
+      ...(options.superviseIntervalSeconds ? { superviseIntervalSeconds: options.superviseIntervalSeconds } : {}),
+    });
+    boss.on("error", (error) => options.onError?.(error));
+    await boss.start();
+    for (const name of Object.values(QUEUES)) {
+      const existing = await boss.getQueue(name);
+      if (!existing) {
+        await boss
+          .createQueue(name, {
+            retryLimit: RETRY_LIMIT,
+            retryDelay: options.retryDelaySeconds ?? 2,
+            retryBackoff: true,
+            retryDelayMax: 300,
+            expireInSeconds: options.expireInSeconds ?? 300,
+          })
+          .catch(async (error: unknown) => {
+            // Another instance created it at the same moment.
+            if (!(await boss.getQueue(name))) throw error;
+          });
+      }
+    }
+    return new JobQueue(boss, options.pollingIntervalSeconds ?? 1);
+  }
+
+  /**
+   * Enqueues inside the caller's transaction (`client` between BEGIN and COMMIT), so the
+   * job exists if and only if the state change that needs it was committed.
+   */
+  async enqueueIn(client: pg.PoolClient, name: QueueName, data: object, singletonKey: string): Promise<void> {
+    await this.boss.send(name, data, {
+      singletonKey,
+      db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values as unknown[]) },
+    });
+  }
+
+  async enqueue(name: QueueName, data: object, singletonKey: string): Promise<void> {
+    await this.boss.send(name, data, { singletonKey });
+  }
+
+  /**
+   * Runs `handler` for each job of `name`. The handler learns whether this is the last
+   * attempt, so it can record a final failure before the queue gives up.
+   */
+  async work<T extends object>(name: QueueName, handler: (data: T, attempt: { last: boolean }) => Promise<void>): Promise<void> {
+    await this.boss.work<T>(name, { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs as unknown as Array<JobWithMetadata<T>>) await handler(job.data, { last: job.retryCount >= job.retryLimit });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: 5_000 });
+  }
+}

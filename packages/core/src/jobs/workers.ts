@@ -1,0 +1,8 @@
+import { type LifecycleJob, runLifecycleJob } from "../partners/operations/run-operation";
+import type { DirectoryDeps } from "../partners/users/users";
+import { type JobQueue, QUEUES } from "./job-queue";
+
+/** Which handler finishes which queue's jobs. Every server instance runs them; each job runs once. */
+export async function startWorkers(queue: JobQueue, deps: DirectoryDeps): Promise<void> {
+  await queue.work<LifecycleJob>(QUEUES.lifecycle, (job, attempt) => runLifecycleJob(deps, job, attempt));
+}

@@ -1,0 +1,260 @@
+import { createHash, randomBytes } from "node:crypto";
+import type pg from "pg";
+import type { Database } from "../../db/database";
+import { AppError } from "../../errors/app-error";
+import { newId } from "../../ids/new-id";
+import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import type { ResolvedIntegration } from "../integrations/integrations";
+import { normalizeEmail } from "../ports/local-site-accounts";
+import type { OperationStatus, OperationType } from "../users/partner-user";
+import type { DirectoryDeps } from "../users/users";
+
+/**
+ * Lifecycle operations (spec 2.10, 3.2, 3.3). State machine:
+ *
+ *   queued ──▶ processing ──▶ completed
+ *      │            └──────▶ failed        (retries exhausted; error_code says why)
+ *      └──▶ cancelled                      (superseded: the user is being deleted)
+ *   verification_pending ──▶ processing    (the new address was confirmed)
+ *          ├──▶ expired                    (not confirmed within 24 hours)
+ *          └──▶ cancelled                  (superseded by another profile change or a deletion)
+ *
+ * Every request creates the operation, changes what must change at once, and enqueues the
+ * rest, in one transaction; the worker (run-operation.ts) finishes it.
+ */
+export const VERIFICATION_HOURS = 24;
+
+export interface OperationDeps extends DirectoryDeps {
+  queue: JobQueue;
+}
+
+export interface OperationRecord {
+  id: string;
+  type: OperationType;
+  status: OperationStatus;
+  errorCode: string | null;
+  integration: string;
+  externalUserId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+interface LockedUser {
+  id: string;
+  status: string;
+  identity_origin: string | null;
+  provisioning_status: string;
+  email: string;
+  name: string | null;
+}
+
+/** Runs `work` in a transaction with the user's row locked; enqueues the operation's job in it. */
+async function withLockedUser<T>(
+  deps: OperationDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  work: (client: pg.PoolClient, user: LockedUser) => Promise<{ result: T; enqueue?: string }>,
+): Promise<T> {
+  const client = await deps.db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<LockedUser>(
+      "SELECT id, status, identity_origin, provisioning_status, email, name FROM partner_users WHERE integration_id = $1 AND external_user_id = $2 FOR UPDATE",
+      [integration.id, externalUserId],
+    );
+    if (!rows[0]) throw new AppError("not_found", `user ${externalUserId} not found`);
+    const { result, enqueue } = await work(client, rows[0]);
+    if (enqueue) await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: enqueue }, enqueue);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function insertOperation(
+  client: pg.PoolClient,
+  input: { integrationId: string; userId: string; type: OperationType; status: OperationStatus; email?: string | null; name?: string | null; note?: string | null; tokenHash?: string | null },
+): Promise<string> {
+  const id = newId("op");
+  await client.query(
+    `INSERT INTO lifecycle_operations (id, integration_id, partner_user_id, type, status, requested_email, requested_name, note,
+       verification_token_hash, verification_expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + make_interval(hours => $10) END, now(), now())`,
+    [id, input.integrationId, input.userId, input.type, input.status, input.email ?? null, input.name ?? null, input.note ?? null, input.tokenHash ?? null, VERIFICATION_HOURS],
+  );
+  await client.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
+  return id;
+}
+
+/** POST deletions: access is cut now (status disabled, access_version moves); the worker deletes. */
+export async function requestDeletion(deps: OperationDeps, integration: ResolvedIntegration, externalUserId: string, input: { note?: string | undefined }): Promise<string> {
+  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+    if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is already deleted`);
+    const running = await client.query<{ id: string }>(
+      "SELECT id FROM lifecycle_operations WHERE partner_user_id = $1 AND type = 'deletion' AND status IN ('queued', 'processing')",
+      [user.id],
+    );
+    // A deletion already under way is the answer to a second request.
+    if (running.rows[0]) return { result: running.rows[0].id };
+    await client.query(
+      "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
+      [user.id],
+    );
+    await client.query("UPDATE partner_users SET status = 'disabled', access_version = access_version + 1, updated_at = now() WHERE id = $1", [user.id]);
+    const id = await insertOperation(client, { integrationId: integration.id, userId: user.id, type: "deletion", status: "queued", note: input.note });
+    return { result: id, enqueue: id };
+  });
+}
+
+/** POST reprovision: only a deleted user; a new account generation with new identities. */
+export async function requestReprovision(
+  deps: OperationDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  input: { email: string; name?: string | undefined },
+): Promise<string> {
+  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+    if (user.status !== "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is not deleted; only a deleted user can be reprovisioned`);
+    await client.query(
+      `UPDATE partner_users SET account_generation = account_generation + 1, access_version = access_version + 1, status = 'active',
+         provisioning_status = 'pending', mapping_status = 'pending', identity_origin = NULL, site_account_id = NULL, chat_identity_id = NULL,
+         email = $2, name = $3, team_id = NULL, profile_sync_status = 'applied', wordpress_sync_status = 'applied', updated_at = now()
+       WHERE id = $1`,
+      [user.id, normalizeEmail(input.email), input.name ?? null],
+    );
+    const id = await insertOperation(client, { integrationId: integration.id, userId: user.id, type: "reprovision", status: "queued" });
+    return { result: id, enqueue: id };
+  });
+}
+
+/**
+ * POST profile-changes (spec 3.3). A partner-created identity is updated directly (queued →
+ * processing → completed). A pre-existing account: an email change waits for verification
+ * at the new address (verification_pending; the old profile stays in force), a name-only
+ * change needs an audited staff override (409 here).
+ */
+export async function requestProfileChange(
+  deps: OperationDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  input: { email?: string | undefined; name?: string | undefined; override?: { actor: string; reason: string } },
+): Promise<string> {
+  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+    if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted`);
+    if (user.provisioning_status !== "active") throw new AppError("identity_conflict", `user ${externalUserId} is not provisioned yet; retry once provisioning has completed`);
+    const emailChanges = email !== undefined && email !== user.email;
+    const nameChanges = input.name !== undefined && input.name !== user.name;
+    if (!emailChanges && !nameChanges) throw new AppError("invalid_request", "email, name: nothing to change (both equal the current profile)");
+    await client.query(
+      "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
+      [user.id],
+    );
+    const values = { integrationId: integration.id, userId: user.id, type: "profile_change" as const, email: emailChanges ? email : null, name: nameChanges ? input.name : null };
+    if (user.identity_origin === "partner_created" || input.override) {
+      await client.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
+      const id = await insertOperation(client, { ...values, status: "queued", note: input.override ? `override by ${input.override.actor}: ${input.override.reason}` : null });
+      return { result: id, enqueue: id };
+    }
+    if (!emailChanges) {
+      throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
+    }
+    const token = randomBytes(24).toString("base64url");
+    const id = await insertOperation(client, { ...values, status: "verification_pending", tokenHash: hashToken(token) });
+    // The job sends the verification link; the token travels in the job, never in a response.
+    await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: id, verificationToken: token }, `${id}:verify`);
+    return { result: id };
+  });
+}
+
+/** The new address confirmed an email change: the change is applied by the worker. */
+export async function confirmEmailVerification(deps: OperationDeps, token: string): Promise<OperationRecord> {
+  const client = await deps.db.pool.connect();
+  let operationId: string;
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ id: string; status: string; expired: boolean }>(
+      "SELECT id, status, verification_expires_at < now() AS expired FROM lifecycle_operations WHERE verification_token_hash = $1 FOR UPDATE",
+      [hashToken(token)],
+    );
+    const op = rows[0];
+    if (!op) throw new AppError("not_found", "unknown or already used verification link");
+    operationId = op.id;
+    if (op.status !== "verification_pending") throw new AppError("identity_conflict", `this change is ${op.status}`);
+    if (op.expired) {
+      await client.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
+    } else {
+      await client.query("UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, updated_at = now() WHERE id = $1", [op.id]);
+      await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: op.id }, op.id);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+  return getOperationById(deps.db, operationId);
+}
+
+/** Verification links not used in time expire (run by the periodic sweep and on read). */
+export async function expireStaleVerifications(db: Database): Promise<number> {
+  const { rowCount } = await db.pool.query(
+    "UPDATE lifecycle_operations SET status = 'expired', verification_token_hash = NULL, updated_at = now() WHERE status = 'verification_pending' AND verification_expires_at < now()",
+  );
+  return rowCount ?? 0;
+}
+
+export async function getOperation(db: Database, integration: ResolvedIntegration, operationId: string): Promise<OperationRecord> {
+  await expireStaleVerifications(db);
+  const op = await findOperation(db, "o.id = $1 AND o.integration_id = $2", [operationId, integration.id]);
+  if (!op) throw new AppError("not_found", `operation ${operationId} not found`);
+  return op;
+}
+
+export async function getOperationById(db: Database, operationId: string): Promise<OperationRecord> {
+  const op = await findOperation(db, "o.id = $1", [operationId]);
+  if (!op) throw new AppError("not_found", `operation ${operationId} not found`);
+  return op;
+}
+
+async function findOperation(db: Database, where: string, values: unknown[]): Promise<OperationRecord | undefined> {
+  const { rows } = await db.pool.query<{
+    id: string;
+    type: OperationType;
+    status: OperationStatus;
+    error_code: string | null;
+    slug: string;
+    external_user_id: string;
+    created_at: Date;
+    updated_at: Date;
+    completed_at: Date | null;
+  }>(
+    `SELECT o.id, o.type, o.status, o.error_code, i.slug, u.external_user_id, o.created_at, o.updated_at, o.completed_at
+     FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id JOIN integrations i ON i.id = o.integration_id
+     WHERE ${where}`,
+    values,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    errorCode: row.error_code,
+    integration: row.slug,
+    externalUserId: row.external_user_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    completedAt: row.completed_at,
+  };
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}

@@ -1,0 +1,128 @@
+import { AppError } from "../../errors/app-error";
+import { completeProvisioning, type DirectoryDeps } from "../users/users";
+
+/**
+ * The worker side of lifecycle operations. Every step is idempotent and checks what is
+ * already done, so a retry (after an error, or after a crash between steps) finishes the
+ * work without repeating it. Throwing asks the queue to retry with backoff; on the last
+ * attempt the operation is marked failed with an error code instead.
+ */
+export interface LifecycleJob {
+  operationId: string;
+  /** Present on the job that sends an email-verification link. */
+  verificationToken?: string;
+}
+
+interface OperationRow {
+  id: string;
+  type: "profile_change" | "deletion" | "reprovision";
+  status: string;
+  requested_email: string | null;
+  requested_name: string | null;
+  partner_user_id: string;
+  integration_id: string;
+  slug: string;
+  external_user_id: string;
+  identity_origin: string | null;
+  site_account_id: string | null;
+  chat_identity_id: string | null;
+}
+
+export async function runLifecycleJob(deps: DirectoryDeps, job: LifecycleJob, attempt: { last: boolean }): Promise<void> {
+  const { db } = deps;
+  const { rows } = await db.pool.query<OperationRow>(
+    `SELECT o.id, o.type, o.status, o.requested_email, o.requested_name, o.partner_user_id, o.integration_id, i.slug,
+            u.external_user_id, u.identity_origin, u.site_account_id, u.chat_identity_id
+     FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id JOIN integrations i ON i.id = o.integration_id
+     WHERE o.id = $1`,
+    [job.operationId],
+  );
+  const op = rows[0];
+  if (!op) return;
+
+  if (job.verificationToken) {
+    if (op.status === "verification_pending" && op.site_account_id && op.requested_email) {
+      await deps.siteAccounts.sendEmailVerification(op.site_account_id, { newEmail: op.requested_email, token: job.verificationToken });
+    }
+    return;
+  }
+  if (op.status !== "queued" && op.status !== "processing") return;
+  await db.pool.query("UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [op.id]);
+
+  try {
+    if (op.type === "deletion") await runDeletion(deps, op);
+    else if (op.type === "reprovision") await runReprovision(deps, op);
+    else await runProfileChange(deps, op);
+  } catch (error) {
+    deps.log?.("lifecycle step failed", { operation_id: op.id, last_attempt: attempt.last, error: String(error) });
+    if (!attempt.last) throw error;
+    const code = error instanceof AppError ? error.code : `${op.type}_failed`;
+    await db.pool.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
+    if (op.type === "reprovision") await db.pool.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    if (op.type === "profile_change") await db.pool.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+  }
+}
+
+/**
+ * Deletion: a partner-created site account is deleted; a pre-existing one is only detached
+ * (it stays, with its own site access); the chat identity is blocked; the generation is
+ * closed; the user's personal data is erased from our record. No notification is sent.
+ */
+async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void> {
+  if (op.site_account_id && op.identity_origin === "partner_created") await deps.siteAccounts.deleteAccount(op.site_account_id);
+  if (op.chat_identity_id) await deps.chatIdentities.block(op.chat_identity_id);
+  await finishWith(
+    deps,
+    op,
+    `UPDATE partner_users SET status = 'deleted', mapping_status = 'unmapped', site_account_id = NULL, chat_identity_id = NULL,
+       team_id = NULL, email = '', name = NULL, updated_at = now()
+     WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
+    [op.partner_user_id],
+  );
+}
+
+/** Reprovision: new site and chat identities for the new generation (the request already moved it). */
+async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
+  const provisioned = await completeProvisioning(deps, { id: op.integration_id, organizationId: "", slug: op.slug }, op.external_user_id);
+  if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
+  await deps.db.pool.query(
+    "UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'",
+    [op.id],
+  );
+}
+
+/**
+ * Profile change: the site account first, then our record. An email change revokes grants
+ * and sessions (access_version moves, sessions destroyed): the user signs in again. A
+ * name-only change keeps them.
+ */
+async function runProfileChange(deps: DirectoryDeps, op: OperationRow): Promise<void> {
+  if (op.site_account_id) {
+    await deps.siteAccounts.updateProfile(op.site_account_id, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
+    if (op.requested_email) await deps.siteAccounts.destroySessions(op.site_account_id);
+  }
+  await finishWith(
+    deps,
+    op,
+    `UPDATE partner_users SET email = COALESCE($3, email), name = COALESCE($4, name), profile_version = profile_version + 1,
+       access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied', updated_at = now()
+     WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
+    [op.partner_user_id, op.requested_email, op.requested_name],
+  );
+}
+
+/**
+ * Completes the operation and applies its effect on the user in one statement, so a retry
+ * after a crash can never apply the effect twice (the second time the operation is no
+ * longer `processing`, and the user update matches nothing).
+ */
+async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: string, params: unknown[]): Promise<void> {
+  await deps.db.pool.query(
+    `WITH done AS (
+       UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now()
+       WHERE id = $1 AND status = 'processing' RETURNING id
+     )
+     ${userUpdate}`,
+    [op.id, ...params],
+  );
+}
