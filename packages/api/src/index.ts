@@ -17,3 +17,4 @@ export { toSendMessageInput } from "./routers/conversations/to-send-message-inpu
 export * from "./routers/partners/teams/teams.types";
 export * from "./routers/partners/users/users.types";
 export * from "./routers/partners/operations/operations.types";
+export * from "./routers/partners/imports/imports.types";

@@ -42,3 +42,4 @@ export * from "./jobs/job-queue";
 export * from "./partners/operations/operations";
 export * from "./partners/operations/run-operation";
 export * from "./jobs/workers";
+export * from "./partners/imports/imports";

@@ -30,6 +30,8 @@ describe("GET /v1/openapi.json", () => {
       "/v1/conversations/{conversationId}/messages",
       "/v1/integrations/{integration}/teams",
       "/v1/integrations/{integration}/teams/{external_team_id}",
+      "/v1/integrations/{integration}/user-imports",
+      "/v1/integrations/{integration}/user-imports/{job_id}",
       "/v1/integrations/{integration}/user-operations/{operation_id}",
       "/v1/integrations/{integration}/users",
       "/v1/integrations/{integration}/users/{external_user_id}",

@@ -1,6 +1,7 @@
 import { router } from "../trpc";
 import { conversationsRouter } from "./conversations/conversations.router";
 import { keysRouter } from "./keys/keys.router";
+import { importsRouter } from "./partners/imports/imports.router";
 import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
 import { usersRouter } from "./partners/users/users.router";
@@ -14,6 +15,7 @@ export const appRouter = router({
   partnerTeams: teamsRouter,
   partnerUsers: usersRouter,
   partnerOperations: operationsRouter,
+  partnerImports: importsRouter,
   sources: sourcesRouter,
   system: systemRouter,
 });

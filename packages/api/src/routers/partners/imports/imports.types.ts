@@ -1,0 +1,43 @@
+import { MAX_IMPORT_USERS } from "@mga/core";
+import { z } from "zod";
+import { requestIdField } from "../../../schemas/common";
+import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
+
+/** Bulk import (spec 2.13, 3.8, 4.10; record shape "not shown": defined here). */
+export const importUserSchema = z
+  .strictObject({
+    external_user_id: externalUserIdSchema,
+    email: z.email().max(254),
+    name: z.string().trim().min(1).max(120).optional(),
+    team_external_id: externalTeamIdSchema.nullable().optional(),
+  })
+  .meta({ id: "ImportUser" });
+
+export const createImportInput = z.strictObject({
+  integration: integrationSlugSchema,
+  users: z.array(importUserSchema).min(1).max(MAX_IMPORT_USERS),
+});
+
+const count = z.int().min(0).max(MAX_IMPORT_USERS);
+export const importJobSchema = z
+  .strictObject({
+    job_id: z.string().min(1),
+    integration: integrationSlugSchema,
+    status: z.enum(["queued", "processing", "completed", "failed"]),
+    total: count,
+    summary: z.strictObject({ processed: count, created: count, existing: count, pending: count, failed: count }),
+    results: z.array(
+      z.strictObject({
+        external_user_id: externalUserIdSchema,
+        outcome: z.enum(["created", "existing", "pending", "failed"]),
+        error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      }),
+    ),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: "ImportJob" });
+
+export const importResponseSchema = z.strictObject({ request_id: requestIdField, import: importJobSchema }).meta({ id: "ImportJobResponse" });
+export const getImportInput = z.strictObject({ integration: integrationSlugSchema, job_id: z.string().min(1).max(64) });

@@ -1,0 +1,164 @@
+import type { Database } from "../../db/database";
+import { AppError, isAppError } from "../../errors/app-error";
+import { newId } from "../../ids/new-id";
+import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import type { ResolvedIntegration } from "../integrations/integrations";
+import { type DirectoryDeps, provisionPartnerUser } from "../users/users";
+
+/**
+ * Bulk imports (spec 2.13, 3.8, 4.10): provisioning and identity matching only, at most
+ * 1,000 unique users. States: queued → processing → completed (every row has an outcome;
+ * rows may have failed individually) or failed (the job itself could not run, after retries).
+ * A row's outcome is created, existing, pending (provisioning not finished) or failed, with
+ * the error's code and message. The worker resumes where it stopped after a crash.
+ */
+export const MAX_IMPORT_USERS = 1000;
+const ROW_CONCURRENCY = 4;
+
+export interface ImportRowInput {
+  external_user_id: string;
+  email: string;
+  name?: string | undefined;
+  team_external_id?: string | null | undefined;
+}
+
+export type ImportStatus = "queued" | "processing" | "completed" | "failed";
+export type RowOutcome = "created" | "existing" | "pending" | "failed";
+
+export interface ImportRecord {
+  id: string;
+  integration: string;
+  status: ImportStatus;
+  total: number;
+  summary: Record<RowOutcome, number> & { processed: number };
+  results: Array<{ externalUserId: string; outcome: RowOutcome; errorCode: string | null; errorMessage: string | null }>;
+  createdAt: Date;
+  updatedAt: Date;
+  completedAt: Date | null;
+}
+
+export async function createImport(deps: { db: Database; queue: JobQueue }, integration: ResolvedIntegration, rows: ImportRowInput[]): Promise<string> {
+  if (rows.length === 0) throw new AppError("invalid_request", "users: at least one user is required");
+  if (rows.length > MAX_IMPORT_USERS) throw new AppError("invalid_request", `users: at most ${MAX_IMPORT_USERS} users per import (got ${rows.length}); split the import`);
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const row of rows) {
+    if (seen.has(row.external_user_id)) duplicates.add(row.external_user_id);
+    seen.add(row.external_user_id);
+  }
+  if (duplicates.size) throw new AppError("invalid_request", `users: external_user_id must be unique within an import; repeated: ${[...duplicates].slice(0, 10).join(", ")}`);
+
+  const id = newId("imp");
+  const client = await deps.db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [
+      id,
+      integration.id,
+      rows.length,
+    ]);
+    await client.query(
+      `INSERT INTO import_job_rows (job_id, position, external_user_id, email, name, team_external_id, team_given)
+       SELECT $1, r.position, r.external_user_id, r.email, r.name, r.team_external_id, r.team_given
+       FROM jsonb_to_recordset($2::jsonb) AS r(position int, external_user_id text, email text, name text, team_external_id text, team_given boolean)`,
+      [id, JSON.stringify(rows.map((row, position) => ({ position, ...row, team_given: row.team_external_id !== undefined })))],
+    );
+    await deps.queue.enqueueIn(client, QUEUES.imports, { importId: id, integrationId: integration.id, slug: integration.slug }, id);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+  return id;
+}
+
+export interface ImportJobData {
+  importId: string;
+  integrationId: string;
+  slug: string;
+}
+
+export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }): Promise<void> {
+  const { db } = deps;
+  const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
+  await db.pool.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
+  try {
+    const { rows } = await db.pool.query<ImportRow>(
+      "SELECT position, external_user_id, email, name, team_external_id, team_given FROM import_job_rows WHERE job_id = $1 AND outcome IS NULL ORDER BY position",
+      [job.importId],
+    );
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const row = rows[next++];
+        if (!row) return;
+        const result = await provisionRow(deps, integration, row);
+        await db.pool.query("UPDATE import_job_rows SET outcome = $3, error_code = $4, error_message = $5 WHERE job_id = $1 AND position = $2", [
+          job.importId,
+          row.position,
+          result.outcome,
+          result.code,
+          result.message,
+        ]);
+      }
+    };
+    await Promise.all(Array.from({ length: ROW_CONCURRENCY }, worker));
+    await db.pool.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1", [job.importId]);
+  } catch (error) {
+    deps.log?.("import step failed", { import_id: job.importId, last_attempt: attempt.last, error: String(error) });
+    if (!attempt.last) throw error;
+    await db.pool.query("UPDATE import_jobs SET status = 'failed', updated_at = now() WHERE id = $1", [job.importId]);
+  }
+}
+
+/** One row: a domain refusal (conflict, unusable team, …) is that row's failure, not the job's. */
+interface ImportRow {
+  position: number;
+  external_user_id: string;
+  email: string;
+  name: string | null;
+  team_external_id: string | null;
+  team_given: boolean;
+}
+
+async function provisionRow(deps: DirectoryDeps, integration: ResolvedIntegration, row: ImportRow): Promise<{ outcome: RowOutcome; code: string | null; message: string | null }> {
+  try {
+    const { outcome } = await provisionPartnerUser(deps, integration, row.external_user_id, {
+      email: row.email,
+      name: row.name ?? undefined,
+      teamExternalId: row.team_given ? row.team_external_id : undefined,
+    });
+    return { outcome, code: null, message: null };
+  } catch (error) {
+    if (isAppError(error)) return { outcome: "failed", code: error.code, message: error.message };
+    throw error;
+  }
+}
+
+export async function getImport(db: Database, integration: ResolvedIntegration, importId: string): Promise<ImportRecord> {
+  const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; created_at: Date; updated_at: Date; completed_at: Date | null }>(
+    "SELECT id, status, total, created_at, updated_at, completed_at FROM import_jobs WHERE id = $1 AND integration_id = $2",
+    [importId, integration.id],
+  );
+  const job = rows[0];
+  if (!job) throw new AppError("not_found", `import ${importId} not found`);
+  const results = await db.pool.query<{ external_user_id: string; outcome: RowOutcome; error_code: string | null; error_message: string | null }>(
+    "SELECT external_user_id, outcome, error_code, error_message FROM import_job_rows WHERE job_id = $1 AND outcome IS NOT NULL ORDER BY position",
+    [importId],
+  );
+  const summary = { processed: results.rows.length, created: 0, existing: 0, pending: 0, failed: 0 };
+  for (const row of results.rows) summary[row.outcome] += 1;
+  return {
+    id: job.id,
+    integration: integration.slug,
+    status: job.status,
+    total: job.total,
+    summary,
+    results: results.rows.map((row) => ({ externalUserId: row.external_user_id, outcome: row.outcome, errorCode: row.error_code, errorMessage: row.error_message })),
+    createdAt: job.created_at,
+    updatedAt: job.updated_at,
+    completedAt: job.completed_at,
+  };
+}
