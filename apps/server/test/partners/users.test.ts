@@ -101,9 +101,9 @@ describe("PUT user: provisioning and identity matching", () => {
   });
 
   it("stays pending (202, cannot launch) when the site-account system fails, and the next PUT completes it", async () => {
-    const siteAccounts = new FlakySiteAccounts(app.t.db);
-    const flaky = { siteAccounts, chatIdentities: new LocalChatIdentities(app.t.db) };
-    const flakyApp = await startTestApp({ directory: flaky, shareDatabaseWith: app });
+    let siteAccounts!: FlakySiteAccounts;
+    const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+    const db = () => flakyApp.t.db;
     try {
       const p = await newPartner(flakyApp, { slug: "flaky-los" });
       const pending = await p.put("/users/p1", { email: "p1@acme.test" });
@@ -118,6 +118,41 @@ describe("PUT user: provisioning and identity matching", () => {
       expect(done.status).toBe(200);
       expect(done.body.user).toMatchObject({ provisioning_status: "active", launch_eligibility: { can_launch: true } });
       expect((await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(1);
+    } finally {
+      await flakyApp.close();
+    }
+  });
+});
+
+describe("background provisioning retries", () => {
+  it("a pending user is completed by the queue without another PUT", async () => {
+    let siteAccounts!: FlakySiteAccounts;
+    // An app of its own: workers of an instance with a healthy site would finish the job.
+    const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+    try {
+      const p = await newPartner(flakyApp, { slug: "retry-los" });
+      expect((await p.put("/users/later", { email: "later@acme.test" })).status).toBe(202);
+      siteAccounts.failing = false;
+      await expect.poll(async () => (await p.get("/users/later")).body.user.provisioning_status, { timeout: 10_000, interval: 200 }).toBe("active");
+    } finally {
+      await flakyApp.close();
+    }
+  });
+
+  it("marks provisioning failed once the retries are used up; a later PUT tries again", async () => {
+    let siteAccounts!: FlakySiteAccounts;
+    const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+    try {
+      const p = await newPartner(flakyApp, { slug: "fail-los" });
+      expect((await p.put("/users/never", { email: "never@acme.test" })).status).toBe(202);
+      await expect.poll(async () => (await p.get("/users/never")).body.user.provisioning_status, { timeout: 20_000, interval: 250 }).toBe("failed");
+      const failed = (await p.get("/users/never")).body.user;
+      expect(failed.launch_eligibility.blocking_reasons).toContain("provisioning_failed");
+      expect((await p.get("/users")).body.counts.failed).toBe(1);
+      siteAccounts.failing = false;
+      const retried = await p.put("/users/never", { email: "never@acme.test" });
+      expect(retried.status).toBe(200);
+      expect(retried.body.user.provisioning_status).toBe("active");
     } finally {
       await flakyApp.close();
     }

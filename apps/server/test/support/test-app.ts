@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, JobQueue, localDirectory, startWorkers } from "@mga/core";
+import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, type Database, JobQueue, localDirectory, startWorkers } from "@mga/core";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
@@ -25,7 +25,8 @@ export interface TestApp {
 export async function startTestApp(
   options: {
     upstream?: ChatUpstream;
-    directory?: DirectoryPorts;
+    /** The site-account system and chat store, or a factory given this app's database. */
+    directory?: DirectoryPorts | ((db: Database) => DirectoryPorts);
     sseKeepAliveMs?: number;
     shareDatabaseWith?: TestApp;
     /** Run the job workers in this instance (default true). */
@@ -40,12 +41,13 @@ export async function startTestApp(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
-  const directory = options.directory ?? localDirectory(t.db);
+  const directory = typeof options.directory === "function" ? options.directory(t.db) : (options.directory ?? localDirectory(t.db));
   const queue = await JobQueue.start({
     connectionString: t.url,
     pollingIntervalSeconds: 0.5,
     superviseIntervalSeconds: 1,
     retryDelaySeconds: 1,
+    retryLimit: 2,
     expireInSeconds: options.jobExpireInSeconds ?? 60,
   });
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });

@@ -11,6 +11,7 @@ import { type JobWithMetadata, PgBoss } from "pg-boss";
 export const QUEUES = {
   lifecycle: "partner-user-lifecycle",
   imports: "partner-user-import",
+  provisioning: "partner-user-provisioning",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -21,6 +22,8 @@ export interface JobQueueOptions {
   /** How long a job may stay active before it is considered lost and retried. */
   expireInSeconds?: number;
   retryDelaySeconds?: number;
+  /** Retries after the first attempt (default RETRY_LIMIT). */
+  retryLimit?: number;
   /** Seconds between polls of an idle worker. */
   pollingIntervalSeconds?: number;
   /** Seconds between pg-boss's checks for expired jobs (tests shorten it). */
@@ -48,7 +51,7 @@ export class JobQueue {
       if (!existing) {
         await boss
           .createQueue(name, {
-            retryLimit: RETRY_LIMIT,
+            retryLimit: options.retryLimit ?? RETRY_LIMIT,
             retryDelay: options.retryDelaySeconds ?? 2,
             retryBackoff: true,
             retryDelayMax: 300,

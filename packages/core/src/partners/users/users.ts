@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
@@ -11,6 +12,8 @@ export interface DirectoryDeps {
   db: Database;
   siteAccounts: SiteAccounts;
   chatIdentities: ChatIdentities;
+  /** When present, provisioning left pending is retried in the background. */
+  queue?: JobQueue;
   log?: (message: string, fields: Record<string, unknown>) => void;
 }
 
@@ -48,7 +51,8 @@ export type ProvisionOutcome = "created" | "existing" | "pending";
  * - Provisioning links an existing site account with that email (`existing_mg`) or creates a
  *   partner account (`partner_created`, whose password-setup notification is sent only once
  *   provisioning has succeeded), then creates the chat identity. When the site-account
- *   system or the chat store fails, the user stays `pending` (202) and the next PUT retries.
+ *   system or the chat store fails, the user stays `pending` (202) and a background job
+ *   retries with backoff (`failed` once the retries are used up); a later PUT retries too.
  */
 export async function provisionPartnerUser(
   deps: DirectoryDeps,
@@ -83,6 +87,9 @@ export async function provisionPartnerUser(
     }
   }
   const provisioned = await completeProvisioning(deps, integration, externalUserId);
+  if (!provisioned && deps.queue) {
+    await deps.queue.enqueue(QUEUES.provisioning, { integrationId: integration.id, slug: integration.slug, externalUserId }, `${integration.id}:${externalUserId}`);
+  }
   const user = await getPartnerUser(db, integration, externalUserId);
   return { user, outcome: !provisioned ? "pending" : created ? "created" : "existing" };
 }
@@ -92,6 +99,10 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
   const { db } = deps;
   const user = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
   if (user.provisioningStatus === "active") return true;
+  if (user.status === "deleted") return false;
+  if (user.provisioningStatus === "failed") {
+    await db.prisma.partnerUser.update({ where: { id: user.id }, data: { provisioningStatus: "pending" } });
+  }
   try {
     let account = user.siteAccountId ? { id: user.siteAccountId, origin: user.identityOrigin === "partner_created" ? "partner" : "self" } : null;
     let identityOrigin = user.identityOrigin;
@@ -153,4 +164,21 @@ export async function setPartnerUserStatus(
     }
   }
   return getPartnerUser(db, integration, externalUserId);
+}
+
+export interface ProvisioningJob {
+  integrationId: string;
+  slug: string;
+  externalUserId: string;
+}
+
+/** Background retry of a provisioning left pending; the last attempt marks it failed. */
+export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJob, attempt: { last: boolean }): Promise<void> {
+  const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
+  if (await completeProvisioning(deps, integration, job.externalUserId)) return;
+  if (!attempt.last) throw new Error("provisioning still incomplete");
+  await deps.db.pool.query(
+    "UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending'",
+    [job.integrationId, job.externalUserId],
+  );
 }

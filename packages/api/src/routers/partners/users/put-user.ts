@@ -22,7 +22,7 @@ export const putUser = partnerProcedure
   .input(putUserInput)
   .output(userResponseSchema)
   .mutation(async ({ ctx, input }) => {
-    const { user, outcome } = await provisionPartnerUser({ db: ctx.db, ...ctx.directory }, ctx.integration, input.external_user_id, {
+    const { user, outcome } = await provisionPartnerUser({ db: ctx.db, queue: ctx.queue, ...ctx.directory }, ctx.integration, input.external_user_id, {
       email: input.email,
       name: input.name,
       teamExternalId: input.team_external_id,
