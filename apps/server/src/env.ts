@@ -25,6 +25,13 @@ export const envSchema = z.object({
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  /** A real site-account system (WordPress REST contract); unset uses the built-in local one. */
+  SITE_ACCOUNTS_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  SITE_ACCOUNTS_USERNAME: z.string().optional(),
+  SITE_ACCOUNTS_APP_PASSWORD: z.string().optional(),
+  /** A real chat identity store; unset uses the built-in local one. */
+  CHAT_IDENTITIES_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  CHAT_IDENTITIES_TOKEN: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
-import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, localDirectory, startWorkers, sweepExpiredRecords } from "@mga/core";
+import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, startWorkers, sweepExpiredRecords } from "@mga/core";
+import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
@@ -28,7 +29,7 @@ async function main() {
     idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
     totalTimeoutMs: env.UPSTREAM_TOTAL_TIMEOUT_MS,
   });
-  const directory = localDirectory(connection.db);
+  const directory = directoryFromEnv(env, connection.db);
   const queue = await JobQueue.start({ connectionString: connection.url, onError: (error) => logger.warn("job queue", { error: String(error) }) });
   await startWorkers(queue, { db: connection.db, ...directory, log: (message, fields) => logger.warn(message, fields) });
   // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.

@@ -43,3 +43,6 @@ export * from "./partners/operations/operations";
 export * from "./partners/operations/run-operation";
 export * from "./jobs/workers";
 export * from "./partners/imports/imports";
+export * from "./partners/ports/http-chat-identities";
+export * from "./partners/ports/http-json";
+export * from "./partners/ports/http-site-accounts";
