@@ -182,6 +182,23 @@ describe("profile changes", () => {
     await expect(confirmEmailVerification({ db: db(), queue: app.queue, ...localDirectory(db()) }, token as string)).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("an audited staff override changes a pre-existing account's name; the partner sees no note", async () => {
+    const { applyProfileOverride, getIntegration, localDirectory } = await import("@mga/core");
+    const p = await newPartner(app);
+    await db().pool.query("INSERT INTO site_accounts (id, email, name, origin) VALUES ('sa_ov', 'ov@acme.test', 'Old', 'self')");
+    await p.put("/users/ov", { email: "ov@acme.test" });
+    const integration = await getIntegration(db(), p.organizationId, p.slug);
+    const deps = { db: db(), queue: app.queue, ...localDirectory(db()) };
+    await expect(applyProfileOverride(deps, integration, "ov", { name: "New", actor: "staff:ana", reason: " " })).rejects.toMatchObject({ code: "invalid_request" });
+    const op = await applyProfileOverride(deps, integration, "ov", { name: "New", actor: "staff:ana", reason: "legal name change, ticket 77" });
+    expect((await pollUntilDone(p, op.id)).operation.status).toBe("completed");
+    expect((await db().pool.query("SELECT name FROM site_accounts WHERE id = 'sa_ov'")).rows[0].name).toBe("New");
+    const audit = await db().pool.query("SELECT actor, action, target, details FROM audit_log WHERE details->>'operation_id' = $1", [op.id]);
+    expect(audit.rows[0]).toMatchObject({ actor: "staff:ana", action: "partner_user.profile_override", target: `${p.slug}/ov`, details: { fields: ["name"] } });
+    const polled = await p.get(`/user-operations/${op.id}`);
+    expect(polled.text).not.toMatch(/ticket 77|staff:ana/);
+  });
+
   it("expires an unconfirmed verification and validates bodies", async () => {
     const p = await newPartner(app);
     await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_exp', 'exp@acme.test', 'self')");

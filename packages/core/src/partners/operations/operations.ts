@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Database } from "../../db/database";
+import { recordAudit } from "../../audit/audit-log";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -257,4 +258,30 @@ async function findOperation(db: Database, where: string, values: unknown[]): Pr
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * An audited staff override of a user's profile (spec 3.3): applies a name-only change, or
+ * an email change without verification, to a pre-existing account. Recorded in the audit
+ * log with who did it and why; the partner sees only the operation.
+ */
+export async function applyProfileOverride(
+  deps: OperationDeps,
+  integration: ResolvedIntegration,
+  externalUserId: string,
+  input: { email?: string | undefined; name?: string | undefined; actor: string; reason: string },
+): Promise<OperationRecord> {
+  if (!input.reason.trim()) throw new AppError("invalid_request", "reason: an override needs a reason for the audit log");
+  const id = await requestProfileChange(deps, integration, externalUserId, {
+    email: input.email,
+    name: input.name,
+    override: { actor: input.actor, reason: input.reason },
+  });
+  await recordAudit(deps.db, {
+    actor: input.actor,
+    action: "partner_user.profile_override",
+    target: `${integration.slug}/${externalUserId}`,
+    details: { operation_id: id, reason: input.reason, fields: [...(input.email ? ["email"] : []), ...(input.name ? ["name"] : [])] },
+  });
+  return getOperationById(deps.db, id);
 }
