@@ -46,3 +46,4 @@ export * from "./partners/imports/imports";
 export * from "./partners/ports/http-chat-identities";
 export * from "./partners/ports/http-json";
 export * from "./partners/ports/http-site-accounts";
+export * from "./db/transaction";

@@ -18,6 +18,9 @@ export const externalUserIdSchema = z
 
 export const externalTeamIdSchema = z.string().min(1).max(128).regex(OPAQUE_ID, "may contain only letters, digits and . _ : -");
 
+/** operation ids and error codes (spec 2.1, 2.10). */
+export const opaqueIdSchema = z.string().min(1).max(128).regex(OPAQUE_ID, "may contain only letters, digits and . _ : -");
+
 export const cursorSchema = z.string().min(1).max(1024);
 
 /** Query booleans: `true`/`false` (z.boolean would read "false" as true). */

@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
 import { AppError, isAppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -49,9 +50,7 @@ export async function createImport(deps: { db: Database; queue: JobQueue }, inte
   if (duplicates.size) throw new AppError("invalid_request", `users: external_user_id must be unique within an import; repeated: ${[...duplicates].slice(0, 10).join(", ")}`);
 
   const id = newId("imp");
-  const client = await deps.db.pool.connect();
-  try {
-    await client.query("BEGIN");
+  await withTransaction(deps.db, async (client) => {
     await client.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [
       id,
       integration.id,
@@ -64,13 +63,7 @@ export async function createImport(deps: { db: Database; queue: JobQueue }, inte
       [id, JSON.stringify(rows.map((row, position) => ({ position, ...row, team_given: row.team_external_id !== undefined })))],
     );
     await deps.queue.enqueueIn(client, QUEUES.imports, { importId: id, integrationId: integration.id, slug: integration.slug }, id);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return id;
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
 import { recordAudit } from "../../audit/audit-log";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
@@ -57,9 +58,7 @@ async function withLockedUser<T>(
   externalUserId: string,
   work: (client: pg.PoolClient, user: LockedUser) => Promise<{ result: T; enqueue?: string }>,
 ): Promise<T> {
-  const client = await deps.db.pool.connect();
-  try {
-    await client.query("BEGIN");
+  return withTransaction(deps.db, async (client) => {
     const { rows } = await client.query<LockedUser>(
       "SELECT id, status, identity_origin, provisioning_status, email, name FROM partner_users WHERE integration_id = $1 AND external_user_id = $2 FOR UPDATE",
       [integration.id, externalUserId],
@@ -67,14 +66,8 @@ async function withLockedUser<T>(
     if (!rows[0]) throw new AppError("not_found", `user ${externalUserId} not found`);
     const { result, enqueue } = await work(client, rows[0]);
     if (enqueue) await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: enqueue }, enqueue);
-    await client.query("COMMIT");
     return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function insertOperation(
@@ -175,17 +168,13 @@ export async function requestProfileChange(
 
 /** The new address confirmed an email change: the change is applied by the worker. */
 export async function confirmEmailVerification(deps: OperationDeps, token: string): Promise<OperationRecord> {
-  const client = await deps.db.pool.connect();
-  let operationId: string;
-  try {
-    await client.query("BEGIN");
+  const operationId = await withTransaction(deps.db, async (client) => {
     const { rows } = await client.query<{ id: string; status: string; expired: boolean }>(
       "SELECT id, status, verification_expires_at < now() AS expired FROM lifecycle_operations WHERE verification_token_hash = $1 FOR UPDATE",
       [hashToken(token)],
     );
     const op = rows[0];
     if (!op) throw new AppError("not_found", "unknown or already used verification link");
-    operationId = op.id;
     if (op.status !== "verification_pending") throw new AppError("identity_conflict", `this change is ${op.status}`);
     if (op.expired) {
       await client.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
@@ -193,13 +182,8 @@ export async function confirmEmailVerification(deps: OperationDeps, token: strin
       await client.query("UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, updated_at = now() WHERE id = $1", [op.id]);
       await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: op.id }, op.id);
     }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+    return op.id;
+  });
   return getOperationById(deps.db, operationId);
 }
 

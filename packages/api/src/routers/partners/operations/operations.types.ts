@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
-import { externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
+import { externalUserIdSchema, integrationSlugSchema, opaqueIdSchema } from "../../../schemas/partner-ids";
 import { lifecycleOperationSummarySchema, partnerUserSchema, userPathInput } from "../users/users.types";
 
 /** Lifecycle operations (spec 2.10, 3.2, 3.3, 4.10). Public shapes never carry notes, profile values or secrets. */
-const opaqueId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/);
 
 export const operationAcceptedSchema = z
   .strictObject({ request_id: requestIdField, operation: lifecycleOperationSummarySchema, user: partnerUserSchema })
@@ -12,10 +11,10 @@ export const operationAcceptedSchema = z
 
 export const operationSchema = z
   .strictObject({
-    operation_id: opaqueId,
+    operation_id: opaqueIdSchema,
     type: z.enum(["profile_change", "deletion", "reprovision"]),
     status: z.enum(["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"]),
-    error_code: opaqueId.nullable(),
+    error_code: opaqueIdSchema.nullable(),
     user: z.strictObject({ integration: integrationSlugSchema, external_user_id: externalUserIdSchema }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
@@ -23,7 +22,7 @@ export const operationSchema = z
   })
   .meta({ id: "LifecycleOperation" });
 
-export const getOperationInput = z.strictObject({ integration: integrationSlugSchema, operation_id: opaqueId });
+export const getOperationInput = z.strictObject({ integration: integrationSlugSchema, operation_id: opaqueIdSchema });
 export const getOperationOutput = z.strictObject({ request_id: requestIdField, operation: operationSchema }).meta({ id: "GetLifecycleOperationResponse" });
 
 export const deletionInput = userPathInput.extend({ note: z.string().max(1000).optional().meta({ description: "Audit note; stored, never returned." }) });

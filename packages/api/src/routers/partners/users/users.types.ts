@@ -1,20 +1,19 @@
 import { BLOCKING_REASONS } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
-import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
+import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
 import { teamNameSchema, teamStatusSchema } from "../teams/teams.types";
 
 /** Spec 2.9, 2.10 and 4.10. Names, emails, passwords and site-account ids are never part of a response. */
 const syncStatus = z.enum(["applied", "pending", "failed"]);
 const positiveInt = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
-const opaqueId = z.string().min(1).max(128).regex(/^[A-Za-z0-9._:-]+$/);
 
 export const lifecycleOperationSummarySchema = z
   .strictObject({
-    operation_id: opaqueId,
+    operation_id: opaqueIdSchema,
     type: z.enum(["profile_change", "deletion", "reprovision"]),
     status: z.enum(["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"]),
-    error_code: opaqueId.nullable(),
+    error_code: opaqueIdSchema.nullable(),
     updated_at: z.iso.datetime(),
   })
   .meta({ id: "LifecycleOperationSummary" });
