@@ -17,6 +17,8 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, ".data")),
   /** Public origin of the API, used in the OpenAPI document's servers; defaults to http://HOST:PORT. */
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Origin of the hosted chat application that launch URLs point to; defaults to the API's origin. */
+  APP_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** The upstream chat service; unset starts the bundled local assistant (apps/assistant). */

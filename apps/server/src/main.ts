@@ -48,7 +48,7 @@ async function main() {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  server.on("request", createApp({ db: connection.db, upstream, directory, queue, logger, publicBaseUrl: baseUrl }));
+  server.on("request", createApp({ db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, logger, publicBaseUrl: baseUrl }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {

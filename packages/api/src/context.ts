@@ -22,6 +22,8 @@ export interface ApiContext {
   directory: DirectoryPorts;
   /** The durable job queue that finishes lifecycle operations and imports. */
   queue: JobQueue;
+  /** Origin of the hosted chat application that launch URLs point to. */
+  appUrl: string;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
   /**
@@ -55,6 +57,7 @@ export interface ApiDeps {
   upstream: ChatUpstream;
   directory: DirectoryPorts;
   queue: JobQueue;
+  appUrl: string;
 }
 
 export function createContextFactory(deps: ApiDeps) {
@@ -65,6 +68,7 @@ export function createContextFactory(deps: ApiDeps) {
       upstream: deps.upstream,
       directory: deps.directory,
       queue: deps.queue,
+      appUrl: deps.appUrl,
       requestId: (req as ApiRequest).requestId ?? "",
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,

@@ -18,3 +18,4 @@ export * from "./routers/partners/teams/teams.types";
 export * from "./routers/partners/users/users.types";
 export * from "./routers/partners/operations/operations.types";
 export * from "./routers/partners/imports/imports.types";
+export * from "./routers/launches/launches.types";

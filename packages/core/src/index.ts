@@ -47,3 +47,5 @@ export * from "./partners/ports/http-chat-identities";
 export * from "./partners/ports/http-json";
 export * from "./partners/ports/http-site-accounts";
 export * from "./db/transaction";
+export * from "./launches/launch-bindings";
+export * from "./launches/launches";

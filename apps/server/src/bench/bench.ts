@@ -65,7 +65,7 @@ async function main() {
   const queue = await JobQueue.start({ connectionString: url });
   const api = createServer();
   const apiUrl = await listen(api);
-  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), queue, logger: createLogger("silent"), publicBaseUrl: apiUrl }));
+  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), queue, appUrl: apiUrl, logger: createLogger("silent"), publicBaseUrl: apiUrl }));
 
   const bare = createServer((_req, res) => {
     const body = JSON.stringify({ request_id: "req_bench", ok: true });

@@ -10,6 +10,8 @@ import {
   listApiKeys,
   listOrganizations,
   applyProfileOverride,
+  bindLaunchKey,
+  unbindLaunchKey,
   createIntegration,
   getIntegration,
   JobQueue,
@@ -155,6 +157,26 @@ export const COMMANDS = {
     required: ["org"],
     async run({ db }, flags) {
       return { keys: (await listApiKeys(db, str(flags, "org"))).map(keyView) };
+    },
+  },
+  "key:bind-launch": {
+    usage: "key:bind-launch --id <key id> --integration <public name>",
+    summary: "Let a launch key (scope embed:launch) issue launches for one public name (canonical slug or alias); replaces an earlier binding.",
+    options: { id: { type: "string" }, integration: { type: "string" } },
+    required: ["id", "integration"],
+    async run({ db }, flags) {
+      const binding = await bindLaunchKey(db, { apiKeyId: str(flags, "id"), publicName: str(flags, "integration") });
+      return { id: binding.apiKeyId, integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled };
+    },
+  },
+  "key:unbind-launch": {
+    usage: "key:unbind-launch --id <key id>",
+    summary: "Disable a launch key's binding: it can no longer issue launches.",
+    options: { id: { type: "string" } },
+    required: ["id"],
+    async run({ db }, flags) {
+      const result = await unbindLaunchKey(db, str(flags, "id"));
+      return { id: result.apiKeyId, enabled: result.enabled };
     },
   },
   "integration:create": {

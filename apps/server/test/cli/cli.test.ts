@@ -93,6 +93,9 @@ describe("operator CLI", () => {
     expect(key.json.scopes).toEqual(["embed:users:read", "embed:users:write", "embed:launch"]);
     const granted = await cli("alias:grant", "--org", org.json.id, "--alias", "acme", "--key", key.json.id, "--json");
     expect(granted.json.aliases[0]).toEqual({ slug: "acme", granted_key_ids: [key.json.id] });
+    const bound = await cli("key:bind-launch", "--id", key.json.id, "--integration", "acme", "--json");
+    expect(bound.json).toEqual({ id: key.json.id, integration: "acme", canonical_integration: "acme-los", enabled: true });
+    expect((await cli("key:unbind-launch", "--id", key.json.id, "--json")).json).toEqual({ id: key.json.id, enabled: false });
     const updated = await cli("integration:update", "--org", org.json.id, "--slug", "acme-los", "--status", "disabled", "--remove-alias", "acme-public", "--json");
     expect(updated.json).toMatchObject({ status: "disabled", aliases: [{ slug: "acme" }] });
     expect((await cli("integration:list", "--org", org.json.id, "--json")).json.integrations).toHaveLength(1);

@@ -28,6 +28,7 @@ describe("GET /v1/openapi.json", () => {
       "/v1/conversations",
       "/v1/conversations/{conversationId}",
       "/v1/conversations/{conversationId}/messages",
+      "/v1/embed-sessions",
       "/v1/integrations/{integration}/teams",
       "/v1/integrations/{integration}/teams/{external_team_id}",
       "/v1/integrations/{integration}/user-imports",

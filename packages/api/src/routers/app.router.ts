@@ -1,6 +1,7 @@
 import { router } from "../trpc";
 import { conversationsRouter } from "./conversations/conversations.router";
 import { keysRouter } from "./keys/keys.router";
+import { launchesRouter } from "./launches/launches.router";
 import { importsRouter } from "./partners/imports/imports.router";
 import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
@@ -16,6 +17,7 @@ export const appRouter = router({
   partnerUsers: usersRouter,
   partnerOperations: operationsRouter,
   partnerImports: importsRouter,
+  launches: launchesRouter,
   sources: sourcesRouter,
   system: systemRouter,
 });

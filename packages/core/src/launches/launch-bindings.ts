@@ -1,0 +1,43 @@
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { assertIntegrationSlug } from "../partners/integrations/slug";
+
+/**
+ * Launch bindings (spec section 5 item 6): each launch key may issue launches for one
+ * public name (the canonical slug or an alias of an integration of its organization) once
+ * an operator binds it. Keys are never expanded silently: without a binding, a key with
+ * `embed:launch` still cannot launch.
+ */
+export interface LaunchBindingRecord {
+  apiKeyId: string;
+  publicName: string;
+  integration: string;
+  enabled: boolean;
+}
+
+export async function bindLaunchKey(db: Database, input: { apiKeyId: string; publicName: string }): Promise<LaunchBindingRecord> {
+  assertIntegrationSlug(input.publicName, "integration");
+  const key = await db.prisma.apiKey.findUnique({ where: { id: input.apiKeyId } });
+  if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found`);
+  if (!key.scopes.includes("embed:launch")) throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
+  const { rows } = await db.pool.query<{ id: string; slug: string }>(
+    `SELECT i.id, i.slug FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2
+     UNION ALL
+     SELECT i.id, i.slug FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
+    [key.organizationId, input.publicName],
+  );
+  const integration = rows[0];
+  if (!integration) throw new AppError("not_found", `no integration or alias named ${input.publicName} in the key's organization`);
+  await db.prisma.launchBinding.upsert({
+    where: { apiKeyId: key.id },
+    create: { apiKeyId: key.id, integrationId: integration.id, publicName: input.publicName, enabled: true },
+    update: { integrationId: integration.id, publicName: input.publicName, enabled: true, updatedAt: new Date() },
+  });
+  return { apiKeyId: key.id, publicName: input.publicName, integration: integration.slug, enabled: true };
+}
+
+export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{ apiKeyId: string; enabled: false }> {
+  const updated = await db.prisma.launchBinding.updateMany({ where: { apiKeyId }, data: { enabled: false, updatedAt: new Date() } });
+  if (updated.count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: apiKeyId } }))) throw new AppError("not_found", `key ${apiKeyId} not found`);
+  return { apiKeyId, enabled: false };
+}
