@@ -174,6 +174,9 @@ describe("profile changes", () => {
         return token !== undefined;
       })
       .toBe(true);
+    // The token exists only in the notification: not in the operation row, not in any job's data.
+    expect((await db().pool.query("SELECT count(*)::int AS n FROM pgboss.job WHERE data::text LIKE $1", [`%${token}%`])).rows[0].n).toBe(0);
+    expect((await db().pool.query("SELECT count(*)::int AS n FROM lifecycle_operations WHERE verification_token_hash = $1", [token])).rows[0].n).toBe(0);
     // Until confirmed, the old profile is in force.
     expect((await db().pool.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
     await confirmEmailVerification({ db: db(), queue: app.queue, ...localDirectory(db()) }, token as string);

@@ -72,14 +72,14 @@ async function withLockedUser<T>(
 
 async function insertOperation(
   client: pg.PoolClient,
-  input: { integrationId: string; userId: string; type: OperationType; status: OperationStatus; email?: string | null; name?: string | null; note?: string | null; tokenHash?: string | null },
+  input: { integrationId: string; userId: string; type: OperationType; status: OperationStatus; email?: string | null; name?: string | null; note?: string | null; verification?: boolean },
 ): Promise<string> {
   const id = newId("op");
   await client.query(
     `INSERT INTO lifecycle_operations (id, integration_id, partner_user_id, type, status, requested_email, requested_name, note,
-       verification_token_hash, verification_expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $9::text IS NULL THEN NULL ELSE now() + make_interval(hours => $10) END, now(), now())`,
-    [id, input.integrationId, input.userId, input.type, input.status, input.email ?? null, input.name ?? null, input.note ?? null, input.tokenHash ?? null, VERIFICATION_HOURS],
+       verification_expires_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() + make_interval(hours => $10) ELSE NULL END, now(), now())`,
+    [id, input.integrationId, input.userId, input.type, input.status, input.email ?? null, input.name ?? null, input.note ?? null, input.verification === true, VERIFICATION_HOURS],
   );
   await client.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
   return id;
@@ -158,10 +158,10 @@ export async function requestProfileChange(
     if (!emailChanges) {
       throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
     }
-    const token = randomBytes(24).toString("base64url");
-    const id = await insertOperation(client, { ...values, status: "verification_pending", tokenHash: hashToken(token) });
-    // The job sends the verification link; the token travels in the job, never in a response.
-    await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: id, verificationToken: token }, `${id}:verify`);
+    const id = await insertOperation(client, { ...values, status: "verification_pending", verification: true });
+    // The worker creates the link's token (only its hash is stored) and sends it, so no
+    // secret ever sits in a job's data or a response.
+    await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: id, sendVerification: true }, `${id}:verify`);
     return { result: id };
   });
 }
@@ -187,16 +187,28 @@ export async function confirmEmailVerification(deps: OperationDeps, token: strin
   return getOperationById(deps.db, operationId);
 }
 
-/** Verification links not used in time expire (run by the periodic sweep and on read). */
-export async function expireStaleVerifications(db: Database): Promise<number> {
+/** Verification links not used in time expire (every operation by the periodic sweep; one operation when it is read). */
+export async function expireStaleVerifications(db: Database, operationId?: string): Promise<number> {
   const { rowCount } = await db.pool.query(
-    "UPDATE lifecycle_operations SET status = 'expired', verification_token_hash = NULL, updated_at = now() WHERE status = 'verification_pending' AND verification_expires_at < now()",
+    `UPDATE lifecycle_operations SET status = 'expired', verification_token_hash = NULL, updated_at = now()
+     WHERE status = 'verification_pending' AND verification_expires_at < now() AND ($1::text IS NULL OR id = $1)`,
+    [operationId ?? null],
   );
   return rowCount ?? 0;
 }
 
+/** A fresh verification token for an operation awaiting verification; only its hash is stored. */
+export async function createVerificationToken(db: Database, operationId: string): Promise<string | undefined> {
+  const token = randomBytes(24).toString("base64url");
+  const { rowCount } = await db.pool.query(
+    "UPDATE lifecycle_operations SET verification_token_hash = $2, updated_at = now() WHERE id = $1 AND status = 'verification_pending'",
+    [operationId, hashToken(token)],
+  );
+  return rowCount === 1 ? token : undefined;
+}
+
 export async function getOperation(db: Database, integration: ResolvedIntegration, operationId: string): Promise<OperationRecord> {
-  await expireStaleVerifications(db);
+  await expireStaleVerifications(db, operationId);
   const op = await findOperation(db, "o.id = $1 AND o.integration_id = $2", [operationId, integration.id]);
   if (!op) throw new AppError("not_found", `operation ${operationId} not found`);
   return op;

@@ -1,4 +1,5 @@
 import { AppError } from "../../errors/app-error";
+import { createVerificationToken } from "./operations";
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
 
 /**
@@ -9,8 +10,8 @@ import { completeProvisioning, type DirectoryDeps } from "../users/users";
  */
 export interface LifecycleJob {
   operationId: string;
-  /** Present on the job that sends an email-verification link. */
-  verificationToken?: string;
+  /** Set on the job that sends an email-verification link. */
+  sendVerification?: boolean;
 }
 
 interface OperationRow {
@@ -40,10 +41,11 @@ export async function runLifecycleJob(deps: DirectoryDeps, job: LifecycleJob, at
   const op = rows[0];
   if (!op) return;
 
-  if (job.verificationToken) {
-    if (op.status === "verification_pending" && op.site_account_id && op.requested_email) {
-      await deps.siteAccounts.sendEmailVerification(op.site_account_id, { newEmail: op.requested_email, token: job.verificationToken });
-    }
+  if (job.sendVerification) {
+    if (op.status !== "verification_pending" || !op.site_account_id || !op.requested_email) return;
+    // A retry makes a new token: the link of a failed send never worked anyway.
+    const token = await createVerificationToken(db, op.id);
+    if (token) await deps.siteAccounts.sendEmailVerification(op.site_account_id, { newEmail: op.requested_email, token });
     return;
   }
   if (op.status !== "queued" && op.status !== "processing") return;
