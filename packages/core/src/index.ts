@@ -49,3 +49,4 @@ export * from "./partners/ports/http-site-accounts";
 export * from "./db/transaction";
 export * from "./launches/launch-bindings";
 export * from "./launches/launches";
+export * from "./launches/embed-auth";

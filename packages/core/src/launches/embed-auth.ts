@@ -1,0 +1,188 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import { hashLaunchCode } from "./launches";
+
+/**
+ * The launch's server side after issue (spec 3.6), with a clock that tests control:
+ *   consume the code (once, within two minutes) → an authentication-only session (ten
+ *   minutes) → the site login creates an absolute 24-hour grant (a same-day relaunch finds
+ *   it and skips the login) → one loan-scoped chat token, ending at the earlier of eight
+ *   hours and the grant's end, never refreshed.
+ * Every step and every later use re-checks that nothing revoked the launch: the user is
+ * active with the same access_version and account generation, the key's launch binding is
+ * still enabled for the same public name, and the integration is active. Disabling,
+ * deleting or reprovisioning a user, unbinding the key or disabling the integration
+ * therefore ends sessions, grants and tokens at once.
+ */
+export const AUTH_SESSION_SECONDS = 600;
+export const GRANT_HOURS = 24;
+export const CHAT_TOKEN_HOURS = 8;
+
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+interface LaunchRow {
+  id: string;
+  api_key_id: string;
+  integration_id: string;
+  partner_user_id: string;
+  access_version: number;
+  account_generation: number;
+  loan_context: Record<string, unknown>;
+  attribution: { public_name: string; integration: string; los_source: string };
+}
+
+const revoked = () => new AppError("unauthorized", "this launch is no longer valid; request a fresh launch from your loan origination system");
+
+/** The checks every step repeats; one query. */
+async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{ siteAccountId: string | null }> {
+  const { rows } = await db.pool.query<{ ok: boolean; site_account_id: string | null }>(
+    `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active'
+             AND b.enabled AND b.public_name = $6 AND k.status = 'active') AS ok, u.site_account_id
+     FROM partner_users u
+     JOIN integrations i ON i.id = $4
+     JOIN launch_bindings b ON b.api_key_id = $5
+     JOIN api_keys k ON k.id = $5
+     WHERE u.id = $1`,
+    [launch.partner_user_id, launch.access_version, launch.account_generation, launch.integration_id, launch.api_key_id, launch.attribution.public_name],
+  );
+  if (!rows[0]?.ok) throw revoked();
+  return { siteAccountId: rows[0].site_account_id };
+}
+
+async function loadLaunch(db: Database, launchId: string): Promise<LaunchRow> {
+  const { rows } = await db.pool.query<LaunchRow>(
+    "SELECT id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution FROM launches WHERE id = $1",
+    [launchId],
+  );
+  if (!rows[0]) throw revoked();
+  return rows[0];
+}
+
+export interface ConsumedLaunch {
+  sessionToken: string;
+  expiresAt: Date;
+  /** False when a grant of today already covers this user: the chat token can be had at once. */
+  loginRequired: boolean;
+}
+
+/** Consumes a launch code: exactly once, before it expires. A second consumption fails. */
+export async function consumeLaunchCode(db: Database, code: string, clock: Clock = systemClock): Promise<ConsumedLaunch> {
+  const now = clock();
+  const { rows } = await db.pool.query<LaunchRow>(
+    `UPDATE launches SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL AND expires_at > $2
+     RETURNING id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution`,
+    [hashLaunchCode(code), now],
+  );
+  const launch = rows[0];
+  if (!launch) throw new AppError("unauthorized", "this launch link is invalid, expired or already used; request a fresh launch");
+  await assertStillAuthorized(db, launch);
+  const grant = await findActiveGrant(db, launch, now);
+  const sessionToken = randomBytes(24).toString("base64url");
+  const expiresAt = new Date(now.getTime() + AUTH_SESSION_SECONDS * 1000);
+  await db.prisma.embedSession.create({
+    data: { id: newId("es"), launchId: launch.id, partnerUserId: launch.partner_user_id, tokenHash: hashToken(sessionToken), expiresAt, grantId: grant?.id ?? null, createdAt: now },
+  });
+  return { sessionToken, expiresAt, loginRequired: !grant };
+}
+
+async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Promise<{ id: string; expiresAt: Date } | undefined> {
+  const grant = await db.prisma.chatGrant.findFirst({
+    where: {
+      partnerUserId: launch.partner_user_id,
+      accessVersion: launch.access_version,
+      accountGeneration: launch.account_generation,
+      revokedAt: null,
+      expiresAt: { gt: now },
+    },
+    orderBy: { expiresAt: "desc" },
+  });
+  return grant ? { id: grant.id, expiresAt: grant.expiresAt } : undefined;
+}
+
+async function loadSession(db: Database, sessionToken: string, now: Date) {
+  const session = await db.prisma.embedSession.findUnique({ where: { tokenHash: hashToken(sessionToken) } });
+  if (!session || session.expiresAt <= now) throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");
+  return session;
+}
+
+/**
+ * The site login succeeded for `siteAccountId` within this session: it must be the user's
+ * own linked account. Creates the absolute 24-hour grant.
+ */
+export async function completeSiteLogin(db: Database, input: { sessionToken: string; siteAccountId: string }, clock: Clock = systemClock): Promise<{ grantExpiresAt: Date }> {
+  const now = clock();
+  const session = await loadSession(db, input.sessionToken, now);
+  const launch = await loadLaunch(db, session.launchId);
+  const { siteAccountId } = await assertStillAuthorized(db, launch);
+  if (!siteAccountId || siteAccountId !== input.siteAccountId) {
+    throw new AppError("forbidden", "signed in with an account that is not linked to this user");
+  }
+  const grantId = newId("gr");
+  const expiresAt = new Date(now.getTime() + GRANT_HOURS * 3600_000);
+  await withTransaction(db, async (client) => {
+    await client.query(
+      "INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
+      [grantId, launch.partner_user_id, launch.access_version, launch.account_generation, now, expiresAt],
+    );
+    await client.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
+  });
+  return { grantExpiresAt: expiresAt };
+}
+
+/** Polled by the chat page: once the session has a grant, it yields one chat token. */
+export async function exchangeSessionForChatToken(
+  db: Database,
+  sessionToken: string,
+  clock: Clock = systemClock,
+): Promise<{ status: "login_pending" } | { status: "authorized"; chatToken: string; expiresAt: Date }> {
+  const now = clock();
+  const session = await loadSession(db, sessionToken, now);
+  const launch = await loadLaunch(db, session.launchId);
+  await assertStillAuthorized(db, launch);
+  if (!session.grantId) return { status: "login_pending" };
+  const grant = await db.prisma.chatGrant.findUnique({ where: { id: session.grantId } });
+  if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
+  const chatToken = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Math.min(now.getTime() + CHAT_TOKEN_HOURS * 3600_000, grant.expiresAt.getTime()));
+  const tokenId = newId("ct");
+  const issued = await withTransaction(db, async (client) => {
+    // One token per session: a replayed or concurrent exchange gets nothing.
+    const claimed = await client.query("UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL", [session.id, tokenId]);
+    if (claimed.rowCount !== 1) return false;
+    await client.query(
+      "INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [tokenId, grant.id, launch.id, launch.partner_user_id, hashToken(chatToken), now, expiresAt],
+    );
+    return true;
+  });
+  if (!issued) throw new AppError("unauthorized", "this session already produced its chat token; request a fresh launch");
+  return { status: "authorized", chatToken, expiresAt };
+}
+
+export interface ChatAuthority {
+  partnerUserId: string;
+  launchId: string;
+  loanContext: Record<string, unknown>;
+  attribution: { public_name: string; integration: string; los_source: string };
+  expiresAt: Date;
+}
+
+/** Every chat request: the token is unexpired, its grant stands, and nothing revoked the launch. */
+export async function verifyChatToken(db: Database, chatToken: string, clock: Clock = systemClock): Promise<ChatAuthority> {
+  const now = clock();
+  const token = await db.prisma.chatToken.findUnique({ where: { tokenHash: hashToken(chatToken) } });
+  if (!token || token.expiresAt <= now) throw new AppError("unauthorized", "the chat session has ended; request a fresh launch");
+  const grant = await db.prisma.chatGrant.findUnique({ where: { id: token.grantId } });
+  if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
+  const launch = await loadLaunch(db, token.launchId);
+  await assertStillAuthorized(db, launch);
+  return { partnerUserId: token.partnerUserId, launchId: launch.id, loanContext: launch.loan_context, attribution: launch.attribution, expiresAt: token.expiresAt };
+}
+
+function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
