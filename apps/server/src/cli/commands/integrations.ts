@@ -1,0 +1,77 @@
+import { AppError, createIntegration, type IntegrationRecord, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { type Command, str, list } from "./command";
+
+/** Partner integrations and their aliases. */
+function integrationView(integration: IntegrationRecord) {
+  return {
+    id: integration.id,
+    organization_id: integration.organizationId,
+    slug: integration.slug,
+    status: integration.status,
+    aliases: integration.aliases.map((alias) => ({ slug: alias.slug, granted_key_ids: alias.grantedKeyIds })),
+  };
+}
+
+function parseIntegrationStatus(value: string | boolean | string[] | undefined): "active" | "disabled" | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "active" && value !== "disabled") throw new AppError("invalid_request", "--status: must be active or disabled");
+  return value;
+}
+
+export const integrationsCommands = {
+  "integration:create": {
+    usage: "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled]",
+    summary: "Configure a partner integration (canonical slug, optional public aliases). Aliases resolve only for keys granted them (alias:grant).",
+    options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" } },
+    required: ["org", "slug"],
+    async run({ db }, flags) {
+      return integrationView(
+        await createIntegration(db, { organizationId: str(flags, "org"), slug: str(flags, "slug"), aliases: list(flags, "alias"), status: parseIntegrationStatus(flags.status) }),
+      );
+    },
+  },
+  "integration:update": {
+    usage: "integration:update --org <id> --slug <slug> [--status active|disabled] [--add-alias <slug> ...] [--remove-alias <slug> ...]",
+    summary: "Enable or disable an integration, add or remove aliases.",
+    options: { org: { type: "string" }, slug: { type: "string" }, status: { type: "string" }, "add-alias": { type: "string", multiple: true }, "remove-alias": { type: "string", multiple: true } },
+    required: ["org", "slug"],
+    async run({ db }, flags) {
+      return integrationView(
+        await updateIntegration(db, {
+          organizationId: str(flags, "org"),
+          slug: str(flags, "slug"),
+          status: parseIntegrationStatus(flags.status),
+          addAliases: list(flags, "add-alias"),
+          removeAliases: list(flags, "remove-alias"),
+        }),
+      );
+    },
+  },
+  "integration:list": {
+    usage: "integration:list --org <id>",
+    summary: "List an organization's integrations.",
+    options: { org: { type: "string" } },
+    required: ["org"],
+    async run({ db }, flags) {
+      return { integrations: (await listIntegrations(db, str(flags, "org"))).map(integrationView) };
+    },
+  },
+  "alias:grant": {
+    usage: "alias:grant --org <id> --alias <slug> --key <key id>",
+    summary: "Let one key use a public alias (it then resolves to the canonical integration for that key).",
+    options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
+    required: ["org", "alias", "key"],
+    async run({ db }, flags) {
+      return integrationView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: true }));
+    },
+  },
+  "alias:revoke": {
+    usage: "alias:revoke --org <id> --alias <slug> --key <key id>",
+    summary: "Withdraw a key's grant of a public alias.",
+    options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
+    required: ["org", "alias", "key"],
+    async run({ db }, flags) {
+      return integrationView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: false }));
+    },
+  },
+} satisfies Record<string, Command>;
