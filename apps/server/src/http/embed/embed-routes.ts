@@ -1,0 +1,64 @@
+import type { ServerResponse } from "node:http";
+import { type ApiRequest, writeErrorResponse } from "@mga/api";
+import { AppError, consumeLaunchCode, type Database, exchangeSessionForChatToken } from "@mga/core";
+import { z } from "zod";
+
+/**
+ * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
+ * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
+ *   POST /embed/api/launches/consume   {code}  → an authentication-only session
+ *   GET  /embed/api/session                    → login_pending, or the chat token (once)
+ *   *    /embed/launch[/…]                     → 410: the retired origin-bound browser route
+ */
+const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
+
+export async function handleEmbedRoute(db: Database, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+  const requestId = req.requestId ?? "";
+  if (path === "/embed/launch" || path.startsWith("/embed/launch/")) {
+    writeErrorResponse(
+      res,
+      requestId,
+      new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }),
+    );
+    return true;
+  }
+  if (path === "/embed/api/launches/consume" && req.method === "POST") {
+    const parsed = consumeBody.safeParse(req.body);
+    if (!parsed.success) throw new AppError("invalid_request", "send {\"code\": \"<the code from the launch URL's fragment>\"}");
+    const consumed = await consumeLaunchCode(db, parsed.data.code);
+    sendJson(res, 200, {
+      request_id: requestId,
+      session_token: consumed.sessionToken,
+      expires_at: consumed.expiresAt.toISOString(),
+      login_required: consumed.loginRequired,
+    });
+    return true;
+  }
+  if (path === "/embed/api/session" && req.method === "GET") {
+    const result = await exchangeSessionForChatToken(db, bearer(req));
+    sendJson(
+      res,
+      200,
+      result.status === "authorized"
+        ? { request_id: requestId, status: "authorized", chat_token: result.chatToken, expires_at: result.expiresAt.toISOString() }
+        : { request_id: requestId, status: "login_pending" },
+    );
+    return true;
+  }
+  return false;
+}
+
+function bearer(req: ApiRequest): string {
+  const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
+  if (!match?.[1]) throw new AppError("unauthorized", "send the session token as Authorization: Bearer <token>");
+  return match[1];
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}
