@@ -50,3 +50,4 @@ export * from "./db/transaction";
 export * from "./launches/launch-bindings";
 export * from "./launches/launches";
 export * from "./launches/embed-auth";
+export * from "./launches/embedded-chat";

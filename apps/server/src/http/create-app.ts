@@ -83,7 +83,7 @@ export function createApp(options: AppOptions) {
           const parsed = await readJsonBody(req);
           if (parsed) request.body = parsed.body;
         }
-        if (await handleEmbedRoute(db, request, res, path)) return;
+        if (await handleEmbedRoute({ db, upstream, logger, keepAliveMs: options.sseKeepAliveMs }, request, res, path)) return;
       }
       if (path === "/v1" || path.startsWith("/v1/")) {
         if (req.method !== "GET" && req.method !== "HEAD") {

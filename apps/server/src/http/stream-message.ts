@@ -9,6 +9,7 @@ import {
   parseOrThrow,
   requireScope,
   type SendMessageEvent,
+  type SendMessageInput,
   sendMessage,
 } from "@mga/core";
 import type { Logger } from "../log";
@@ -40,14 +41,12 @@ export function matchStreamRoute(method: string | undefined, path: string, body:
  * A failure before the first frame is an ordinary JSON error response (502 for the upstream).
  */
 export async function streamMessage(
-  deps: { db: Database; upstream: ChatUpstream; logger: Logger; keepAliveMs?: number | undefined },
+  deps: StreamDeps,
   req: ApiRequest,
   res: ServerResponse,
   route: { withConversationEvent: boolean; conversationId: string | undefined },
 ): Promise<void> {
-  const requestId = req.requestId ?? "";
-  const sse = new SseWriter(res, deps.keepAliveMs);
-  try {
+  await streamAnswer(deps, req, res, { withConversationEvent: route.withConversationEvent }, async () => {
     const key = await authenticateApiKey(deps.db, presentedKeyOf(req));
     for (const [name, value] of Object.entries(enforceRateLimit(key.rateLimit))) res.setHeader(name, value);
     requireScope(key, "chat:write");
@@ -57,11 +56,37 @@ export async function streamMessage(
     const input = route.conversationId
       ? parseOrThrow(sendToConversationInput, { ...(req.body as object), conversationId: route.conversationId })
       : parseOrThrow(sendMessageInput, req.body);
+    return toSendMessageInput(key, req.requestId ?? "", input);
+  });
+}
 
+export interface StreamDeps {
+  db: Database;
+  upstream: ChatUpstream;
+  logger: Logger;
+  keepAliveMs?: number | undefined;
+}
+
+/**
+ * Answers one message as an event stream: `prepare` checks the caller and builds the input
+ * (its failures are ordinary JSON errors); then the frames of spec 6.1, ending with exactly
+ * one terminal frame. Shared by the API's message routes and the hosted chat.
+ */
+export async function streamAnswer(
+  deps: StreamDeps,
+  req: ApiRequest,
+  res: ServerResponse,
+  options: { withConversationEvent: boolean },
+  prepare: () => Promise<SendMessageInput>,
+): Promise<void> {
+  const requestId = req.requestId ?? "";
+  const sse = new SseWriter(res, deps.keepAliveMs);
+  try {
+    const input = await prepare();
     const onEvent = (event: SendMessageEvent) => {
       switch (event.type) {
         case "conversation":
-          if (route.withConversationEvent) {
+          if (options.withConversationEvent) {
             sse.send({ type: "public_api_conversation", request_id: requestId, conversation_id: event.conversationId, conversation_created: event.conversationCreated });
           }
           return;
@@ -74,11 +99,7 @@ export async function streamMessage(
           return;
       }
     };
-    const result = await sendMessage({ db: deps.db, upstream: deps.upstream }, toSendMessageInput(key, requestId, input), {
-      mode: "stream",
-      signal: req.clientGone,
-      onEvent,
-    });
+    const result = await sendMessage({ db: deps.db, upstream: deps.upstream }, input, { mode: "stream", signal: req.clientGone, onEvent });
     sse.send({ type: "public_api_complete", request_id: requestId, conversation_id: result.conversationId, message_id: result.messageId });
     sse.end();
   } catch (error) {

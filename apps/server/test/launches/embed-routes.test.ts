@@ -1,17 +1,17 @@
-import { bindLaunchKey, completeSiteLogin } from "@mga/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bindLaunchKey, completeSiteLogin, configureTenant } from "@mga/core";
+import { describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
-import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
+import { ACME_TENANT } from "../support/tenants";
+import { expectEnvelope } from "../support/test-app";
+import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
-/** The hosted chat's browser routes over HTTP: consume, session poll, and the retired route. */
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app.close());
+/** The hosted chat's browser routes over HTTP: consume, session poll, chat, and the retired route. */
+const setup = useAppWithMockedUpstream();
+const app = new Proxy({} as ReturnType<typeof useAppWithMockedUpstream>["app"], { get: (_t, prop) => Reflect.get(setup.app, prop) });
 
-async function issue() {
-  const p = await newPartner(app);
+async function issue(existing?: Awaited<ReturnType<typeof newPartner>>) {
+  const p = existing ?? (await newPartner(app));
+  if (!existing) await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   await p.put("/users/lo-1", { email: `lo1-${p.organizationId}@acme.test` });
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
@@ -23,10 +23,67 @@ async function issue() {
   });
   const code = new URLSearchParams(new URL(res.body.launch_url).hash.slice(1)).get("code") as string;
   const siteAccountId = (await app.t.db.pool.query("SELECT site_account_id FROM partner_users WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`])).rows[0].site_account_id;
-  return { code, siteAccountId };
+  return { code, siteAccountId, p };
+}
+
+/** Launch, consume, sign in and exchange: the chat token a signed-in page holds. */
+async function chatToken(existing?: Awaited<ReturnType<typeof newPartner>>) {
+  const { code, siteAccountId, p } = await issue(existing);
+  const consumed = await consume(code);
+  await completeSiteLogin(app.t.db, { sessionToken: consumed.body.session_token, siteAccountId });
+  const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
+  return { token: session.body.chat_token as string, p };
+}
+
+function chat(token: string, body: unknown) {
+  return fetch(`${app.baseUrl}/embed/api/chat/messages`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
 const consume = (code: unknown) => app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+
+describe("hosted chat: chatting", () => {
+  it("streams answers to the signed-in user, attributed to the launch, with history", async () => {
+    upstreamAnswers(answer());
+    const { token } = await chatToken();
+    const res = await chat(token, { message: "FHA down payment?" });
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const { frames } = await readSse(res);
+    expect(frames.map((f) => f.type)).toEqual(["public_api_conversation", "content", "content", "content_postprocessed", "complete", "public_api_complete"]);
+    const conversationId = frames[0].conversation_id;
+    expect(received[0]?.body.sources.agency_source_types).toEqual(["fannie_mae"]);
+    const history = await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+    const stored = await app.t.db.pool.query("SELECT metadata FROM conversations WHERE id = $1", [conversationId]);
+    expect(stored.rows[0].metadata).toMatchObject({ attribution: { public_name: expect.any(String) }, loan_context: { external_loan_id: "LN-9" } });
+  });
+
+  it("a reprovisioned user cannot read the conversations of an earlier generation; API keys never see them", async () => {
+    upstreamAnswers(answer());
+    const first = await chatToken();
+    const { frames } = await readSse(await chat(first.token, { message: "hello" }));
+    const conversationId = frames[0].conversation_id;
+    const p = first.p;
+    const del = await app.request(`${p.base}/users/lo-1/deletions`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": "d-1" }, body: "{}" });
+    await expect.poll(async () => (await p.get(`/user-operations/${del.body.operation.operation_id}`)).body.operation.status, { timeout: 10_000 }).toBe("completed");
+    const re = await app.request(`${p.base}/users/lo-1/reprovision`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": "r-1" }, body: JSON.stringify({ email: `lo1-${p.organizationId}@acme.test` }) });
+    await expect.poll(async () => (await p.get(`/user-operations/${re.body.operation.operation_id}`)).body.operation.status, { timeout: 10_000 }).toBe("completed");
+    const second = await chatToken(p);
+    expectEnvelope(await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${second.token}` } }), 404, "not_found");
+    const reader = await anotherKey(app, p.organizationId, ["chat:read"]);
+    expectEnvelope(await app.request(`/v1/conversations/${conversationId}`, { key: reader.key }), 404, "not_found");
+  });
+
+  it("refuses a missing or revoked chat token and a bad body, before streaming", async () => {
+    const { token, p } = await chatToken();
+    const bad = await chat(token, { message: "" });
+    expect(bad.status).toBe(400);
+    await p.patch("/users/lo-1", { status: "disabled" });
+    const revoked = await chat(token, { message: "hi" });
+    expect(revoked.status).toBe(401);
+    expect(((await revoked.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+    expect((await chat("nope", { message: "hi" })).status).toBe(401);
+  });
+});
 
 describe("hosted chat routes", () => {
   it("consumes a code once, then polls the session until the login yields the chat token", async () => {

@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
-import type { EndUser } from "./conversations";
+import type { EmbeddedOwner, EndUser } from "./conversations";
 
 export interface NewMessage {
   id: string;
@@ -19,6 +19,7 @@ export interface NewConversation {
   user: EndUser;
   title?: string | undefined;
   metadata?: Record<string, unknown> | undefined;
+  embedded?: EmbeddedOwner | undefined;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface NewConversation {
  */
 export async function appendMessages(
   db: Database,
-  target: { apiKeyId: string } & ({ conversationId: string } | { create: NewConversation }),
+  target: { apiKeyId: string; embedded?: EmbeddedOwner | undefined } & ({ conversationId: string } | { create: NewConversation }),
   messages: NewMessage[],
 ): Promise<void> {
   const rows = JSON.stringify(
@@ -53,8 +54,9 @@ RETURNING id`;
     const conversation = target.create;
     const sql = `
 WITH c AS (
-  INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, now(), now())
+  INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
+                             partner_user_id, account_generation, launch_id, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $11, $12, $13, now(), now())
   RETURNING id, 0 AS base
 )${insertMessages.replace("$ROWS", "$10")}`;
     await db.pool.query(sql, [
@@ -68,15 +70,26 @@ WITH c AS (
       JSON.stringify(conversation.metadata ?? {}),
       messages.length,
       rows,
+      conversation.embedded?.partnerUserId ?? null,
+      conversation.embedded?.generation ?? null,
+      conversation.embedded?.launchId ?? null,
     ]);
     return;
   }
   const sql = `
 WITH c AS (
   UPDATE conversations SET message_count = message_count + $3, updated_at = now()
-  WHERE id = $1 AND api_key_id = $2
+  WHERE id = $1 AND CASE WHEN $5::text IS NULL THEN api_key_id = $2 AND partner_user_id IS NULL
+                         ELSE partner_user_id = $5 AND account_generation = $6 END
   RETURNING id, message_count - $3 AS base
 )${insertMessages.replace("$ROWS", "$4")}`;
-  const result = await db.pool.query(sql, [target.conversationId, target.apiKeyId, messages.length, rows]);
+  const result = await db.pool.query(sql, [
+    target.conversationId,
+    target.apiKeyId,
+    messages.length,
+    rows,
+    target.embedded?.partnerUserId ?? null,
+    target.embedded?.generation ?? null,
+  ]);
   if (result.rowCount !== messages.length) throw new AppError("not_found", `conversation ${target.conversationId} not found`);
 }

@@ -49,16 +49,36 @@ export async function createConversation(
   return toConversation(row);
 }
 
-/** A conversation of this key; any other key's (or none) is the same 404. */
-export async function getOwnedConversation(db: Database, apiKeyId: string, conversationId: string): Promise<ConversationRecord> {
-  const row = await db.prisma.conversation.findFirst({ where: { id: conversationId, apiKeyId } });
+/**
+ * Who owns a conversation: an API conversation belongs to the key that created it; an
+ * embedded-chat conversation to a partner user's account generation (so a reprovisioned
+ * user cannot read the conversations of earlier generations).
+ */
+export type ConversationOwner = string | EmbeddedOwner;
+
+export interface EmbeddedOwner {
+  apiKeyId: string;
+  partnerUserId: string;
+  generation: number;
+  launchId: string;
+}
+
+function ownerFilter(owner: ConversationOwner) {
+  return typeof owner === "string"
+    ? { apiKeyId: owner, partnerUserId: null }
+    : { partnerUserId: owner.partnerUserId, accountGeneration: owner.generation };
+}
+
+/** A conversation of this owner; anyone else's (or none) is the same 404. */
+export async function getOwnedConversation(db: Database, owner: ConversationOwner, conversationId: string): Promise<ConversationRecord> {
+  const row = await db.prisma.conversation.findFirst({ where: { id: conversationId, ...ownerFilter(owner) } });
   if (!row) throw new AppError("not_found", `conversation ${conversationId} not found`);
   return toConversation(row);
 }
 
 /** Stored messages in conversation order. */
-export async function listMessages(db: Database, apiKeyId: string, conversationId: string): Promise<MessageRecord[]> {
-  await getOwnedConversation(db, apiKeyId, conversationId);
+export async function listMessages(db: Database, owner: ConversationOwner, conversationId: string): Promise<MessageRecord[]> {
+  await getOwnedConversation(db, owner, conversationId);
   const rows = await db.prisma.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
   return rows.map(toMessage);
 }

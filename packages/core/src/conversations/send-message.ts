@@ -3,7 +3,7 @@ import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import { appendMessages, type NewConversation } from "./append-messages";
-import { type EndUser, getOwnedConversation } from "./conversations";
+import { type EmbeddedOwner, type EndUser, getOwnedConversation } from "./conversations";
 import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
 import { resolveSourceSelection, type SearchOptions } from "./source-selection";
 import { type ChatUpstream, UpstreamError } from "./upstream/chat-upstream";
@@ -18,6 +18,8 @@ export interface SendMessageInput {
   /** Continue this conversation; when absent a conversation is created. */
   conversationId?: string | undefined;
   newConversation?: { title?: string | undefined; metadata?: Record<string, unknown> | undefined } | undefined;
+  /** Embedded chat: the conversation belongs to this partner user's generation, not to the key. */
+  embedded?: EmbeddedOwner | undefined;
 }
 
 /** What a streaming caller sees, in order. */
@@ -61,7 +63,7 @@ export async function sendMessage(
   const sources = resolveSourceSelection(input.key.tenant, input.searchOptions);
   let history: Array<{ role: "user" | "assistant"; content: string }> = [];
   if (input.conversationId) {
-    await getOwnedConversation(db, input.key.id, input.conversationId);
+    await getOwnedConversation(db, input.embedded ?? input.key.id, input.conversationId);
     const { rows } = await db.pool.query<{ role: "user" | "assistant"; content: string }>(
       `SELECT role, content FROM (
          SELECT role, content, position FROM messages WHERE conversation_id = $1 AND status = 'complete'
@@ -74,9 +76,16 @@ export async function sendMessage(
   const conversationCreated = !input.conversationId;
   const conversationId = input.conversationId ?? newId("conv");
   const create: NewConversation | undefined = conversationCreated
-    ? { id: conversationId, organizationId: input.key.organizationId, user: input.user, title: input.newConversation?.title, metadata: input.newConversation?.metadata }
+    ? {
+        id: conversationId,
+        organizationId: input.key.organizationId,
+        user: input.user,
+        title: input.newConversation?.title,
+        metadata: input.newConversation?.metadata,
+        embedded: input.embedded,
+      }
     : undefined;
-  const target = create ? { apiKeyId: input.key.id, create } : { apiKeyId: input.key.id, conversationId };
+  const target = create ? { apiKeyId: input.key.id, create } : { apiKeyId: input.key.id, embedded: input.embedded, conversationId };
   const userMessage = {
     id: newId("msg"),
     role: "user" as const,
@@ -126,7 +135,7 @@ export async function sendMessage(
     const partial = finalContent ?? streamed;
     if (userStored) {
       // The stream already announced this conversation: keep the partial answer, marked as such.
-      await appendMessages(db, { apiKeyId: input.key.id, conversationId }, [
+      await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [
         {
           id: assistantId,
           role: "assistant",
@@ -156,7 +165,11 @@ export async function sendMessage(
     metadata: { tokens_used: tokensUsed },
     createdAt: new Date(),
   };
-  await appendMessages(db, userStored ? { apiKeyId: input.key.id, conversationId } : target, userStored ? [assistantMessage] : [userMessage, assistantMessage]);
+  await appendMessages(
+    db,
+    userStored ? { apiKeyId: input.key.id, embedded: input.embedded, conversationId } : target,
+    userStored ? [assistantMessage] : [userMessage, assistantMessage],
+  );
   await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
   return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
 }

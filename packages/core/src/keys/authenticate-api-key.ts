@@ -90,3 +90,31 @@ export async function authenticateApiKey(db: Database, presented: string | undef
 export function requireScope(key: AuthenticatedKey, scope: Scope): void {
   if (!key.scopes.includes(scope)) throw new AppError("forbidden", `this API key lacks the ${scope} scope`);
 }
+
+/**
+ * The key behind a launch, for the hosted chat (which never sees the key itself): the same
+ * record as authenticateApiKey, found by id; no rate-limit count (the chat token is the
+ * credential there).
+ */
+export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
+  const { rows } = await db.pool.query<Row>(
+    `SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
+            o.name AS organization_name, t.config AS tenant_config, NULL::int AS window_count, NULL::int AS reset_seconds
+     FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+     LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
+     WHERE k.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row || row.status !== "active") throw new AppError("unauthorized", "the key behind this launch is no longer active");
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    name: row.name,
+    scopes: row.scopes as Scope[],
+    lastFour: row.last_four,
+    rateLimitPerMinute: row.rate_limit_per_minute,
+    tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
+    rateLimit: { limit: row.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, count: 0, resetSeconds: RATE_LIMIT_WINDOW_SECONDS },
+  };
+}

@@ -165,6 +165,8 @@ export async function exchangeSessionForChatToken(
 
 export interface ChatAuthority {
   partnerUserId: string;
+  apiKeyId: string;
+  accountGeneration: number;
   launchId: string;
   loanContext: Record<string, unknown>;
   attribution: { public_name: string; integration: string; los_source: string };
@@ -180,7 +182,15 @@ export async function verifyChatToken(db: Database, chatToken: string, clock: Cl
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
   const launch = await loadLaunch(db, token.launchId);
   await assertStillAuthorized(db, launch);
-  return { partnerUserId: token.partnerUserId, launchId: launch.id, loanContext: launch.loan_context, attribution: launch.attribution, expiresAt: token.expiresAt };
+  return {
+    partnerUserId: token.partnerUserId,
+    apiKeyId: launch.api_key_id,
+    accountGeneration: launch.account_generation,
+    launchId: launch.id,
+    loanContext: launch.loan_context,
+    attribution: launch.attribution,
+    expiresAt: token.expiresAt,
+  };
 }
 
 function hashToken(token: string): string {

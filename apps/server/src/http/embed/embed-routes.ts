@@ -1,18 +1,24 @@
 import type { ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
-import { AppError, consumeLaunchCode, type Database, exchangeSessionForChatToken } from "@mga/core";
+import { AppError, consumeLaunchCode, embeddedMessageInput, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
+import { type StreamDeps, streamAnswer } from "../stream-message";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
  * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
  *   POST /embed/api/launches/consume   {code}  → an authentication-only session
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
+ *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
+ *   GET  /embed/api/chat/conversations/{id}/messages            → history (this user's generation only)
  *   *    /embed/launch[/…]                     → 410: the retired origin-bound browser route
  */
 const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
+const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
+const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
 
-export async function handleEmbedRoute(db: Database, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+export async function handleEmbedRoute(deps: StreamDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+  const { db } = deps;
   const requestId = req.requestId ?? "";
   if (path === "/embed/launch" || path.startsWith("/embed/launch/")) {
     writeErrorResponse(
@@ -43,6 +49,26 @@ export async function handleEmbedRoute(db: Database, req: ApiRequest, res: Serve
         ? { request_id: requestId, status: "authorized", chat_token: result.chatToken, expires_at: result.expiresAt.toISOString() }
         : { request_id: requestId, status: "login_pending" },
     );
+    return true;
+  }
+  if (path === "/embed/api/chat/messages" && req.method === "POST") {
+    await streamAnswer(deps, req, res, { withConversationEvent: true }, async () => {
+      const authority = await verifyChatToken(db, bearer(req));
+      const parsed = chatBody.safeParse(req.body);
+      if (!parsed.success) throw new AppError("invalid_request", "send {\"message\": \"…\", \"conversation_id\"?: \"…\"} (message 1-4000 characters)");
+      return embeddedMessageInput(db, authority, { requestId, message: parsed.data.message, conversationId: parsed.data.conversation_id });
+    });
+    return true;
+  }
+  const history = HISTORY.exec(path);
+  if (history?.[1] && req.method === "GET") {
+    const authority = await verifyChatToken(db, bearer(req));
+    const owner = { apiKeyId: authority.apiKeyId, partnerUserId: authority.partnerUserId, generation: authority.accountGeneration, launchId: authority.launchId };
+    const messages = await listMessages(db, owner, decodeURIComponent(history[1]));
+    sendJson(res, 200, {
+      request_id: requestId,
+      messages: messages.map((m) => ({ message_id: m.id, role: m.role, content: m.content, citations: m.citations, created_at: m.createdAt.toISOString() })),
+    });
     return true;
   }
   return false;

@@ -1,0 +1,35 @@
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { getKeyById } from "../keys/authenticate-api-key";
+import type { SendMessageInput } from "../conversations/send-message";
+import type { ChatAuthority } from "./embed-auth";
+
+/**
+ * A hosted-chat message as core's sendMessage input: the conversation belongs to the
+ * partner user's current generation; the launch's key supplies the tenant's sources; the
+ * launch's snapshotted attribution and loan context are recorded with the conversation and
+ * each message (they identify the credential and the loan, never authenticate anything).
+ */
+export async function embeddedMessageInput(
+  db: Database,
+  authority: ChatAuthority,
+  input: { requestId: string; message: string; conversationId?: string | undefined },
+): Promise<SendMessageInput> {
+  const message = input.message.trim();
+  if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
+  const [key, user] = await Promise.all([
+    getKeyById(db, authority.apiKeyId),
+    db.prisma.partnerUser.findUniqueOrThrow({ where: { id: authority.partnerUserId }, select: { externalUserId: true } }),
+  ]);
+  const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
+  return {
+    key,
+    requestId: input.requestId,
+    message,
+    user: { external_user_id: user.externalUserId },
+    metadata: context,
+    conversationId: input.conversationId,
+    newConversation: { metadata: context },
+    embedded: { apiKeyId: authority.apiKeyId, partnerUserId: authority.partnerUserId, generation: authority.accountGeneration, launchId: authority.launchId },
+  };
+}
