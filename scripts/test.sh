@@ -5,4 +5,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/bootstrap.sh
+# The browser tests drive Debian's Chromium (playwright-core cannot download a browser here).
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "› installing Chromium from Debian's packages" >&2
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >&2
+fi
 pnpm turbo run typecheck test --output-logs=full "$@"

@@ -51,3 +51,4 @@ export * from "./launches/launch-bindings";
 export * from "./launches/launches";
 export * from "./launches/embed-auth";
 export * from "./launches/embedded-chat";
+export * from "./partners/ports/local-site-passwords";

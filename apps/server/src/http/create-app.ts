@@ -5,6 +5,7 @@ import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { readJsonBody } from "./read-json-body";
 import { handleEmbedRoute } from "./embed/embed-routes";
+import { handleSiteRoute } from "./site/site-routes";
 import { matchStreamRoute, streamMessage } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
@@ -21,7 +22,8 @@ export interface AppOptions extends ApiDeps {
  *   POST …messages + stream the SSE answers (stream-message.ts)
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /trpc/*                typed tRPC for the admin console
- *   /embed/…               the hosted chat's browser routes (embed/embed-routes.ts)
+ *   /embed/…               the hosted chat: page and browser routes (embed/)
+ *   /site/…                the built-in site login and password setup (site/)
  *   GET /healthz           liveness
  */
 export function createApp(options: AppOptions) {
@@ -77,6 +79,9 @@ export function createApp(options: AppOptions) {
           createContext: ({ req: incoming }) => createContext({ req: incoming }),
         });
         return;
+      }
+      if (path.startsWith("/site/")) {
+        if (await handleSiteRoute(db, req, res, path)) return;
       }
       if (path.startsWith("/embed/")) {
         if (req.method === "POST") {

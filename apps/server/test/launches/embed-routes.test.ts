@@ -118,3 +118,37 @@ describe("hosted chat routes", () => {
     }
   });
 });
+
+describe("the built-in site pages", () => {
+  it("sets a password from the password-setup link once, then signs in with it", async () => {
+    const { p } = await issue();
+    const email = `lo1-${p.organizationId}@acme.test`.toLowerCase();
+    const { rows } = await app.t.db.pool.query("SELECT payload->>'token' AS token FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    const token = rows[0].token as string;
+    const form = (path: string, fields: Record<string, string>) =>
+      fetch(`${app.baseUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    expect((await form("/site/password-setup", { token, password: "short" })).status).toBe(400);
+    expect((await form("/site/password-setup", { token, password: "long enough password" })).status).toBe(200);
+    expect((await form("/site/password-setup", { token, password: "another long password" })).status).toBe(401);
+    const { code } = await issue(p);
+    const consumed = await consume(code);
+    const wrong = await form("/site/login", { session: consumed.body.session_token, email, password: "nope nope nope" });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain("wrong email or password");
+    const ok = await form("/site/login", { session: consumed.body.session_token, email, password: "long enough password" });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
+    expect(session.body.status).toBe("authorized");
+  });
+
+  it("serves the hosted chat page frameable by partners, with same-origin scripts only", async () => {
+    const page = await fetch(`${app.baseUrl}/embed/partner/acme-los`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors *");
+    expect(csp).toContain("script-src 'self'");
+    expect(page.headers.get("x-frame-options")).toBeNull();
+    expect(await page.text()).toContain('src="/embed/assets/chat.js"');
+  });
+});

@@ -32,7 +32,7 @@ describe("POST /v1/embed-sessions", () => {
     embedSessionSchema.parse(res.body);
     expect(Object.keys(res.body).sort()).toEqual(["expires_at", "launch_id", "launch_url", "request_id"]);
     const url = new URL(res.body.launch_url);
-    expect(url.origin + url.pathname).toBe(`${app.baseUrl}/app/embed/partner/acme-los`);
+    expect(url.origin + url.pathname).toBe(`${app.baseUrl}/embed/partner/acme-los`);
     const code = new URLSearchParams(url.hash.slice(1)).get("code") as string;
     expect(code).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const expires = Date.parse(res.body.expires_at);
@@ -50,7 +50,7 @@ describe("POST /v1/embed-sessions", () => {
     await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: "acme-public" });
     const res = await launch({ integration: "acme-public", user: { external_user_id: "lo-1" }, loan_context: loan });
     expect(res.status).toBe(201);
-    expect(new URL(res.body.launch_url).pathname).toBe("/app/embed/partner/acme-los");
+    expect(new URL(res.body.launch_url).pathname).toBe("/embed/partner/acme-los");
     expectEnvelope(await launch({ integration: "acme-los", user: { external_user_id: "lo-1" }, loan_context: loan }), 403, "forbidden");
     expect(p.slug).toBe("acme-los");
   });

@@ -53,7 +53,7 @@ export async function startTestApp(
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   server.on(
     "request",
-    createApp({ db: t.db, upstream, directory, queue, appUrl: `${baseUrl}/app`, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
+    createApp({ db: t.db, upstream, directory, queue, appUrl: baseUrl, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
   );
 
   return {

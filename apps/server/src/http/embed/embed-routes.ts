@@ -3,10 +3,13 @@ import { type ApiRequest, writeErrorResponse } from "@mga/api";
 import { AppError, consumeLaunchCode, embeddedMessageInput, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
 import { type StreamDeps, streamAnswer } from "../stream-message";
+import { sendChatPage, sendChatScript } from "./chat-page";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
  * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
+ *   GET  /embed/partner/{integration}          the hosted chat page (chat-page.ts)
+ *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh)
  *   POST /embed/api/launches/consume   {code}  → an authentication-only session
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
  *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
@@ -26,6 +29,19 @@ export async function handleEmbedRoute(deps: StreamDeps, req: ApiRequest, res: S
       requestId,
       new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }),
     );
+    return true;
+  }
+  if (/^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(path) && req.method === "GET") {
+    sendChatPage(res);
+    return true;
+  }
+  if (path === "/embed/assets/chat.js" && req.method === "GET") {
+    sendChatScript(res);
+    return true;
+  }
+  if (path === "/embed/api/chat/check" && req.method === "GET") {
+    const authority = await verifyChatToken(db, bearer(req));
+    sendJson(res, 200, { request_id: requestId, expires_at: authority.expiresAt.toISOString() });
     return true;
   }
   if (path === "/embed/api/launches/consume" && req.method === "POST") {

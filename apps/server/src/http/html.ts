@@ -1,0 +1,38 @@
+import type { ServerResponse } from "node:http";
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+}
+
+/** A small page of the hosted app: same-origin scripts only, never cached. */
+export function sendPage(res: ServerResponse, status: number, page: { title: string; body: string; script?: string; frameable?: boolean }): void {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)}</title>
+<style>
+  body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1c2330; background: #f6f7f9; }
+  main { max-width: 720px; margin: 0 auto; padding: 16px; }
+  h1 { font-size: 18px; margin: 0 0 12px; }
+  form.stack { display: grid; gap: 10px; max-width: 360px; }
+  label { display: grid; gap: 4px; font-weight: 600; }
+  input, textarea, button { font: inherit; padding: 8px 10px; border-radius: 6px; border: 1px solid #b8c0cc; }
+  button { background: #1f5fbf; color: white; border-color: #1f5fbf; cursor: pointer; }
+  button:disabled { opacity: .6; cursor: default; }
+  .error { color: #a4161a; } .muted { color: #5b6575; font-size: 13px; }
+  #messages { display: grid; gap: 10px; margin: 12px 0; }
+  .msg { padding: 10px 12px; border-radius: 8px; background: white; border: 1px solid #dde2ea; white-space: pre-wrap; }
+  .msg.user { background: #e8f0fd; border-color: #c6d8f6; }
+  #composer { display: flex; gap: 8px; } #composer textarea { flex: 1; min-height: 44px; }
+</style></head>
+<body><main>${page.body}</main>${page.script ? `<script src="${page.script}"></script>` : ""}</body></html>`;
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader(
+    "Content-Security-Policy",
+    `default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
+  );
+  res.end(html);
+}

@@ -1,0 +1,119 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bindLaunchKey, configureTenant, hashPassword } from "@mga/core";
+import type { Browser, Frame, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../support/browser";
+import { anotherKey, newPartner } from "../support/partners";
+import { ACME_TENANT } from "../support/tenants";
+import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
+
+/**
+ * The whole launch in a real browser: a partner page on one origin (localhost) embeds the
+ * launch URL, served from another (127.0.0.1), in an iframe; the user signs in through the
+ * popup, asks a question and sees the streamed answer; a same-day relaunch needs no
+ * sign-in; a consumed fragment is refused when replayed.
+ */
+const setup = useAppWithMockedUpstream();
+let browser: Browser;
+let partnerSite: Server;
+let partnerOrigin: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // The partner's loan origination system: a page that embeds whatever launch URL it is given.
+  partnerSite = createServer((req, res) => {
+    const launch = new URL(req.url ?? "/", "http://localhost").searchParams.get("launch") ?? "";
+    res.setHeader("Content-Type", "text/html");
+    res.end(`<!doctype html><title>Acme LOS</title><h1>Loan LN-2026-0042</h1>
+      <iframe id="assistant" src="${launch.replace(/"/g, "&quot;")}" style="width:760px;height:620px"></iframe>`);
+  });
+  await new Promise<void>((resolve) => partnerSite.listen(0, "127.0.0.1", resolve));
+  partnerOrigin = `http://localhost:${(partnerSite.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  partnerSite?.close();
+});
+
+async function prepare() {
+  const app = setup.app;
+  const p = await newPartner(app);
+  await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
+  const email = `lo-${p.organizationId.toLowerCase()}@acme.test`;
+  await p.put("/users/lo-1", { email });
+  await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword("correct horse battery")]);
+  const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
+  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
+  const launchUrl = async () => {
+    const res = await app.request("/v1/embed-sessions", {
+      method: "POST",
+      key: launcher.key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-2026-0042", program: "fha" } }),
+    });
+    expect(res.status).toBe(201);
+    return res.body.launch_url as string;
+  };
+  return { email, launchUrl };
+}
+
+async function openInPartnerPage(page: Page, launchUrl: string): Promise<Frame> {
+  await page.goto(`${partnerOrigin}/?launch=${encodeURIComponent(launchUrl)}`);
+  const handle = await page.waitForSelector("#assistant");
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error("no iframe");
+  expect(new URL(frame.url()).origin).not.toBe(partnerOrigin);
+  return frame;
+}
+
+describe("embedded chat in a partner's page", () => {
+  it("signs in through the popup, chats with a streamed answer, relaunches without a prompt, and refuses a replayed fragment", { timeout: 90_000 }, async () => {
+    upstreamAnswers(answer("FHA requires a minimum down payment of 3.5 percent. [1]"));
+    const { email, launchUrl } = await prepare();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const consoleLines: string[] = [];
+    page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
+    const firstUrl = await launchUrl();
+    const frame = await openInPartnerPage(page, firstUrl);
+
+    // The code is consumed and removed from the address; sign-in is required.
+    await frame.waitForSelector("#login-button", { state: "visible" });
+    expect(frame.url()).not.toContain("#code=");
+    const [popup] = await Promise.all([context.waitForEvent("page"), frame.click("#login-button")]);
+    await popup.waitForSelector("input[name=email]");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "wrong password!");
+    await popup.click("button[type=submit]");
+    await popup.waitForSelector("[role=alert]");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "correct horse battery");
+    await popup.click("button[type=submit]");
+    await popup.waitForEvent("close", { timeout: 10_000 });
+
+    // Back in the iframe: the chat opens; the answer streams in.
+    await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 }).catch(async (error: unknown) => {
+      const state = await setup.app.t.db.pool.query("SELECT (SELECT count(*) FROM chat_grants)::int AS grants, (SELECT json_agg(json_build_object('grant', grant_id, 'token', chat_token_id)) FROM embed_sessions) AS sessions");
+      throw new Error(`after login: status=${await frame.textContent("#status")} ended=${await frame.isVisible("#ended")} db=${JSON.stringify(state.rows[0])} console=${consoleLines.join(" | ")} logs=${setup.app.logs.filter((l) => l.includes("/site/") || l.includes("/embed/")).slice(-8).join(" | ")}: ${String(error)}`);
+    });
+    await frame.fill("#question", "What is the minimum down payment for an FHA loan?");
+    await frame.click("#send");
+    const answerBubble = await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+    expect(await answerBubble.textContent()).toContain("3.5 percent");
+
+    // A same-day relaunch: no sign-in prompt.
+    const second = await openInPartnerPage(page, await launchUrl());
+    await second.waitForSelector("#chat", { state: "visible", timeout: 10_000 }).catch(async (error: unknown) => {
+      throw new Error(`relaunch: status=${await second.textContent("#status")} login=${await second.isVisible("#login")} ended=${await second.isVisible("#ended")}: ${String(error)}`);
+    });
+    expect(await second.isVisible("#login")).toBe(false);
+
+    // Replaying the first (consumed) launch URL is refused.
+    const replay = await openInPartnerPage(await context.newPage(), firstUrl);
+    await replay.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    await context.close();
+  });
+});
