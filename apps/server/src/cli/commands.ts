@@ -3,6 +3,7 @@ import { dbCommands } from "./commands/db";
 import { integrationsCommands } from "./commands/integrations";
 import { keysCommands } from "./commands/keys";
 import { orgsCommands } from "./commands/orgs";
+import { siteCommands } from "./commands/site";
 import { tenantsCommands } from "./commands/tenants";
 import { usersCommands } from "./commands/users";
 
@@ -13,6 +14,7 @@ export const COMMANDS = {
   ...keysCommands,
   ...integrationsCommands,
   ...usersCommands,
+  ...siteCommands,
   ...dbCommands,
 };
 

@@ -6,7 +6,11 @@ export function escapeHtml(value: string): string {
 }
 
 /** A small page of the hosted app: same-origin scripts only, never cached. */
-export function sendPage(res: ServerResponse, status: number, page: { title: string; body: string; script?: string; frameable?: boolean }): void {
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  page: { title: string; body: string; script?: string; frameable?: boolean; embedsFrames?: boolean },
+): void {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
@@ -32,7 +36,8 @@ export function sendPage(res: ServerResponse, status: number, page: { title: str
   res.setHeader("Referrer-Policy", "no-referrer");
   res.setHeader(
     "Content-Security-Policy",
-    `default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
+    `default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; ` +
+      `frame-src ${page.embedsFrames ? "http: https:" : "'self'"}; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
   );
   res.end(html);
 }

@@ -116,4 +116,15 @@ describe("embedded chat in a partner's page", () => {
     await replay.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
     await context.close();
   });
+
+  it("the sample partner page of the README walkthrough embeds a launch across origins", { timeout: 60_000 }, async () => {
+    const { launchUrl } = await prepare();
+    const page = await browser.newPage();
+    const demo = setup.app.baseUrl.replace("127.0.0.1", "localhost");
+    await page.goto(`${demo}/embed/demo-partner?launch=${encodeURIComponent(await launchUrl())}`);
+    const frame = await (await page.waitForSelector("iframe")).contentFrame();
+    if (!frame) throw new Error("no iframe");
+    await frame.waitForSelector("#login-button", { state: "visible", timeout: 10_000 });
+    await page.close();
+  });
 });

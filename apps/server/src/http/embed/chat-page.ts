@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { sendPage } from "../html";
+import { escapeHtml, sendPage } from "../html";
 import { sendScript } from "../site/site-routes";
 
 /**
@@ -26,6 +26,23 @@ export function sendChatPage(res: ServerResponse): void {
     <button id="send" type="submit">Send</button></form>
 </section>`,
     script: "/embed/assets/chat.js",
+  });
+}
+
+/**
+ * A stand-in for a partner's loan origination system, for trying launches locally: it
+ * embeds the given launch URL in an iframe. Open it on another origin than the launch URL
+ * (http://localhost:… for a launch on http://127.0.0.1:…) to see the cross-site behaviour.
+ */
+export function sendDemoPartnerPage(res: ServerResponse, launchUrl: string): void {
+  const valid = /^https?:\/\//.test(launchUrl);
+  sendPage(res, valid ? 200 : 400, {
+    title: "Sample partner LOS",
+    embedsFrames: true,
+    body: valid
+      ? `<h1>Sample partner LOS: loan file</h1><p class="muted">The assistant below is the hosted chat, in an iframe.</p>
+<iframe title="Guideline assistant" src="${escapeHtml(launchUrl)}" style="width:100%;height:640px;border:1px solid #b8c0cc;border-radius:8px;background:white"></iframe>`
+      : `<h1>Sample partner LOS</h1><p class="error">Pass a launch URL: /embed/demo-partner?launch=&lt;launch_url, URL-encoded&gt;</p>`,
   });
 }
 

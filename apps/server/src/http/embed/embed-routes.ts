@@ -3,13 +3,14 @@ import { type ApiRequest, writeErrorResponse } from "@mga/api";
 import { AppError, consumeLaunchCode, embeddedMessageInput, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
 import { type StreamDeps, streamAnswer } from "../stream-message";
-import { sendChatPage, sendChatScript } from "./chat-page";
+import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
  * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
  *   GET  /embed/partner/{integration}          the hosted chat page (chat-page.ts)
  *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh)
+ *   GET  /embed/demo-partner?launch=<url>      a sample partner page embedding a launch URL (README walkthrough)
  *   POST /embed/api/launches/consume   {code}  → an authentication-only session
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
  *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
@@ -33,6 +34,10 @@ export async function handleEmbedRoute(deps: StreamDeps, req: ApiRequest, res: S
   }
   if (/^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(path) && req.method === "GET") {
     sendChatPage(res);
+    return true;
+  }
+  if (path === "/embed/demo-partner" && req.method === "GET") {
+    sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "");
     return true;
   }
   if (path === "/embed/assets/chat.js" && req.method === "GET") {
