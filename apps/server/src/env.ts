@@ -31,6 +31,10 @@ export const envSchema = z.object({
   SITE_ACCOUNTS_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
   SITE_ACCOUNTS_USERNAME: z.string().optional(),
   SITE_ACCOUNTS_APP_PASSWORD: z.string().optional(),
+  /** A real site's login page for the hosted chat's popup; unset uses the built-in /site/login. */
+  SITE_LOGIN_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  /** Shared secret with which a real site reports a completed login (POST /site/api/login-complete). */
+  SITE_CALLBACK_SECRET: z.string().min(32).optional().or(z.literal("").transform(() => undefined)),
   /** A real chat identity store; unset uses the built-in local one. */
   CHAT_IDENTITIES_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
   CHAT_IDENTITIES_TOKEN: z.string().optional(),

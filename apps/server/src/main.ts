@@ -48,7 +48,20 @@ async function main() {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  server.on("request", createApp({ db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, logger, publicBaseUrl: baseUrl }));
+  server.on(
+    "request",
+    createApp({
+      db: connection.db,
+      upstream,
+      directory,
+      queue,
+      appUrl: env.APP_URL ?? baseUrl,
+      siteLoginUrl: env.SITE_LOGIN_URL,
+      siteCallbackSecret: env.SITE_CALLBACK_SECRET,
+      logger,
+      publicBaseUrl: baseUrl,
+    }),
+  );
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {

@@ -10,6 +10,10 @@ import { matchStreamRoute, streamMessage } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
   logger: Logger;
+  /** The site login the hosted chat's popup opens; default the built-in /site/login. */
+  siteLoginUrl?: string | undefined;
+  /** Secret a real site uses to report completed logins. */
+  siteCallbackSecret?: string | undefined;
   /** Origin written into the OpenAPI document's `servers`. */
   publicBaseUrl: string;
   /** Silence after which an event stream gets a keep-alive comment. */
@@ -81,14 +85,15 @@ export function createApp(options: AppOptions) {
         return;
       }
       if (path.startsWith("/site/")) {
-        if (await handleSiteRoute(db, req, res, path)) return;
+        if (await handleSiteRoute(db, req, res, path, { callbackSecret: options.siteCallbackSecret })) return;
       }
       if (path.startsWith("/embed/")) {
         if (req.method === "POST") {
           const parsed = await readJsonBody(req);
           if (parsed) request.body = parsed.body;
         }
-        if (await handleEmbedRoute({ db, upstream, logger, keepAliveMs: options.sseKeepAliveMs }, request, res, path)) return;
+        const embedDeps = { db, upstream, logger, keepAliveMs: options.sseKeepAliveMs, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
+        if (await handleEmbedRoute(embedDeps, request, res, path)) return;
       }
       if (path === "/v1" || path.startsWith("/v1/")) {
         if (req.method !== "GET" && req.method !== "HEAD") {

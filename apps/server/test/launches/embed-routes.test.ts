@@ -2,7 +2,7 @@ import { bindLaunchKey, completeSiteLogin, configureTenant } from "@mga/core";
 import { describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope } from "../support/test-app";
+import { expectEnvelope, startTestApp } from "../support/test-app";
 import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /** The hosted chat's browser routes over HTTP: consume, session poll, chat, and the retired route. */
@@ -150,5 +150,32 @@ describe("the built-in site pages", () => {
     expect(csp).toContain("script-src 'self'");
     expect(page.headers.get("x-frame-options")).toBeNull();
     expect(await page.text()).toContain('src="/embed/assets/chat.js"');
+  });
+});
+
+describe("a real site's login (SITE_LOGIN_URL)", () => {
+  it("reports a completed login with the shared secret; wrong secret or wrong account are refused", async () => {
+    const secret = "s".repeat(40);
+    const siteApp = await startTestApp({ shareDatabaseWith: app, siteCallbackSecret: secret });
+    try {
+      const { code, siteAccountId } = await issue();
+      const consumed = await consume(code);
+      expect(consumed.body.login_url).toBe(`/site/login#session=${encodeURIComponent(consumed.body.session_token)}`);
+      const report = (auth: string, body: unknown) =>
+        fetch(`${siteApp.baseUrl}/site/api/login-complete`, { method: "POST", headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      expect((await report("wrong", { session_token: consumed.body.session_token, site_account_id: siteAccountId })).status).toBe(401);
+      expect((await report(secret, { session_token: consumed.body.session_token, site_account_id: "sa_other" })).status).toBe(403);
+      expect((await report(secret, { session_token: consumed.body.session_token })).status).toBe(400);
+      expect((await report(secret, { session_token: consumed.body.session_token, site_account_id: siteAccountId })).status).toBe(204);
+      const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
+      expect(session.body.status).toBe("authorized");
+    } finally {
+      await siteApp.close();
+    }
+  });
+
+  it("without a configured secret the callback is refused", async () => {
+    const res = await fetch(`${app.baseUrl}/site/api/login-complete`, { method: "POST", headers: { Authorization: "Bearer anything", "Content-Type": "application/json" }, body: "{}" });
+    expect(res.status).toBe(401);
   });
 });

@@ -33,6 +33,7 @@ export async function startTestApp(
     workers?: boolean;
     /** Seconds before a job whose worker died is retried (pg-boss expiry). */
     jobExpireInSeconds?: number;
+    siteCallbackSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url), drop: async () => {} } : await createTestDatabase();
@@ -53,7 +54,7 @@ export async function startTestApp(
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   server.on(
     "request",
-    createApp({ db: t.db, upstream, directory, queue, appUrl: baseUrl, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs }),
+    createApp({ db: t.db, upstream, directory, queue, appUrl: baseUrl, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret }),
   );
 
   return {

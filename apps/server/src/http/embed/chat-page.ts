@@ -79,14 +79,14 @@ const CHAT_SCRIPT = `(() => {
     $("question").focus();
   }
 
-  async function pollSession(sessionToken) {
+  async function pollSession(sessionToken, loginOrigin) {
     for (;;) {
       const res = await fetch("/embed/api/session", { headers: { Authorization: "Bearer " + sessionToken } });
       if (!res.ok) return ended();
       const body = await res.json();
       if (body.status === "authorized") return startChat(body.chat_token);
       await new Promise((resolve) => { const t = setTimeout(resolve, 1000); window.addEventListener("message", function once(e) {
-        if (e.origin === location.origin && e.data && e.data.type === "mga:site-login") { clearTimeout(t); window.removeEventListener("message", once); resolve(); }
+        if (e.origin === loginOrigin && e.data && e.data.type === "mga:site-login") { clearTimeout(t); window.removeEventListener("message", once); resolve(); }
       }); });
     }
   }
@@ -101,11 +101,11 @@ const CHAT_SCRIPT = `(() => {
       if (session.login_required) {
         status("Sign-in required.");
         show("login", true);
-        $("login-button").onclick = () => window.open("/site/login#session=" + encodeURIComponent(session.session_token), "mga-site-login", "popup,width=480,height=640");
+        $("login-button").onclick = () => window.open(session.login_url, "mga-site-login", "popup,width=480,height=640");
       } else {
         status("Signing in…");
       }
-      return pollSession(session.session_token);
+      return pollSession(session.session_token, new URL(session.login_url, location.href).origin);
     }
     const saved = JSON.parse(store.get(STORE) || "null");
     if (!saved) return ended();

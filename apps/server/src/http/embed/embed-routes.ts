@@ -21,7 +21,12 @@ const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
 const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
 const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
 
-export async function handleEmbedRoute(deps: StreamDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+export interface EmbedDeps extends StreamDeps {
+  /** The site login the popup opens (the built-in /site/login, or a real site's page). */
+  siteLoginUrl: string;
+}
+
+export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
   const { db } = deps;
   const requestId = req.requestId ?? "";
   if (path === "/embed/launch" || path.startsWith("/embed/launch/")) {
@@ -58,6 +63,8 @@ export async function handleEmbedRoute(deps: StreamDeps, req: ApiRequest, res: S
       session_token: consumed.sessionToken,
       expires_at: consumed.expiresAt.toISOString(),
       login_required: consumed.loginRequired,
+      // The session token rides in the fragment: it never reaches the site's server logs.
+      login_url: `${deps.siteLoginUrl}#session=${encodeURIComponent(consumed.sessionToken)}`,
     });
     return true;
   }

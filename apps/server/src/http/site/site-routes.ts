@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError, completeSiteLogin, type Database, isAppError, setPasswordFromSetupLink, verifySiteLogin } from "@mga/core";
 import { escapeHtml, sendPage } from "../html";
@@ -7,9 +8,20 @@ import { escapeHtml, sendPage } from "../html";
  *   GET/POST /site/login            opened by the hosted chat in a popup; the sign-in session
  *                                   token travels in the URL fragment, never to a server log
  *   GET/POST /site/password-setup   the link of the password-setup notification
+ *   POST /site/api/login-complete   a real site (SITE_LOGIN_URL) reports a completed login
  * A real site replaces these (SITE_LOGIN_URL); see docs/site-accounts-contract.md.
  */
-export async function handleSiteRoute(db: Database, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+export async function handleSiteRoute(
+  db: Database,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  options: { callbackSecret?: string | undefined } = {},
+): Promise<boolean> {
+  if (path === "/site/api/login-complete" && req.method === "POST") {
+    await reportLoginFromSite(db, req, res, options.callbackSecret);
+    return true;
+  }
   if (path === "/site/login.js" && req.method === "GET") {
     sendScript(res, LOGIN_SCRIPT);
     return true;
@@ -119,3 +131,34 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 export { sendScript };
+
+/**
+ * A real site's login page (SITE_LOGIN_URL) reports, server to server, that the user of a
+ * sign-in session logged in: `Authorization: Bearer <SITE_CALLBACK_SECRET>`,
+ * `{"session_token": "…", "site_account_id": "…"}` → 204. The account must be the one linked
+ * to the launch's user (else 403), within the session's ten minutes (else 401).
+ */
+async function reportLoginFromSite(db: Database, req: IncomingMessage, res: ServerResponse, secret: string | undefined): Promise<void> {
+  const presented = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+  if (!secret || !sameSecret(presented, secret)) throw new AppError("unauthorized", "unknown site credentials");
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  let body: { session_token?: unknown; site_account_id?: unknown };
+  try {
+    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    throw new AppError("invalid_request", "request body is not valid JSON");
+  }
+  if (typeof body.session_token !== "string" || typeof body.site_account_id !== "string") {
+    throw new AppError("invalid_request", "send {\"session_token\": \"…\", \"site_account_id\": \"…\"}");
+  }
+  await completeSiteLogin(db, { sessionToken: body.session_token, siteAccountId: body.site_account_id });
+  res.statusCode = 204;
+  res.end();
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
