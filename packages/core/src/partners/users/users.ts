@@ -116,11 +116,13 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
       });
     }
     const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.accountGeneration });
-    await db.prisma.partnerUser.update({
-      where: { id: user.id },
+    // Only the attempt that completes provisioning sends the notification (a PUT and the
+    // background retry may race).
+    const completed = await db.prisma.partnerUser.updateMany({
+      where: { id: user.id, provisioningStatus: { not: "active" } },
       data: { chatIdentityId: identity.id, provisioningStatus: "active", updatedAt: new Date() },
     });
-    if (identityOrigin === "partner_created") {
+    if (completed.count === 1 && identityOrigin === "partner_created") {
       // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
       await deps.siteAccounts.sendPasswordSetup(account.id).catch((error: unknown) => {
         deps.log?.("password-setup notification failed", { user_id: user.id, error: String(error) });
