@@ -16,6 +16,9 @@ export interface ApiContext {
   requestId: string;
   /** The API key as presented (Authorization: Bearer or X-API-Key), not yet checked. */
   presentedKey: string | undefined;
+  /** The admin console's session cookie and CSRF header (staff procedures only). */
+  staffSessionToken: string | undefined;
+  csrfHeader: string | undefined;
   /** The raw Idempotency-Key header, validated by the routes that support it. */
   idempotencyKey: string | undefined;
   upstream: ChatUpstream;
@@ -72,8 +75,20 @@ export function createContextFactory(deps: ApiDeps) {
       requestId: (req as ApiRequest).requestId ?? "",
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,
+      staffSessionToken: readCookie(req.headers.cookie, STAFF_COOKIE),
+      csrfHeader: typeof req.headers["x-csrf-token"] === "string" ? req.headers["x-csrf-token"] : undefined,
       signal: (req as ApiRequest).clientGone,
       response: { headers: {} },
     };
   };
+}
+
+export const STAFF_COOKIE = "mga_staff";
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
 }

@@ -1,4 +1,4 @@
-import { type AuthenticatedKey, authenticateApiKey, enforceRateLimit, requireScope, resolveIntegration, type Scope } from "@mga/core";
+import { AppError, type AuthenticatedKey, authenticateApiKey, authenticateStaff, enforceRateLimit, requireScope, resolveIntegration, type Scope } from "@mga/core";
 import { z } from "zod";
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
@@ -55,4 +55,20 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
 export const partnerProcedure = apiProcedure.input(z.object({ integration: z.string() })).use(async ({ ctx, input, next }) => {
   const integration = await resolveIntegration(ctx.db, ctx.key, input.integration);
   return next({ ctx: { ...ctx, integration } });
+});
+
+/**
+ * Admin console procedures (served on /trpc, not /v1): a signed-in staff member from the
+ * session cookie; every mutation must echo the session's CSRF token in `X-CSRF-Token`.
+ */
+export const staffProcedure = t.procedure.use(async ({ ctx, type, next }) => {
+  const staff = await authenticateStaff(ctx.db, ctx.staffSessionToken);
+  if (type === "mutation" && ctx.csrfHeader !== staff.csrfToken) throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
+  return next({ ctx: { ...ctx, staff } });
+});
+
+/** Mutations only admins may run (viewers read). */
+export const adminProcedure = staffProcedure.use(({ ctx, next }) => {
+  if (ctx.staff.role !== "admin") throw new AppError("forbidden", "this action needs the admin role");
+  return next();
 });

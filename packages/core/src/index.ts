@@ -52,3 +52,4 @@ export * from "./launches/launches";
 export * from "./launches/embed-auth";
 export * from "./launches/embedded-chat";
 export * from "./partners/ports/local-site-passwords";
+export * from "./staff/staff";

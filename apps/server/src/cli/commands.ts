@@ -4,6 +4,7 @@ import { integrationsCommands } from "./commands/integrations";
 import { keysCommands } from "./commands/keys";
 import { orgsCommands } from "./commands/orgs";
 import { siteCommands } from "./commands/site";
+import { staffCommands } from "./commands/staff";
 import { tenantsCommands } from "./commands/tenants";
 import { usersCommands } from "./commands/users";
 
@@ -15,6 +16,7 @@ export const COMMANDS = {
   ...integrationsCommands,
   ...usersCommands,
   ...siteCommands,
+  ...staffCommands,
   ...dbCommands,
 };
 

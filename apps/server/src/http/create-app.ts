@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, writeErrorResponse } from "@mga/api";
+import { type ApiDeps, type ApiRequest, appRouter, buildOpenApiDocument, createContextFactory, createRestHandler, toApiError, writeErrorResponse } from "@mga/api";
 import { AppError, isAppError, newId } from "@mga/core";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
@@ -81,6 +81,9 @@ export function createApp(options: AppOptions) {
           router: appRouter,
           path: path.slice("/trpc/".length),
           createContext: ({ req: incoming }) => createContext({ req: incoming }),
+          // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
+          responseMeta: ({ ctx, errors }) =>
+            errors[0] ? { status: toApiError(errors[0]).status, headers: ctx?.response.headers ?? {} } : { headers: ctx?.response.headers ?? {} },
         });
         return;
       }

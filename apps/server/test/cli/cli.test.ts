@@ -106,6 +106,14 @@ describe("operator CLI", () => {
     expect(taken.json.error.message).toMatch(/already used/);
   });
 
+  it("creates staff accounts for the admin console", async () => {
+    const created = await cli("staff:create", "--email", "Ops@MGA.test", "--password", "a long password", "--role", "viewer", "--json");
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ email: "ops@mga.test", role: "viewer" });
+    expect((await cli("staff:create", "--email", "x@mga.test", "--password", "short", "--json")).json.error.message).toMatch(/password/);
+    expect((await cli("staff:create", "--email", "ops@mga.test", "--password", "a long password", "--json")).json.error.message).toMatch(/already/);
+  });
+
   it("rejects unknown scopes", async () => {
     const org = await cli("org:create", "--name", "Scopes", "--json");
     const result = await cli("key:create", "--org", org.json.id, "--name", "k", "--scopes", "chat:read,admin", "--json");

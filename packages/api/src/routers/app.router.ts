@@ -7,6 +7,7 @@ import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
 import { usersRouter } from "./partners/users/users.router";
 import { sourcesRouter } from "./sources/sources.router";
+import { staffRouter } from "./staff/staff.router";
 import { systemRouter } from "./system/system.router";
 
 /** Every public (/v1) procedure, one router per resource. */
@@ -20,6 +21,7 @@ export const appRouter = router({
   launches: launchesRouter,
   sources: sourcesRouter,
   system: systemRouter,
+  staff: staffRouter,
 });
 
 export type AppRouter = typeof appRouter;

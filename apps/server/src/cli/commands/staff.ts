@@ -1,0 +1,16 @@
+import { createStaff, type StaffRole } from "@mga/core";
+import { type Command, str } from "./command";
+
+/** Staff of the admin console. */
+export const staffCommands = {
+  "staff:create": {
+    usage: "staff:create --email <email> --password <password> [--role admin|viewer]",
+    summary: "Create a staff account for the admin console (default role: admin). Recorded in the audit log.",
+    options: { email: { type: "string" }, password: { type: "string" }, role: { type: "string" } },
+    required: ["email", "password"],
+    async run({ db }, flags) {
+      const role = (typeof flags.role === "string" ? flags.role : "admin") as StaffRole;
+      return createStaff(db, { email: str(flags, "email"), password: str(flags, "password"), role, actor: "cli" });
+    },
+  },
+} satisfies Record<string, Command>;

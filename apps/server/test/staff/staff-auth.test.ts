@@ -1,0 +1,76 @@
+import { createStaff, signInStaff } from "@mga/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+/** The admin console's staff procedures over /trpc: sign-in, cookie session, CSRF, roles, audit, lockout. */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  await createStaff(app.t.db, { email: "ana@mga.test", password: "admin password 1", role: "admin", actor: "test" });
+  await createStaff(app.t.db, { email: "vic@mga.test", password: "viewer password 1", role: "viewer", actor: "test" });
+});
+afterAll(() => app.close());
+
+async function trpc(path: string, options: { input?: unknown; mutation?: boolean; cookie?: string; csrf?: string } = {}) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (options.cookie) headers.Cookie = options.cookie;
+  if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
+  const url = options.mutation || options.input === undefined ? `${app.baseUrl}/trpc/${path}` : `${app.baseUrl}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
+  const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
+  const body = (await res.json()) as { result?: { data: any }; error?: { data?: { httpStatus?: number }; message: string } };
+  return { status: res.status, data: body.result?.data, error: body.error, setCookie: res.headers.get("set-cookie") };
+}
+
+async function signIn(email: string, password: string) {
+  const res = await trpc("staff.signIn", { mutation: true, input: { email, password } });
+  expect(res.status).toBe(200);
+  const cookie = (res.setCookie ?? "").split(";")[0] as string;
+  return { cookie, csrf: res.data.csrf_token as string, setCookie: res.setCookie ?? "" };
+}
+
+describe("staff sign-in and authorization", () => {
+  it("signs in with an httpOnly, SameSite=Strict cookie and a CSRF token; signed-out callers get nothing", async () => {
+    const { cookie, csrf, setCookie } = await signIn("ana@mga.test", "admin password 1");
+    expect(setCookie).toMatch(/^mga_staff=[^;]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
+    expect((await trpc("staff.me", { cookie })).data).toEqual({ email: "ana@mga.test", role: "admin", csrf_token: csrf });
+    expect((await trpc("staff.me")).status).toBe(401);
+    expect((await trpc("staff.listOrganizations")).status).toBe(401);
+    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "X" } })).status).toBe(401);
+  });
+
+  it("mutations need the CSRF token; viewers cannot mutate; admins can, and it is audited", async () => {
+    const admin = await signIn("ana@mga.test", "admin password 1");
+    const viewer = await signIn("vic@mga.test", "viewer password 1");
+    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "No CSRF" }, cookie: admin.cookie })).status).toBe(403);
+    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "Viewer" }, cookie: viewer.cookie, csrf: viewer.csrf })).status).toBe(403);
+    const created = await trpc("staff.createOrganization", { mutation: true, input: { name: "Acme via console" }, cookie: admin.cookie, csrf: admin.csrf });
+    expect(created.status).toBe(200);
+    expect((await trpc("staff.listOrganizations", { cookie: viewer.cookie })).data.map((o: { name: string }) => o.name)).toContain("Acme via console");
+    const audit = await trpc("staff.auditLog", { cookie: viewer.cookie, input: { limit: 10 } });
+    expect(audit.data[0]).toMatchObject({ actor: "ana@mga.test", action: "organization.create", target: created.data.id });
+  });
+
+  it("signing out ends the session", async () => {
+    const admin = await signIn("ana@mga.test", "admin password 1");
+    const out = await trpc("staff.signOut", { mutation: true, cookie: admin.cookie, csrf: admin.csrf });
+    expect(out.status).toBe(200);
+    expect(out.setCookie).toContain("Max-Age=0");
+    expect((await trpc("staff.me", { cookie: admin.cookie })).status).toBe(401);
+  });
+
+  it("locks an account for 15 minutes after 5 failed sign-ins", async () => {
+    await createStaff(app.t.db, { email: "lock@mga.test", password: "right password 1", role: "viewer", actor: "test" });
+    for (let i = 0; i < 5; i += 1) expect((await trpc("staff.signIn", { mutation: true, input: { email: "lock@mga.test", password: "wrong" } })).status).toBe(401);
+    expect((await trpc("staff.signIn", { mutation: true, input: { email: "lock@mga.test", password: "right password 1" } })).status).toBe(403);
+    const later = new Date(Date.now() + 16 * 60_000);
+    await expect(signInStaff(app.t.db, { email: "lock@mga.test", password: "right password 1" }, later)).resolves.toMatchObject({ staff: { role: "viewer" } });
+  });
+
+  it("stores only password and session hashes", async () => {
+    const { cookie } = await signIn("ana@mga.test", "admin password 1");
+    const token = decodeURIComponent(cookie.split("=")[1] as string);
+    const dump = JSON.stringify((await app.t.db.pool.query("SELECT * FROM staff_accounts, staff_sessions")).rows);
+    expect(dump).not.toContain("admin password 1");
+    expect(dump).not.toContain(token);
+  });
+});

@@ -1,0 +1,81 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "../partners/ports/local-site-passwords";
+import { recordAudit } from "../audit/audit-log";
+
+/**
+ * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
+ * cookie holds a random token, the database its hash) with a CSRF token, and a lockout of
+ * 15 minutes after 5 failed sign-ins in a row. Roles: `admin` may do everything, `viewer`
+ * only read.
+ */
+export type StaffRole = "admin" | "viewer";
+export const STAFF_SESSION_HOURS = 12;
+export const LOCKOUT_AFTER = 5;
+export const LOCKOUT_MINUTES = 15;
+
+export interface StaffMember {
+  id: string;
+  email: string;
+  role: StaffRole;
+  csrfToken: string;
+}
+
+export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_request", "email: not an email address");
+  if (input.password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (input.role !== "admin" && input.role !== "viewer") throw new AppError("invalid_request", "role: admin or viewer");
+  if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  const id = newId("stf");
+  await db.prisma.staffAccount.create({ data: { id, email, passwordHash: await hashPassword(input.password), role: input.role } });
+  await recordAudit(db, { actor: input.actor, action: "staff.create", target: id, details: { email, role: input.role } });
+  return { id, email, role: input.role };
+}
+
+export async function signInStaff(db: Database, input: { email: string; password: string }, now = new Date()): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
+  const email = input.email.trim().toLowerCase();
+  const account = await db.prisma.staffAccount.findUnique({ where: { email } });
+  if (account?.lockedUntil && account.lockedUntil > now) {
+    throw new AppError("forbidden", `too many failed sign-ins; try again after ${account.lockedUntil.toISOString()}`);
+  }
+  // Hash even when the account is missing, so timing does not tell which emails exist.
+  const ok = account ? await verifyPassword(input.password, account.passwordHash) : (await hashPassword(input.password), false);
+  if (!account || !ok) {
+    if (account) {
+      const failed = account.failedAttempts + 1;
+      await db.prisma.staffAccount.update({
+        where: { id: account.id },
+        data: failed >= LOCKOUT_AFTER ? { failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCKOUT_MINUTES * 60_000) } : { failedAttempts: failed },
+      });
+    }
+    throw new AppError("unauthorized", "wrong email or password");
+  }
+  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { failedAttempts: 0, lockedUntil: null } });
+  const sessionToken = randomBytes(32).toString("base64url");
+  const csrfToken = randomBytes(24).toString("base64url");
+  const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
+  await db.prisma.staffSession.create({
+    data: { id: newId("sts"), staffId: account.id, tokenHash: hash(sessionToken), csrfToken, createdAt: now, expiresAt },
+  });
+  return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken } };
+}
+
+export async function authenticateStaff(db: Database, sessionToken: string | undefined, now = new Date()): Promise<StaffMember> {
+  if (!sessionToken) throw new AppError("unauthorized", "sign in first");
+  const session = await db.prisma.staffSession.findUnique({ where: { tokenHash: hash(sessionToken) } });
+  if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
+  const account = await db.prisma.staffAccount.findUnique({ where: { id: session.staffId } });
+  if (!account) throw new AppError("unauthorized", "sign in first");
+  return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: session.csrfToken };
+}
+
+export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
+  await db.prisma.staffSession.updateMany({ where: { tokenHash: hash(sessionToken), revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+function hash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
