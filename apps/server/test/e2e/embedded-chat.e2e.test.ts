@@ -117,6 +117,36 @@ describe("embedded chat in a partner's page", () => {
     await context.close();
   });
 
+  it("a refresh resumes the chat where the browser keeps session storage, and asks for a fresh launch where it cannot", { timeout: 60_000 }, async () => {
+    upstreamAnswers(answer("Resumed answer."));
+    const { email, launchUrl } = await prepare();
+    const context = await browser.newContext();
+    // Opened top-level (first-party): session storage is available, so a refresh resumes.
+    const page = await context.newPage();
+    await page.goto(await launchUrl());
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
+    await popup.waitForSelector("input[name=email]");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "correct horse battery");
+    await popup.click("button[type=submit]");
+    await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    expect(page.url()).not.toContain("#code=");
+    await page.reload();
+    await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await page.fill("#question", "Still there?");
+    await page.click("#send");
+    expect(await (await page.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 })).textContent()).toContain("Resumed answer.");
+
+    // Inside a partner's iframe (third-party) a reload cannot resume: the page asks for a fresh launch.
+    const framed = await context.newPage();
+    const frame = await openInPartnerPage(framed, await launchUrl());
+    await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await frame.evaluate("location.reload()");
+    const reloaded = (await (await framed.waitForSelector("#assistant")).contentFrame()) as Frame;
+    await reloaded.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    await context.close();
+  });
+
   it("the sample partner page of the README walkthrough embeds a launch across origins", { timeout: 60_000 }, async () => {
     const { launchUrl } = await prepare();
     const page = await browser.newPage();
