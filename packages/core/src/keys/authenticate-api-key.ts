@@ -71,6 +71,10 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   const row = rows[0];
   if (!row) throw new AppError("unauthorized", "invalid API key");
   if (row.status !== "active") throw new AppError("unauthorized", "this API key has been revoked");
+  return toAuthenticatedKey(row);
+}
+
+function toAuthenticatedKey(row: Row): AuthenticatedKey {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -81,7 +85,7 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
     rateLimit: {
       limit: row.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-      count: row.window_count ?? 1,
+      count: row.window_count ?? 0,
       resetSeconds: Math.max(1, row.reset_seconds ?? RATE_LIMIT_WINDOW_SECONDS),
     },
   };
@@ -107,14 +111,5 @@ export async function getKeyById(db: Database, id: string): Promise<Authenticate
   );
   const row = rows[0];
   if (!row || row.status !== "active") throw new AppError("unauthorized", "the key behind this launch is no longer active");
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    scopes: row.scopes as Scope[],
-    lastFour: row.last_four,
-    rateLimitPerMinute: row.rate_limit_per_minute,
-    tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
-    rateLimit: { limit: row.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, count: 0, resetSeconds: RATE_LIMIT_WINDOW_SECONDS },
-  };
+  return toAuthenticatedKey(row);
 }
