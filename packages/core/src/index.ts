@@ -53,3 +53,4 @@ export * from "./launches/embed-auth";
 export * from "./launches/embedded-chat";
 export * from "./partners/ports/local-site-passwords";
 export * from "./staff/staff";
+export * from "./ids/secret-token";

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashLaunchCode } from "./launches";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /**
  * The launch's server side after issue (spec 3.6), with a clock that tests control:
@@ -81,10 +81,10 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   if (!launch) throw new AppError("unauthorized", "this launch link is invalid, expired or already used; request a fresh launch");
   await assertStillAuthorized(db, launch);
   const grant = await findActiveGrant(db, launch, now);
-  const sessionToken = randomBytes(24).toString("base64url");
+  const sessionToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + AUTH_SESSION_SECONDS * 1000);
   await db.prisma.embedSession.create({
-    data: { id: newId("es"), launchId: launch.id, partnerUserId: launch.partner_user_id, tokenHash: hashToken(sessionToken), expiresAt, grantId: grant?.id ?? null, createdAt: now },
+    data: { id: newId("es"), launchId: launch.id, partnerUserId: launch.partner_user_id, tokenHash: hashSecret(sessionToken), expiresAt, grantId: grant?.id ?? null, createdAt: now },
   });
   return { sessionToken, expiresAt, loginRequired: !grant };
 }
@@ -104,7 +104,7 @@ async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Prom
 }
 
 async function loadSession(db: Database, sessionToken: string, now: Date) {
-  const session = await db.prisma.embedSession.findUnique({ where: { tokenHash: hashToken(sessionToken) } });
+  const session = await db.prisma.embedSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
   if (!session || session.expiresAt <= now) throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");
   return session;
 }
@@ -146,7 +146,7 @@ export async function exchangeSessionForChatToken(
   if (!session.grantId) return { status: "login_pending" };
   const grant = await db.prisma.chatGrant.findUnique({ where: { id: session.grantId } });
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
-  const chatToken = randomBytes(32).toString("base64url");
+  const chatToken = newSecretToken(32);
   const expiresAt = new Date(Math.min(now.getTime() + CHAT_TOKEN_HOURS * 3600_000, grant.expiresAt.getTime()));
   const tokenId = newId("ct");
   const issued = await withTransaction(db, async (client) => {
@@ -155,7 +155,7 @@ export async function exchangeSessionForChatToken(
     if (claimed.rowCount !== 1) return false;
     await client.query(
       "INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      [tokenId, grant.id, launch.id, launch.partner_user_id, hashToken(chatToken), now, expiresAt],
+      [tokenId, grant.id, launch.id, launch.partner_user_id, hashSecret(chatToken), now, expiresAt],
     );
     return true;
   });
@@ -176,7 +176,7 @@ export interface ChatAuthority {
 /** Every chat request: the token is unexpired, its grant stands, and nothing revoked the launch. */
 export async function verifyChatToken(db: Database, chatToken: string, clock: Clock = systemClock): Promise<ChatAuthority> {
   const now = clock();
-  const token = await db.prisma.chatToken.findUnique({ where: { tokenHash: hashToken(chatToken) } });
+  const token = await db.prisma.chatToken.findUnique({ where: { tokenHash: hashSecret(chatToken) } });
   if (!token || token.expiresAt <= now) throw new AppError("unauthorized", "the chat session has ended; request a fresh launch");
   const grant = await db.prisma.chatGrant.findUnique({ where: { id: token.grantId } });
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
@@ -193,6 +193,3 @@ export async function verifyChatToken(db: Database, chatToken: string, clock: Cl
   };
 }
 
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}

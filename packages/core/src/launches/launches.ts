@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
@@ -6,6 +5,7 @@ import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import { resolveIntegration } from "../partners/integrations/integrations";
 import { launchEligibility } from "../partners/users/partner-user";
 import { findPartnerUser } from "../partners/users/users";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /** Spec 3.6: a launch code lives two minutes. */
 export const LAUNCH_CODE_SECONDS = 120;
@@ -55,7 +55,7 @@ export async function issueLaunch(
   const eligibility = launchEligibility(user);
   if (!eligibility.canLaunch) throw new AppError("identity_conflict", `user ${input.externalUserId} cannot launch: ${eligibility.blockingReasons.join(", ")}`);
 
-  const code = randomBytes(24).toString("base64url");
+  const code = newSecretToken(24);
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + LAUNCH_CODE_SECONDS * 1000);
   const id = newId("lch");
@@ -78,6 +78,4 @@ export async function issueLaunch(
   return { launchId: id, launchUrl, expiresAt };
 }
 
-export function hashLaunchCode(code: string): string {
-  return createHash("sha256").update(code).digest("hex");
-}
+export const hashLaunchCode = hashSecret;

@@ -1,9 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "../partners/ports/local-site-passwords";
 import { recordAudit } from "../audit/audit-log";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /**
  * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
@@ -54,18 +54,18 @@ export async function signInStaff(db: Database, input: { email: string; password
     throw new AppError("unauthorized", "wrong email or password");
   }
   await db.prisma.staffAccount.update({ where: { id: account.id }, data: { failedAttempts: 0, lockedUntil: null } });
-  const sessionToken = randomBytes(32).toString("base64url");
-  const csrfToken = randomBytes(24).toString("base64url");
+  const sessionToken = newSecretToken(32);
+  const csrfToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
   await db.prisma.staffSession.create({
-    data: { id: newId("sts"), staffId: account.id, tokenHash: hash(sessionToken), csrfToken, createdAt: now, expiresAt },
+    data: { id: newId("sts"), staffId: account.id, tokenHash: hashSecret(sessionToken), csrfToken, createdAt: now, expiresAt },
   });
   return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken } };
 }
 
 export async function authenticateStaff(db: Database, sessionToken: string | undefined, now = new Date()): Promise<StaffMember> {
   if (!sessionToken) throw new AppError("unauthorized", "sign in first");
-  const session = await db.prisma.staffSession.findUnique({ where: { tokenHash: hash(sessionToken) } });
+  const session = await db.prisma.staffSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
   if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
   const account = await db.prisma.staffAccount.findUnique({ where: { id: session.staffId } });
   if (!account) throw new AppError("unauthorized", "sign in first");
@@ -73,9 +73,6 @@ export async function authenticateStaff(db: Database, sessionToken: string | und
 }
 
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
-  await db.prisma.staffSession.updateMany({ where: { tokenHash: hash(sessionToken), revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.prisma.staffSession.updateMany({ where: { tokenHash: hashSecret(sessionToken), revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
-function hash(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
@@ -10,6 +9,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import { normalizeEmail } from "../ports/local-site-accounts";
 import type { OperationStatus, OperationType } from "../users/partner-user";
 import type { DirectoryDeps } from "../users/users";
+import { hashSecret, newSecretToken } from "../../ids/secret-token";
 
 /**
  * Lifecycle operations (spec 2.10, 3.2, 3.3). State machine:
@@ -171,7 +171,7 @@ export async function confirmEmailVerification(deps: OperationDeps, token: strin
   const operationId = await withTransaction(deps.db, async (client) => {
     const { rows } = await client.query<{ id: string; status: string; expired: boolean }>(
       "SELECT id, status, verification_expires_at < now() AS expired FROM lifecycle_operations WHERE verification_token_hash = $1 FOR UPDATE",
-      [hashToken(token)],
+      [hashSecret(token)],
     );
     const op = rows[0];
     if (!op) throw new AppError("not_found", "unknown or already used verification link");
@@ -199,10 +199,10 @@ export async function expireStaleVerifications(db: Database, operationId?: strin
 
 /** A fresh verification token for an operation awaiting verification; only its hash is stored. */
 export async function createVerificationToken(db: Database, operationId: string): Promise<string | undefined> {
-  const token = randomBytes(24).toString("base64url");
+  const token = newSecretToken(24);
   const { rowCount } = await db.pool.query(
     "UPDATE lifecycle_operations SET verification_token_hash = $2, updated_at = now() WHERE id = $1 AND status = 'verification_pending'",
-    [operationId, hashToken(token)],
+    [operationId, hashSecret(token)],
   );
   return rowCount === 1 ? token : undefined;
 }
@@ -252,9 +252,6 @@ async function findOperation(db: Database, where: string, values: unknown[]): Pr
   };
 }
 
-function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
 
 /**
  * An audited staff override of a user's profile (spec 3.3): applies a name-only change, or

@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/**
+ * Secrets handed to a browser or a mailbox (launch codes, session and chat tokens,
+ * verification links): random, URL-safe, and stored only as a SHA-256 hash. High-entropy
+ * random tokens need no slow hash: nothing can be guessed from the digest.
+ */
+export function newSecretToken(bytes = 24): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export function hashSecret(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
