@@ -1,5 +1,5 @@
 import { embedSessionSchema } from "@mga/api";
-import { bindLaunchKey, createIntegration, hashLaunchCode, setAliasGrant, unbindLaunchKey } from "@mga/core";
+import { bindLaunchKey, createIntegration, hashSecret, setAliasGrant, unbindLaunchKey } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
@@ -39,7 +39,7 @@ describe("POST /v1/embed-sessions", () => {
     expect(expires - before).toBeGreaterThanOrEqual(119_000);
     expect(expires - before).toBeLessThanOrEqual(121_000);
     const stored = await app.t.db.pool.query("SELECT code_hash, loan_context, attribution, access_version FROM launches WHERE id = $1", [res.body.launch_id]);
-    expect(stored.rows[0].code_hash).toBe(hashLaunchCode(code));
+    expect(stored.rows[0].code_hash).toBe(hashSecret(code));
     expect(JSON.stringify(stored.rows[0])).not.toContain(code);
     expect(stored.rows[0]).toMatchObject({ loan_context: loan, attribution: { public_name: "acme-los", integration: "acme-los" }, access_version: 1 });
     expect(p.slug).toBe("acme-los");

@@ -2,7 +2,6 @@ import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
-import { hashLaunchCode } from "./launches";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /**
@@ -75,7 +74,7 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   const { rows } = await db.pool.query<LaunchRow>(
     `UPDATE launches SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL AND expires_at > $2
      RETURNING id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution`,
-    [hashLaunchCode(code), now],
+    [hashSecret(code), now],
   );
   const launch = rows[0];
   if (!launch) throw new AppError("unauthorized", "this launch link is invalid, expired or already used; request a fresh launch");

@@ -65,7 +65,7 @@ export async function issueLaunch(
       apiKeyId: input.key.id,
       integrationId: integration.id,
       partnerUserId: user.id,
-      codeHash: hashLaunchCode(code),
+      codeHash: hashSecret(code),
       accessVersion: user.accessVersion,
       accountGeneration: user.accountGeneration,
       loanContext: input.loanContext as object,
@@ -78,4 +78,3 @@ export async function issueLaunch(
   return { launchId: id, launchUrl, expiresAt };
 }
 
-export const hashLaunchCode = hashSecret;

@@ -1,5 +1,3 @@
-import { SiteAccountsUnavailable } from "./site-accounts";
-
 /**
  * A small JSON-over-HTTP helper for the ports' HTTP adapters: a timeout per call, and
  * failures split into "unavailable" (network, timeout, 5xx, 429: worth retrying) and
@@ -10,6 +8,14 @@ export interface HttpTarget {
   headers: Record<string, string>;
   timeoutMs: number;
   service: string;
+}
+
+/** The site-account system or the chat identity store could not be reached or failed: worth retrying. */
+export class DirectoryUnavailable extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "DirectoryUnavailable";
+  }
 }
 
 export class HttpRefused extends Error {
@@ -32,18 +38,18 @@ export async function httpJson<T>(target: HttpTarget, method: string, path: stri
       signal: AbortSignal.timeout(target.timeoutMs),
     });
   } catch (error) {
-    throw new SiteAccountsUnavailable(`${target.service} unreachable (${method} ${path})`, { cause: error });
+    throw new DirectoryUnavailable(`${target.service} unreachable (${method} ${path})`, { cause: error });
   }
   const text = await response.text();
   if (response.status >= 500 || response.status === 429) {
-    throw new SiteAccountsUnavailable(`${target.service} answered HTTP ${response.status} (${method} ${path})`);
+    throw new DirectoryUnavailable(`${target.service} answered HTTP ${response.status} (${method} ${path})`);
   }
   if (response.status >= 400) throw new HttpRefused(response.status, `${target.service} refused ${method} ${path}: HTTP ${response.status}`);
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {
-    throw new SiteAccountsUnavailable(`${target.service} answered something that is not JSON (${method} ${path})`);
+    throw new DirectoryUnavailable(`${target.service} answered something that is not JSON (${method} ${path})`);
   }
   return { status: response.status, data: data as T };
 }

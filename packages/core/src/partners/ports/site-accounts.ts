@@ -23,10 +23,3 @@ export interface SiteAccounts {
   /** Deletes a partner-created account (its sessions with it). Deleting twice is not an error. */
   deleteAccount(accountId: string): Promise<void>;
 }
-
-export class SiteAccountsUnavailable extends Error {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, options);
-    this.name = "SiteAccountsUnavailable";
-  }
-}

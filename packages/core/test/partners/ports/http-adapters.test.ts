@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HttpChatIdentities, HttpSiteAccounts, SiteAccountsUnavailable } from "../../../src/index";
+import { HttpChatIdentities, HttpSiteAccounts, DirectoryUnavailable } from "../../../src/index";
 
 /** The ports' HTTP adapters against their documented contracts (docs/site-accounts-contract.md), served by msw. */
 const SITE = "http://site.test";
@@ -89,13 +89,13 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
 
   it("reports 5xx, 429, timeouts and network failures as unavailable (retryable), 4xx as refusals", async () => {
     server.use(http.get(`${SITE}/wp-json/wp/v2/users`, () => new HttpResponse("down", { status: 503 })));
-    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(SiteAccountsUnavailable);
+    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
     server.use(http.get(`${SITE}/wp-json/wp/v2/users`, () => new HttpResponse("slow down", { status: 429 })));
-    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(SiteAccountsUnavailable);
+    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
     server.use(http.get(`${SITE}/wp-json/wp/v2/users`, async () => new Promise<Response>(() => {})));
-    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(SiteAccountsUnavailable);
+    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
     server.use(http.get(`${SITE}/wp-json/wp/v2/users`, () => HttpResponse.error()));
-    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(SiteAccountsUnavailable);
+    await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
     server.use(http.post(`${SITE}/wp-json/mga/v1/users/:id/lock`, () => HttpResponse.json({ code: "rest_forbidden" }, { status: 403 })));
     await expect(site().lock("1")).rejects.toMatchObject({ name: "HttpRefused", status: 403 });
   });
@@ -121,6 +121,6 @@ describe("HttpChatIdentities", () => {
     server.use(http.put(`${CHAT}/v1/identities/:user/generations/:generation`, () => HttpResponse.json({})));
     await expect(chat().create({ partnerUserId: "pu_1", generation: 1 })).rejects.toThrow(/without an id/);
     server.use(http.put(`${CHAT}/v1/identities/:user/generations/:generation`, () => new HttpResponse(null, { status: 500 })));
-    await expect(chat().create({ partnerUserId: "pu_1", generation: 1 })).rejects.toBeInstanceOf(SiteAccountsUnavailable);
+    await expect(chat().create({ partnerUserId: "pu_1", generation: 1 })).rejects.toBeInstanceOf(DirectoryUnavailable);
   });
 });
