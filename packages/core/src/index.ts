@@ -54,3 +54,7 @@ export * from "./launches/embedded-chat";
 export * from "./partners/ports/local-site-passwords";
 export * from "./staff/staff";
 export * from "./ids/secret-token";
+export * from "./conversations/conversation-overview";
+export * from "./partners/ports/notification-outbox";
+export * from "./audit/list-audit";
+export * from "./keys/scope-advice";

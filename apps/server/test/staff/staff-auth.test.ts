@@ -34,20 +34,20 @@ describe("staff sign-in and authorization", () => {
     expect(setCookie).toMatch(/^mga_staff=[^;]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=\d+$/);
     expect((await trpc("staff.me", { cookie })).data).toEqual({ email: "ana@mga.test", role: "admin", csrf_token: csrf });
     expect((await trpc("staff.me")).status).toBe(401);
-    expect((await trpc("staff.listOrganizations")).status).toBe(401);
-    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "X" } })).status).toBe(401);
+    expect((await trpc("staff.organizations.list")).status).toBe(401);
+    expect((await trpc("staff.organizations.create", { mutation: true, input: { name: "X" } })).status).toBe(401);
   });
 
   it("mutations need the CSRF token; viewers cannot mutate; admins can, and it is audited", async () => {
     const admin = await signIn("ana@mga.test", "admin password 1");
     const viewer = await signIn("vic@mga.test", "viewer password 1");
-    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "No CSRF" }, cookie: admin.cookie })).status).toBe(403);
-    expect((await trpc("staff.createOrganization", { mutation: true, input: { name: "Viewer" }, cookie: viewer.cookie, csrf: viewer.csrf })).status).toBe(403);
-    const created = await trpc("staff.createOrganization", { mutation: true, input: { name: "Acme via console" }, cookie: admin.cookie, csrf: admin.csrf });
+    expect((await trpc("staff.organizations.create", { mutation: true, input: { name: "No CSRF" }, cookie: admin.cookie })).status).toBe(403);
+    expect((await trpc("staff.organizations.create", { mutation: true, input: { name: "Viewer" }, cookie: viewer.cookie, csrf: viewer.csrf })).status).toBe(403);
+    const created = await trpc("staff.organizations.create", { mutation: true, input: { name: "Acme via console" }, cookie: admin.cookie, csrf: admin.csrf });
     expect(created.status).toBe(200);
-    expect((await trpc("staff.listOrganizations", { cookie: viewer.cookie })).data.map((o: { name: string }) => o.name)).toContain("Acme via console");
-    const audit = await trpc("staff.auditLog", { cookie: viewer.cookie, input: { limit: 10 } });
-    expect(audit.data[0]).toMatchObject({ actor: "ana@mga.test", action: "organization.create", target: created.data.id });
+    expect((await trpc("staff.organizations.list", { cookie: viewer.cookie })).data.map((o: { name: string }) => o.name)).toContain("Acme via console");
+    const audit = await trpc("staff.audit.list", { cookie: viewer.cookie, input: { limit: 10 } });
+    expect(audit.data.entries[0]).toMatchObject({ actor: "ana@mga.test", action: "organization.create", target: created.data.id });
   });
 
   it("signing out ends the session", async () => {

@@ -30,9 +30,7 @@ export async function createApiKey(
   if (name.length < 1 || name.length > 200) throw new AppError("invalid_request", "name: must be 1-200 characters");
   const scopes = parseScopes(input.scopes);
   const rateLimit = input.rateLimitPerMinute ?? null;
-  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT_PER_MINUTE)) {
-    throw new AppError("invalid_request", `rate_limit: must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE} requests per minute`);
-  }
+  assertRateLimit(rateLimit);
   const secret = generateApiKey();
   const row = await db.prisma.apiKey.create({
     data: {
@@ -54,6 +52,26 @@ export async function revokeApiKey(db: Database, id: string): Promise<ApiKeySumm
   if (existing.status === "revoked") return toSummary(existing);
   const row = await db.prisma.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
   return toSummary(row);
+}
+
+/** Changes a key's rate limit (null: the service default); takes effect on its next request. */
+export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerMinute: number | null): Promise<ApiKeySummary> {
+  assertRateLimit(rateLimitPerMinute);
+  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!existing) throw new AppError("not_found", `key ${id} not found`);
+  return toSummary(await db.prisma.apiKey.update({ where: { id }, data: { rateLimitPerMinute } }));
+}
+
+export async function getApiKey(db: Database, id: string): Promise<ApiKeySummary> {
+  const row = await db.prisma.apiKey.findUnique({ where: { id } });
+  if (!row) throw new AppError("not_found", `key ${id} not found`);
+  return toSummary(row);
+}
+
+function assertRateLimit(rateLimit: number | null): void {
+  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT_PER_MINUTE)) {
+    throw new AppError("invalid_request", `rate_limit: must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE} requests per minute`);
+  }
 }
 
 export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {

@@ -41,3 +41,14 @@ export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{
   if (updated.count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: apiKeyId } }))) throw new AppError("not_found", `key ${apiKeyId} not found`);
   return { apiKeyId, enabled: false };
 }
+
+/** The launch bindings of an organization's keys, by key id (the console's key list). */
+export async function listLaunchBindings(db: Database, organizationId: string): Promise<Map<string, LaunchBindingRecord>> {
+  const { rows } = await db.pool.query<{ api_key_id: string; public_name: string; slug: string; enabled: boolean }>(
+    `SELECT b.api_key_id, b.public_name, i.slug, b.enabled FROM launch_bindings b
+     JOIN api_keys k ON k.id = b.api_key_id JOIN integrations i ON i.id = b.integration_id
+     WHERE k.organization_id = $1`,
+    [organizationId],
+  );
+  return new Map(rows.map((row) => [row.api_key_id, { apiKeyId: row.api_key_id, publicName: row.public_name, integration: row.slug, enabled: row.enabled }]));
+}

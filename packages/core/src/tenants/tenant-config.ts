@@ -3,6 +3,31 @@ import { parseOrThrow } from "../errors/zod-issues";
 import { getOrganization } from "../orgs/organizations";
 import { type TenantConfig, tenantConfigSchema } from "./tenant-config.schema";
 
+export interface FieldIssue {
+  /** The top-level field of the configuration ("baseSources"), or "" for the whole object. */
+  field: string;
+  /** The issue with its position inside the field when nested ("tenantSources.1.label: Required"). */
+  message: string;
+}
+
+/**
+ * Checks a configuration without storing it, as issues per top-level field, so a form can
+ * show each problem beside its input (the admin console) instead of one 400 message.
+ */
+export function validateTenantConfig(config: unknown): { ok: true; config: TenantConfig } | { ok: false; issues: FieldIssue[] } {
+  const result = tenantConfigSchema.safeParse(config);
+  if (result.success) return { ok: true, config: result.data };
+  return {
+    ok: false,
+    issues: result.error.issues.map((issue) => {
+      const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
+      const field = issue.path.length ? String(issue.path[0]) : (unknownKeys[0] ?? "");
+      const inner = issue.path.slice(1).map(String).join(".");
+      return { field, message: unknownKeys.length ? `unknown field: ${unknownKeys.join(", ")}` : inner ? `${inner}: ${issue.message}` : issue.message };
+    }),
+  };
+}
+
 /** Validates and stores an organization's tenant configuration (replacing the previous one). */
 export async function configureTenant(db: Database, input: { organizationId: string; config: unknown }): Promise<TenantConfig> {
   await getOrganization(db, input.organizationId);

@@ -1,3 +1,4 @@
+import { listOutbox } from "@mga/core";
 import { loadEnv } from "../../env";
 import { type Command } from "./command";
 
@@ -11,19 +12,15 @@ export const siteCommands = {
     async run({ db }, flags) {
       const env = loadEnv();
       const base = (env.APP_URL ?? env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
-      const email = typeof flags.email === "string" ? flags.email.trim().toLowerCase() : undefined;
-      const rows = await db.prisma.notificationOutbox.findMany({ where: email ? { recipient: email } : {}, orderBy: { createdAt: "desc" }, take: 50 });
+      const rows = await listOutbox(db, { email: typeof flags.email === "string" ? flags.email : undefined, limit: 50 });
       return {
-        notifications: rows.map((row) => {
-          const payload = row.payload as { token?: string; used?: boolean };
-          return {
-            kind: row.kind,
-            recipient: row.recipient,
-            created_at: row.createdAt.toISOString(),
-            used: payload.used === true,
-            link: row.kind === "password_setup" ? `${base}/site/password-setup?token=${payload.token}` : null,
-          };
-        }),
+        notifications: rows.map((row) => ({
+          kind: row.kind,
+          recipient: row.recipient,
+          created_at: row.createdAt.toISOString(),
+          used: row.used,
+          link: row.linkPath ? `${base}${row.linkPath}` : null,
+        })),
       };
     },
   },

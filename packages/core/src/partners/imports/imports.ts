@@ -155,3 +155,25 @@ export async function getImport(db: Database, integration: ResolvedIntegration, 
     completedAt: job.completed_at,
   };
 }
+
+export interface ImportSummaryRecord {
+  id: string;
+  status: ImportStatus;
+  total: number;
+  processed: number;
+  failed: number;
+  createdAt: Date;
+  completedAt: Date | null;
+}
+
+/** An integration's imports, newest first, with their progress (the console's import list). */
+export async function listImports(db: Database, integration: ResolvedIntegration, input: { limit: number }): Promise<ImportSummaryRecord[]> {
+  const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
+    `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
+            count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
+     FROM import_jobs j LEFT JOIN import_job_rows r ON r.job_id = j.id
+     WHERE j.integration_id = $1 GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
+    [integration.id, input.limit],
+  );
+  return rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at }));
+}

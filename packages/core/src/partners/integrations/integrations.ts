@@ -82,6 +82,13 @@ export async function getIntegration(db: Database, organizationId: string, slug:
   return toRecord(row);
 }
 
+/** By id, for staff (the console links integrations by id). */
+export async function getIntegrationById(db: Database, id: string): Promise<IntegrationRecord> {
+  const row = await db.prisma.integration.findUnique({ where: { id }, include: { aliases: { orderBy: { slug: "asc" } } } });
+  if (!row) throw new AppError("not_found", `integration ${id} not found`);
+  return toRecord(row);
+}
+
 export async function listIntegrations(db: Database, organizationId: string): Promise<IntegrationRecord[]> {
   await getOrganization(db, organizationId);
   const rows = await db.prisma.integration.findMany({ where: { organizationId }, include: { aliases: { orderBy: { slug: "asc" } } }, orderBy: { createdAt: "asc" } });

@@ -220,7 +220,16 @@ export async function getOperationById(db: Database, operationId: string): Promi
   return op;
 }
 
+/** A user's lifecycle operations, newest first (the console's user page). */
+export async function listUserOperations(db: Database, integration: ResolvedIntegration, externalUserId: string, limit = 50): Promise<OperationRecord[]> {
+  return selectOperations(db, "o.integration_id = $1 AND u.external_user_id = $2 ORDER BY o.created_at DESC, o.id DESC LIMIT $3", [integration.id, externalUserId, limit]);
+}
+
 async function findOperation(db: Database, where: string, values: unknown[]): Promise<OperationRecord | undefined> {
+  return (await selectOperations(db, where, values))[0];
+}
+
+async function selectOperations(db: Database, where: string, values: unknown[]): Promise<OperationRecord[]> {
   const { rows } = await db.pool.query<{
     id: string;
     type: OperationType;
@@ -237,9 +246,7 @@ async function findOperation(db: Database, where: string, values: unknown[]): Pr
      WHERE ${where}`,
     values,
   );
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
+  return rows.map((row) => ({
     id: row.id,
     type: row.type,
     status: row.status,
@@ -249,7 +256,7 @@ async function findOperation(db: Database, where: string, values: unknown[]): Pr
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     completedAt: row.completed_at,
-  };
+  }));
 }
 
 

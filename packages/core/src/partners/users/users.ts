@@ -184,3 +184,10 @@ export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJ
     [job.integrationId, job.externalUserId],
   );
 }
+
+/** The contact details partners never read back (spec 2.9), shown to staff for support. */
+export async function getPartnerUserContact(db: Database, userId: string): Promise<{ email: string; name: string | null }> {
+  const row = await db.prisma.partnerUser.findUnique({ where: { id: userId }, select: { email: true, name: true } });
+  if (!row) throw new AppError("not_found", `user ${userId} not found`);
+  return row;
+}

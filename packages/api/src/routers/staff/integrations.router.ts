@@ -1,0 +1,73 @@
+import { AppError, createIntegration, getIntegrationById, type IntegrationRecord, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { z } from "zod";
+import { adminProcedure, router, staffProcedure } from "../../trpc";
+import { auditStaffAction } from "./audit-action";
+import { staffId } from "./staff.types";
+
+/** Partner integrations, their public aliases and which keys each alias is granted to. */
+function integrationView(integration: IntegrationRecord) {
+  return {
+    id: integration.id,
+    organization_id: integration.organizationId,
+    slug: integration.slug,
+    status: integration.status,
+    aliases: integration.aliases.map((alias) => ({ slug: alias.slug, granted_key_ids: alias.grantedKeyIds })),
+  };
+}
+
+const slug = z.string().trim().min(1).max(100);
+
+export const staffIntegrationsRouter = router({
+  list: staffProcedure.input(z.strictObject({ organization_id: staffId })).query(async ({ ctx, input }) => {
+    const integrations = await listIntegrations(ctx.db, input.organization_id);
+    const { rows } = await ctx.db.pool.query<{ integration_id: string; users: number }>(
+      "SELECT integration_id, count(*)::int AS users FROM partner_users WHERE status <> 'deleted' AND integration_id = ANY($1) GROUP BY integration_id",
+      [integrations.map((integration) => integration.id)],
+    );
+    const users = new Map(rows.map((row) => [row.integration_id, row.users]));
+    return integrations.map((integration) => ({ ...integrationView(integration), users: users.get(integration.id) ?? 0 }));
+  }),
+
+  get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => integrationView(await getIntegrationById(ctx.db, input.id))),
+
+  create: adminProcedure
+    .input(z.strictObject({ organization_id: staffId, slug, aliases: z.array(slug).max(20).default([]) }))
+    .mutation(async ({ ctx, input }) => {
+      const integration = await createIntegration(ctx.db, { organizationId: input.organization_id, slug: input.slug, aliases: input.aliases });
+      await auditStaffAction(ctx, "integration.create", integration.id, { slug: integration.slug, aliases: input.aliases });
+      return integrationView(integration);
+    }),
+
+  /** Disabling refuses every partner request naming it (403) until it is enabled again. */
+  setStatus: adminProcedure.input(z.strictObject({ id: staffId, status: z.enum(["active", "disabled"]) })).mutation(async ({ ctx, input }) => {
+    const current = await getIntegrationById(ctx.db, input.id);
+    const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, status: input.status });
+    await auditStaffAction(ctx, `integration.${input.status === "disabled" ? "disable" : "enable"}`, integration.id, { slug: integration.slug });
+    return integrationView(integration);
+  }),
+
+  addAlias: adminProcedure.input(z.strictObject({ id: staffId, alias: slug })).mutation(async ({ ctx, input }) => {
+    const current = await getIntegrationById(ctx.db, input.id);
+    const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, addAliases: [input.alias] });
+    await auditStaffAction(ctx, "integration.alias_add", integration.id, { alias: input.alias });
+    return integrationView(integration);
+  }),
+
+  removeAlias: adminProcedure.input(z.strictObject({ id: staffId, alias: slug })).mutation(async ({ ctx, input }) => {
+    const current = await getIntegrationById(ctx.db, input.id);
+    const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, removeAliases: [input.alias] });
+    await auditStaffAction(ctx, "integration.alias_remove", integration.id, { alias: input.alias });
+    return integrationView(integration);
+  }),
+
+  /** An alias resolves only for the keys granted it (spec section 5 item 4). */
+  setAliasGrant: adminProcedure
+    .input(z.strictObject({ id: staffId, alias: slug, key_id: staffId, granted: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      const current = await getIntegrationById(ctx.db, input.id);
+      if (!current.aliases.some((alias) => alias.slug === input.alias)) throw new AppError("not_found", `alias ${input.alias} is not an alias of ${current.slug}`);
+      const integration = await setAliasGrant(ctx.db, { organizationId: current.organizationId, alias: input.alias, apiKeyId: input.key_id, granted: input.granted });
+      await auditStaffAction(ctx, input.granted ? "integration.alias_grant" : "integration.alias_revoke", integration.id, { alias: input.alias, key_id: input.key_id });
+      return integrationView(integration);
+    }),
+});

@@ -1,0 +1,98 @@
+import {
+  type ApiKeySummary,
+  bindLaunchKey,
+  createApiKey,
+  getApiKey,
+  KEY_SEPARATION_ADVICE,
+  keySeparationWarnings,
+  type LaunchBindingRecord,
+  listApiKeys,
+  listLaunchBindings,
+  MAX_RATE_LIMIT_PER_MINUTE,
+  revokeApiKey,
+  SCOPE_DESCRIPTIONS,
+  SCOPES,
+  setApiKeyRateLimit,
+  unbindLaunchKey,
+} from "@mga/core";
+import { z } from "zod";
+import { adminProcedure, router, staffProcedure } from "../../trpc";
+import { auditStaffAction } from "./audit-action";
+import { staffId } from "./staff.types";
+
+/** A key as staff see it: last four characters and last use, never the key or its hash. */
+function keyView(key: ApiKeySummary, binding: LaunchBindingRecord | undefined) {
+  return {
+    id: key.id,
+    organization_id: key.organizationId,
+    name: key.name,
+    status: key.status,
+    scopes: key.scopes,
+    last_four: key.lastFour,
+    rate_limit_per_minute: key.rateLimitPerMinute,
+    created_at: key.createdAt.toISOString(),
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    launch_binding: binding ? { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled } : null,
+  };
+}
+
+const rateLimit = z.int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
+
+export const staffKeysRouter = router({
+  /** The scope picker's content: every scope, what it allows, and the spec's separation advice. */
+  scopes: staffProcedure.query(() => ({
+    scopes: SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
+    advice: [...KEY_SEPARATION_ADVICE],
+    max_rate_limit_per_minute: MAX_RATE_LIMIT_PER_MINUTE,
+  })),
+
+  list: staffProcedure.input(z.strictObject({ organization_id: staffId })).query(async ({ ctx, input }) => {
+    const [keys, bindings] = await Promise.all([listApiKeys(ctx.db, input.organization_id), listLaunchBindings(ctx.db, input.organization_id)]);
+    return keys.map((key) => keyView(key, bindings.get(key.id)));
+  }),
+
+  get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => {
+    const key = await getApiKey(ctx.db, input.id);
+    return keyView(key, (await listLaunchBindings(ctx.db, key.organizationId)).get(key.id));
+  }),
+
+  /** The plaintext is in this response only; afterwards only its hash exists. */
+  create: adminProcedure
+    .input(z.strictObject({ organization_id: staffId, name: z.string().trim().min(1).max(200), scopes: z.array(z.enum(SCOPES)).min(1), rate_limit_per_minute: rateLimit.default(null) }))
+    .mutation(async ({ ctx, input }) => {
+      const { key, plaintext } = await createApiKey(ctx.db, {
+        organizationId: input.organization_id,
+        name: input.name,
+        scopes: input.scopes,
+        rateLimitPerMinute: input.rate_limit_per_minute,
+      });
+      await auditStaffAction(ctx, "key.create", key.id, { name: key.name, scopes: key.scopes, organization_id: key.organizationId, last_four: key.lastFour });
+      return { key: keyView(key, undefined), plaintext, warnings: keySeparationWarnings(key.scopes) };
+    }),
+
+  revoke: adminProcedure.input(z.strictObject({ id: staffId })).mutation(async ({ ctx, input }) => {
+    const key = await revokeApiKey(ctx.db, input.id);
+    await auditStaffAction(ctx, "key.revoke", key.id, { name: key.name, last_four: key.lastFour });
+    return keyView(key, undefined);
+  }),
+
+  setRateLimit: adminProcedure.input(z.strictObject({ id: staffId, rate_limit_per_minute: rateLimit })).mutation(async ({ ctx, input }) => {
+    const key = await setApiKeyRateLimit(ctx.db, input.id, input.rate_limit_per_minute);
+    await auditStaffAction(ctx, "key.rate_limit", key.id, { rate_limit_per_minute: key.rateLimitPerMinute });
+    return keyView(key, undefined);
+  }),
+
+  /** Lets a launch key issue launches for one public name (spec section 5 item 6). */
+  bindLaunch: adminProcedure.input(z.strictObject({ id: staffId, integration: z.string().trim().min(1).max(100) })).mutation(async ({ ctx, input }) => {
+    const binding = await bindLaunchKey(ctx.db, { apiKeyId: input.id, publicName: input.integration });
+    await auditStaffAction(ctx, "key.launch_bind", input.id, { integration: binding.publicName });
+    return { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled };
+  }),
+
+  unbindLaunch: adminProcedure.input(z.strictObject({ id: staffId })).mutation(async ({ ctx, input }) => {
+    await unbindLaunchKey(ctx.db, input.id);
+    await auditStaffAction(ctx, "key.launch_unbind", input.id);
+    return { enabled: false };
+  }),
+});

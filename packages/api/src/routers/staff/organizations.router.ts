@@ -1,0 +1,58 @@
+import { COMMON_AGENCY_SOURCE_TYPES, configureTenant, createOrganization, getOrganization, getTenantConfig, listOrganizations, validateTenantConfig } from "@mga/core";
+import { z } from "zod";
+import { adminProcedure, router, staffProcedure } from "../../trpc";
+import { auditStaffAction } from "./audit-action";
+import { staffId } from "./staff.types";
+
+/** Organizations and their tenant configuration (spec 2.3/2.4). */
+export const staffOrganizationsRouter = router({
+  list: staffProcedure.query(async ({ ctx }) => {
+    const orgs = await listOrganizations(ctx.db);
+    const { rows } = await ctx.db.pool.query<{ organization_id: string; integrations: number; keys: number }>(
+      `SELECT o.id AS organization_id,
+              (SELECT count(*)::int FROM integrations i WHERE i.organization_id = o.id) AS integrations,
+              (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.status = 'active') AS keys
+       FROM organizations o`,
+    );
+    const counts = new Map(rows.map((row) => [row.organization_id, row]));
+    return orgs.map((org) => ({
+      id: org.id,
+      name: org.name,
+      created_at: org.createdAt.toISOString(),
+      integrations: counts.get(org.id)?.integrations ?? 0,
+      active_keys: counts.get(org.id)?.keys ?? 0,
+    }));
+  }),
+
+  get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => {
+    const org = await getOrganization(ctx.db, input.id);
+    const configured = await ctx.db.prisma.tenantConfiguration.findUnique({ where: { organizationId: org.id }, select: { updatedAt: true } });
+    return {
+      id: org.id,
+      name: org.name,
+      created_at: org.createdAt.toISOString(),
+      tenant: await getTenantConfig(ctx.db, org.id),
+      tenant_configured_at: configured?.updatedAt.toISOString() ?? null,
+      suggested_agency_sources: [...COMMON_AGENCY_SOURCE_TYPES],
+    };
+  }),
+
+  create: adminProcedure.input(z.strictObject({ name: z.string().trim().min(1).max(200) })).mutation(async ({ ctx, input }) => {
+    const org = await createOrganization(ctx.db, { name: input.name });
+    await auditStaffAction(ctx, "organization.create", org.id, { name: org.name });
+    return { id: org.id, name: org.name };
+  }),
+
+  /**
+   * Replaces the tenant configuration. Invalid input is not an error here but a result with
+   * one issue per field, so the form shows each beside its input; nothing is stored then.
+   */
+  configureTenant: adminProcedure.input(z.strictObject({ id: staffId, config: z.unknown() })).mutation(async ({ ctx, input }) => {
+    await getOrganization(ctx.db, input.id);
+    const checked = validateTenantConfig(input.config);
+    if (!checked.ok) return { saved: false as const, issues: checked.issues };
+    const config = await configureTenant(ctx.db, { organizationId: input.id, config: checked.config });
+    await auditStaffAction(ctx, "tenant.configure", input.id, { enabled_sources: config.enabledSources, base_sources: config.baseSources });
+    return { saved: true as const, config };
+  }),
+});

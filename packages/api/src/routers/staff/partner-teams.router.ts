@@ -1,0 +1,39 @@
+import { getImport, listImports, listTeams } from "@mga/core";
+import { z } from "zod";
+import { router, staffProcedure } from "../../trpc";
+import { importToWire } from "../partners/imports/to-wire";
+import { teamToWire } from "../partners/teams/to-wire";
+import { integrationForStaff } from "./partner-directory";
+import { staffCursor, staffId, staffLimit } from "./staff.types";
+
+/** Teams (read only: partners own them through the API). */
+export const staffPartnerTeamsRouter = router({
+  list: staffProcedure
+    .input(z.strictObject({ integration_id: staffId, status: z.enum(["active", "archived"]).optional(), limit: staffLimit(50), cursor: staffCursor }))
+    .query(async ({ ctx, input }) => {
+      const integration = await integrationForStaff(ctx, input.integration_id);
+      const page = await listTeams(ctx.db, integration, { status: input.status, limit: input.limit, cursor: input.cursor });
+      return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor };
+    }),
+});
+
+/** Bulk imports with their per-row results (read only: partners start them through the API). */
+export const staffPartnerImportsRouter = router({
+  list: staffProcedure.input(z.strictObject({ integration_id: staffId, limit: staffLimit(25) })).query(async ({ ctx, input }) => {
+    const integration = await integrationForStaff(ctx, input.integration_id);
+    return (await listImports(ctx.db, integration, { limit: input.limit })).map((job) => ({
+      job_id: job.id,
+      status: job.status,
+      total: job.total,
+      processed: job.processed,
+      failed: job.failed,
+      created_at: job.createdAt.toISOString(),
+      completed_at: job.completedAt?.toISOString() ?? null,
+    }));
+  }),
+
+  get: staffProcedure.input(z.strictObject({ integration_id: staffId, job_id: staffId })).query(async ({ ctx, input }) => {
+    const integration = await integrationForStaff(ctx, input.integration_id);
+    return importToWire(await getImport(ctx.db, integration, input.job_id));
+  }),
+});

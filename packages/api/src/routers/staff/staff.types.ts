@@ -1,0 +1,11 @@
+import { z } from "zod";
+
+/** Ids the console passes back (org_…, int_…, key_…); checked for shape, looked up by core. */
+export const staffId = z.string().trim().min(1).max(100);
+
+/** Page sizes of the console's tables. */
+export const staffLimit = (fallback: number) => z.int().min(1).max(200).default(fallback);
+
+export const staffCursor = z.string().min(1).max(500).optional();
+
+export const externalId = z.string().trim().min(1).max(255);

@@ -1,0 +1,33 @@
+import type { Database } from "../db/database";
+import { decodeCursor, encodeCursor } from "../partners/paging/cursor";
+
+export interface AuditEntry {
+  id: string;
+  actor: string;
+  action: string;
+  target: string;
+  details: unknown;
+  createdAt: Date;
+}
+
+/** The audit trail, newest first; `action` matches a prefix ("partner_user." for all user actions). */
+export async function listAudit(
+  db: Database,
+  input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined },
+): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+  const filters = { actor: input.actor ?? null, action: input.action ?? null };
+  const before = decodeCursor(input.cursor, filters);
+  const { rows } = await db.pool.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date }>(
+    `SELECT id, actor, action, target, details, created_at FROM audit_log
+     WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR starts_with(action, $2))
+       AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::text))
+     ORDER BY created_at DESC, id DESC LIMIT $5`,
+    [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
+  );
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    entries: page.map((row) => ({ id: row.id, actor: row.actor, action: row.action, target: row.target, details: row.details, createdAt: row.created_at })),
+    nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, filters) : null,
+  };
+}

@@ -1,0 +1,41 @@
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { type ConversationRecord, type MessageRecord, toConversation, toMessage } from "./conversations";
+
+export interface ConversationOverview {
+  counts: { conversations: number; messages: number; embedded: number };
+  lastActivityAt: Date | null;
+  recent: Array<ConversationRecord & { externalUserId: string; embedded: boolean }>;
+}
+
+/**
+ * For support staff: how much a key is used and its latest conversations (API and embedded
+ * chat alike). Read only; the messages of one conversation come from staffConversationMessages.
+ */
+export async function conversationOverview(db: Database, apiKeyId: string, input: { limit: number }): Promise<ConversationOverview> {
+  const { rows } = await db.pool.query<{ conversations: number; messages: number; embedded: number; last_activity: Date | null }>(
+    `SELECT count(*)::int AS conversations, coalesce(sum(message_count), 0)::int AS messages,
+            count(*) FILTER (WHERE partner_user_id IS NOT NULL)::int AS embedded, max(updated_at) AS last_activity
+     FROM conversations WHERE api_key_id = $1`,
+    [apiKeyId],
+  );
+  const recent = await db.prisma.conversation.findMany({ where: { apiKeyId }, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: input.limit });
+  const totals = rows[0] ?? { conversations: 0, messages: 0, embedded: 0, last_activity: null };
+  return {
+    counts: { conversations: totals.conversations, messages: totals.messages, embedded: totals.embedded },
+    lastActivityAt: totals.last_activity,
+    recent: recent.map((row) => ({ ...toConversation(row), externalUserId: row.externalUserId, embedded: row.partnerUserId !== null })),
+  };
+}
+
+/** One conversation of a key with its messages, for support (whatever its owner inside the key). */
+export async function staffConversationMessages(
+  db: Database,
+  apiKeyId: string,
+  conversationId: string,
+): Promise<{ conversation: ConversationRecord & { externalUserId: string }; messages: MessageRecord[] }> {
+  const row = await db.prisma.conversation.findFirst({ where: { id: conversationId, apiKeyId } });
+  if (!row) throw new AppError("not_found", `conversation ${conversationId} not found for this key`);
+  const messages = await db.prisma.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+  return { conversation: { ...toConversation(row), externalUserId: row.externalUserId }, messages: messages.map(toMessage) };
+}
