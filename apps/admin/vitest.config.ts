@@ -5,5 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
+    // The browser suite drives the whole service; one step waits on the last.
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
   },
 });

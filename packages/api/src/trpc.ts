@@ -22,12 +22,16 @@ const t = initTRPC
   .create({
     // The error envelope is computed here, once, from the thrown error. The REST host sends
     // `envelope` as the whole body (trpc-to-openapi would otherwise add its own fields).
+    // On /trpc (the admin console) the same mapping gives the message and status; tRPC's own
+    // data keeps its shape but never carries a stack trace, and the status is the mapped one.
     errorFormatter({ shape, error, ctx }) {
       const mapped = toApiError(error);
+      const { stack: _stack, ...data } = shape.data;
       return {
         ...shape,
+        message: mapped.message,
+        data: { ...data, httpStatus: mapped.status },
         envelope: { error: { code: mapped.code, message: mapped.message, request_id: ctx?.requestId ?? "" } },
-        httpStatus: mapped.status,
       };
     },
   });

@@ -1,5 +1,5 @@
-import { describeStatus, type StatusOutcome, type StatusView } from "../lib/describe-status";
-import { apiBaseUrl, createApiClient } from "../lib/trpc";
+import { describeStatus, type StatusOutcome, type StatusView } from "../../../lib/describe-status";
+import { apiBaseUrl, createApiClient } from "../../../lib/trpc";
 
 // Rendered on every request (the API's status is live), never prerendered at build time.
 export const dynamic = "force-dynamic";
@@ -23,16 +23,8 @@ export default async function HomePage() {
 
   return (
     <>
-      <header className="site-header">
-        <h1>Staff console</h1>
-      </header>
-      <main className="content">
-        <p className="notice">
-          This is a placeholder for signed-in staff. Staff sign-in arrives with the console issue; until then this page
-          only shows the API&apos;s status.
-        </p>
-        <StatusPanel view={view} />
-      </main>
+      <h1>API status</h1>
+      <StatusPanel view={view} />
     </>
   );
 }

@@ -1,0 +1,73 @@
+import Link from "next/link";
+import { Empty, PageHeader, Section } from "../../../components/ui";
+import { formatTime, param, queryString } from "../../../lib/format";
+import { load } from "../../../lib/session";
+
+/** Every staff mutation (and operator CLI action), newest first; filters stay in the URL. */
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const query = await searchParams;
+  const filters = { actor: param(query, "actor"), action: param(query, "action") };
+  const cursor = param(query, "cursor");
+  const page = await load((api) => api.staff.audit.list.query({ ...filters, cursor }));
+  return (
+    <>
+      <PageHeader title="Audit log" />
+      <Section title="Entries">
+        <form method="get" action="/audit" className="form form-inline filters" role="search" aria-label="Filter the audit log">
+          <div className="field">
+            <label htmlFor="audit-actor">Actor</label>
+            <input id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} placeholder="ana@example.com" />
+          </div>
+          <div className="field">
+            <label htmlFor="audit-action">Action starts with</label>
+            <input id="audit-action" name="action" defaultValue={filters.action ?? ""} placeholder="partner_user." />
+          </div>
+          <button type="submit" className="button">
+            Filter
+          </button>
+          {filters.actor || filters.action ? (
+            <Link href="/audit" className="button button-secondary">
+              Clear
+            </Link>
+          ) : null}
+        </form>
+        {page.entries.length === 0 ? (
+          <Empty>No entries{filters.actor || filters.action ? " match these filters" : ""}.</Empty>
+        ) : (
+          <table className="table audit">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{formatTime(entry.created_at)}</td>
+                  <td>{entry.actor}</td>
+                  <td>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td>
+                    <code>{entry.target}</code>
+                  </td>
+                  <td>
+                    <code className="details">{JSON.stringify(entry.details)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <nav className="pager" aria-label="Pages">
+          {cursor ? <Link href={`/audit${queryString(filters)}`}>Newest</Link> : null}
+          {page.next_cursor ? <Link href={`/audit${queryString({ ...filters, cursor: page.next_cursor })}`}>Older →</Link> : null}
+        </nav>
+      </Section>
+    </>
+  );
+}

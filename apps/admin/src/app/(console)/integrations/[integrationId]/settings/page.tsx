@@ -1,0 +1,126 @@
+import Link from "next/link";
+import { ActionForm } from "../../../../../components/action-form";
+import { ConfirmAction } from "../../../../../components/confirm-action";
+import { Field, SubmitButton } from "../../../../../components/fields";
+import { Badge, Empty, ReadOnlyNote, Section } from "../../../../../components/ui";
+import { isAdmin } from "../../../../../lib/current-staff";
+import { load } from "../../../../../lib/session";
+import { addAliasAction, removeAliasAction, setAliasGrantAction, setIntegrationStatusAction } from "./actions";
+
+/** Status, public aliases and which keys each alias is granted to; launch keys bound here. */
+export default async function IntegrationSettingsPage({ params }: { params: Promise<{ integrationId: string }> }) {
+  const { integrationId } = await params;
+  const integration = await load((api) => api.staff.integrations.get.query({ id: integrationId }));
+  const [keys, admin] = await Promise.all([load((api) => api.staff.keys.list.query({ organization_id: integration.organization_id })), isAdmin()]);
+  const activeKeys = keys.filter((key) => key.status === "active");
+  const publicNames = new Set([integration.slug, ...integration.aliases.map((alias) => alias.slug)]);
+  const launchKeys = keys.filter((key) => key.launch_binding && publicNames.has(key.launch_binding.integration));
+  const hidden = { integrationId: integration.id };
+  return (
+    <>
+      <Section title="Status">
+        <p>
+          <Badge value={integration.status} />{" "}
+          {integration.status === "active" ? "Partner requests naming this integration are served." : "Every partner request naming this integration is refused (403)."}
+        </p>
+        {admin ? (
+          integration.status === "active" ? (
+            <ConfirmAction
+              action={setIntegrationStatusAction}
+              label="Disable integration…"
+              question={`Disable ${integration.slug}? Provisioning, lifecycle calls and launches for it are refused until it is enabled again.`}
+              confirmLabel="Disable integration"
+              hidden={{ ...hidden, status: "disabled" }}
+            />
+          ) : (
+            <ActionForm action={setIntegrationStatusAction} label="Enable integration" className="form form-inline">
+              <input type="hidden" name="integrationId" value={integration.id} />
+              <input type="hidden" name="status" value="active" />
+              <SubmitButton>Enable integration</SubmitButton>
+            </ActionForm>
+          )
+        ) : (
+          <ReadOnlyNote />
+        )}
+      </Section>
+      <Section title="Aliases and grants">
+        <p className="hint">An alias resolves to this integration only for the keys granted it (spec section 5 item 4).</p>
+        {integration.aliases.length === 0 ? <Empty>No aliases.</Empty> : null}
+        {integration.aliases.map((alias) => (
+          <div key={alias.slug} className="alias">
+            <h3>
+              <code>{alias.slug}</code>
+            </h3>
+            {activeKeys.length === 0 ? (
+              <Empty>No active keys to grant it to.</Empty>
+            ) : (
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Granted</th>
+                    {admin ? <th scope="col">Change</th> : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {activeKeys.map((key) => {
+                    const granted = alias.granted_key_ids.includes(key.id);
+                    return (
+                      <tr key={key.id}>
+                        <td>
+                          <Link href={`/keys/${key.id}`}>{key.name}</Link> <code>…{key.last_four}</code>
+                        </td>
+                        <td>{granted ? "yes" : "no"}</td>
+                        {admin ? (
+                          <td>
+                            <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">
+                              <input type="hidden" name="integrationId" value={integration.id} />
+                              <input type="hidden" name="alias" value={alias.slug} />
+                              <input type="hidden" name="keyId" value={key.id} />
+                              <input type="hidden" name="granted" value={granted ? "false" : "true"} />
+                              <SubmitButton className="button button-secondary">{granted ? "Withdraw grant" : "Grant"}</SubmitButton>
+                            </ActionForm>
+                          </td>
+                        ) : null}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            )}
+            {admin ? (
+              <ConfirmAction
+                action={removeAliasAction}
+                label={`Remove alias ${alias.slug}…`}
+                question={`Remove the alias ${alias.slug}? Keys using it are refused from then on.`}
+                confirmLabel="Remove alias"
+                hidden={{ ...hidden, alias: alias.slug }}
+              />
+            ) : null}
+          </div>
+        ))}
+        {admin ? (
+          <ActionForm action={addAliasAction} label="Add an alias" className="form form-inline" resetOnSuccess>
+            <input type="hidden" name="integrationId" value={integration.id} />
+            <Field label="New alias" name="alias" placeholder="acme" />
+            <SubmitButton>Add alias</SubmitButton>
+          </ActionForm>
+        ) : null}
+      </Section>
+      <Section title="Launch keys">
+        {launchKeys.length === 0 ? (
+          <Empty>No launch key is bound to this integration. Bind one from its key page (keys with embed:launch).</Empty>
+        ) : (
+          <ul>
+            {launchKeys.map((key) => (
+              <li key={key.id}>
+                <Link href={`/keys/${key.id}`}>{key.name}</Link> launches for <code>{key.launch_binding?.integration}</code>
+                {key.launch_binding?.enabled ? "" : " (disabled)"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,71 @@
+import Link from "next/link";
+import { Badge, Empty, Section } from "../../../../../components/ui";
+import { formatTime, param, queryString } from "../../../../../lib/format";
+import { load } from "../../../../../lib/session";
+
+/** Teams, read only (partners own them through the API), with their member counts. */
+export default async function TeamsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ integrationId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { integrationId } = await params;
+  const query = await searchParams;
+  const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
+  const cursor = param(query, "cursor");
+  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, cursor }));
+  const base = `/integrations/${integrationId}`;
+  return (
+    <Section title="Teams">
+      <form method="get" action={`${base}/teams`} className="form form-inline filters" role="search" aria-label="Filter teams">
+        <div className="field">
+          <label htmlFor="team-status">Status</label>
+          <select id="team-status" name="status" defaultValue={status ?? ""}>
+            <option value="">all</option>
+            <option value="active">active</option>
+            <option value="archived">archived</option>
+          </select>
+        </div>
+        <button type="submit" className="button">
+          Filter
+        </button>
+      </form>
+      {page.teams.length === 0 ? (
+        <Empty>No teams{status ? ` with status ${status}` : ""}.</Empty>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">External team id</th>
+              <th scope="col">Name</th>
+              <th scope="col">Status</th>
+              <th scope="col">Users</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.teams.map((team) => (
+              <tr key={team.id}>
+                <td>
+                  <Link href={`${base}${queryString({ team: team.external_team_id })}`}>{team.external_team_id}</Link>
+                </td>
+                <td>{team.name}</td>
+                <td>
+                  <Badge value={team.status} />
+                </td>
+                <td>{team.user_count}</td>
+                <td>{formatTime(team.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pager" aria-label="Pages">
+        {cursor ? <Link href={`${base}/teams${queryString({ status })}`}>First page</Link> : null}
+        {page.next_cursor ? <Link href={`${base}/teams${queryString({ status, cursor: page.next_cursor })}`}>Next page →</Link> : null}
+      </nav>
+    </Section>
+  );
+}

@@ -1,0 +1,43 @@
+"use server";
+
+import { runAction } from "../../../../../../lib/actions";
+import { type FormState, optionalText, text } from "../../../../../../lib/form-state";
+
+const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), external_user_id: text(form, "externalUserId") });
+
+export async function setUserStatusAction(_state: FormState, form: FormData): Promise<FormState> {
+  const status = text(form, "status") === "active" ? "active" : "disabled";
+  return runAction(async (api) => {
+    await api.staff.partnerUsers.setStatus.mutate({ ...ref(form), status });
+  }, status === "disabled" ? "User disabled: their grants and sessions are revoked." : "User reactivated.");
+}
+
+export async function deleteUserAction(_state: FormState, form: FormData): Promise<FormState> {
+  return runAction(async (api) => {
+    const { operation_id } = await api.staff.partnerUsers.requestDeletion.mutate({ ...ref(form), note: optionalText(form, "note") });
+    return { status: "ok", message: `Deletion started (operation ${operation_id}).` };
+  });
+}
+
+export async function reprovisionUserAction(_state: FormState, form: FormData): Promise<FormState> {
+  const email = text(form, "email");
+  if (!email) return { status: "error", fieldErrors: { email: "A reprovisioned user needs an email address." } };
+  return runAction(async (api) => {
+    const { operation_id } = await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
+    return { status: "ok", message: `Reprovision started (operation ${operation_id}).` };
+  });
+}
+
+export async function overrideProfileAction(_state: FormState, form: FormData): Promise<FormState> {
+  const email = optionalText(form, "email");
+  const name = optionalText(form, "name");
+  const reason = text(form, "reason");
+  const fieldErrors: Record<string, string> = {};
+  if (!email && !name) fieldErrors.email = "Give a new email, a new name, or both.";
+  if (!reason) fieldErrors.reason = "The audit log records why: give a reason.";
+  if (Object.keys(fieldErrors).length) return { status: "error", message: "Fix the fields marked below.", fieldErrors };
+  return runAction(async (api) => {
+    const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
+    return { status: "ok", message: `Override applied as operation ${operation.operation_id} (${operation.status}); recorded in the audit log.` };
+  });
+}

@@ -1,0 +1,35 @@
+import { Badge, Empty, PageHeader, Section } from "../../../../../../components/ui";
+import { formatTime } from "../../../../../../lib/format";
+import { load } from "../../../../../../lib/session";
+
+/** A conversation's messages, read only, for support. */
+export default async function ConversationPage({ params }: { params: Promise<{ keyId: string; conversationId: string }> }) {
+  const { keyId, conversationId } = await params;
+  const { conversation, messages } = await load((api) => api.staff.conversations.messages.query({ key_id: keyId, conversation_id: conversationId }));
+  return (
+    <>
+      <PageHeader title={conversation.title ?? conversation.id} back={{ href: `/keys/${keyId}`, label: "Key" }}>
+        <p className="hint">
+          User {conversation.external_user_id}, started {formatTime(conversation.created_at)}.
+        </p>
+      </PageHeader>
+      <Section title="Messages">
+        {messages.length === 0 ? (
+          <Empty>No messages.</Empty>
+        ) : (
+          <ol className="messages">
+            {messages.map((message) => (
+              <li key={message.id} className={`message message-${message.role}`}>
+                <div className="message-meta">
+                  <strong>{message.role}</strong> · {formatTime(message.created_at)}
+                  {message.citations ? ` · ${message.citations} citations` : ""} {message.status !== "complete" ? <Badge value={message.status} /> : null}
+                </div>
+                <p className="message-content">{message.content}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+    </>
+  );
+}

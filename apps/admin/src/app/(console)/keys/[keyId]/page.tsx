@@ -1,0 +1,139 @@
+import Link from "next/link";
+import { ActionForm } from "../../../../components/action-form";
+import { ConfirmAction } from "../../../../components/confirm-action";
+import { Field, SubmitButton } from "../../../../components/fields";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section } from "../../../../components/ui";
+import { isAdmin } from "../../../../lib/current-staff";
+import { formatTime, plural } from "../../../../lib/format";
+import { load } from "../../../../lib/session";
+import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchAction } from "./actions";
+
+/** One key: its settings, launch binding and (for support) its conversations. Never the key itself. */
+export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
+  const { keyId } = await params;
+  const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
+  const [integrations, overview, admin] = await Promise.all([
+    load((api) => api.staff.integrations.list.query({ organization_id: key.organization_id })),
+    load((api) => api.staff.conversations.overview.query({ key_id: key.id })),
+    isAdmin(),
+  ]);
+  const publicNames = integrations.flatMap((integration) => [integration.slug, ...integration.aliases.map((alias) => alias.slug)]);
+  const active = key.status === "active";
+  return (
+    <>
+      <PageHeader title={`Key: ${key.name}`} back={{ href: `/organizations/${key.organization_id}/keys`, label: "API keys" }} />
+      <Section title="Key">
+        <dl className="facts">
+          <dt>Id</dt>
+          <dd>
+            <code>{key.id}</code>
+          </dd>
+          <dt>Key</dt>
+          <dd>
+            <code>…{key.last_four}</code> <span className="hint">(only the last four characters are kept visible)</span>
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <Badge value={key.status} /> {key.revoked_at ? `since ${formatTime(key.revoked_at)}` : null}
+          </dd>
+          <dt>Scopes</dt>
+          <dd>{key.scopes.join(", ")}</dd>
+          <dt>Rate limit</dt>
+          <dd>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute} requests per minute` : "service default"}</dd>
+          <dt>Created</dt>
+          <dd>{formatTime(key.created_at)}</dd>
+          <dt>Last used</dt>
+          <dd>{formatTime(key.last_used_at)}</dd>
+        </dl>
+        {admin && active ? (
+          <div className="stack">
+            <ActionForm action={setRateLimitAction} label="Rate limit" className="form form-inline">
+              <input type="hidden" name="keyId" value={key.id} />
+              <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} defaultValue={key.rate_limit_per_minute ?? ""} hint="Empty: the service default." />
+              <SubmitButton>Save rate limit</SubmitButton>
+            </ActionForm>
+            <ConfirmAction
+              action={revokeKeyAction}
+              label="Revoke key…"
+              question={`Revoke "${key.name}" (…${key.last_four})? Every request with it fails from now on; this cannot be undone.`}
+              confirmLabel="Revoke key"
+              hidden={{ keyId: key.id }}
+            />
+          </div>
+        ) : null}
+        {!admin ? <ReadOnlyNote /> : null}
+      </Section>
+      {key.scopes.includes("embed:launch") ? (
+        <Section title="Launch binding">
+          <p>
+            {key.launch_binding
+              ? `Launches for ${key.launch_binding.integration} (${key.launch_binding.enabled ? "enabled" : "disabled"}).`
+              : "Not bound: this key cannot issue launches until it is bound to one public name."}
+          </p>
+          {admin && active ? (
+            <div className="stack">
+              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
+                <input type="hidden" name="keyId" value={key.id} />
+                <div className="field">
+                  <label htmlFor="bind-integration">Public name</label>
+                  <select id="bind-integration" name="integration" defaultValue={key.launch_binding?.integration ?? ""}>
+                    <option value="">Choose…</option>
+                    {publicNames.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <SubmitButton>Bind</SubmitButton>
+              </ActionForm>
+              {key.launch_binding?.enabled ? (
+                <ConfirmAction
+                  action={unbindLaunchAction}
+                  label="Disable binding…"
+                  question="Disable this key's launch binding? It can no longer issue launches."
+                  confirmLabel="Disable binding"
+                  hidden={{ keyId: key.id }}
+                />
+              ) : null}
+            </div>
+          ) : null}
+        </Section>
+      ) : null}
+      <Section title="Conversations">
+        <p>
+          {plural(overview.counts.conversations, "conversation")} ({overview.counts.embedded} in the embedded chat), {plural(overview.counts.messages, "message")}; last activity{" "}
+          {formatTime(overview.last_activity_at)}.
+        </p>
+        {overview.recent.length === 0 ? (
+          <Empty>No conversations with this key yet.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Conversation</th>
+                <th scope="col">User</th>
+                <th scope="col">Where</th>
+                <th scope="col">Messages</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {overview.recent.map((conversation) => (
+                <tr key={conversation.id}>
+                  <td>
+                    <Link href={`/keys/${key.id}/conversations/${conversation.id}`}>{conversation.title ?? conversation.id}</Link>
+                  </td>
+                  <td>{conversation.external_user_id}</td>
+                  <td>{conversation.embedded ? "embedded chat" : "API"}</td>
+                  <td>{conversation.message_count}</td>
+                  <td>{formatTime(conversation.updated_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </>
+  );
+}

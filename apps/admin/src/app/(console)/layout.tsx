@@ -1,0 +1,43 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { Tabs } from "../../components/tabs";
+import { currentStaff } from "../../lib/current-staff";
+import { signOutAction } from "../sign-in/actions";
+
+// Every console page reads live data as the signed-in staff member: never prerendered.
+export const dynamic = "force-dynamic";
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const staff = await currentStaff();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Link href="/organizations" className="brand">
+          Staff console
+        </Link>
+        <Tabs
+          tabs={[
+            { href: "/organizations", label: "Organizations" },
+            { href: "/outbox", label: "Notification outbox" },
+            { href: "/audit", label: "Audit log" },
+            { href: "/status", label: "API status" },
+          ]}
+        />
+        <form action={signOutAction} className="who">
+          <span>
+            {staff.email} <span className="badge badge-muted">{staff.role}</span>
+          </span>
+          <button type="submit" className="button button-secondary">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <main id="main" className="content">
+        {children}
+      </main>
+    </>
+  );
+}

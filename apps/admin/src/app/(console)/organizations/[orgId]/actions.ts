@@ -1,0 +1,51 @@
+"use server";
+
+import { runAction } from "../../../../lib/actions";
+import { type FormState, list, optionalText, text } from "../../../../lib/form-state";
+
+const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
+const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assignedSharedSourceTypes", "defaultSharedSourceTypes"] as const;
+
+/**
+ * Builds the configuration from the form (lists as comma-separated text, the two arrays of
+ * objects as JSON) and stores it. The API checks it and answers with issues per field; those
+ * are shown beside their inputs and nothing is stored.
+ */
+export async function configureTenantAction(_state: FormState, form: FormData): Promise<FormState> {
+  const orgId = text(form, "orgId");
+  const fieldErrors: Record<string, string> = {};
+  const config: Record<string, unknown> = {
+    clientName: text(form, "clientName"),
+    enabledSources: list(form, "enabledSources"),
+    baseSources: list(form, "baseSources"),
+  };
+  for (const [name, value] of [
+    ["clientOrganization", optionalText(form, "clientOrganization")],
+    ["clientSourceType", optionalText(form, "clientSourceType")],
+    ["tenantSourceSidebarMode", optionalText(form, "tenantSourceSidebarMode")],
+  ] as const) {
+    if (value !== undefined) config[name] = value;
+  }
+  for (const name of OPTIONAL_LISTS) {
+    if (text(form, name)) config[name] = list(form, name);
+  }
+  for (const name of JSON_FIELDS) {
+    const raw = text(form, name);
+    if (!raw) continue;
+    try {
+      config[name] = JSON.parse(raw);
+    } catch (error) {
+      fieldErrors[name] = `not valid JSON: ${(error as Error).message}`;
+    }
+  }
+  if (Object.keys(fieldErrors).length) return { status: "error", message: "Fix the fields marked below.", fieldErrors };
+
+  return runAction(async (api) => {
+    const result = await api.staff.organizations.configureTenant.mutate({ id: orgId, config });
+    if (result.saved) return { status: "ok", message: "Tenant configuration saved." };
+    const errors: Record<string, string> = {};
+    for (const issue of result.issues) errors[issue.field] = errors[issue.field] ? `${errors[issue.field]}; ${issue.message}` : issue.message;
+    const general = errors[""];
+    return { status: "error", message: general ?? "Nothing was saved: fix the fields marked below.", fieldErrors: errors };
+  });
+}

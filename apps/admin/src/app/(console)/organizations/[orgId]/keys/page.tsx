@@ -1,0 +1,64 @@
+import Link from "next/link";
+import { Badge, Empty, ReadOnlyNote, Section } from "../../../../../components/ui";
+import { isAdmin } from "../../../../../lib/current-staff";
+import { formatTime } from "../../../../../lib/format";
+import { load } from "../../../../../lib/session";
+import { CreateKeyForm } from "./create-key-form";
+
+export default async function KeysPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const [keys, catalog, admin] = await Promise.all([
+    load((api) => api.staff.keys.list.query({ organization_id: orgId })),
+    load((api) => api.staff.keys.scopes.query()),
+    isAdmin(),
+  ]);
+  return (
+    <>
+      <Section title="API keys">
+        {keys.length === 0 ? (
+          <Empty>No keys yet. Partners need one to call the API.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Rate limit</th>
+                <th scope="col">Launch binding</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last used</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id}>
+                  <td>
+                    <Link href={`/keys/${key.id}`}>{key.name}</Link>
+                  </td>
+                  <td>
+                    <code>…{key.last_four}</code>
+                  </td>
+                  <td className="scopes-cell">{key.scopes.join(", ")}</td>
+                  <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "default"}</td>
+                  <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
+                  <td>
+                    <Badge value={key.status} />
+                  </td>
+                  <td>{formatTime(key.last_used_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Create an API key">
+        {admin ? (
+          <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} maxRateLimit={catalog.max_rate_limit_per_minute} />
+        ) : (
+          <ReadOnlyNote />
+        )}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { ActionForm } from "../../../../components/action-form";
+import { Field, SubmitButton, TextArea } from "../../../../components/fields";
+import { ReadOnlyNote, Section } from "../../../../components/ui";
+import { isAdmin } from "../../../../lib/current-staff";
+import { formatTime } from "../../../../lib/format";
+import { load } from "../../../../lib/session";
+import { configureTenantAction } from "./actions";
+
+const joined = (items: readonly string[] | undefined) => (items ?? []).join(", ");
+const json = (value: unknown) => (value === undefined ? "" : JSON.stringify(value, null, 2));
+
+/** Spec 2.3/2.4: what the organization's keys may select, and the defaults. */
+export default async function TenantPage({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  const [org, admin] = await Promise.all([load((api) => api.staff.organizations.get.query({ id: orgId })), isAdmin()]);
+  const tenant = org.tenant;
+  return (
+    <Section title="Tenant configuration">
+      <p className="hint">
+        {org.tenant_configured_at
+          ? `Last saved ${formatTime(org.tenant_configured_at)}.`
+          : "Not configured yet: the organization's keys can select no sources until it is saved."}{" "}
+        Lists are comma-separated source ids.
+      </p>
+      <fieldset disabled={!admin} className="plain">
+        <ActionForm action={configureTenantAction} label="Tenant configuration" className="form form-grid">
+          <input type="hidden" name="orgId" value={org.id} />
+          <Field label="Client name" name="clientName" defaultValue={tenant.clientName} required />
+          <Field label="Client organization" name="clientOrganization" defaultValue={tenant.clientOrganization ?? ""} />
+          <Field
+            label="Enabled agency sources"
+            name="enabledSources"
+            defaultValue={joined(tenant.enabledSources)}
+            hint={`What keys may select, e.g. ${org.suggested_agency_sources.join(", ")}`}
+          />
+          <Field label="Base sources (default selection)" name="baseSources" defaultValue={joined(tenant.baseSources)} hint="Each must be enabled." />
+          <Field label="Client source type" name="clientSourceType" defaultValue={tenant.clientSourceType ?? ""} />
+          <div className="field">
+            <label htmlFor="sidebar-mode">Tenant source sidebar</label>
+            <select id="sidebar-mode" name="tenantSourceSidebarMode" defaultValue={tenant.tenantSourceSidebarMode ?? ""}>
+              <option value="">(not set)</option>
+              <option value="hidden">hidden</option>
+              <option value="flat">flat</option>
+              <option value="grouped">grouped</option>
+            </select>
+          </div>
+          <Field label="Tenant source keys" name="tenantSourceKeys" defaultValue={joined(tenant.tenantSourceKeys)} hint="Empty: the keys of the tenant sources below." />
+          <Field label="Default tenant source keys" name="defaultTenantSourceKeys" defaultValue={joined(tenant.defaultTenantSourceKeys)} />
+          <Field label="Assigned shared source types" name="assignedSharedSourceTypes" defaultValue={joined(tenant.assignedSharedSourceTypes)} />
+          <Field label="Default shared source types" name="defaultSharedSourceTypes" defaultValue={joined(tenant.defaultSharedSourceTypes)} />
+          <TextArea
+            label="Tenant sources (JSON)"
+            name="tenantSources"
+            rows={8}
+            defaultValue={json(tenant.tenantSources)}
+            hint='[{"key": "acme_overlays", "label": "Acme overlays", "defaultOn": true}]'
+            className="wide"
+          />
+          <TextArea
+            label="Secondary sources (JSON)"
+            name="secondarySources"
+            rows={8}
+            defaultValue={json(tenant.secondarySources)}
+            hint='[{"type": "shared_source", "sourceType": "state_regulations", "label": "State regulations", "defaultOn": true}]'
+            className="wide"
+          />
+          {admin ? <SubmitButton pendingLabel="Saving…">Save configuration</SubmitButton> : <ReadOnlyNote />}
+        </ActionForm>
+      </fieldset>
+    </Section>
+  );
+}

@@ -1,0 +1,59 @@
+import Link from "next/link";
+import { ActionForm } from "../../../components/action-form";
+import { Field, SubmitButton } from "../../../components/fields";
+import { Empty, PageHeader, ReadOnlyNote, Section } from "../../../components/ui";
+import { isAdmin } from "../../../lib/current-staff";
+import { formatTime } from "../../../lib/format";
+import { load } from "../../../lib/session";
+import { createOrganizationAction } from "./actions";
+
+export default async function OrganizationsPage() {
+  const [organizations, admin] = await Promise.all([load((api) => api.staff.organizations.list.query()), isAdmin()]);
+  return (
+    <>
+      <PageHeader title="Organizations" />
+      <Section title="All organizations">
+        {organizations.length === 0 ? (
+          <Empty>No organizations yet. Create the first one below.</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+                <th scope="col">Integrations</th>
+                <th scope="col">Active keys</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {organizations.map((org) => (
+                <tr key={org.id}>
+                  <td>
+                    <Link href={`/organizations/${org.id}`}>{org.name}</Link>
+                  </td>
+                  <td>
+                    <code>{org.id}</code>
+                  </td>
+                  <td>{org.integrations}</td>
+                  <td>{org.active_keys}</td>
+                  <td>{formatTime(org.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="Create an organization">
+        {admin ? (
+          <ActionForm action={createOrganizationAction} label="Create an organization" className="form form-inline">
+            <Field label="Name" name="name" required maxLength={200} placeholder="Acme Lending" />
+            <SubmitButton>Create organization</SubmitButton>
+          </ActionForm>
+        ) : (
+          <ReadOnlyNote />
+        )}
+      </Section>
+    </>
+  );
+}

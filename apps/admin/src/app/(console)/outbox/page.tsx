@@ -1,0 +1,60 @@
+import Link from "next/link";
+import { Empty, PageHeader, Section } from "../../../components/ui";
+import { formatTime, param } from "../../../lib/format";
+import { load } from "../../../lib/session";
+
+/**
+ * What the built-in site-account system would have emailed: password-setup links and
+ * verifications. Staff use it to help a user whose email went missing.
+ */
+export default async function OutboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const email = param(await searchParams, "email");
+  const notifications = await load((api) => api.staff.outbox.list.query({ email }));
+  return (
+    <>
+      <PageHeader title="Notification outbox" />
+      <Section title="Notifications">
+        <form method="get" action="/outbox" className="form form-inline filters" role="search" aria-label="Filter notifications">
+          <div className="field">
+            <label htmlFor="outbox-email">Recipient email</label>
+            <input id="outbox-email" name="email" type="email" defaultValue={email ?? ""} />
+          </div>
+          <button type="submit" className="button">
+            Filter
+          </button>
+          {email ? (
+            <Link href="/outbox" className="button button-secondary">
+              Clear
+            </Link>
+          ) : null}
+        </form>
+        {notifications.length === 0 ? (
+          <Empty>{email ? `Nothing sent to ${email}.` : "Nothing has been sent yet."}</Empty>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Recipient</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Link</th>
+                <th scope="col">Used</th>
+                <th scope="col">Sent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {notifications.map((notification) => (
+                <tr key={notification.id}>
+                  <td>{notification.recipient}</td>
+                  <td>{notification.kind.replaceAll("_", " ")}</td>
+                  <td>{notification.link ? <a href={notification.link}>password setup link</a> : "—"}</td>
+                  <td>{notification.used ? "yes" : "no"}</td>
+                  <td>{formatTime(notification.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+    </>
+  );
+}

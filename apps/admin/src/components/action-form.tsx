@@ -1,0 +1,75 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { type ReactNode, startTransition, useActionState, useEffect, useRef } from "react";
+import { type FormState, idleState } from "../lib/form-state";
+import { FormStateContext } from "./form-state-context";
+
+type Action = (state: FormState, form: FormData) => Promise<FormState>;
+
+/**
+ * A form bound to a server action, showing its outcome in place. Submitted through
+ * startTransition rather than `<form action>`, so React does not reset the inputs: after an
+ * error the staff member corrects what they typed instead of typing it again. `resetOnSuccess`
+ * clears create-forms once they worked.
+ */
+export function ActionForm({
+  action,
+  children,
+  className,
+  resetOnSuccess = false,
+  label,
+}: {
+  action: Action;
+  children: ReactNode;
+  className?: string;
+  resetOnSuccess?: boolean;
+  label?: string;
+}) {
+  const [state, dispatch, pending] = useActionState(action, idleState);
+  const formRef = useRef<HTMLFormElement>(null);
+  const router = useRouter();
+
+  useEffect(() => {
+    if (state.status !== "ok") return;
+    if (resetOnSuccess) formRef.current?.reset();
+    router.refresh();
+  }, [state, resetOnSuccess, router]);
+
+  return (
+    <form
+      ref={formRef}
+      className={className ?? "form"}
+      aria-label={label}
+      aria-busy={pending}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        startTransition(() => dispatch(data));
+      }}
+    >
+      <FormStateContext value={{ state, pending }}>
+        {children}
+        <FormMessage state={state} />
+      </FormStateContext>
+    </form>
+  );
+}
+
+function FormMessage({ state }: { state: FormState }) {
+  if (state.status === "error") {
+    return (
+      <p className="form-error" role="alert">
+        {state.message ?? "Something went wrong."}
+      </p>
+    );
+  }
+  if (state.status === "ok" && state.message) {
+    return (
+      <p className="form-ok" role="status">
+        {state.message}
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,60 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/** Small presentational pieces shared by the console's pages (server components). */
+
+export function PageHeader({ title, children, back }: { title: string; children?: ReactNode; back?: { href: string; label: string } }) {
+  return (
+    <div className="page-header">
+      {back ? (
+        <Link className="back-link" href={back.href}>
+          ← {back.label}
+        </Link>
+      ) : null}
+      <h1>{title}</h1>
+      {children}
+    </div>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-head">
+        <h2 id={id}>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+const TONES: Record<string, string> = {
+  active: "good",
+  applied: "good",
+  completed: "good",
+  mapped: "good",
+  disabled: "bad",
+  revoked: "bad",
+  deleted: "bad",
+  failed: "bad",
+  archived: "muted",
+  pending: "warn",
+  queued: "warn",
+  processing: "warn",
+  verification_pending: "warn",
+};
+
+export function Badge({ value }: { value: string }) {
+  return <span className={`badge badge-${TONES[value] ?? "muted"}`}>{value.replaceAll("_", " ")}</span>;
+}
+
+/** Only admins see forms that change things; viewers get this note instead. */
+export function ReadOnlyNote() {
+  return <p className="hint">Your role is read-only (viewer): ask an admin to make changes.</p>;
+}

@@ -1,0 +1,71 @@
+import { TRPCClientError } from "@trpc/client";
+import { cookies } from "next/headers";
+import { notFound, redirect } from "next/navigation";
+import { type ApiClient, apiBaseUrl, createApiClient, type StaffCredentials } from "./trpc";
+
+/**
+ * The console keeps the API's staff session in cookies of its own origin: httpOnly (page
+ * scripts never see the session or the CSRF token), SameSite=Strict, and Secure when served
+ * over HTTPS. Server components and actions forward them to the API.
+ */
+const SESSION_COOKIE = "mga_console_session";
+const CSRF_COOKIE = "mga_console_csrf";
+
+export async function readCredentials(): Promise<StaffCredentials | undefined> {
+  const jar = await cookies();
+  const sessionToken = jar.get(SESSION_COOKIE)?.value;
+  const csrfToken = jar.get(CSRF_COOKIE)?.value;
+  return sessionToken && csrfToken ? { sessionToken, csrfToken } : undefined;
+}
+
+export async function storeCredentials(credentials: StaffCredentials, maxAgeSeconds: number): Promise<void> {
+  const jar = await cookies();
+  const options = { httpOnly: true, sameSite: "strict" as const, path: "/", maxAge: maxAgeSeconds, secure: process.env.ADMIN_COOKIE_SECURE === "true" };
+  jar.set(SESSION_COOKIE, credentials.sessionToken, options);
+  jar.set(CSRF_COOKIE, credentials.csrfToken, options);
+}
+
+export async function clearCredentials(): Promise<void> {
+  const jar = await cookies();
+  jar.delete(SESSION_COOKIE);
+  jar.delete(CSRF_COOKIE);
+}
+
+/** A client acting as the signed-in staff member; without a session, the sign-in page. */
+export async function staffClient(): Promise<ApiClient> {
+  const credentials = await readCredentials();
+  if (!credentials) redirect("/sign-in");
+  return createApiClient(apiBaseUrl(), credentials);
+}
+
+export function isSignedOutError(error: unknown): boolean {
+  return error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 401;
+}
+
+/**
+ * Runs a page's API reads; an expired or revoked session sends the browser to sign in again
+ * and an unknown id is the not-found page (anything else reaches the page's error boundary).
+ */
+export async function load<T>(read: (api: ApiClient) => Promise<T>): Promise<T> {
+  const api = await staffClient();
+  try {
+    return await read(api);
+  } catch (error) {
+    if (isSignedOutError(error)) redirect("/sign-in?expired=1");
+    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 404) notFound();
+    throw error;
+  }
+}
+
+/**
+ * Like load, but a refused request (400: a filter the API does not accept) comes back as
+ * its message, for the page to show beside the filters instead of failing whole.
+ */
+export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, value: await load(read) };
+  } catch (error) {
+    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) return { ok: false, message: error.message };
+    throw error;
+  }
+}

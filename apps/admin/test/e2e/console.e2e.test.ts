@@ -1,0 +1,229 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot } from "../support/browser";
+import { type RunningService, startRunCommand } from "../support/run-command";
+
+/**
+ * The staff console in a real browser (Debian's Chromium through playwright-core), against the
+ * service as the run command starts it: the API on an embedded PostgreSQL plus the console.
+ * One staff member's day, in order: sign in, create an organization, configure its tenant,
+ * create an integration and a key (copied once), find a user provisioned through the REST API,
+ * disable them, and read it all back in the audit log.
+ */
+let service: RunningService;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const ADMIN = { email: "ana@example.com", password: "admin password 1" };
+const VIEWER = { email: "vic@example.com", password: "viewer password 1" };
+const state: { orgId?: string; key?: string; integrationPath?: string } = {};
+
+async function rest(path: string, init: RequestInit & { key?: string } = {}) {
+  const response = await fetch(`${service.apiUrl}${path}`, {
+    ...init,
+    headers: { "Content-Type": "application/json", ...(init.key ? { Authorization: `Bearer ${init.key}` } : {}), ...(init.headers ?? {}) },
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function signIn(target: Page, who: { email: string; password: string }) {
+  await target.goto(`${service.consoleUrl}/sign-in`);
+  await target.getByLabel("Email").fill(who.email);
+  await target.getByLabel("Password").fill(who.password);
+  await target.getByRole("button", { name: "Sign in" }).click();
+  await target.waitForURL(/\/organizations$/);
+}
+
+beforeAll(async () => {
+  service = await startRunCommand();
+  await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
+  await service.cli("staff:create", "--email", VIEWER.email, "--password", VIEWER.password, "--role", "viewer");
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
+  page = await context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe("staff console", () => {
+  it("the run command prints the console's URL and how to create the first staff account", () => {
+    expect(service.output()).toContain(`Staff console is up: ${service.consoleUrl}`);
+    expect(service.output()).toContain("pnpm cli staff:create --email");
+  });
+
+  it("sends signed-out visitors to sign in, refuses a wrong password in place, and signs in", async () => {
+    await page.goto(`${service.consoleUrl}/organizations`);
+    await page.waitForURL(/\/sign-in/);
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("p.form-error").textContent()).resolves.toBe("Wrong email or password.");
+    // The form keeps what was typed (React would otherwise reset it after the action).
+    expect(await page.getByLabel("Email").inputValue()).toBe(ADMIN.email);
+    await screenshot(page, "01-sign-in");
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/organizations$/);
+    expect(await page.locator(".who").textContent()).toContain(ADMIN.email);
+    const cookies = await context.cookies(service.consoleUrl);
+    expect(cookies.find((cookie) => cookie.name === "mga_console_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+  });
+
+  it("creates an organization", async () => {
+    await expect(page.locator("p.empty").first().textContent()).resolves.toContain("No organizations yet");
+    await page.getByLabel("Name", { exact: true }).fill("Acme Lending");
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await page.waitForURL(/\/organizations\/org_[A-Za-z0-9]+$/);
+    state.orgId = page.url().split("/").pop();
+    expect(await page.locator("h1").textContent()).toBe("Acme Lending");
+    await page.goto(`${service.consoleUrl}/organizations`);
+    expect(await page.getByRole("link", { name: "Acme Lending" }).count()).toBe(1);
+    await screenshot(page, "02-organizations");
+  });
+
+  it("shows tenant configuration errors beside their fields and saves a valid configuration", async () => {
+    await page.goto(`${service.consoleUrl}/organizations/${state.orgId}`);
+    await page.getByLabel("Client name").fill("Acme Lending");
+    await page.getByLabel("Enabled agency sources").fill("fha, va");
+    await page.getByLabel("Base sources (default selection)").fill("fha, usda");
+    await page.getByRole("button", { name: "Save configuration" }).click();
+    await expect(page.locator('[data-field-error="baseSources"]').textContent()).resolves.toContain('"usda" is not in enabledSources');
+    expect(await page.getByLabel("Base sources (default selection)").getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("Tenant sources (JSON)").fill("[{not json");
+    await page.getByRole("button", { name: "Save configuration" }).click();
+    await expect(page.locator('[data-field-error="tenantSources"]').textContent()).resolves.toContain("not valid JSON");
+    await page.getByLabel("Tenant sources (JSON)").fill('[{"key":"acme_overlays","label":"Acme overlays","defaultOn":true}]');
+    await page.getByLabel("Base sources (default selection)").fill("fha");
+    await page.getByRole("button", { name: "Save configuration" }).click();
+    await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Tenant configuration saved.");
+    await page.reload();
+    expect(await page.getByLabel("Enabled agency sources").inputValue()).toBe("fha, va");
+    expect(await page.getByLabel("Base sources (default selection)").inputValue()).toBe("fha");
+    await screenshot(page, "03-tenant-configuration");
+  });
+
+  it("creates an integration with an alias", async () => {
+    await page.getByRole("link", { name: "Integrations" }).first().click();
+    await page.waitForURL(/\/integrations$/);
+    await page.getByLabel("Slug").fill("acme-los");
+    await page.getByLabel("Aliases (optional)").fill("acme");
+    await page.getByRole("button", { name: "Create integration" }).click();
+    await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Integration acme-los created.");
+    await page.getByRole("link", { name: "acme-los" }).waitFor();
+    expect(await page.locator("table.table tbody tr").first().textContent()).toContain("acme");
+    state.integrationPath = await page.getByRole("link", { name: "acme-los" }).getAttribute("href") ?? undefined;
+    expect(state.integrationPath).toMatch(/^\/integrations\/int_/);
+    await screenshot(page, "04-integrations");
+  });
+
+  it("creates a key, shows its plaintext once with a copy button, and never again", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.waitForURL(/\/keys$/);
+    expect(await page.locator(".advice").textContent()).toContain("separate server-only key with only embed:launch");
+    await page.getByLabel("Name", { exact: true }).fill("directory");
+    for (const scope of ["embed:users:read", "embed:users:write", "embed:launch"]) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secret = page.locator("[data-secret]");
+    await secret.waitFor();
+    const plaintext = (await secret.textContent()) ?? "";
+    expect(plaintext).toMatch(/^mga_sk_/);
+    expect(await page.locator(".secret .warnings").textContent()).toContain("embed:launch is best on a key of its own");
+    await page.getByRole("button", { name: "Copy key" }).click();
+    await page.locator(".copy-status", { hasText: "Copied to the clipboard." }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(plaintext);
+    state.key = plaintext;
+    expect((await rest("/v1/me", { key: plaintext })).status).toBe(200);
+    await screenshot(page, "05-key-created");
+    await page.reload();
+    expect(await page.locator("[data-secret]").count()).toBe(0);
+    expect(await page.content()).not.toContain(plaintext);
+    expect(await page.locator("table.table").textContent()).toContain(`…${plaintext.slice(-4)}`);
+  });
+
+  it("finds a user provisioned through the REST API, with filters kept in the URL", async () => {
+    for (const id of ["lo-1001", "lo-1002", "uw-2001"]) {
+      const put = await rest(`/v1/integrations/acme-los/users/${id}`, { method: "PUT", key: state.key, body: JSON.stringify({ email: `${id}@example.test` }) });
+      expect([201, 202]).toContain(put.status);
+    }
+    await page.goto(`${service.consoleUrl}${state.integrationPath}`);
+    expect(await page.locator("ul.counts").textContent()).toContain("3 total");
+    await page.getByLabel("External user id contains").fill("lo-10");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/\?q=lo-10/);
+    await expect(page.locator("table.table tbody tr").count()).resolves.toBe(2);
+    await page.reload();
+    expect(await page.getByLabel("External user id contains").inputValue()).toBe("lo-10");
+    await expect(page.locator("table.table tbody tr").count()).resolves.toBe(2);
+    await screenshot(page, "06-users");
+    await page.getByLabel("External user id contains").fill("someone@example.test");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page.locator("p.form-error").textContent()).resolves.toContain("email searches are not accepted");
+  });
+
+  it("disables a user after a confirmation; the REST API sees it at once", async () => {
+    await page.goto(`${service.consoleUrl}${state.integrationPath}/users/lo-1001`);
+    expect(await page.locator(".facts").textContent()).toContain("lo-1001@example.test");
+    await page.getByRole("button", { name: "Disable…" }).click();
+    // The confirmation takes focus (Escape backs out) and nothing has changed yet.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
+    expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("active");
+    await page.getByRole("button", { name: "Disable user" }).click();
+    await expect(page.locator("p.form-ok").textContent()).resolves.toContain("User disabled");
+    await page.reload();
+    expect(await page.locator(".facts").textContent()).toContain("Blocked: disabled");
+    expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("disabled");
+    await screenshot(page, "07-user-disabled");
+  });
+
+  it("shows every change in the audit log, filterable by action in the URL", async () => {
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.waitForURL(/\/audit$/);
+    const log = (await page.locator("table.audit").textContent()) ?? "";
+    for (const action of ["organization.create", "tenant.configure", "integration.create", "key.create", "partner_user.disable", "staff.sign_in"]) expect(log).toContain(action);
+    expect(log).toContain(ADMIN.email);
+    expect(log).not.toContain(state.key);
+    await page.getByLabel("Action starts with").fill("partner_user.");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/action=partner_user\./);
+    const rows = await page.locator("table.audit tbody tr").allTextContents();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain("acme-los/lo-1001");
+    await screenshot(page, "08-audit-log");
+  });
+
+  it("revokes a key after a confirmation", async () => {
+    await page.goto(`${service.consoleUrl}/organizations/${state.orgId}/keys`);
+    await page.getByRole("link", { name: "directory" }).click();
+    await page.waitForURL(/\/keys\/key_/);
+    await screenshot(page, "09-key");
+    await page.getByRole("button", { name: "Revoke key…" }).click();
+    await page.getByRole("button", { name: "Revoke key", exact: true }).click();
+    // The page re-renders as a revoked key: no more actions, the status says so.
+    await page.locator(".facts .badge", { hasText: "revoked" }).waitFor();
+    expect(await page.getByRole("button", { name: "Revoke key…" }).count()).toBe(0);
+    expect((await rest("/v1/me", { key: state.key })).status).toBe(401);
+  });
+
+  it("gives viewers a read-only console", async () => {
+    const viewerContext = await browser.newContext();
+    const viewer = await viewerContext.newPage();
+    await signIn(viewer, VIEWER);
+    await viewer.getByRole("link", { name: "Acme Lending" }).waitFor();
+    expect(await viewer.getByRole("button", { name: "Create organization" }).count()).toBe(0);
+    expect(await viewer.locator(".hint", { hasText: "read-only" }).count()).toBeGreaterThan(0);
+    await viewer.goto(`${service.consoleUrl}${state.integrationPath}/users/lo-1002`);
+    expect(await viewer.getByRole("button", { name: "Disable…" }).count()).toBe(0);
+    await viewerContext.close();
+  });
+
+  it("signs out", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.goto(`${service.consoleUrl}/audit`);
+    await page.waitForURL(/\/sign-in/);
+  });
+});
