@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end check of the README's run command: starts the service as a newcomer would,
+# End-to-end check of the README's run command: starts the service (API and console) as a newcomer would,
 # creates an org, a tenant and a key with the CLI, and calls the API with curl. Runs once on
 # the embedded PostgreSQL and, when Debian's PostgreSQL is installed, once more with
 # DATABASE_URL pointing at a separately started server. Used by .ci/run.
@@ -20,12 +20,16 @@ trap cleanup EXIT
 fail() { echo "SMOKE FAILED: $*" >&2; exit 1; }
 
 check_run() { # $1 label; env decides the database
-  local label="$1" port
+  local label="$1" port admin_port
   port=$(scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-  PORT=$port DATA_DIR="$WORK/data-$label" LOG_LEVEL=warn scripts/start.sh >"$WORK/$label.log" 2>&1 &
+  admin_port=$(scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  PORT=$port ADMIN_PORT=$admin_port DATA_DIR="$WORK/data-$label" LOG_LEVEL=warn scripts/start.sh >"$WORK/$label.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 120); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
+  for _ in $(seq 1 240); do grep -q "Staff console is up" "$WORK/$label.log" && break; sleep 0.5; done
   curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$WORK/$label.log"; fail "$label: server did not come up"; }
+  grep -q "Staff console is up: http://127.0.0.1:$admin_port" "$WORK/$label.log" || { cat "$WORK/$label.log"; fail "$label: the console's URL was not printed"; }
+  grep -q "pnpm cli staff:create" "$WORK/$label.log" || fail "$label: no hint on creating the first staff account"
+  curl -fs "http://127.0.0.1:$admin_port/sign-in" | grep -q "Sign in" || fail "$label: the console's sign-in page"
   local org key me
   org=$(DATA_DIR="$WORK/data-$label" pnpm cli org:create --name "Smoke Lending" --json | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).id')
   DATA_DIR="$WORK/data-$label" pnpm cli tenant:configure --org "$org" --file examples/tenant.json --json >/dev/null

@@ -179,6 +179,64 @@ describe("staff console", () => {
     await screenshot(page, "07-user-disabled");
   });
 
+  it("shows an import's per-row results and the site-account outbox", async () => {
+    const users = [
+      { external_user_id: "imp-1", email: "imp-1@example.test" },
+      { external_user_id: "imp-2", email: "imp-2@example.test", team_external_id: "no-such-team" },
+    ];
+    const started = await rest("/v1/integrations/acme-los/user-imports", {
+      method: "POST",
+      key: state.key,
+      headers: { "Idempotency-Key": "console-e2e-import" },
+      body: JSON.stringify({ users }),
+    });
+    expect(started.status).toBe(202);
+    const jobId = started.body.import.job_id as string;
+    for (let i = 0; i < 100; i += 1) {
+      if ((await rest(`/v1/integrations/acme-los/user-imports/${jobId}`, { key: state.key })).body.import.status === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await page.goto(`${service.consoleUrl}${state.integrationPath}/imports`);
+    expect(await page.locator("table.table tbody tr").first().textContent()).toContain("2 of 2");
+    await page.getByRole("link", { name: jobId }).click();
+    await page.waitForURL(new RegExp(`/imports/${jobId}$`));
+    const rows = await page.locator("table.table tbody tr").allTextContents();
+    expect(rows[0]).toContain("imp-1");
+    expect(rows[0]).toContain("created");
+    expect(rows[1]).toContain("imp-2");
+    expect(rows[1]).toContain("team_not_found");
+    await screenshot(page, "08-import");
+
+    await page.getByRole("link", { name: "Notification outbox" }).click();
+    await page.getByLabel("Recipient email").fill("lo-1002@example.test");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL(/\/outbox\?email=lo-1002%40example\.test$/);
+    const outbox = await page.locator("table.table tbody tr").allTextContents();
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]).toContain("password setup");
+    expect(await page.getByRole("link", { name: "password setup link" }).getAttribute("href")).toMatch(new RegExp(`^${service.apiUrl}/site/password-setup\\?token=`));
+    await screenshot(page, "09-outbox");
+  });
+
+  it("shows a key's conversations and their messages to support, read only", async () => {
+    const chat = (await service.cli("key:create", "--org", state.orgId as string, "--name", "lender chat", "--scopes", "chat:read,chat:write")) as { id: string; key: string };
+    const asked = await rest("/v1/messages", {
+      method: "POST",
+      key: chat.key,
+      body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-17" } }),
+    });
+    expect(asked.status).toBe(200);
+    await page.goto(`${service.consoleUrl}/keys/${chat.id}`);
+    expect(await page.locator("section", { hasText: "Conversations" }).last().textContent()).toContain("1 conversation (0 in the embedded chat), 2 messages");
+    await page.getByRole("link", { name: asked.body.conversation_id }).click();
+    await page.waitForURL(/\/conversations\/conv_/);
+    const messages = await page.locator("ol.messages li").allTextContents();
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toContain("What is the minimum down payment for an FHA loan?");
+    expect(messages[1]).toContain(asked.body.response.slice(0, 40));
+    await screenshot(page, "10-conversation");
+  });
+
   it("shows every change in the audit log, filterable by action in the URL", async () => {
     await page.getByRole("link", { name: "Audit log" }).click();
     await page.waitForURL(/\/audit$/);
@@ -192,14 +250,14 @@ describe("staff console", () => {
     const rows = await page.locator("table.audit tbody tr").allTextContents();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain("acme-los/lo-1001");
-    await screenshot(page, "08-audit-log");
+    await screenshot(page, "11-audit-log");
   });
 
   it("revokes a key after a confirmation", async () => {
     await page.goto(`${service.consoleUrl}/organizations/${state.orgId}/keys`);
     await page.getByRole("link", { name: "directory" }).click();
     await page.waitForURL(/\/keys\/key_/);
-    await screenshot(page, "09-key");
+    await screenshot(page, "12-key");
     await page.getByRole("button", { name: "Revoke key…" }).click();
     await page.getByRole("button", { name: "Revoke key", exact: true }).click();
     // The page re-renders as a revoked key: no more actions, the status says so.
