@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { type ReactNode, startTransition, useActionState, useEffect, useRef } from "react";
 import { type FormState, idleState } from "../lib/form-state";
 import { FormStateContext } from "./form-state-context";
@@ -28,13 +27,11 @@ export function ActionForm({
 }) {
   const [state, dispatch, pending] = useActionState(action, idleState);
   const formRef = useRef<HTMLFormElement>(null);
-  const router = useRouter();
 
+  // The action revalidates the pages (lib/actions.ts), so the tables around already show the change.
   useEffect(() => {
-    if (state.status !== "ok") return;
-    if (resetOnSuccess) formRef.current?.reset();
-    router.refresh();
-  }, [state, resetOnSuccess, router]);
+    if (state.status === "ok" && resetOnSuccess) formRef.current?.reset();
+  }, [state, resetOnSuccess]);
 
   return (
     <form
