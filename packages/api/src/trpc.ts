@@ -1,9 +1,11 @@
 import { AppError, type AuthenticatedKey, authenticateApiKey, authenticateStaff, enforceRateLimit, requireScope, resolveIntegration, type Scope } from "@mga/core";
 import { z } from "zod";
 import { initTRPC } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
 import { toApiError } from "./errors/to-api-error";
+import { trpcCodeOf } from "./errors/trpc-code";
 
 /**
  * Procedure metadata: the OpenAPI route, plus what our middlewares and the document
@@ -27,10 +29,12 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       const mapped = toApiError(error);
       const { stack: _stack, ...data } = shape.data;
+      const code = trpcCodeOf(mapped.status);
       return {
         ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[code],
         message: mapped.message,
-        data: { ...data, httpStatus: mapped.status },
+        data: { ...data, code, httpStatus: mapped.status },
         envelope: { error: { code: mapped.code, message: mapped.message, request_id: ctx?.requestId ?? "" } },
       };
     },

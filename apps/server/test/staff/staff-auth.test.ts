@@ -1,5 +1,6 @@
 import { createStaff, signInStaff } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /** The admin console's staff procedures over /trpc: sign-in, cookie session, CSRF, roles, audit, lockout. */
@@ -11,22 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function trpc(path: string, options: { input?: unknown; mutation?: boolean; cookie?: string; csrf?: string } = {}) {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (options.cookie) headers.Cookie = options.cookie;
-  if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
-  const url = options.mutation || options.input === undefined ? `${app.baseUrl}/trpc/${path}` : `${app.baseUrl}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
-  const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
-  const body = (await res.json()) as { result?: { data: any }; error?: { data?: { httpStatus?: number }; message: string } };
-  return { status: res.status, data: body.result?.data, error: body.error, setCookie: res.headers.get("set-cookie") };
-}
-
-async function signIn(email: string, password: string) {
-  const res = await trpc("staff.signIn", { mutation: true, input: { email, password } });
-  expect(res.status).toBe(200);
-  const cookie = (res.setCookie ?? "").split(";")[0] as string;
-  return { cookie, csrf: res.data.csrf_token as string, setCookie: res.setCookie ?? "" };
-}
+const { trpc, signIn } = staffClient(() => app.baseUrl);
 
 describe("staff sign-in and authorization", () => {
   it("signs in with an httpOnly, SameSite=Strict cookie and a CSRF token; signed-out callers get nothing", async () => {
@@ -48,6 +34,18 @@ describe("staff sign-in and authorization", () => {
     expect((await trpc("staff.organizations.list", { cookie: viewer.cookie })).data.map((o: { name: string }) => o.name)).toContain("Acme via console");
     const audit = await trpc("staff.audit.list", { cookie: viewer.cookie, input: { limit: 10 } });
     expect(audit.data.entries[0]).toMatchObject({ actor: "ana@mga.test", action: "organization.create", target: created.data.id });
+  });
+
+  it("errors on /trpc carry the mapped status, tRPC code and message, never a stack trace", async () => {
+    const wrong = await trpc("staff.signIn", { mutation: true, input: { email: "vic@mga.test", password: "not it" } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.error).toMatchObject({ message: "wrong email or password", code: -32001, data: { code: "UNAUTHORIZED", httpStatus: 401, path: "staff.signIn" } });
+    const viewer = await signIn("vic@mga.test", "viewer password 1");
+    const refused = await trpc("staff.organizations.create", { mutation: true, input: { name: "Nope" }, cookie: viewer.cookie, csrf: viewer.csrf });
+    expect(refused.error?.data).toMatchObject({ code: "FORBIDDEN", httpStatus: 403 });
+    const missing = await trpc("staff.organizations.get", { input: { id: "org_missing" }, cookie: viewer.cookie });
+    expect(missing.error?.data).toMatchObject({ code: "NOT_FOUND", httpStatus: 404 });
+    for (const error of [wrong.error, refused.error, missing.error]) expect(JSON.stringify(error)).not.toMatch(/stack|at async|node_modules/);
   });
 
   it("signing out ends the session", async () => {

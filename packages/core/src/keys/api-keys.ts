@@ -59,6 +59,7 @@ export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerM
   assertRateLimit(rateLimitPerMinute);
   const existing = await db.prisma.apiKey.findUnique({ where: { id } });
   if (!existing) throw new AppError("not_found", `key ${id} not found`);
+  if (existing.status !== "active") throw new AppError("invalid_request", `key ${id} is revoked`);
   return toSummary(await db.prisma.apiKey.update({ where: { id }, data: { rateLimitPerMinute } }));
 }
 

@@ -19,6 +19,7 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
   assertIntegrationSlug(input.publicName, "integration");
   const key = await db.prisma.apiKey.findUnique({ where: { id: input.apiKeyId } });
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found`);
+  if (key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
   if (!key.scopes.includes("embed:launch")) throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
   const { rows } = await db.pool.query<{ id: string; slug: string }>(
     `SELECT i.id, i.slug FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2

@@ -55,6 +55,8 @@ export const staffIntegrationsRouter = router({
 
   removeAlias: adminProcedure.input(z.strictObject({ id: staffId, alias: slug })).mutation(async ({ ctx, input }) => {
     const current = await getIntegrationById(ctx.db, input.id);
+    // Removing a name the integration does not have would otherwise succeed (and be audited) doing nothing.
+    if (!current.aliases.some((alias) => alias.slug === input.alias)) throw new AppError("not_found", `alias ${input.alias} is not an alias of ${current.slug}`);
     const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, removeAliases: [input.alias] });
     await auditStaffAction(ctx, "integration.alias_remove", integration.id, { alias: input.alias });
     return integrationView(integration);

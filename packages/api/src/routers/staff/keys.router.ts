@@ -2,6 +2,7 @@ import {
   type ApiKeySummary,
   bindLaunchKey,
   createApiKey,
+  type Database,
   getApiKey,
   KEY_SEPARATION_ADVICE,
   keySeparationWarnings,
@@ -37,6 +38,11 @@ function keyView(key: ApiKeySummary, binding: LaunchBindingRecord | undefined) {
   };
 }
 
+/** The key's launch binding, so every procedure returning a key shows it as keys.get does. */
+async function bindingOf(ctx: { db: Database }, key: ApiKeySummary): Promise<LaunchBindingRecord | undefined> {
+  return (await listLaunchBindings(ctx.db, key.organizationId)).get(key.id);
+}
+
 const rateLimit = z.int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
 
 export const staffKeysRouter = router({
@@ -54,7 +60,7 @@ export const staffKeysRouter = router({
 
   get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => {
     const key = await getApiKey(ctx.db, input.id);
-    return keyView(key, (await listLaunchBindings(ctx.db, key.organizationId)).get(key.id));
+    return keyView(key, await bindingOf(ctx, key));
   }),
 
   /** The plaintext is in this response only; afterwards only its hash exists. */
@@ -74,13 +80,13 @@ export const staffKeysRouter = router({
   revoke: adminProcedure.input(z.strictObject({ id: staffId })).mutation(async ({ ctx, input }) => {
     const key = await revokeApiKey(ctx.db, input.id);
     await auditStaffAction(ctx, "key.revoke", key.id, { name: key.name, last_four: key.lastFour });
-    return keyView(key, undefined);
+    return keyView(key, await bindingOf(ctx, key));
   }),
 
   setRateLimit: adminProcedure.input(z.strictObject({ id: staffId, rate_limit_per_minute: rateLimit })).mutation(async ({ ctx, input }) => {
     const key = await setApiKeyRateLimit(ctx.db, input.id, input.rate_limit_per_minute);
     await auditStaffAction(ctx, "key.rate_limit", key.id, { rate_limit_per_minute: key.rateLimitPerMinute });
-    return keyView(key, undefined);
+    return keyView(key, await bindingOf(ctx, key));
   }),
 
   /** Lets a launch key issue launches for one public name (spec section 5 item 6). */

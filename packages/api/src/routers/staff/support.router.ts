@@ -47,7 +47,9 @@ export const staffOutboxRouter = router({
       recipient: row.recipient,
       created_at: row.createdAt.toISOString(),
       used: row.used,
-      link: row.linkPath ? `${ctx.appUrl.replace(/\/+$/, "")}${row.linkPath}` : null,
+      // A live password-setup link lets whoever holds it set the account's password: admins only.
+      link: row.linkPath && ctx.staff.role === "admin" ? `${ctx.appUrl.replace(/\/+$/, "")}${row.linkPath}` : null,
+      link_hidden: row.linkPath !== null && ctx.staff.role !== "admin",
     })),
   ),
 });

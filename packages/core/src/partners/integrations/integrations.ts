@@ -69,6 +69,7 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
   if (!alias) throw new AppError("not_found", `alias ${input.alias} not found in this organization`);
   const key = await db.prisma.apiKey.findFirst({ where: { id: input.apiKeyId, organizationId: input.organizationId } });
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
+  if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
   const granted = new Set(alias.grantedKeyIds);
   if (input.granted) granted.add(key.id);
   else granted.delete(key.id);

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { recordAudit } from "../../audit/audit-log";
+import { recordAuditIn } from "../../audit/audit-log";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -153,6 +153,14 @@ export async function requestProfileChange(
     if (user.identity_origin === "partner_created" || input.override) {
       await client.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
       const id = await insertOperation(client, { ...values, status: "queued", note: input.override ? `override by ${input.override.actor}: ${input.override.reason}` : null });
+      if (input.override) {
+        await recordAuditIn(client, {
+          actor: input.override.actor,
+          action: "partner_user.profile_override",
+          target: `${integration.slug}/${externalUserId}`,
+          details: { operation_id: id, reason: input.override.reason, fields: [...(emailChanges ? ["email"] : []), ...(nameChanges ? ["name"] : [])] },
+        });
+      }
       return { result: id, enqueue: id };
     }
     if (!emailChanges) {
@@ -277,11 +285,6 @@ export async function applyProfileOverride(
     name: input.name,
     override: { actor: input.actor, reason: input.reason },
   });
-  await recordAudit(deps.db, {
-    actor: input.actor,
-    action: "partner_user.profile_override",
-    target: `${integration.slug}/${externalUserId}`,
-    details: { operation_id: id, reason: input.reason, fields: [...(input.email ? ["email"] : []), ...(input.name ? ["name"] : [])] },
-  });
+  // Audited in the operation's own transaction (requestProfileChange), with the fields that change.
   return getOperationById(deps.db, id);
 }

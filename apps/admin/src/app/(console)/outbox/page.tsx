@@ -46,7 +46,15 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
                 <tr key={notification.id}>
                   <td>{notification.recipient}</td>
                   <td>{notification.kind.replaceAll("_", " ")}</td>
-                  <td>{notification.link ? <a href={notification.link}>password setup link</a> : "—"}</td>
+                  <td>
+                    {notification.link ? (
+                      <a href={notification.link}>password setup link</a>
+                    ) : notification.link_hidden ? (
+                      <span className="hint">admins only</span>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td>{notification.used ? "yes" : "no"}</td>
                   <td>{formatTime(notification.created_at)}</td>
                 </tr>
