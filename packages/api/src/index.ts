@@ -19,3 +19,4 @@ export * from "./routers/partners/users/users.types";
 export * from "./routers/partners/operations/operations.types";
 export * from "./routers/partners/imports/imports.types";
 export * from "./routers/launches/launches.types";
+export { integrationToOperatorView, keyToOperatorView } from "./operator/operator-views";

@@ -6,35 +6,29 @@ import { useFormOutcome } from "./form-state-context";
 
 /** A labelled input whose error (from the action's fieldErrors) is shown beneath it and announced. */
 export function Field({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const { state } = useFormOutcome();
-  const error = state.fieldErrors?.[name];
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...input} />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-      {error ? (
-        <small id={`${id}-error`} className="field-error" data-field-error={name}>
-          {error}
-        </small>
-      ) : null}
-    </div>
-  );
+  return <FieldFrame label={label} name={name} hint={hint} control={(props) => <input {...props} {...input} />} />;
 }
 
 export function TextArea({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <FieldFrame label={label} name={name} hint={hint} control={(props) => <textarea {...props} {...input} />} />;
+}
+
+interface ControlProps {
+  id: string;
+  name: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string;
+}
+
+/** Label, control, hint and error, tied together by ids for screen readers. */
+function FieldFrame({ label, name, hint, control }: { label: string; name: string; hint?: ReactNode; control: (props: ControlProps) => ReactNode }) {
   const id = useId();
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.[name];
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={`${id}-hint ${id}-error`} {...input} />
+      {control({ id, name, "aria-invalid": error ? true : undefined, "aria-describedby": `${id}-hint ${id}-error` })}
       {hint ? (
         <small id={`${id}-hint`} className="hint">
           {hint}

@@ -58,3 +58,21 @@ export function Badge({ value }: { value: string }) {
 export function ReadOnlyNote() {
   return <p className="hint">Your role is read-only (viewer): ask an admin to make changes.</p>;
 }
+
+/** A data table with its column headers; rows come as children (`<tr>` elements). */
+export function Table({ headers, children, className }: { headers: ReadonlyArray<string | false>; children: ReactNode; className?: string }) {
+  return (
+    <table className={className ? `table ${className}` : "table"}>
+      <thead>
+        <tr>
+          {headers.filter((header): header is string => header !== false).map((header) => (
+            <th key={header} scope="col">
+              {header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}

@@ -1,17 +1,8 @@
-import { AppError, createIntegration, type IntegrationRecord, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { integrationToOperatorView } from "@mga/api";
+import { AppError, createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
 import { type Command, str, list } from "./command";
 
 /** Partner integrations and their aliases. */
-function integrationView(integration: IntegrationRecord) {
-  return {
-    id: integration.id,
-    organization_id: integration.organizationId,
-    slug: integration.slug,
-    status: integration.status,
-    aliases: integration.aliases.map((alias) => ({ slug: alias.slug, granted_key_ids: alias.grantedKeyIds })),
-  };
-}
-
 function parseIntegrationStatus(value: string | boolean | string[] | undefined): "active" | "disabled" | undefined {
   if (value === undefined) return undefined;
   if (value !== "active" && value !== "disabled") throw new AppError("invalid_request", "--status: must be active or disabled");
@@ -25,7 +16,7 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" } },
     required: ["org", "slug"],
     async run({ db }, flags) {
-      return integrationView(
+      return integrationToOperatorView(
         await createIntegration(db, { organizationId: str(flags, "org"), slug: str(flags, "slug"), aliases: list(flags, "alias"), status: parseIntegrationStatus(flags.status) }),
       );
     },
@@ -36,7 +27,7 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, slug: { type: "string" }, status: { type: "string" }, "add-alias": { type: "string", multiple: true }, "remove-alias": { type: "string", multiple: true } },
     required: ["org", "slug"],
     async run({ db }, flags) {
-      return integrationView(
+      return integrationToOperatorView(
         await updateIntegration(db, {
           organizationId: str(flags, "org"),
           slug: str(flags, "slug"),
@@ -53,7 +44,7 @@ export const integrationsCommands = {
     options: { org: { type: "string" } },
     required: ["org"],
     async run({ db }, flags) {
-      return { integrations: (await listIntegrations(db, str(flags, "org"))).map(integrationView) };
+      return { integrations: (await listIntegrations(db, str(flags, "org"))).map((integration) => integrationToOperatorView(integration)) };
     },
   },
   "alias:grant": {
@@ -62,7 +53,7 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
     required: ["org", "alias", "key"],
     async run({ db }, flags) {
-      return integrationView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: true }));
+      return integrationToOperatorView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: true }));
     },
   },
   "alias:revoke": {
@@ -71,7 +62,7 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
     required: ["org", "alias", "key"],
     async run({ db }, flags) {
-      return integrationView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: false }));
+      return integrationToOperatorView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: false }));
     },
   },
 } satisfies Record<string, Command>;

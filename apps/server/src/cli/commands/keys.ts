@@ -1,23 +1,8 @@
-import { type ApiKeySummary, AppError, bindLaunchKey, createApiKey, listApiKeys, revokeApiKey, SCOPES, unbindLaunchKey } from "@mga/core";
+import { keyToOperatorView } from "@mga/api";
+import { AppError, bindLaunchKey, createApiKey, listApiKeys, listLaunchBindings, revokeApiKey, SCOPES, unbindLaunchKey } from "@mga/core";
 import { type Command, str } from "./command";
 
 /** API keys and launch bindings. */
-
-/** A key as the CLI prints it: never the secret (except once, at creation), never its hash. */
-function keyView(key: ApiKeySummary) {
-  return {
-    id: key.id,
-    organization_id: key.organizationId,
-    name: key.name,
-    status: key.status,
-    scopes: key.scopes,
-    last_four: key.lastFour,
-    rate_limit_per_minute: key.rateLimitPerMinute,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-    last_used_at: key.lastUsedAt?.toISOString() ?? null,
-  };
-}
 
 function parseRateLimit(value: string | boolean | string[] | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -59,7 +44,8 @@ export const keysCommands = {
     options: { org: { type: "string" } },
     required: ["org"],
     async run({ db }, flags) {
-      return { keys: (await listApiKeys(db, str(flags, "org"))).map(keyView) };
+      const [keys, bindings] = await Promise.all([listApiKeys(db, str(flags, "org")), listLaunchBindings(db, str(flags, "org"))]);
+      return { keys: keys.map((key) => keyToOperatorView(key, bindings.get(key.id))) };
     },
   },
   "key:bind-launch": {

@@ -1,20 +1,11 @@
-import { AppError, createIntegration, getIntegrationById, type IntegrationRecord, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { AppError, createIntegration, getIntegrationById, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
 import { z } from "zod";
+import { integrationToOperatorView } from "../../operator/operator-views";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
 import { auditStaffAction } from "./audit-action";
 import { staffId } from "./staff.types";
 
 /** Partner integrations, their public aliases and which keys each alias is granted to. */
-function integrationView(integration: IntegrationRecord) {
-  return {
-    id: integration.id,
-    organization_id: integration.organizationId,
-    slug: integration.slug,
-    status: integration.status,
-    aliases: integration.aliases.map((alias) => ({ slug: alias.slug, granted_key_ids: alias.grantedKeyIds })),
-  };
-}
-
 const slug = z.string().trim().min(1).max(100);
 
 export const staffIntegrationsRouter = router({
@@ -25,17 +16,17 @@ export const staffIntegrationsRouter = router({
       [integrations.map((integration) => integration.id)],
     );
     const users = new Map(rows.map((row) => [row.integration_id, row.users]));
-    return integrations.map((integration) => ({ ...integrationView(integration), users: users.get(integration.id) ?? 0 }));
+    return integrations.map((integration) => ({ ...integrationToOperatorView(integration), users: users.get(integration.id) ?? 0 }));
   }),
 
-  get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => integrationView(await getIntegrationById(ctx.db, input.id))),
+  get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => integrationToOperatorView(await getIntegrationById(ctx.db, input.id))),
 
   create: adminProcedure
     .input(z.strictObject({ organization_id: staffId, slug, aliases: z.array(slug).max(20).default([]) }))
     .mutation(async ({ ctx, input }) => {
       const integration = await createIntegration(ctx.db, { organizationId: input.organization_id, slug: input.slug, aliases: input.aliases });
       await auditStaffAction(ctx, "integration.create", integration.id, { slug: integration.slug, aliases: input.aliases });
-      return integrationView(integration);
+      return integrationToOperatorView(integration);
     }),
 
   /** Disabling refuses every partner request naming it (403) until it is enabled again. */
@@ -43,14 +34,14 @@ export const staffIntegrationsRouter = router({
     const current = await getIntegrationById(ctx.db, input.id);
     const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, status: input.status });
     await auditStaffAction(ctx, `integration.${input.status === "disabled" ? "disable" : "enable"}`, integration.id, { slug: integration.slug });
-    return integrationView(integration);
+    return integrationToOperatorView(integration);
   }),
 
   addAlias: adminProcedure.input(z.strictObject({ id: staffId, alias: slug })).mutation(async ({ ctx, input }) => {
     const current = await getIntegrationById(ctx.db, input.id);
     const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, addAliases: [input.alias] });
     await auditStaffAction(ctx, "integration.alias_add", integration.id, { alias: input.alias });
-    return integrationView(integration);
+    return integrationToOperatorView(integration);
   }),
 
   removeAlias: adminProcedure.input(z.strictObject({ id: staffId, alias: slug })).mutation(async ({ ctx, input }) => {
@@ -59,7 +50,7 @@ export const staffIntegrationsRouter = router({
     if (!current.aliases.some((alias) => alias.slug === input.alias)) throw new AppError("not_found", `alias ${input.alias} is not an alias of ${current.slug}`);
     const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, removeAliases: [input.alias] });
     await auditStaffAction(ctx, "integration.alias_remove", integration.id, { alias: input.alias });
-    return integrationView(integration);
+    return integrationToOperatorView(integration);
   }),
 
   /** An alias resolves only for the keys granted it (spec section 5 item 4). */
@@ -70,6 +61,6 @@ export const staffIntegrationsRouter = router({
       if (!current.aliases.some((alias) => alias.slug === input.alias)) throw new AppError("not_found", `alias ${input.alias} is not an alias of ${current.slug}`);
       const integration = await setAliasGrant(ctx.db, { organizationId: current.organizationId, alias: input.alias, apiKeyId: input.key_id, granted: input.granted });
       await auditStaffAction(ctx, input.granted ? "integration.alias_grant" : "integration.alias_revoke", integration.id, { alias: input.alias, key_id: input.key_id });
-      return integrationView(integration);
+      return integrationToOperatorView(integration);
     }),
 });

@@ -17,26 +17,10 @@ import {
   unbindLaunchKey,
 } from "@mga/core";
 import { z } from "zod";
+import { keyToOperatorView } from "../../operator/operator-views";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
 import { auditStaffAction } from "./audit-action";
 import { staffId } from "./staff.types";
-
-/** A key as staff see it: last four characters and last use, never the key or its hash. */
-function keyView(key: ApiKeySummary, binding: LaunchBindingRecord | undefined) {
-  return {
-    id: key.id,
-    organization_id: key.organizationId,
-    name: key.name,
-    status: key.status,
-    scopes: key.scopes,
-    last_four: key.lastFour,
-    rate_limit_per_minute: key.rateLimitPerMinute,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-    last_used_at: key.lastUsedAt?.toISOString() ?? null,
-    launch_binding: binding ? { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled } : null,
-  };
-}
 
 /** The key's launch binding, so every procedure returning a key shows it as keys.get does. */
 async function bindingOf(ctx: { db: Database }, key: ApiKeySummary): Promise<LaunchBindingRecord | undefined> {
@@ -55,12 +39,12 @@ export const staffKeysRouter = router({
 
   list: staffProcedure.input(z.strictObject({ organization_id: staffId })).query(async ({ ctx, input }) => {
     const [keys, bindings] = await Promise.all([listApiKeys(ctx.db, input.organization_id), listLaunchBindings(ctx.db, input.organization_id)]);
-    return keys.map((key) => keyView(key, bindings.get(key.id)));
+    return keys.map((key) => keyToOperatorView(key, bindings.get(key.id)));
   }),
 
   get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => {
     const key = await getApiKey(ctx.db, input.id);
-    return keyView(key, await bindingOf(ctx, key));
+    return keyToOperatorView(key, await bindingOf(ctx, key));
   }),
 
   /** The plaintext is in this response only; afterwards only its hash exists. */
@@ -74,19 +58,19 @@ export const staffKeysRouter = router({
         rateLimitPerMinute: input.rate_limit_per_minute,
       });
       await auditStaffAction(ctx, "key.create", key.id, { name: key.name, scopes: key.scopes, organization_id: key.organizationId, last_four: key.lastFour });
-      return { key: keyView(key, undefined), plaintext, warnings: keySeparationWarnings(key.scopes) };
+      return { key: keyToOperatorView(key), plaintext, warnings: keySeparationWarnings(key.scopes) };
     }),
 
   revoke: adminProcedure.input(z.strictObject({ id: staffId })).mutation(async ({ ctx, input }) => {
     const key = await revokeApiKey(ctx.db, input.id);
     await auditStaffAction(ctx, "key.revoke", key.id, { name: key.name, last_four: key.lastFour });
-    return keyView(key, await bindingOf(ctx, key));
+    return keyToOperatorView(key, await bindingOf(ctx, key));
   }),
 
   setRateLimit: adminProcedure.input(z.strictObject({ id: staffId, rate_limit_per_minute: rateLimit })).mutation(async ({ ctx, input }) => {
     const key = await setApiKeyRateLimit(ctx.db, input.id, input.rate_limit_per_minute);
     await auditStaffAction(ctx, "key.rate_limit", key.id, { rate_limit_per_minute: key.rateLimitPerMinute });
-    return keyView(key, await bindingOf(ctx, key));
+    return keyToOperatorView(key, await bindingOf(ctx, key));
   }),
 
   /** Lets a launch key issue launches for one public name (spec section 5 item 6). */

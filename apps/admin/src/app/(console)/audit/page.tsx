@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Empty, PageHeader, Section } from "../../../components/ui";
+import { Empty, PageHeader, Section, Table } from "../../../components/ui";
 import { formatTime, param, queryString } from "../../../lib/format";
 import { load } from "../../../lib/session";
 
@@ -34,34 +34,23 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         {page.entries.length === 0 ? (
           <Empty>No entries{filters.actor || filters.action ? " match these filters" : ""}.</Empty>
         ) : (
-          <table className="table audit">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
+          <Table headers={["When", "Actor", "Action", "Target", "Details"]} className="audit">
+            {page.entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>{formatTime(entry.created_at)}</td>
+                <td>{entry.actor}</td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>
+                  <code>{entry.target}</code>
+                </td>
+                <td>
+                  <code className="details">{JSON.stringify(entry.details)}</code>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{formatTime(entry.created_at)}</td>
-                  <td>{entry.actor}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  <td>
-                    <code>{entry.target}</code>
-                  </td>
-                  <td>
-                    <code className="details">{JSON.stringify(entry.details)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
         <nav className="pager" aria-label="Pages">
           {cursor ? <Link href={`/audit${queryString(filters)}`}>Newest</Link> : null}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ActionForm } from "../../../components/action-form";
 import { Field, SubmitButton } from "../../../components/fields";
-import { Empty, PageHeader, ReadOnlyNote, Section } from "../../../components/ui";
+import { Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../components/ui";
 import { isAdmin } from "../../../lib/current-staff";
 import { formatTime } from "../../../lib/format";
 import { load } from "../../../lib/session";
@@ -16,32 +16,21 @@ export default async function OrganizationsPage() {
         {organizations.length === 0 ? (
           <Empty>No organizations yet. Create the first one below.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Integrations</th>
-                <th scope="col">Active keys</th>
-                <th scope="col">Created</th>
+          <Table headers={["Name", "Id", "Integrations", "Active keys", "Created"]}>
+            {organizations.map((org) => (
+              <tr key={org.id}>
+                <td>
+                  <Link href={`/organizations/${org.id}`}>{org.name}</Link>
+                </td>
+                <td>
+                  <code>{org.id}</code>
+                </td>
+                <td>{org.integrations}</td>
+                <td>{org.active_keys}</td>
+                <td>{formatTime(org.created_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {organizations.map((org) => (
-                <tr key={org.id}>
-                  <td>
-                    <Link href={`/organizations/${org.id}`}>{org.name}</Link>
-                  </td>
-                  <td>
-                    <code>{org.id}</code>
-                  </td>
-                  <td>{org.integrations}</td>
-                  <td>{org.active_keys}</td>
-                  <td>{formatTime(org.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
       <Section title="Create an organization">

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Empty, PageHeader, Section } from "../../../components/ui";
+import { Empty, PageHeader, Section, Table } from "../../../components/ui";
 import { formatTime, param } from "../../../lib/format";
 import { load } from "../../../lib/session";
 
@@ -31,36 +31,25 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
         {notifications.length === 0 ? (
           <Empty>{email ? `Nothing sent to ${email}.` : "Nothing has been sent yet."}</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Recipient</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Link</th>
-                <th scope="col">Used</th>
-                <th scope="col">Sent</th>
+          <Table headers={["Recipient", "Kind", "Link", "Used", "Sent"]}>
+            {notifications.map((notification) => (
+              <tr key={notification.id}>
+                <td>{notification.recipient}</td>
+                <td>{notification.kind.replaceAll("_", " ")}</td>
+                <td>
+                  {notification.link ? (
+                    <a href={notification.link}>password setup link</a>
+                  ) : notification.link_hidden ? (
+                    <span className="hint">admins only</span>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td>{notification.used ? "yes" : "no"}</td>
+                <td>{formatTime(notification.created_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {notifications.map((notification) => (
-                <tr key={notification.id}>
-                  <td>{notification.recipient}</td>
-                  <td>{notification.kind.replaceAll("_", " ")}</td>
-                  <td>
-                    {notification.link ? (
-                      <a href={notification.link}>password setup link</a>
-                    ) : notification.link_hidden ? (
-                      <span className="hint">admins only</span>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td>{notification.used ? "yes" : "no"}</td>
-                  <td>{formatTime(notification.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
     </>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, Section } from "../../../../components/ui";
+import { Badge, Empty, Section, Table } from "../../../../components/ui";
 import { formatTime, param, queryString } from "../../../../lib/format";
 import { loadOrRefusal } from "../../../../lib/session";
 
@@ -96,36 +96,24 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
       ) : page.users.length === 0 ? (
         <Empty>{filtered ? "No users match these filters." : "No users yet: partners provision them through the API."}</Empty>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">External user id</th>
-              <th scope="col">Status</th>
-              <th scope="col">Provisioning</th>
-              <th scope="col">Team</th>
-              <th scope="col">Can launch</th>
-              <th scope="col">Created</th>
+        <Table headers={["External user id", "Status", "Provisioning", "Team", "Can launch", "Created"]}>
+          {page.users.map((user) => (
+            <tr key={user.external_user_id}>
+              <td>
+                <Link href={`${base}/users/${encodeURIComponent(user.external_user_id)}`}>{user.external_user_id}</Link>
+              </td>
+              <td>
+                <Badge value={user.status} />
+              </td>
+              <td>
+                <Badge value={user.provisioning_status} />
+              </td>
+              <td>{user.team?.external_team_id ?? "—"}</td>
+              <td>{user.launch_eligibility.can_launch ? "yes" : `no (${user.launch_eligibility.blocking_reasons.join(", ").replaceAll("_", " ")})`}</td>
+              <td>{formatTime(user.created_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.users.map((user) => (
-              <tr key={user.external_user_id}>
-                <td>
-                  <Link href={`${base}/users/${encodeURIComponent(user.external_user_id)}`}>{user.external_user_id}</Link>
-                </td>
-                <td>
-                  <Badge value={user.status} />
-                </td>
-                <td>
-                  <Badge value={user.provisioning_status} />
-                </td>
-                <td>{user.team?.external_team_id ?? "—"}</td>
-                <td>{user.launch_eligibility.can_launch ? "yes" : `no (${user.launch_eligibility.blocking_reasons.join(", ").replaceAll("_", " ")})`}</td>
-                <td>{formatTime(user.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+          </Table>
       )}
       <nav className="pager" aria-label="Pages">
         {cursor ? <Link href={`${base}${queryString({ ...filters })}`}>First page</Link> : null}

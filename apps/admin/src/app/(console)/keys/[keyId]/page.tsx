@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ActionForm } from "../../../../components/action-form";
 import { ConfirmAction } from "../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section } from "../../../../components/ui";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../components/ui";
 import { isAdmin } from "../../../../lib/current-staff";
 import { formatTime, plural } from "../../../../lib/format";
 import { load } from "../../../../lib/session";
@@ -108,30 +108,19 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
         {overview.recent.length === 0 ? (
           <Empty>No conversations with this key yet.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Conversation</th>
-                <th scope="col">User</th>
-                <th scope="col">Where</th>
-                <th scope="col">Messages</th>
-                <th scope="col">Updated</th>
+          <Table headers={["Conversation", "User", "Where", "Messages", "Updated"]}>
+            {overview.recent.map((conversation) => (
+              <tr key={conversation.id}>
+                <td>
+                  <Link href={`/keys/${key.id}/conversations/${conversation.id}`}>{conversation.title ?? conversation.id}</Link>
+                </td>
+                <td>{conversation.external_user_id}</td>
+                <td>{conversation.embedded ? "embedded chat" : "API"}</td>
+                <td>{conversation.message_count}</td>
+                <td>{formatTime(conversation.updated_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {overview.recent.map((conversation) => (
-                <tr key={conversation.id}>
-                  <td>
-                    <Link href={`/keys/${key.id}/conversations/${conversation.id}`}>{conversation.title ?? conversation.id}</Link>
-                  </td>
-                  <td>{conversation.external_user_id}</td>
-                  <td>{conversation.embedded ? "embedded chat" : "API"}</td>
-                  <td>{conversation.message_count}</td>
-                  <td>{formatTime(conversation.updated_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
     </>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, Section } from "../../../../../components/ui";
+import { Badge, Empty, Section, Table } from "../../../../../components/ui";
 import { formatTime } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
 
@@ -12,38 +12,26 @@ export default async function ImportsPage({ params }: { params: Promise<{ integr
       {imports.length === 0 ? (
         <Empty>No imports yet: partners start them with POST …/users/imports.</Empty>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Status</th>
-              <th scope="col">Processed</th>
-              <th scope="col">Failed rows</th>
-              <th scope="col">Started</th>
-              <th scope="col">Completed</th>
+        <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
+          {imports.map((job) => (
+            <tr key={job.job_id}>
+              <td>
+                <Link href={`/integrations/${integrationId}/imports/${job.job_id}`}>
+                  <code>{job.job_id}</code>
+                </Link>
+              </td>
+              <td>
+                <Badge value={job.status} />
+              </td>
+              <td>
+                {job.processed} of {job.total}
+              </td>
+              <td>{job.failed}</td>
+              <td>{formatTime(job.created_at)}</td>
+              <td>{formatTime(job.completed_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {imports.map((job) => (
-              <tr key={job.job_id}>
-                <td>
-                  <Link href={`/integrations/${integrationId}/imports/${job.job_id}`}>
-                    <code>{job.job_id}</code>
-                  </Link>
-                </td>
-                <td>
-                  <Badge value={job.status} />
-                </td>
-                <td>
-                  {job.processed} of {job.total}
-                </td>
-                <td>{job.failed}</td>
-                <td>{formatTime(job.created_at)}</td>
-                <td>{formatTime(job.completed_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+          </Table>
       )}
     </Section>
   );

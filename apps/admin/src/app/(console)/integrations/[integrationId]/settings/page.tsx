@@ -2,7 +2,7 @@ import Link from "next/link";
 import { ActionForm } from "../../../../../components/action-form";
 import { ConfirmAction } from "../../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../../components/fields";
-import { Badge, Empty, ReadOnlyNote, Section } from "../../../../../components/ui";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
 import { isAdmin } from "../../../../../lib/current-staff";
 import { load } from "../../../../../lib/session";
 import { addAliasAction, removeAliasAction, setAliasGrantAction, setIntegrationStatusAction } from "./actions";
@@ -54,39 +54,30 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
             {activeKeys.length === 0 ? (
               <Empty>No active keys to grant it to.</Empty>
             ) : (
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Granted</th>
-                    {admin ? <th scope="col">Change</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {activeKeys.map((key) => {
-                    const granted = alias.granted_key_ids.includes(key.id);
-                    return (
-                      <tr key={key.id}>
+              <Table headers={["Key", "Granted", admin && "Change"]}>
+                {activeKeys.map((key) => {
+                  const granted = alias.granted_key_ids.includes(key.id);
+                  return (
+                    <tr key={key.id}>
+                      <td>
+                        <Link href={`/keys/${key.id}`}>{key.name}</Link> <code>…{key.last_four}</code>
+                      </td>
+                      <td>{granted ? "yes" : "no"}</td>
+                      {admin ? (
                         <td>
-                          <Link href={`/keys/${key.id}`}>{key.name}</Link> <code>…{key.last_four}</code>
+                          <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">
+                            <input type="hidden" name="integrationId" value={integration.id} />
+                            <input type="hidden" name="alias" value={alias.slug} />
+                            <input type="hidden" name="keyId" value={key.id} />
+                            <input type="hidden" name="granted" value={granted ? "false" : "true"} />
+                            <SubmitButton className="button button-secondary">{granted ? "Withdraw grant" : "Grant"}</SubmitButton>
+                          </ActionForm>
                         </td>
-                        <td>{granted ? "yes" : "no"}</td>
-                        {admin ? (
-                          <td>
-                            <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">
-                              <input type="hidden" name="integrationId" value={integration.id} />
-                              <input type="hidden" name="alias" value={alias.slug} />
-                              <input type="hidden" name="keyId" value={key.id} />
-                              <input type="hidden" name="granted" value={granted ? "false" : "true"} />
-                              <SubmitButton className="button button-secondary">{granted ? "Withdraw grant" : "Grant"}</SubmitButton>
-                            </ActionForm>
-                          </td>
-                        ) : null}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+                      ) : null}
+                    </tr>
+                  );
+                })}
+                </Table>
             )}
             {admin ? (
               <ConfirmAction

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, Section } from "../../../../../components/ui";
+import { Badge, Empty, Section, Table } from "../../../../../components/ui";
 import { formatTime, param, queryString } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
 
@@ -35,32 +35,21 @@ export default async function TeamsPage({
       {page.teams.length === 0 ? (
         <Empty>No teams{status ? ` with status ${status}` : ""}.</Empty>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">External team id</th>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Users</th>
-              <th scope="col">Created</th>
+        <Table headers={["External team id", "Name", "Status", "Users", "Created"]}>
+          {page.teams.map((team) => (
+            <tr key={team.id}>
+              <td>
+                <Link href={`${base}${queryString({ team: team.external_team_id })}`}>{team.external_team_id}</Link>
+              </td>
+              <td>{team.name}</td>
+              <td>
+                <Badge value={team.status} />
+              </td>
+              <td>{team.user_count}</td>
+              <td>{formatTime(team.created_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {page.teams.map((team) => (
-              <tr key={team.id}>
-                <td>
-                  <Link href={`${base}${queryString({ team: team.external_team_id })}`}>{team.external_team_id}</Link>
-                </td>
-                <td>{team.name}</td>
-                <td>
-                  <Badge value={team.status} />
-                </td>
-                <td>{team.user_count}</td>
-                <td>{formatTime(team.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+          </Table>
       )}
       <nav className="pager" aria-label="Pages">
         {cursor ? <Link href={`${base}/teams${queryString({ status })}`}>First page</Link> : null}

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ActionForm } from "../../../../../components/action-form";
 import { Field, SubmitButton } from "../../../../../components/fields";
-import { Badge, Empty, ReadOnlyNote, Section } from "../../../../../components/ui";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
 import { isAdmin } from "../../../../../lib/current-staff";
 import { load } from "../../../../../lib/session";
 import { createIntegrationAction } from "./actions";
@@ -15,30 +15,20 @@ export default async function IntegrationsPage({ params }: { params: Promise<{ o
         {integrations.length === 0 ? (
           <Empty>No integrations yet. A partner's LOS needs one before it can provision users.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Slug</th>
-                <th scope="col">Status</th>
-                <th scope="col">Aliases</th>
-                <th scope="col">Users</th>
+          <Table headers={["Slug", "Status", "Aliases", "Users"]}>
+            {integrations.map((integration) => (
+              <tr key={integration.id}>
+                <td>
+                  <Link href={`/integrations/${integration.id}`}>{integration.slug}</Link>
+                </td>
+                <td>
+                  <Badge value={integration.status} />
+                </td>
+                <td>{integration.aliases.length ? integration.aliases.map((alias) => alias.slug).join(", ") : "—"}</td>
+                <td>{integration.users}</td>
               </tr>
-            </thead>
-            <tbody>
-              {integrations.map((integration) => (
-                <tr key={integration.id}>
-                  <td>
-                    <Link href={`/integrations/${integration.id}`}>{integration.slug}</Link>
-                  </td>
-                  <td>
-                    <Badge value={integration.status} />
-                  </td>
-                  <td>{integration.aliases.length ? integration.aliases.map((alias) => alias.slug).join(", ") : "—"}</td>
-                  <td>{integration.users}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
       <Section title="Create an integration">

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, ReadOnlyNote, Section } from "../../../../../components/ui";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
 import { isAdmin } from "../../../../../lib/current-staff";
 import { formatTime } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
@@ -18,38 +18,25 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
         {keys.length === 0 ? (
           <Empty>No keys yet. Partners need one to call the API.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Rate limit</th>
-                <th scope="col">Launch binding</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last used</th>
+          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Last used"]}>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td>
+                  <Link href={`/keys/${key.id}`}>{key.name}</Link>
+                </td>
+                <td>
+                  <code>…{key.last_four}</code>
+                </td>
+                <td className="scopes-cell">{key.scopes.join(", ")}</td>
+                <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "default"}</td>
+                <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
+                <td>
+                  <Badge value={key.status} />
+                </td>
+                <td>{formatTime(key.last_used_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id}>
-                  <td>
-                    <Link href={`/keys/${key.id}`}>{key.name}</Link>
-                  </td>
-                  <td>
-                    <code>…{key.last_four}</code>
-                  </td>
-                  <td className="scopes-cell">{key.scopes.join(", ")}</td>
-                  <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "default"}</td>
-                  <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
-                  <td>
-                    <Badge value={key.status} />
-                  </td>
-                  <td>{formatTime(key.last_used_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
       <Section title="Create an API key">

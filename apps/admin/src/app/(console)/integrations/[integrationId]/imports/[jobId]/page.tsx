@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, PageHeader, Section } from "../../../../../../components/ui";
+import { Badge, Empty, PageHeader, Section, Table } from "../../../../../../components/ui";
 import { formatTime } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
 
@@ -20,28 +20,19 @@ export default async function ImportPage({ params }: { params: Promise<{ integra
         {job.results.length === 0 ? (
           <Empty>No rows processed yet.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">External user id</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Error</th>
+          <Table headers={["External user id", "Outcome", "Error"]}>
+            {job.results.map((row) => (
+              <tr key={row.external_user_id}>
+                <td>
+                  <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
+                </td>
+                <td>
+                  <Badge value={row.outcome} />
+                </td>
+                <td>{row.error ? `${row.error.code}: ${row.error.message}` : "—"}</td>
               </tr>
-            </thead>
-            <tbody>
-              {job.results.map((row) => (
-                <tr key={row.external_user_id}>
-                  <td>
-                    <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
-                  </td>
-                  <td>
-                    <Badge value={row.outcome} />
-                  </td>
-                  <td>{row.error ? `${row.error.code}: ${row.error.message}` : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
     </>

@@ -1,7 +1,7 @@
 import { ActionForm } from "../../../../../../components/action-form";
 import { ConfirmAction } from "../../../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section } from "../../../../../../components/ui";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../../../components/ui";
 import { isAdmin } from "../../../../../../lib/current-staff";
 import { formatTime, segment } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
@@ -124,34 +124,22 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
         {operations.length === 0 ? (
           <Empty>No lifecycle operations.</Empty>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Operation</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Created</th>
-                <th scope="col">Completed</th>
+          <Table headers={["Operation", "Type", "Status", "Error", "Created", "Completed"]}>
+            {operations.map((operation) => (
+              <tr key={operation.operation_id}>
+                <td>
+                  <code>{operation.operation_id}</code>
+                </td>
+                <td>{operation.type.replaceAll("_", " ")}</td>
+                <td>
+                  <Badge value={operation.status} />
+                </td>
+                <td>{operation.error_code ?? "—"}</td>
+                <td>{formatTime(operation.created_at)}</td>
+                <td>{formatTime(operation.completed_at)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {operations.map((operation) => (
-                <tr key={operation.operation_id}>
-                  <td>
-                    <code>{operation.operation_id}</code>
-                  </td>
-                  <td>{operation.type.replaceAll("_", " ")}</td>
-                  <td>
-                    <Badge value={operation.status} />
-                  </td>
-                  <td>{operation.error_code ?? "—"}</td>
-                  <td>{formatTime(operation.created_at)}</td>
-                  <td>{formatTime(operation.completed_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+            </Table>
         )}
       </Section>
     </>
