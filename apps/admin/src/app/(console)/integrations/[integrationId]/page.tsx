@@ -5,6 +5,8 @@ import { loadOrRefusal } from "../../../../lib/session";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;
+/** Spec 4.10's counts, over the whole integration. */
+const COUNTED = ["total", "active", "disabled", "deleted", "pending", "failed"] as const;
 
 /**
  * Partner users with spec 4.10's filters and counts. The filters are a GET form, so they live
@@ -38,24 +40,11 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
   return (
     <Section title="Users">
       <ul className="counts" aria-label="User counts">
-        <li>
-          <strong>{counts.total}</strong> total
-        </li>
-        <li>
-          <strong>{counts.active}</strong> active
-        </li>
-        <li>
-          <strong>{counts.disabled}</strong> disabled
-        </li>
-        <li>
-          <strong>{counts.deleted}</strong> deleted
-        </li>
-        <li>
-          <strong>{counts.pending}</strong> pending
-        </li>
-        <li>
-          <strong>{counts.failed}</strong> failed
-        </li>
+        {COUNTED.map((name) => (
+          <li key={name}>
+            <strong>{counts[name]}</strong> {name}
+          </li>
+        ))}
       </ul>
       <form method="get" action={base} className="form form-inline filters" role="search" aria-label="Filter users">
         <div className="field">
