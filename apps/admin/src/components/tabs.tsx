@@ -4,14 +4,14 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 /** Section tabs; the one for the current page (or under `also`) is marked for screen readers and styling. */
-export function Tabs({ tabs }: { tabs: Array<{ href: string; label: string; exact?: boolean; also?: string }> }) {
+export function Tabs({ tabs }: { tabs: Array<{ href: string; label: string; exact?: boolean; also?: string[] }> }) {
   const pathname = usePathname();
   return (
     <nav className="tabs" aria-label="Sections">
       {tabs.map((tab) => {
         const current =
           (tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`)) ||
-          (tab.also !== undefined && pathname.startsWith(tab.also));
+          (tab.also ?? []).some((prefix) => pathname.startsWith(prefix));
         return (
           <Link key={tab.href} href={tab.href} aria-current={current ? "page" : undefined}>
             {tab.label}

@@ -20,7 +20,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </Link>
         <Tabs
           tabs={[
-            { href: "/organizations", label: "Organizations" },
+            // Integrations and keys belong to an organization: their pages are under this tab.
+            { href: "/organizations", label: "Organizations", also: ["/integrations/", "/keys/"] },
             { href: "/outbox", label: "Notification outbox" },
             { href: "/audit", label: "Audit log" },
             { href: "/status", label: "API status" },

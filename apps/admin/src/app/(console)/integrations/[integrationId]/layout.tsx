@@ -17,7 +17,7 @@ export default async function IntegrationLayout({ children, params }: { children
       </PageHeader>
       <Tabs
         tabs={[
-          { href: base, label: "Users", exact: true, also: `${base}/users/` },
+          { href: base, label: "Users", exact: true, also: [`${base}/users/`] },
           { href: `${base}/teams`, label: "Teams" },
           { href: `${base}/imports`, label: "Imports" },
           { href: `${base}/settings`, label: "Settings and aliases" },

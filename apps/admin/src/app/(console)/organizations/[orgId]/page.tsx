@@ -53,7 +53,7 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
             name="tenantSources"
             rows={8}
             defaultValue={json(tenant.tenantSources)}
-            hint='[{"key": "acme_overlays", "label": "Acme overlays", "defaultOn": true}]'
+            hint='e.g. [{"key": "acme_overlays", "label": "Acme overlays", "defaultOn": true}]'
             className="wide"
           />
           <TextArea
@@ -61,7 +61,7 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
             name="secondarySources"
             rows={8}
             defaultValue={json(tenant.secondarySources)}
-            hint='[{"type": "shared_source", "sourceType": "state_regulations", "label": "State regulations", "defaultOn": true}]'
+            hint='e.g. [{"type": "shared_source", "sourceType": "state_regulations", "label": "State regulations", "defaultOn": true}]'
             className="wide"
           />
           {admin ? <SubmitButton pendingLabel="Saving…">Save configuration</SubmitButton> : <ReadOnlyNote />}
