@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "../support/browser";
+import { launchBrowser, screenshot, settled } from "../support/browser";
 import { type RunningService, startRunCommand } from "../support/run-command";
 
 /**
@@ -26,12 +26,26 @@ async function rest(path: string, init: RequestInit & { key?: string } = {}) {
   return { status: response.status, body: (await response.json()) as any };
 }
 
+/** Navigation that waits until the page's data is on screen (see settled). */
+async function visit(target: Page, url: string) {
+  await target.goto(url);
+  await settled(target);
+}
+async function arrive(target: Page, url: RegExp) {
+  await target.waitForURL(url);
+  await settled(target);
+}
+async function reload(target: Page) {
+  await target.reload();
+  await settled(target);
+}
+
 async function signIn(target: Page, who: { email: string; password: string }) {
-  await target.goto(`${service.consoleUrl}/sign-in`);
+  await visit(target, `${service.consoleUrl}/sign-in`);
   await target.getByLabel("Email").fill(who.email);
   await target.getByLabel("Password").fill(who.password);
   await target.getByRole("button", { name: "Sign in" }).click();
-  await target.waitForURL(/\/organizations$/);
+  await arrive(target, /\/organizations$/);
 }
 
 beforeAll(async () => {
@@ -56,8 +70,8 @@ describe("staff console", () => {
   });
 
   it("sends signed-out visitors to sign in, refuses a wrong password in place, and signs in", async () => {
-    await page.goto(`${service.consoleUrl}/organizations`);
-    await page.waitForURL(/\/sign-in/);
+    await visit(page, `${service.consoleUrl}/organizations`);
+    await arrive(page, /\/sign-in/);
     await page.getByLabel("Email").fill(ADMIN.email);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -67,7 +81,7 @@ describe("staff console", () => {
     await screenshot(page, "01-sign-in");
     await page.getByLabel("Password").fill(ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(/\/organizations$/);
+    await arrive(page, /\/organizations$/);
     expect(await page.locator(".who").textContent()).toContain(ADMIN.email);
     const cookies = await context.cookies(service.consoleUrl);
     expect(cookies.find((cookie) => cookie.name === "mga_console_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
@@ -77,16 +91,16 @@ describe("staff console", () => {
     await expect(page.locator("p.empty").first().textContent()).resolves.toContain("No organizations yet");
     await page.getByLabel("Name", { exact: true }).fill("Acme Lending");
     await page.getByRole("button", { name: "Create organization" }).click();
-    await page.waitForURL(/\/organizations\/org_[A-Za-z0-9]+$/);
+    await arrive(page, /\/organizations\/org_[A-Za-z0-9]+$/);
     state.orgId = page.url().split("/").pop();
     expect(await page.locator("h1").textContent()).toBe("Acme Lending");
-    await page.goto(`${service.consoleUrl}/organizations`);
+    await visit(page, `${service.consoleUrl}/organizations`);
     expect(await page.getByRole("link", { name: "Acme Lending" }).count()).toBe(1);
     await screenshot(page, "02-organizations");
   });
 
   it("shows tenant configuration errors beside their fields and saves a valid configuration", async () => {
-    await page.goto(`${service.consoleUrl}/organizations/${state.orgId}`);
+    await visit(page, `${service.consoleUrl}/organizations/${state.orgId}`);
     await page.getByLabel("Client name").fill("Acme Lending");
     await page.getByLabel("Enabled agency sources").fill("fha, va");
     await page.getByLabel("Base sources (default selection)").fill("fha, usda");
@@ -100,7 +114,7 @@ describe("staff console", () => {
     await page.getByLabel("Base sources (default selection)").fill("fha");
     await page.getByRole("button", { name: "Save configuration" }).click();
     await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Tenant configuration saved.");
-    await page.reload();
+    await reload(page);
     expect(await page.getByLabel("Enabled agency sources").inputValue()).toBe("fha, va");
     expect(await page.getByLabel("Base sources (default selection)").inputValue()).toBe("fha");
     await screenshot(page, "03-tenant-configuration");
@@ -108,7 +122,7 @@ describe("staff console", () => {
 
   it("creates an integration with an alias", async () => {
     await page.getByRole("link", { name: "Integrations" }).first().click();
-    await page.waitForURL(/\/integrations$/);
+    await arrive(page, /\/integrations$/);
     await page.getByLabel("Slug").fill("acme-los");
     await page.getByLabel("Aliases (optional)").fill("acme");
     await page.getByRole("button", { name: "Create integration" }).click();
@@ -122,7 +136,7 @@ describe("staff console", () => {
 
   it("creates a key, shows its plaintext once with a copy button, and never again", async () => {
     await page.getByRole("link", { name: "API keys" }).click();
-    await page.waitForURL(/\/keys$/);
+    await arrive(page, /\/keys$/);
     expect(await page.locator(".advice").textContent()).toContain("separate server-only key with only embed:launch");
     await page.getByLabel("Name", { exact: true }).fill("directory");
     for (const scope of ["embed:users:read", "embed:users:write", "embed:launch"]) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
@@ -138,7 +152,7 @@ describe("staff console", () => {
     state.key = plaintext;
     expect((await rest("/v1/me", { key: plaintext })).status).toBe(200);
     await screenshot(page, "05-key-created");
-    await page.reload();
+    await reload(page);
     expect(await page.locator("[data-secret]").count()).toBe(0);
     expect(await page.content()).not.toContain(plaintext);
     expect(await page.locator("table.table").textContent()).toContain(`…${plaintext.slice(-4)}`);
@@ -149,13 +163,13 @@ describe("staff console", () => {
       const put = await rest(`/v1/integrations/acme-los/users/${id}`, { method: "PUT", key: state.key, body: JSON.stringify({ email: `${id}@example.test` }) });
       expect([201, 202]).toContain(put.status);
     }
-    await page.goto(`${service.consoleUrl}${state.integrationPath}`);
+    await visit(page, `${service.consoleUrl}${state.integrationPath}`);
     expect(await page.locator("ul.counts").textContent()).toContain("3 total");
     await page.getByLabel("External user id contains").fill("lo-10");
     await page.getByRole("button", { name: "Filter" }).click();
-    await page.waitForURL(/\?q=lo-10/);
+    await arrive(page, /\?q=lo-10/);
     await expect(page.locator("table.table tbody tr").count()).resolves.toBe(2);
-    await page.reload();
+    await reload(page);
     expect(await page.getByLabel("External user id contains").inputValue()).toBe("lo-10");
     await expect(page.locator("table.table tbody tr").count()).resolves.toBe(2);
     await screenshot(page, "06-users");
@@ -165,7 +179,7 @@ describe("staff console", () => {
   });
 
   it("disables a user after a confirmation; the REST API sees it at once", async () => {
-    await page.goto(`${service.consoleUrl}${state.integrationPath}/users/lo-1001`);
+    await visit(page, `${service.consoleUrl}${state.integrationPath}/users/lo-1001`);
     expect(await page.locator(".facts").textContent()).toContain("lo-1001@example.test");
     await page.getByRole("button", { name: "Disable…" }).click();
     // The confirmation takes focus (Escape backs out) and nothing has changed yet.
@@ -173,7 +187,7 @@ describe("staff console", () => {
     expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("active");
     await page.getByRole("button", { name: "Disable user" }).click();
     await expect(page.locator("p.form-ok").textContent()).resolves.toContain("User disabled");
-    await page.reload();
+    await reload(page);
     expect(await page.locator(".facts").textContent()).toContain("Blocked: disabled");
     expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("disabled");
     await screenshot(page, "07-user-disabled");
@@ -196,10 +210,10 @@ describe("staff console", () => {
       if ((await rest(`/v1/integrations/acme-los/user-imports/${jobId}`, { key: state.key })).body.import.status === "completed") break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    await page.goto(`${service.consoleUrl}${state.integrationPath}/imports`);
+    await visit(page, `${service.consoleUrl}${state.integrationPath}/imports`);
     expect(await page.locator("table.table tbody tr").first().textContent()).toContain("2 of 2");
     await page.getByRole("link", { name: jobId }).click();
-    await page.waitForURL(new RegExp(`/imports/${jobId}$`));
+    await arrive(page, new RegExp(`/imports/${jobId}$`));
     const rows = await page.locator("table.table tbody tr").allTextContents();
     expect(rows[0]).toContain("imp-1");
     expect(rows[0]).toContain("created");
@@ -210,7 +224,7 @@ describe("staff console", () => {
     await page.getByRole("link", { name: "Notification outbox" }).click();
     await page.getByLabel("Recipient email").fill("lo-1002@example.test");
     await page.getByRole("button", { name: "Filter" }).click();
-    await page.waitForURL(/\/outbox\?email=lo-1002%40example\.test$/);
+    await arrive(page, /\/outbox\?email=lo-1002%40example\.test$/);
     const outbox = await page.locator("table.table tbody tr").allTextContents();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toContain("password setup");
@@ -226,10 +240,10 @@ describe("staff console", () => {
       body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-17" } }),
     });
     expect(asked.status).toBe(200);
-    await page.goto(`${service.consoleUrl}/keys/${chat.id}`);
+    await visit(page, `${service.consoleUrl}/keys/${chat.id}`);
     expect(await page.locator("section", { hasText: "Conversations" }).last().textContent()).toContain("1 conversation (0 in the embedded chat), 2 messages");
     await page.getByRole("link", { name: asked.body.conversation_id }).click();
-    await page.waitForURL(/\/conversations\/conv_/);
+    await arrive(page, /\/conversations\/conv_/);
     const messages = await page.locator("ol.messages li").allTextContents();
     expect(messages).toHaveLength(2);
     expect(messages[0]).toContain("What is the minimum down payment for an FHA loan?");
@@ -239,14 +253,14 @@ describe("staff console", () => {
 
   it("shows every change in the audit log, filterable by action in the URL", async () => {
     await page.getByRole("link", { name: "Audit log" }).click();
-    await page.waitForURL(/\/audit$/);
+    await arrive(page, /\/audit$/);
     const log = (await page.locator("table.audit").textContent()) ?? "";
     for (const action of ["organization.create", "tenant.configure", "integration.create", "key.create", "partner_user.disable", "staff.sign_in"]) expect(log).toContain(action);
     expect(log).toContain(ADMIN.email);
     expect(log).not.toContain(state.key);
     await page.getByLabel("Action starts with").fill("partner_user.");
     await page.getByRole("button", { name: "Filter" }).click();
-    await page.waitForURL(/action=partner_user\./);
+    await arrive(page, /action=partner_user\./);
     const rows = await page.locator("table.audit tbody tr").allTextContents();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain("acme-los/lo-1001");
@@ -254,9 +268,9 @@ describe("staff console", () => {
   });
 
   it("revokes a key after a confirmation", async () => {
-    await page.goto(`${service.consoleUrl}/organizations/${state.orgId}/keys`);
+    await visit(page, `${service.consoleUrl}/organizations/${state.orgId}/keys`);
     await page.getByRole("link", { name: "directory" }).click();
-    await page.waitForURL(/\/keys\/key_/);
+    await arrive(page, /\/keys\/key_/);
     await screenshot(page, "12-key");
     await page.getByRole("button", { name: "Revoke key…" }).click();
     await page.getByRole("button", { name: "Revoke key", exact: true }).click();
@@ -273,15 +287,15 @@ describe("staff console", () => {
     await viewer.getByRole("link", { name: "Acme Lending" }).waitFor();
     expect(await viewer.getByRole("button", { name: "Create organization" }).count()).toBe(0);
     expect(await viewer.locator(".hint", { hasText: "read-only" }).count()).toBeGreaterThan(0);
-    await viewer.goto(`${service.consoleUrl}${state.integrationPath}/users/lo-1002`);
+    await visit(viewer, `${service.consoleUrl}${state.integrationPath}/users/lo-1002`);
     expect(await viewer.getByRole("button", { name: "Disable…" }).count()).toBe(0);
     await viewerContext.close();
   });
 
   it("signs out", async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(/\/sign-in$/);
-    await page.goto(`${service.consoleUrl}/audit`);
-    await page.waitForURL(/\/sign-in/);
+    await arrive(page, /\/sign-in$/);
+    await visit(page, `${service.consoleUrl}/audit`);
+    await arrive(page, /\/sign-in/);
   });
 });
