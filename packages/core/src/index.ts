@@ -53,6 +53,8 @@ export * from "./launches/embed-auth";
 export * from "./launches/embedded-chat";
 export * from "./partners/ports/local-site-passwords";
 export * from "./staff/staff";
+export * from "./staff/staff-invites";
+export * from "./staff/staff-members";
 export * from "./ids/secret-token";
 export * from "./conversations/conversation-overview";
 export * from "./partners/ports/notification-outbox";

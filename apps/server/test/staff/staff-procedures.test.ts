@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { appRouter } from "@mga/api";
-import { bindLaunchKey, configureTenant, createApiKey, createIntegration, createOrganization, createStaff } from "@mga/core";
+import { bindLaunchKey, configureTenant, createApiKey, createIntegration, createOrganization, createStaff, inviteStaff } from "@mga/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES } from "../support/partners";
 import { ok, type StaffSession, staffClient } from "../support/staff-client";
@@ -50,6 +50,10 @@ interface Fixture {
   boundKeyId: string;
   importJobId: string;
   conversationId: string;
+  /** Colleagues whose role and status the admin changes, and a pending invitation. */
+  roleColleagueId: string;
+  statusColleagueId: string;
+  inviteId: string;
 }
 let f: Fixture;
 
@@ -101,7 +105,14 @@ async function makeFixture(): Promise<Fixture> {
   });
   expect(message.status, message.text).toBe(200);
 
+  const roleColleague = await createStaff(db(), { email: "role-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
+  const statusColleague = await createStaff(db(), { email: "status-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
+  const { invite } = await inviteStaff(db(), { email: "pending-invite@mga.test", role: "viewer", actor: "test" });
+
   return {
+    roleColleagueId: roleColleague.id,
+    statusColleagueId: statusColleague.id,
+    inviteId: invite.id,
     orgId: org.id,
     mainIntegrationId: main.id,
     spareIntegrationId: spare.id,
@@ -136,6 +147,8 @@ const WORLD_TABLES = {
   notification_outbox: "id",
   site_accounts: "id",
   audit_log: "id",
+  staff_accounts: "id",
+  staff_invites: "id",
 } as const;
 async function world() {
   const out: Record<string, unknown> = {};
@@ -165,6 +178,30 @@ interface MutationCase {
 
 /** Every mutation that needs the admin role. */
 const ADMIN_MUTATIONS: Record<string, MutationCase> = {
+  "staff.members.invite": {
+    input: () => ({ email: "invited@mga.test", role: "viewer" }),
+    probe: () => rows("SELECT email, role FROM staff_invites WHERE email = 'invited@mga.test'"),
+    audit: "staff.invite",
+    target: (data) => data.invite.id,
+  },
+  "staff.members.revokeInvite": {
+    input: () => ({ id: f.inviteId }),
+    probe: () => rows("SELECT revoked_at FROM staff_invites WHERE id = $1", [f.inviteId]),
+    audit: "staff.invite_revoke",
+    target: () => f.inviteId,
+  },
+  "staff.members.setRole": {
+    input: () => ({ id: f.roleColleagueId, role: "admin" }),
+    probe: () => rows("SELECT role FROM staff_accounts WHERE id = $1", [f.roleColleagueId]),
+    audit: "staff.role",
+    target: () => f.roleColleagueId,
+  },
+  "staff.members.setStatus": {
+    input: () => ({ id: f.statusColleagueId, status: "disabled" }),
+    probe: () => rows("SELECT disabled_at FROM staff_accounts WHERE id = $1", [f.statusColleagueId]),
+    audit: "staff.disable",
+    target: () => f.statusColleagueId,
+  },
   "staff.organizations.create": {
     input: () => ({ name: "Authz created org" }),
     probe: () => rows("SELECT id FROM organizations WHERE name = 'Authz created org'"),
@@ -272,6 +309,24 @@ interface QueryCase {
 /** Every query: any signed-in staff member may read. */
 const QUERIES: Record<string, QueryCase> = {
   "staff.me": { check: (data) => expect(data).toEqual({ email: VIEWER.email, role: "viewer", csrf_token: viewer.csrf }) },
+  "staff.members.list": {
+    check: (data) => {
+      expect(data.members.map((m: { email: string; role: string; status: string }) => [m.email, m.role, m.status])).toEqual(
+        expect.arrayContaining([
+          [ADMIN.email, "admin", "active"],
+          [VIEWER.email, "viewer", "active"],
+        ]),
+      );
+      expect(data.invites.find((i: { id: string }) => i.id === f.inviteId)).toEqual({
+        id: f.inviteId,
+        email: "pending-invite@mga.test",
+        role: "viewer",
+        invited_by: "test",
+        created_at: expect.any(String),
+        expires_at: expect.any(String),
+      });
+    },
+  },
   "staff.organizations.list": {
     check: (data) =>
       expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 4 }),
@@ -383,6 +438,8 @@ const QUERIES: Record<string, QueryCase> = {
 
 /** Sign-in is public; sign-out needs a session and its CSRF token, whatever the role. */
 const SESSION_MUTATIONS = ["staff.signIn", "staff.signOut"];
+/** An invitation link's token alone authorizes these (staff-members.test.ts covers them). */
+const INVITATION_PROCEDURES = { "staff.invitations.describe": "query", "staff.invitations.accept": "mutation" } as const;
 
 describe("authorization of every staff procedure", () => {
   it("the tables above list every procedure of the staff router, each once and with its kind", () => {
@@ -392,9 +449,10 @@ describe("authorization of every staff procedure", () => {
         .filter(([path]) => path.startsWith("staff."))
         .map(([path, procedure]) => [path, procedure._def.type]),
     );
-    const listed = [...Object.keys(ADMIN_MUTATIONS), ...Object.keys(QUERIES), ...SESSION_MUTATIONS];
+    const listed = [...Object.keys(ADMIN_MUTATIONS), ...Object.keys(QUERIES), ...SESSION_MUTATIONS, ...Object.keys(INVITATION_PROCEDURES)];
     expect(new Set(listed).size).toBe(listed.length);
     expect(actual).toEqual({
+      ...INVITATION_PROCEDURES,
       ...Object.fromEntries(Object.keys(ADMIN_MUTATIONS).map((path) => [path, "mutation"])),
       ...Object.fromEntries(SESSION_MUTATIONS.map((path) => [path, "mutation"])),
       ...Object.fromEntries(Object.keys(QUERIES).map((path) => [path, "query"])),

@@ -9,7 +9,7 @@ import { hashSecret, newSecretToken } from "../ids/secret-token";
  * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
  * cookie holds a random token, the database its hash) with a CSRF token, and a lockout of
  * 15 minutes after 5 failed sign-ins in a row. Roles: `admin` may do everything, `viewer`
- * only read.
+ * only read. Admins invite colleagues (staff-invites.ts) and manage them (staff-members.ts).
  */
 export type StaffRole = "admin" | "viewer";
 export const STAFF_SESSION_HOURS = 12;
@@ -23,11 +23,25 @@ export interface StaffMember {
   csrfToken: string;
 }
 
+/** A staff email as stored: trimmed, lower-case; anything that is not an address is refused. */
+export function normalizeStaffEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_request", "email: not an email address");
+  return email;
+}
+
+export function assertStaffRole(role: string): asserts role is StaffRole {
+  if (role !== "admin" && role !== "viewer") throw new AppError("invalid_request", "role: admin or viewer");
+}
+
+export function assertStaffPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
+}
+
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
-  const email = input.email.trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_request", "email: not an email address");
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (input.role !== "admin" && input.role !== "viewer") throw new AppError("invalid_request", "role: admin or viewer");
+  const email = normalizeStaffEmail(input.email);
+  assertStaffPassword(input.password);
+  assertStaffRole(input.role);
   if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
   const id = newId("stf");
   await db.prisma.staffAccount.create({ data: { id, email, passwordHash: await hashPassword(input.password), role: input.role } });
@@ -53,7 +67,9 @@ export async function signInStaff(db: Database, input: { email: string; password
     }
     throw new AppError("unauthorized", "wrong email or password");
   }
-  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { failedAttempts: 0, lockedUntil: null } });
+  // Only someone who knows the password learns that the account is disabled.
+  if (account.disabledAt) throw new AppError("forbidden", "this staff account is disabled; ask an admin");
+  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { failedAttempts: 0, lockedUntil: null, lastSignInAt: now } });
   const sessionToken = newSecretToken(32);
   const csrfToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
@@ -68,7 +84,7 @@ export async function authenticateStaff(db: Database, sessionToken: string | und
   const session = await db.prisma.staffSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
   if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
   const account = await db.prisma.staffAccount.findUnique({ where: { id: session.staffId } });
-  if (!account) throw new AppError("unauthorized", "sign in first");
+  if (!account || account.disabledAt) throw new AppError("unauthorized", "your session has ended; sign in again");
   return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: session.csrfToken };
 }
 

@@ -1,0 +1,114 @@
+import { recordAudit, recordAuditIn } from "../audit/audit-log";
+import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
+import { hashPassword } from "../partners/ports/local-site-passwords";
+import { assertStaffPassword, assertStaffRole, normalizeStaffEmail, type StaffRole } from "./staff";
+
+/**
+ * Invitations: an admin invites a colleague by email and role; the console shows the link
+ * once (its token is random, only the hash is kept). The colleague opens it, chooses a
+ * password and has an account. A link works once, for 72 hours; a newer invitation for the
+ * same email withdraws the older one, and an admin can withdraw one by hand.
+ */
+export const STAFF_INVITE_HOURS = 72;
+
+export interface StaffInvite {
+  id: string;
+  email: string;
+  role: StaffRole;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+const toInvite = (row: { id: string; email: string; role: string; invitedBy: string; createdAt: Date; expiresAt: Date }): StaffInvite => ({
+  id: row.id,
+  email: row.email,
+  role: row.role as StaffRole,
+  invitedBy: row.invitedBy,
+  createdAt: row.createdAt,
+  expiresAt: row.expiresAt,
+});
+
+export async function inviteStaff(
+  db: Database,
+  input: { email: string; role: string; actor: string },
+  now = new Date(),
+): Promise<{ invite: StaffInvite; token: string }> {
+  const email = normalizeStaffEmail(input.email);
+  assertStaffRole(input.role);
+  if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  const token = newSecretToken(32);
+  // One live link per email: the older one stops working when the new one exists.
+  const [, row] = await db.prisma.$transaction([
+    db.prisma.staffInvite.updateMany({ where: { email, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } }),
+    db.prisma.staffInvite.create({
+      data: {
+        id: newId("sti"),
+        email,
+        role: input.role,
+        tokenHash: hashSecret(token),
+        invitedBy: input.actor,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + STAFF_INVITE_HOURS * 3600_000),
+      },
+    }),
+  ]);
+  await recordAudit(db, { actor: input.actor, action: "staff.invite", target: row.id, details: { email, role: input.role } });
+  return { invite: toInvite(row), token };
+}
+
+/** Invitations not yet used, withdrawn or expired, newest first. */
+export async function listPendingInvites(db: Database, now = new Date()): Promise<StaffInvite[]> {
+  const rows = await db.prisma.staffInvite.findMany({
+    where: { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(toInvite);
+}
+
+export async function revokeStaffInvite(db: Database, input: { id: string; actor: string }, now = new Date()): Promise<void> {
+  const { count } = await db.prisma.staffInvite.updateMany({ where: { id: input.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+  if (count === 0) throw new AppError("not_found", "no pending invitation with this id");
+  await recordAudit(db, { actor: input.actor, action: "staff.invite_revoke", target: input.id });
+}
+
+/** Whom a link invites, for the page that accepts it; a link that no longer works says why. */
+export async function describeStaffInvite(db: Database, token: string, now = new Date()): Promise<StaffInvite> {
+  const row = await db.prisma.staffInvite.findUnique({ where: { tokenHash: hashSecret(token) } });
+  if (!row) throw new AppError("not_found", "this invitation link is not valid; ask an admin for a new one");
+  if (row.acceptedAt) throw new AppError("not_found", "this invitation was already used; sign in instead");
+  if (row.revokedAt) throw new AppError("not_found", "this invitation was withdrawn; ask an admin for a new one");
+  if (row.expiresAt <= now) throw new AppError("not_found", "this invitation has expired; ask an admin for a new one");
+  return toInvite(row);
+}
+
+/**
+ * Uses the link: the account is created and the invitation marked used in one transaction,
+ * and the conditional update lets only one of two simultaneous attempts through.
+ */
+export async function acceptStaffInvite(db: Database, input: { token: string; password: string }, now = new Date()): Promise<{ id: string; email: string; role: StaffRole }> {
+  assertStaffPassword(input.password);
+  const invite = await describeStaffInvite(db, input.token, now);
+  const passwordHash = await hashPassword(input.password);
+  const id = newId("stf");
+  return withTransaction(db, async (client) => {
+    const claimed = await client.query(
+      `UPDATE staff_invites SET accepted_at = $2, staff_id = $3
+       WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2`,
+      [invite.id, now, id],
+    );
+    if (claimed.rowCount !== 1) throw new AppError("not_found", "this invitation was already used; sign in instead");
+    const inserted = await client.query(
+      `INSERT INTO staff_accounts (id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (email) DO NOTHING`,
+      [id, invite.email, passwordHash, invite.role, now],
+    );
+    if (inserted.rowCount !== 1) throw new AppError("invalid_request", `email: ${invite.email} already has a staff account; sign in instead`);
+    await recordAuditIn(client, { actor: invite.email, action: "staff.invite_accept", target: id, details: { invite_id: invite.id, role: invite.role, invited_by: invite.invitedBy } });
+    return { id, email: invite.email, role: invite.role };
+  });
+}

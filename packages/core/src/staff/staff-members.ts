@@ -1,0 +1,99 @@
+import type pg from "pg";
+import { recordAuditIn } from "../audit/audit-log";
+import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
+import { assertStaffRole, type StaffMember, type StaffRole } from "./staff";
+
+/**
+ * Admins manage their colleagues: role changes and disabling (which ends the account's
+ * sessions at once). Nobody changes their own account here, so the admin acting always
+ * remains an admin: the console can never lose its last one.
+ */
+export interface StaffAccountView {
+  id: string;
+  email: string;
+  role: StaffRole;
+  status: "active" | "disabled";
+  lockedUntil: Date | null;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+}
+
+interface AccountRow {
+  id: string;
+  email: string;
+  role: string;
+  disabled_at: Date | null;
+  locked_until: Date | null;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+}
+
+const toView = (row: AccountRow): StaffAccountView => ({
+  id: row.id,
+  email: row.email,
+  role: row.role as StaffRole,
+  status: row.disabled_at ? "disabled" : "active",
+  lockedUntil: row.locked_until,
+  lastSignInAt: row.last_sign_in_at,
+  createdAt: row.created_at,
+});
+
+const COLUMNS = "id, email, role, disabled_at, locked_until, last_sign_in_at, created_at";
+
+export async function listStaff(db: Database): Promise<StaffAccountView[]> {
+  const { rows } = await db.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts ORDER BY email`);
+  return rows.map(toView);
+}
+
+export async function setStaffRole(db: Database, input: { id: string; role: string; actor: StaffMember }): Promise<StaffAccountView> {
+  const role = input.role;
+  assertStaffRole(role);
+  return changeColleague(db, input.id, input.actor, "change your own role", async (client, before) => {
+    if (before.role === role) return undefined;
+    await client.query("UPDATE staff_accounts SET role = $2 WHERE id = $1", [before.id, role]);
+    return { action: "staff.role", details: { email: before.email, from: before.role, to: role } };
+  });
+}
+
+export async function setStaffStatus(db: Database, input: { id: string; status: "active" | "disabled"; actor: StaffMember }, now = new Date()): Promise<StaffAccountView> {
+  return changeColleague(db, input.id, input.actor, "disable your own account", async (client, before) => {
+    const current = before.disabled_at ? "disabled" : "active";
+    if (current === input.status) return undefined;
+    if (input.status === "disabled") {
+      await client.query("UPDATE staff_accounts SET disabled_at = $2 WHERE id = $1", [before.id, now]);
+      await client.query("UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL", [before.id, now]);
+      return { action: "staff.disable", details: { email: before.email } };
+    }
+    // A fresh start: an old lockout does not outlive the re-enabling.
+    await client.query("UPDATE staff_accounts SET disabled_at = NULL, failed_attempts = 0, locked_until = NULL WHERE id = $1", [before.id]);
+    return { action: "staff.enable", details: { email: before.email } };
+  });
+}
+
+/**
+ * One change to another staff account, in a transaction that first locks the active admins'
+ * rows: two admins demoting each other at the same moment cannot leave none behind, because
+ * the second finds it is no longer an admin itself.
+ */
+async function changeColleague(
+  db: Database,
+  id: string,
+  actor: StaffMember,
+  refusal: string,
+  change: (client: pg.PoolClient, before: AccountRow) => Promise<{ action: string; details: Record<string, unknown> } | undefined>,
+): Promise<StaffAccountView> {
+  if (id === actor.id) throw new AppError("invalid_request", `you cannot ${refusal}; ask another admin`);
+  return withTransaction(db, async (client) => {
+    const admins = await client.query<{ id: string }>("SELECT id FROM staff_accounts WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE");
+    if (!admins.rows.some((row) => row.id === actor.id)) throw new AppError("forbidden", "this action needs the admin role");
+    const found = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1 FOR UPDATE`, [id]);
+    const before = found.rows[0];
+    if (!before) throw new AppError("not_found", "no staff account with this id");
+    const audit = await change(client, before);
+    if (audit) await recordAuditIn(client, { actor: actor.email, action: audit.action, target: id, details: audit.details });
+    const after = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`, [id]);
+    return toView(after.rows[0] as AccountRow);
+  });
+}
