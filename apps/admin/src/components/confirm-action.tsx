@@ -7,7 +7,9 @@ import { SubmitButton } from "./fields";
 
 /**
  * A destructive action behind a second, explicit step: the first button only asks; the
- * confirmation (focused, so Enter confirms and Escape backs out) runs the action.
+ * confirmation (focused, so Enter confirms and Escape backs out) runs the action, then
+ * closes and reports the outcome beside the button. Pages render one ConfirmAction for both
+ * directions of a toggle (disable / reactivate), so that report survives the re-render.
  */
 export function ConfirmAction({
   action,
@@ -27,16 +29,38 @@ export function ConfirmAction({
   tone?: "danger" | "normal";
 }) {
   const [asking, setAsking] = useState(false);
+  // What the last confirmed action reported; shown beside the button once the question closes.
+  const [outcome, setOutcome] = useState<string | undefined>();
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
   useEffect(() => {
+    // Focus goes into the question when it opens and back to its button when it closes.
     if (asking) cancelRef.current?.focus();
+    else if (wasAsking.current) openRef.current?.focus();
+    wasAsking.current = asking;
   }, [asking]);
 
   if (!asking) {
     return (
-      <button type="button" className={`button ${tone === "danger" ? "button-danger-outline" : "button-secondary"}`} onClick={() => setAsking(true)}>
-        {label}
-      </button>
+      <span className="confirm-closed">
+        <button
+          ref={openRef}
+          type="button"
+          className={`button ${tone === "danger" ? "button-danger-outline" : "button-secondary"}`}
+          onClick={() => {
+            setOutcome(undefined);
+            setAsking(true);
+          }}
+        >
+          {label}
+        </button>
+        {outcome ? (
+          <span className="form-ok" role="status">
+            {outcome}
+          </span>
+        ) : null}
+      </span>
     );
   }
   return (
@@ -48,7 +72,14 @@ export function ConfirmAction({
         if (event.key === "Escape") setAsking(false);
       }}
     >
-      <ActionForm action={action} label={question}>
+      <ActionForm
+        action={action}
+        label={question}
+        onSuccess={(state) => {
+          setOutcome(state.message ?? "Done.");
+          setAsking(false);
+        }}
+      >
         <p className="confirm-question">{question}</p>
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />

@@ -22,7 +22,7 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
         {label}
       </button>
       <span role="status" className="copy-status">
-        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select the key and copy it by hand." : ""}
+        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select it and copy it by hand." : ""}
       </span>
     </>
   );

@@ -18,7 +18,26 @@ export async function readCredentials(): Promise<StaffCredentials | undefined> {
   return sessionToken && csrfToken ? { sessionToken, csrfToken } : undefined;
 }
 
-export async function storeCredentials(credentials: StaffCredentials, maxAgeSeconds: number): Promise<void> {
+/** Staff sessions last 12 hours on the API; the console's cookies expire with them. */
+const SESSION_SECONDS = 12 * 60 * 60;
+
+/**
+ * Signs in on the API and keeps its session in the console's cookies. The API answers with
+ * its session cookie, read off the response here. Throws the API's error (a TRPCClientError).
+ */
+export async function openSession(email: string, password: string): Promise<void> {
+  let sessionCookie: string | undefined;
+  const capture: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    sessionCookie = /(?:^|,\s*)mga_staff=([^;]+)/.exec(response.headers.get("set-cookie") ?? "")?.[1];
+    return response;
+  };
+  const result = await createApiClient(apiBaseUrl(), undefined, capture).staff.signIn.mutate({ email, password });
+  if (!sessionCookie) throw new Error("the API did not start a session");
+  await storeCredentials({ sessionToken: decodeURIComponent(sessionCookie), csrfToken: result.csrf_token }, SESSION_SECONDS);
+}
+
+async function storeCredentials(credentials: StaffCredentials, maxAgeSeconds: number): Promise<void> {
   const jar = await cookies();
   const options = { httpOnly: true, sameSite: "strict" as const, path: "/", maxAge: maxAgeSeconds, secure: process.env.ADMIN_COOKIE_SECURE === "true" };
   jar.set(SESSION_COOKIE, credentials.sessionToken, options);

@@ -8,7 +8,8 @@ import { type RunningService, startRunCommand } from "../support/run-command";
  * service as the run command starts it: the API on an embedded PostgreSQL plus the console.
  * One staff member's day, in order: sign in, create an organization, configure its tenant,
  * create an integration and a key (copied once), find a user provisioned through the REST API,
- * disable them, and read it all back in the audit log.
+ * disable them, and read it all back in the audit log; then invite a colleague, who joins
+ * through the link, and disable them again. Only the first account comes from the CLI.
  */
 let service: RunningService;
 let browser: Browser;
@@ -16,7 +17,7 @@ let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "ana@example.com", password: "admin password 1" };
 const VIEWER = { email: "vic@example.com", password: "viewer password 1" };
-const state: { orgId?: string; key?: string; integrationPath?: string } = {};
+const state: { orgId?: string; key?: string; integrationPath?: string; viewer?: Page } = {};
 
 async function rest(path: string, init: RequestInit & { key?: string } = {}) {
   const response = await fetch(`${service.apiUrl}${path}`, {
@@ -51,7 +52,6 @@ async function signIn(target: Page, who: { email: string; password: string }) {
 beforeAll(async () => {
   service = await startRunCommand();
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
-  await service.cli("staff:create", "--email", VIEWER.email, "--password", VIEWER.password, "--role", "viewer");
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
@@ -186,7 +186,10 @@ describe("staff console", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
     expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("active");
     await page.getByRole("button", { name: "Disable user" }).click();
-    await expect(page.locator("p.form-ok").textContent()).resolves.toContain("User disabled");
+    // The question closes and its outcome stays beside the button that now offers the way back.
+    await page.locator(".form-ok", { hasText: "User disabled" }).waitFor();
+    expect(await page.locator(".confirm").count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Reactivate…");
     await reload(page);
     expect(await page.locator(".facts").textContent()).toContain("Blocked: disabled");
     expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("disabled");
@@ -280,16 +283,138 @@ describe("staff console", () => {
     expect((await rest("/v1/me", { key: state.key })).status).toBe(401);
   });
 
+  it("operates a lifecycle action from the keyboard alone", async () => {
+    // The directory key is revoked by now: the REST checks use a read-only key of their own.
+    const reader = (await service.cli("key:create", "--org", state.orgId as string, "--name", "reader", "--scopes", "embed:users:read")) as { key: string };
+    const statusOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: reader.key })).body.user.status;
+    await visit(page, `${service.consoleUrl}${state.integrationPath}/users/uw-2001`);
+    // Tab from the top of the page until the action's button has focus.
+    let reached = false;
+    for (let presses = 0; presses < 40 && !reached; presses += 1) {
+      await page.keyboard.press("Tab");
+      reached = (await page.evaluate(() => document.activeElement?.textContent)) === "Disable…";
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("button", { name: "Disable user" }).count()).toBe(0);
+    expect(await statusOf()).toBe("active");
+    await page.getByRole("button", { name: "Disable…" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Disable user");
+    await page.keyboard.press("Enter");
+    await page.locator(".form-ok", { hasText: "User disabled" }).waitFor();
+    expect(await statusOf()).toBe("disabled");
+  });
+
+  it("fits a laptop screen: no page scrolls sideways at 1280 pixels", async () => {
+    const laptop = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const view = await laptop.newPage();
+    await signIn(view, ADMIN);
+    await visit(view, `${service.consoleUrl}/organizations/${state.orgId}/keys`);
+    const keyPath = await view.getByRole("link", { name: "directory" }).getAttribute("href");
+    for (const path of [
+      "/organizations",
+      `/organizations/${state.orgId}`,
+      `/organizations/${state.orgId}/integrations`,
+      `/organizations/${state.orgId}/keys`,
+      `${state.integrationPath}`,
+      `${state.integrationPath}/users/lo-1001`,
+      `${state.integrationPath}/teams`,
+      `${state.integrationPath}/imports`,
+      `${state.integrationPath}/settings`,
+      `${keyPath}`,
+      "/outbox",
+      "/audit",
+      "/staff",
+      "/status",
+    ]) {
+      await visit(view, `${service.consoleUrl}${path}`);
+      const width = await view.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, path).toBeLessThanOrEqual(1280);
+    }
+    await laptop.close();
+  });
+
+  it("invites a colleague with a link that works once; they choose a password and are signed in", async () => {
+    await page.getByRole("link", { name: "Staff", exact: true }).click();
+    await arrive(page, /\/staff$/);
+    expect(await page.locator(`tr[data-staff="${ADMIN.email}"]`).textContent()).toContain("you");
+    await page.getByLabel("Email").fill(VIEWER.email);
+    await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+    await page.getByRole("button", { name: "Create invitation link" }).click();
+    const secret = page.locator("[data-secret]");
+    await secret.waitFor();
+    const link = (await secret.textContent()) ?? "";
+    expect(link).toMatch(new RegExp(`^${service.consoleUrl}/invite#token=[A-Za-z0-9_-]{40,}$`));
+    await page.getByRole("button", { name: "Copy link" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await screenshot(page, "13-staff-invite");
+    await reload(page);
+    expect(await page.locator("[data-secret]").count()).toBe(0);
+    expect(await page.locator("section", { hasText: "Pending invitations" }).textContent()).toContain(VIEWER.email);
+
+    const colleagueContext = await browser.newContext();
+    const colleague = await colleagueContext.newPage();
+    await colleague.goto(link);
+    await colleague.getByLabel("Password", { exact: true }).waitFor();
+    // The token leaves the address bar as soon as the page has read it.
+    expect(colleague.url()).toBe(`${service.consoleUrl}/invite`);
+    expect(await colleague.getByLabel("Email").inputValue()).toBe(VIEWER.email);
+    await colleague.getByLabel("Password", { exact: true }).fill(VIEWER.password);
+    await colleague.getByLabel("Password again").fill("something else 1");
+    await colleague.getByRole("button", { name: "Create account and sign in" }).click();
+    await expect(colleague.locator('[data-field-error="confirm"]').textContent()).resolves.toBe("The two passwords differ.");
+    expect(await colleague.locator("p.form-error").textContent()).toBe("Check the fields marked above.");
+    await screenshot(colleague, "14-accept-invite");
+    await colleague.getByLabel("Password again").fill(VIEWER.password);
+    await colleague.getByRole("button", { name: "Create account and sign in" }).click();
+    await arrive(colleague, /\/organizations$/);
+    expect(await colleague.locator(".who").textContent()).toContain(`${VIEWER.email} viewer`);
+
+    const replay = await colleagueContext.newPage();
+    await replay.goto(link);
+    await expect(replay.locator("p.form-error").textContent()).resolves.toBe("this invitation was already used; sign in instead");
+    await replay.close();
+    state.viewer = colleague;
+  });
+
   it("gives viewers a read-only console", async () => {
-    const viewerContext = await browser.newContext();
-    const viewer = await viewerContext.newPage();
-    await signIn(viewer, VIEWER);
+    const viewer = state.viewer as Page;
+    await visit(viewer, `${service.consoleUrl}/organizations`);
     await viewer.getByRole("link", { name: "Acme Lending" }).waitFor();
     expect(await viewer.getByRole("button", { name: "Create organization" }).count()).toBe(0);
     expect(await viewer.locator(".hint", { hasText: "read-only" }).count()).toBeGreaterThan(0);
     await visit(viewer, `${service.consoleUrl}${state.integrationPath}/users/lo-1002`);
     expect(await viewer.getByRole("button", { name: "Disable…" }).count()).toBe(0);
-    await viewerContext.close();
+    await visit(viewer, `${service.consoleUrl}/staff`);
+    expect(await viewer.getByRole("button", { name: "Create invitation link" }).count()).toBe(0);
+  });
+
+  it("disables a colleague after a confirmation: their session ends at once and they cannot sign in", async () => {
+    await visit(page, `${service.consoleUrl}/staff`);
+    const row = page.locator(`tr[data-staff="${VIEWER.email}"]`);
+    await row.getByRole("button", { name: "Disable…" }).click();
+    await row.getByRole("button", { name: "Disable account" }).click();
+    await page.locator(".form-ok", { hasText: "signed out everywhere" }).waitFor();
+    await reload(page);
+    expect(await page.locator(`tr[data-staff="${VIEWER.email}"]`).textContent()).toContain("disabled");
+    await screenshot(page, "15-staff");
+
+    const viewer = state.viewer as Page;
+    await visit(viewer, `${service.consoleUrl}/organizations`);
+    await arrive(viewer, /\/sign-in\?expired=1$/);
+    await viewer.getByLabel("Email").fill(VIEWER.email);
+    await viewer.getByLabel("Password").fill(VIEWER.password);
+    await viewer.getByRole("button", { name: "Sign in" }).click();
+    await expect(viewer.locator("p.form-error").textContent()).resolves.toBe("this staff account is disabled; ask an admin");
+    await viewer.context().close();
+
+    await visit(page, `${service.consoleUrl}/audit`);
+    const log = (await page.locator("table.audit").textContent()) ?? "";
+    for (const action of ["staff.invite", "staff.invite_accept", "staff.disable"]) expect(log).toContain(action);
   });
 
   it("signs out", async () => {

@@ -24,6 +24,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             { href: "/organizations", label: "Organizations", also: ["/integrations/", "/keys/"] },
             { href: "/outbox", label: "Notification outbox" },
             { href: "/audit", label: "Audit log" },
+            { href: "/staff", label: "Staff" },
             { href: "/status", label: "API status" },
           ]}
         />

@@ -23,7 +23,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
       </ActionForm>
       <p className="hint">
-        No account yet? An operator creates the first one on the API host: <code>pnpm cli staff:create --email you@example.com --password …</code>
+        No account yet? Ask an admin for an invitation link. The very first account is made on the API host: <code>pnpm cli staff:create --email you@example.com --password …</code>
       </p>
     </main>
   );

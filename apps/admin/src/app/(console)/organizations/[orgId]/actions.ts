@@ -38,7 +38,7 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
       fieldErrors[name] = `not valid JSON: ${(error as Error).message}`;
     }
   }
-  if (Object.keys(fieldErrors).length) return { status: "error", message: "Fix the fields marked below.", fieldErrors };
+  if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
 
   return runAction(async (api) => {
     const result = await api.staff.organizations.configureTenant.mutate({ id: orgId, config });
@@ -46,6 +46,6 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
     const errors: Record<string, string> = {};
     for (const issue of result.issues) errors[issue.field] = errors[issue.field] ? `${errors[issue.field]}; ${issue.message}` : issue.message;
     const general = errors[""];
-    return { status: "error", message: general ?? "Nothing was saved: fix the fields marked below.", fieldErrors: errors };
+    return { status: "error", message: general ?? "Nothing was saved: fix the fields marked above.", fieldErrors: errors };
   });
 }

@@ -24,21 +24,23 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
           {integration.status === "active" ? "Partner requests naming this integration are served." : "Every partner request naming this integration is refused (403)."}
         </p>
         {admin ? (
-          integration.status === "active" ? (
-            <ConfirmAction
-              action={setIntegrationStatusAction}
-              label="Disable integration…"
-              question={`Disable ${integration.slug}? Provisioning, lifecycle calls and launches for it are refused until it is enabled again.`}
-              confirmLabel="Disable integration"
-              hidden={{ ...hidden, status: "disabled" }}
-            />
-          ) : (
-            <ActionForm action={setIntegrationStatusAction} label="Enable integration" className="form form-inline">
-              <input type="hidden" name="integrationId" value={integration.id} />
-              <input type="hidden" name="status" value="active" />
-              <SubmitButton>Enable integration</SubmitButton>
-            </ActionForm>
-          )
+          <ConfirmAction
+            action={setIntegrationStatusAction}
+            {...(integration.status === "active"
+              ? {
+                  label: "Disable integration…",
+                  question: `Disable ${integration.slug}? Provisioning, lifecycle calls and launches for it are refused until it is enabled again.`,
+                  confirmLabel: "Disable integration",
+                  hidden: { ...hidden, status: "disabled" },
+                }
+              : {
+                  label: "Enable integration…",
+                  question: `Enable ${integration.slug}? Partner requests naming it are served again.`,
+                  confirmLabel: "Enable integration",
+                  hidden: { ...hidden, status: "active" },
+                  tone: "normal" as const,
+                })}
+          />
         ) : (
           <ReadOnlyNote />
         )}

@@ -13,7 +13,7 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
   if (scopes.length === 0) fieldErrors.scopes = "Choose at least one scope.";
   const rateLimit = rateLimitText ? Number(rateLimitText) : null;
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) fieldErrors.rateLimit = "A whole number of requests per minute, or empty for the default.";
-  if (Object.keys(fieldErrors).length) return { status: "error", message: "Fix the fields marked below.", fieldErrors };
+  if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
   return runAction(async (api) => {
     const created = await api.staff.keys.create.mutate({
       organization_id: text(form, "orgId"),

@@ -21,7 +21,15 @@ export function CreateKeyForm({
   return (
     <ActionForm action={createKeyAction} label="Create an API key" resetOnSuccess>
       <input type="hidden" name="orgId" value={orgId} />
-      <OneTimeSecret />
+      <OneTimeSecret
+        region="New API key"
+        copyLabel="Copy key"
+        intro={
+          <>
+            <strong>Copy the key now.</strong> It is shown only this once; afterwards only its last four characters are.
+          </>
+        }
+      />
       <div className="split">
         <div>
           <Field label="Name" name="name" required maxLength={200} placeholder="acme server" />

@@ -35,7 +35,7 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
   const fieldErrors: Record<string, string> = {};
   if (!email && !name) fieldErrors.email = "Give a new email, a new name, or both.";
   if (!reason) fieldErrors.reason = "The audit log records why: give a reason.";
-  if (Object.keys(fieldErrors).length) return { status: "error", message: "Fix the fields marked below.", fieldErrors };
+  if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
   return runAction(async (api) => {
     const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
     return { status: "ok", message: `Override applied as operation ${operation.operation_id} (${operation.status}); recorded in the audit log.` };

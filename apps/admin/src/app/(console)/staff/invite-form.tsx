@@ -1,0 +1,45 @@
+"use client";
+
+import { ActionForm } from "../../../components/action-form";
+import { Field, SubmitButton } from "../../../components/fields";
+import { OneTimeSecret } from "../../../components/one-time-secret";
+import { inviteStaffAction } from "./actions";
+import { ROLE_DESCRIPTIONS } from "./roles";
+
+/** The link is built here, from the console's own address, with the token in its fragment. */
+const inviteLink = (token: string) => `${window.location.origin}/invite#token=${token}`;
+
+export function InviteForm() {
+  return (
+    <ActionForm action={inviteStaffAction} label="Invite a colleague" resetOnSuccess>
+      <OneTimeSecret
+        region="Invitation link"
+        copyLabel="Copy link"
+        toValue={inviteLink}
+        intro={
+          <>
+            <strong>Send this link to your colleague.</strong> It works once, for 72 hours, and is shown only now.
+          </>
+        }
+      />
+      <div className="form-inline">
+        <Field label="Email" name="email" type="email" required maxLength={254} placeholder="colleague@example.com" />
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <select id="invite-role" name="role" defaultValue="viewer">
+            <option value="viewer">viewer</option>
+            <option value="admin">admin</option>
+          </select>
+        </div>
+        <SubmitButton>Create invitation link</SubmitButton>
+      </div>
+      <ul className="hint">
+        {Object.entries(ROLE_DESCRIPTIONS).map(([name, description]) => (
+          <li key={name}>
+            <strong>{name}</strong>: {description}
+          </li>
+        ))}
+      </ul>
+    </ActionForm>
+  );
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { ActionForm } from "../../components/action-form";
+import { Field, SubmitButton } from "../../components/fields";
+import { formatTime } from "../../lib/format";
+import { acceptInviteAction, describeInviteAction, type InviteDescription } from "./actions";
+
+/**
+ * The token travels in the link's fragment, which browsers never send to a server or put in
+ * a Referer; this page reads it, takes it out of the address bar, and posts it with the form.
+ */
+export function AcceptInviteForm() {
+  const [token, setToken] = useState<string | undefined>();
+  const [invite, setInvite] = useState<InviteDescription | "loading" | "missing">("loading");
+
+  useEffect(() => {
+    const found = new URLSearchParams(window.location.hash.slice(1)).get("token");
+    window.history.replaceState(null, "", window.location.pathname);
+    if (!found) {
+      setInvite("missing");
+      return;
+    }
+    setToken(found);
+    describeInviteAction(found).then(setInvite, () => setInvite({ ok: false, message: "The API could not be reached. Try again in a moment." }));
+  }, []);
+
+  if (invite === "loading") {
+    return (
+      <p className="loading" role="status">
+        Checking the invitation…
+      </p>
+    );
+  }
+  if (invite === "missing") return <p className="notice-box">This page opens from an invitation link. Ask an admin of the console to invite you.</p>;
+  if (!invite.ok) {
+    return (
+      <p className="form-error" role="alert">
+        {invite.message}
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        You are invited as <strong>{invite.role}</strong>. Choose a password; the link works until {formatTime(invite.expiresAt)}.
+      </p>
+      <ActionForm action={acceptInviteAction} label="Choose a password">
+        <input type="hidden" name="token" value={token} />
+        {/* Read only: it names the account, and password managers file the password under it. */}
+        <Field label="Email" name="email" type="email" value={invite.email} readOnly autoComplete="username" />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." autoFocus />
+        <Field label="Password again" name="confirm" type="password" autoComplete="new-password" required />
+        <SubmitButton pendingLabel="Creating your account…">Create account and sign in</SubmitButton>
+      </ActionForm>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+"use server";
+
+import { TRPCClientError } from "@trpc/client";
+import { redirect } from "next/navigation";
+import { type FormState, text } from "../../lib/form-state";
+import { openSession } from "../../lib/session";
+import { apiBaseUrl, createApiClient } from "../../lib/trpc";
+
+export type InviteDescription = { ok: true; email: string; role: string; expiresAt: string } | { ok: false; message: string };
+
+const apiMessage = (error: unknown) =>
+  error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus !== 500
+    ? error.message
+    : "The API could not be reached. Try again in a moment.";
+
+/** Whom the link invites, or why it no longer works. */
+export async function describeInviteAction(token: string): Promise<InviteDescription> {
+  try {
+    const invite = await createApiClient().staff.invitations.describe.query({ token });
+    return { ok: true, email: invite.email, role: invite.role, expiresAt: invite.expires_at };
+  } catch (error) {
+    return { ok: false, message: apiMessage(error) };
+  }
+}
+
+/** Creates the account from the link, then signs the new colleague in. */
+export async function acceptInviteAction(_state: FormState, form: FormData): Promise<FormState> {
+  const token = text(form, "token");
+  const password = typeof form.get("password") === "string" ? (form.get("password") as string) : "";
+  const confirm = typeof form.get("confirm") === "string" ? (form.get("confirm") as string) : "";
+  if (!token) return { status: "error", message: "Open this page from the invitation link you were sent." };
+  if (password !== confirm) return { status: "error", fieldErrors: { confirm: "The two passwords differ." } };
+  let email: string;
+  try {
+    ({ email } = await createApiClient().staff.invitations.accept.mutate({ token, password }));
+  } catch (error) {
+    const message = apiMessage(error);
+    return message.startsWith("password:") ? { status: "error", fieldErrors: { password: `At least ${message.replace(/\D+/g, "")} characters.` } } : { status: "error", message };
+  }
+  try {
+    await openSession(email, password);
+  } catch {
+    redirect("/sign-in");
+  }
+  redirect("/organizations");
+}
