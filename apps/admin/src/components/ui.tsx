@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { queryString } from "../lib/format";
 
 /** Small presentational pieces shared by the console's pages (server components). */
 
@@ -74,5 +75,31 @@ export function Table({ headers, children, className }: { headers: ReadonlyArray
       </thead>
       <tbody>{children}</tbody>
     </table>
+  );
+}
+
+/**
+ * Links to the first and the next page of a cursor-paged table; both keep the page's filters
+ * (a cursor is only valid with the filters that produced it). Newest-first tables say so.
+ */
+export function Pager({
+  path,
+  filters,
+  cursor,
+  nextCursor,
+  labels = { first: "First page", next: "Next page →" },
+}: {
+  path: string;
+  filters: Record<string, string | undefined>;
+  cursor: string | undefined;
+  nextCursor: string | null;
+  labels?: { first: string; next: string };
+}) {
+  if (!cursor && !nextCursor) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      {cursor ? <Link href={`${path}${queryString(filters)}`}>{labels.first}</Link> : null}
+      {nextCursor ? <Link href={`${path}${queryString({ ...filters, cursor: nextCursor })}`}>{labels.next}</Link> : null}
+    </nav>
   );
 }

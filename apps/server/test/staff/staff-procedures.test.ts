@@ -408,7 +408,10 @@ const QUERIES: Record<string, QueryCase> = {
   "staff.partnerImports.list": {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) =>
-      expect(data).toEqual([{ job_id: f.importJobId, status: "completed", total: 1, processed: 1, failed: 0, created_at: expect.any(String), completed_at: expect.any(String) }]),
+      expect(data).toEqual({
+        imports: [{ job_id: f.importJobId, status: "completed", total: 1, processed: 1, failed: 0, created_at: expect.any(String), completed_at: expect.any(String) }],
+        next_cursor: null,
+      }),
   },
   "staff.partnerImports.get": {
     input: () => ({ integration_id: f.mainIntegrationId, job_id: f.importJobId }),
@@ -428,7 +431,10 @@ const QUERIES: Record<string, QueryCase> = {
   },
   "staff.outbox.list": {
     input: () => ({ email: "u-status@authz.test" }),
-    check: (data) => expect(data.map((n: { kind: string; recipient: string }) => [n.kind, n.recipient])).toEqual([["password_setup", "u-status@authz.test"]]),
+    check: (data) => {
+      expect(data.notifications.map((n: { kind: string; recipient: string }) => [n.kind, n.recipient])).toEqual([["password_setup", "u-status@authz.test"]]);
+      expect(data.next_cursor).toBeNull();
+    },
   },
   "staff.audit.list": {
     input: () => ({ action: "staff.sign_in", actor: VIEWER.email, limit: 5 }),
@@ -925,10 +931,10 @@ describe("partner users and the outbox", () => {
 
   it("outbox.list gives admins the password-setup link of a partner-created user, which works once; viewers do not get it", async () => {
     // A live link lets its holder set the account's password, so a read-only viewer sees only that there is one.
-    expect(ok(await query(viewer, "staff.outbox.list", { email: " EMP.ONE@crm.test " }))).toEqual([
+    expect(ok(await query(viewer, "staff.outbox.list", { email: " EMP.ONE@crm.test " })).notifications).toEqual([
       { id: expect.stringMatching(/^ntf_/), kind: "password_setup", recipient: "emp.one@crm.test", created_at: expect.any(String), used: false, link: null, link_hidden: true },
     ]);
-    const outbox = ok(await query(admin, "staff.outbox.list", { email: " EMP.ONE@crm.test " }));
+    const outbox = ok(await query(admin, "staff.outbox.list", { email: " EMP.ONE@crm.test " })).notifications;
     expect(outbox).toEqual([
       {
         id: expect.stringMatching(/^ntf_/),
@@ -945,16 +951,47 @@ describe("partner users and the outbox", () => {
     const form = new URLSearchParams({ token: link.searchParams.get("token") as string, password: "a new password 1" });
     const set = await fetch(`${setup.app.baseUrl}/site/password-setup`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form });
     expect(set.status).toBe(200);
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "emp.one@crm.test" }))[0].used).toBe(true);
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "emp.one@crm.test" })).notifications[0].used).toBe(true);
 
     // A user matched to an existing site account gets no notification.
     await rows("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_known_crm', 'known@crm.test', 'self')");
     expect((await put("known", { email: "known@crm.test" })).body.user.identity_origin).toBe("existing_mg");
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual([]);
-    const all = ok(await query(viewer, "staff.outbox.list", { limit: 200 }));
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null });
+    const all = ok(await query(viewer, "staff.outbox.list", { limit: 200 })).notifications;
     expect(all.filter((n: { recipient: string }) => n.recipient.endsWith("@crm.test")).map((n: { recipient: string }) => n.recipient).sort()).toEqual(
       ["emp.one@crm.test", "emp10@crm.test", "emp2.again@crm.test", "emp2@crm.test", "other7@crm.test"].sort(),
     );
+  });
+
+  it("outbox.list and partnerImports.list page newest first with cursors bound to their filters", async () => {
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = ok(await query(viewer, "staff.outbox.list", { limit: 2, ...(cursor ? { cursor } : {}) }));
+      pages.push(page.notifications.map((n: { id: string }) => n.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    const everything = ok(await query(viewer, "staff.outbox.list", { limit: 200 })).notifications.map((n: { id: string }) => n.id);
+    expect(pages.flat()).toEqual(everything);
+    expect(pages.length).toBe(Math.ceil(everything.length / 2));
+    const first = ok(await query(viewer, "staff.outbox.list", { limit: 1 }));
+    const refused = await query(viewer, "staff.outbox.list", { limit: 1, email: "emp.one@crm.test", cursor: first.next_cursor });
+    expect({ status: refused.status, message: refused.error?.message }).toEqual({ status: 400, message: "cursor: pass next_cursor with the same filters as the request that returned it" });
+
+    const key = await newKey((await newOrg("Imports Lender")).id, ["embed:users:write", "embed:users:read"]);
+    const integration = ok(await mutate(admin, "staff.integrations.create", { organization_id: key.key.organization_id, slug: "imports-los" }));
+    const jobs: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const started = await rest("POST", "/v1/integrations/imports-los/user-imports", key.plaintext, { users: [{ external_user_id: `imp-${n}`, email: `imp${n}@imports.test` }] }, {
+        "Idempotency-Key": `paging-import-${n}`,
+      });
+      expect(started.status, started.text).toBe(202);
+      jobs.push(started.body.import.job_id);
+    }
+    const firstPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2 }));
+    expect(firstPage.imports.map((job: { job_id: string }) => job.job_id)).toEqual([jobs[2], jobs[1]]);
+    const secondPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2, cursor: firstPage.next_cursor }));
+    expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null });
   });
 });
 

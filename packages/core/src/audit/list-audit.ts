@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { decodeCursor, encodeCursor } from "../partners/paging/cursor";
+import { decodeCursor, keysetPage } from "../partners/paging/cursor";
 
 export interface AuditEntry {
   id: string;
@@ -24,10 +24,9 @@ export async function listAudit(
      ORDER BY created_at DESC, id DESC LIMIT $5`,
     [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
+  const page = keysetPage(rows, input.limit, filters);
   return {
-    entries: page.map((row) => ({ id: row.id, actor: row.actor, action: row.action, target: row.target, details: row.details, createdAt: row.created_at })),
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, filters) : null,
+    entries: page.rows.map((row) => ({ id: row.id, actor: row.actor, action: row.action, target: row.target, details: row.details, createdAt: row.created_at })),
+    nextCursor: page.nextCursor,
   };
 }

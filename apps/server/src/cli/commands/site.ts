@@ -12,9 +12,9 @@ export const siteCommands = {
     async run({ db }, flags) {
       const env = loadEnv();
       const base = (env.APP_URL ?? env.PUBLIC_BASE_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, "");
-      const rows = await listOutbox(db, { email: typeof flags.email === "string" ? flags.email : undefined, limit: 50 });
+      const { notifications } = await listOutbox(db, { email: typeof flags.email === "string" ? flags.email : undefined, limit: 50 });
       return {
-        notifications: rows.map((row) => ({
+        notifications: notifications.map((row) => ({
           kind: row.kind,
           recipient: row.recipient,
           created_at: row.createdAt.toISOString(),

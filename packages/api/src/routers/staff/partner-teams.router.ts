@@ -19,17 +19,21 @@ export const staffPartnerTeamsRouter = router({
 
 /** Bulk imports with their per-row results (read only: partners start them through the API). */
 export const staffPartnerImportsRouter = router({
-  list: staffProcedure.input(z.strictObject({ integration_id: staffId, limit: staffLimit(25) })).query(async ({ ctx, input }) => {
+  list: staffProcedure.input(z.strictObject({ integration_id: staffId, limit: staffLimit(25), cursor: staffCursor })).query(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
-    return (await listImports(ctx.db, integration, { limit: input.limit })).map((job) => ({
-      job_id: job.id,
-      status: job.status,
-      total: job.total,
-      processed: job.processed,
-      failed: job.failed,
-      created_at: job.createdAt.toISOString(),
-      completed_at: job.completedAt?.toISOString() ?? null,
-    }));
+    const page = await listImports(ctx.db, integration, { limit: input.limit, cursor: input.cursor });
+    return {
+      imports: page.imports.map((job) => ({
+        job_id: job.id,
+        status: job.status,
+        total: job.total,
+        processed: job.processed,
+        failed: job.failed,
+        created_at: job.createdAt.toISOString(),
+        completed_at: job.completedAt?.toISOString() ?? null,
+      })),
+      next_cursor: page.nextCursor,
+    };
   }),
 
   get: staffProcedure.input(z.strictObject({ integration_id: staffId, job_id: staffId })).query(async ({ ctx, input }) => {

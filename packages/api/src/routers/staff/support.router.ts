@@ -40,18 +40,24 @@ export const staffConversationsRouter = router({
 });
 
 export const staffOutboxRouter = router({
-  list: staffProcedure.input(z.strictObject({ email: z.string().trim().max(254).optional(), limit: staffLimit(50) })).query(async ({ ctx, input }) =>
-    (await listOutbox(ctx.db, { email: input.email, limit: input.limit })).map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      recipient: row.recipient,
-      created_at: row.createdAt.toISOString(),
-      used: row.used,
-      // A live password-setup link lets whoever holds it set the account's password: admins only.
-      link: row.linkPath && ctx.staff.role === "admin" ? `${ctx.appUrl.replace(/\/+$/, "")}${row.linkPath}` : null,
-      link_hidden: row.linkPath !== null && ctx.staff.role !== "admin",
-    })),
-  ),
+  list: staffProcedure
+    .input(z.strictObject({ email: z.string().trim().max(254).optional(), limit: staffLimit(50), cursor: staffCursor }))
+    .query(async ({ ctx, input }) => {
+      const page = await listOutbox(ctx.db, input);
+      return {
+        notifications: page.notifications.map((row) => ({
+          id: row.id,
+          kind: row.kind,
+          recipient: row.recipient,
+          created_at: row.createdAt.toISOString(),
+          used: row.used,
+          // A live password-setup link lets whoever holds it set the account's password: admins only.
+          link: row.linkPath && ctx.staff.role === "admin" ? `${ctx.appUrl.replace(/\/+$/, "")}${row.linkPath}` : null,
+          link_hidden: row.linkPath !== null && ctx.staff.role !== "admin",
+        })),
+        next_cursor: page.nextCursor,
+      };
+    }),
 });
 
 export const staffAuditRouter = router({

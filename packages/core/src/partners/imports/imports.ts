@@ -1,5 +1,6 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
+import { decodeCursor, keysetPage } from "../paging/cursor";
 import { AppError, isAppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -167,13 +168,24 @@ export interface ImportSummaryRecord {
 }
 
 /** An integration's imports, newest first, with their progress (the console's import list). */
-export async function listImports(db: Database, integration: ResolvedIntegration, input: { limit: number }): Promise<ImportSummaryRecord[]> {
+export async function listImports(
+  db: Database,
+  integration: ResolvedIntegration,
+  input: { limit: number; cursor?: string | undefined },
+): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null }> {
+  const filters = { integration: integration.id };
+  const before = decodeCursor(input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
     `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
             count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
      FROM import_jobs j LEFT JOIN import_job_rows r ON r.job_id = j.id
-     WHERE j.integration_id = $1 GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $2`,
-    [integration.id, input.limit],
+     WHERE j.integration_id = $1 AND ($2::timestamptz IS NULL OR (j.created_at, j.id) < ($2::timestamptz, $3::text))
+     GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $4`,
+    [integration.id, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  return rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at }));
+  const page = keysetPage(rows, input.limit, filters);
+  return {
+    imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
+    nextCursor: page.nextCursor,
+  };
 }

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, encodeCursor } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../paging/cursor";
 
 export type TeamStatus = "active" | "archived";
 
@@ -99,10 +99,6 @@ export async function listTeams(
      ORDER BY t.created_at, t.id LIMIT $5`,
     [integration.id, filters.status, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
   );
-  const page = rows.slice(0, input.limit);
-  const last = page.at(-1);
-  return {
-    teams: page.map((row) => toTeam(integration, row)),
-    nextCursor: rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, filters) : null,
-  };
+  const page = keysetPage(rows, input.limit, filters);
+  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, encodeCursor } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow, type UserStatus } from "./partner-user";
 
 export interface ListUsersFilters {
@@ -69,11 +69,6 @@ export async function listPartnerUsers(
       [integration.id],
     ),
   ]);
-  const rows = page.rows.slice(0, input.limit);
-  const last = rows.at(-1);
-  return {
-    users: rows.map((row) => toPartnerUser(integration.slug, row)),
-    counts: counts.rows[0] as UserCounts,
-    nextCursor: page.rows.length > input.limit && last ? encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id }, filters) : null,
-  };
+  const { rows, nextCursor } = keysetPage(page.rows, input.limit, filters);
+  return { users: rows.map((row) => toPartnerUser(integration.slug, row)), counts: counts.rows[0] as UserCounts, nextCursor };
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { Empty, PageHeader, Section, Table } from "../../../components/ui";
-import { formatTime, param, queryString } from "../../../lib/format";
+import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
+import { formatTime, param } from "../../../lib/format";
 import { load } from "../../../lib/session";
 
 /** Every staff mutation (and operator CLI action), newest first; filters stay in the URL. */
@@ -50,12 +50,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 </td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
-        <nav className="pager" aria-label="Pages">
-          {cursor ? <Link href={`/audit${queryString(filters)}`}>Newest</Link> : null}
-          {page.next_cursor ? <Link href={`/audit${queryString({ ...filters, cursor: page.next_cursor })}`}>Older →</Link> : null}
-        </nav>
+        <Pager path="/audit" filters={filters} cursor={cursor} nextCursor={page.next_cursor} labels={{ first: "Newest", next: "Older →" }} />
       </Section>
     </>
   );

@@ -30,7 +30,7 @@ export default async function OrganizationsPage() {
                 <td>{formatTime(org.created_at)}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
       <Section title="Create an organization">

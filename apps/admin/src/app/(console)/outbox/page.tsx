@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Empty, PageHeader, Section, Table } from "../../../components/ui";
+import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
 import { formatTime, param } from "../../../lib/format";
 import { load } from "../../../lib/session";
 
@@ -8,8 +8,10 @@ import { load } from "../../../lib/session";
  * verifications. Staff use it to help a user whose email went missing.
  */
 export default async function OutboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const email = param(await searchParams, "email");
-  const notifications = await load((api) => api.staff.outbox.list.query({ email }));
+  const query = await searchParams;
+  const email = param(query, "email");
+  const cursor = param(query, "cursor");
+  const { notifications, next_cursor } = await load((api) => api.staff.outbox.list.query({ email, cursor }));
   return (
     <>
       <PageHeader title="Notification outbox" />
@@ -49,8 +51,9 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
                 <td>{formatTime(notification.created_at)}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
+        <Pager path="/outbox" filters={{ email }} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
       </Section>
     </>
   );

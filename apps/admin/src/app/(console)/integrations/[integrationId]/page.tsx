@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { Badge, Empty, Section, Table } from "../../../../components/ui";
-import { formatTime, param, queryString } from "../../../../lib/format";
+import { Badge, Empty, Pager, Section, Table } from "../../../../components/ui";
+import { formatTime, param } from "../../../../lib/format";
 import { loadOrRefusal } from "../../../../lib/session";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -102,12 +102,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
               <td>{formatTime(user.created_at)}</td>
             </tr>
           ))}
-          </Table>
+        </Table>
       )}
-      <nav className="pager" aria-label="Pages">
-        {cursor ? <Link href={`${base}${queryString({ ...filters })}`}>First page</Link> : null}
-        {page.next_cursor ? <Link href={`${base}${queryString({ ...filters, cursor: page.next_cursor })}`}>Next page →</Link> : null}
-      </nav>
+      <Pager path={base} filters={filters} cursor={cursor} nextCursor={page.next_cursor} />
     </Section>
   );
 }

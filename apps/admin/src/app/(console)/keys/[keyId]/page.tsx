@@ -120,7 +120,7 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
                 <td>{formatTime(conversation.updated_at)}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
     </>

@@ -1,16 +1,23 @@
 import Link from "next/link";
-import { Badge, Empty, Section, Table } from "../../../../../components/ui";
-import { formatTime } from "../../../../../lib/format";
+import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
+import { formatTime, param } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
 
 /** Bulk imports, newest first, with their progress. */
-export default async function ImportsPage({ params }: { params: Promise<{ integrationId: string }> }) {
+export default async function ImportsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ integrationId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { integrationId } = await params;
-  const imports = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId }));
+  const cursor = param(await searchParams, "cursor");
+  const { imports, next_cursor } = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor }));
   return (
     <Section title="Imports">
       {imports.length === 0 ? (
-        <Empty>No imports yet: partners start them with POST …/users/imports.</Empty>
+        <Empty>No imports yet: partners start them with POST …/user-imports.</Empty>
       ) : (
         <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
           {imports.map((job) => (
@@ -31,8 +38,9 @@ export default async function ImportsPage({ params }: { params: Promise<{ integr
               <td>{formatTime(job.completed_at)}</td>
             </tr>
           ))}
-          </Table>
+        </Table>
       )}
+      <Pager path={`/integrations/${integrationId}/imports`} filters={{}} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
     </Section>
   );
 }

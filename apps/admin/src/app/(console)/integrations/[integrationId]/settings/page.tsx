@@ -79,7 +79,7 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
                     </tr>
                   );
                 })}
-                </Table>
+              </Table>
             )}
             {admin ? (
               <ConfirmAction

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, Section, Table } from "../../../../../components/ui";
+import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
 import { formatTime, param, queryString } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
 
@@ -49,12 +49,9 @@ export default async function TeamsPage({
               <td>{formatTime(team.created_at)}</td>
             </tr>
           ))}
-          </Table>
+        </Table>
       )}
-      <nav className="pager" aria-label="Pages">
-        {cursor ? <Link href={`${base}/teams${queryString({ status })}`}>First page</Link> : null}
-        {page.next_cursor ? <Link href={`${base}/teams${queryString({ status, cursor: page.next_cursor })}`}>Next page →</Link> : null}
-      </nav>
+      <Pager path={`${base}/teams`} filters={{ status }} cursor={cursor} nextCursor={page.next_cursor} />
     </Section>
   );
 }

@@ -28,7 +28,7 @@ export default async function IntegrationsPage({ params }: { params: Promise<{ o
                 <td>{integration.users}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
       <Section title="Create an integration">

@@ -36,7 +36,7 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
                 <td>{formatTime(key.last_used_at)}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
       <Section title="Create an API key">

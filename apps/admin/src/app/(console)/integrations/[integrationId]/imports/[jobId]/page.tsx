@@ -32,7 +32,7 @@ export default async function ImportPage({ params }: { params: Promise<{ integra
                 <td>{row.error ? `${row.error.code}: ${row.error.message}` : "—"}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
     </>

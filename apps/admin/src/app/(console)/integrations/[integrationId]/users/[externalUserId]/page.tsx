@@ -139,7 +139,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                 <td>{formatTime(operation.completed_at)}</td>
               </tr>
             ))}
-            </Table>
+          </Table>
         )}
       </Section>
     </>
