@@ -104,19 +104,45 @@ describe("staff console", () => {
     await page.getByLabel("Client name").fill("Acme Lending");
     await page.getByLabel("Enabled agency sources").fill("fha, va");
     await page.getByLabel("Base sources (default selection)").fill("fha, usda");
+    // Sources are rows of inputs: a tenant source whose label is missing...
+    const tenantRows = page.locator('[data-source-rows="tenantSources"]');
+    await tenantRows.getByRole("button", { name: "Add a tenant source" }).click();
+    const tenantRow = tenantRows.getByRole("group", { name: "Tenant sources: row 1" });
+    await tenantRow.getByLabel("Key", { exact: true }).fill("acme_overlays");
+    // ...and a secondary source naming a shared source type the tenant is not assigned.
+    const secondaryRows = page.locator('[data-source-rows="secondarySources"]');
+    await secondaryRows.getByRole("button", { name: "Add a secondary source" }).click();
+    const secondaryRow = secondaryRows.getByRole("group", { name: "Secondary sources: row 1" });
+    await secondaryRow.getByLabel("Type", { exact: true }).selectOption("shared_source");
+    await secondaryRow.getByLabel("Source type").fill("state_regulations");
+    await secondaryRow.getByLabel("Label", { exact: true }).fill("State regulations");
     await page.getByRole("button", { name: "Save configuration" }).click();
     await expect(page.locator('[data-field-error="baseSources"]').textContent()).resolves.toContain('"usda" is not in enabledSources');
     expect(await page.getByLabel("Base sources (default selection)").getAttribute("aria-invalid")).toBe("true");
-    await page.getByLabel("Tenant sources (JSON)").fill("[{not json");
-    await page.getByRole("button", { name: "Save configuration" }).click();
-    await expect(page.locator('[data-field-error="tenantSources"]').textContent()).resolves.toContain("not valid JSON");
-    await page.getByLabel("Tenant sources (JSON)").fill('[{"key":"acme_overlays","label":"Acme overlays","defaultOn":true}]');
+    expect(await page.locator('[data-field-error="tenantSources.0.label"]').textContent()).toBe("required");
+    expect(await tenantRow.getByLabel("Label", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator('[data-field-error="secondarySources"]').textContent()).toBe('shared source "state_regulations" is not in assignedSharedSourceTypes');
+    expect(await page.locator("p.form-error").textContent()).toBe("Nothing was saved: fix the fields marked above.");
+
+    await tenantRow.getByLabel("Label", { exact: true }).fill("Acme overlays");
+    await tenantRow.getByLabel("On by default").check();
+    await page.getByLabel("Assigned shared source types").fill("state_regulations");
     await page.getByLabel("Base sources (default selection)").fill("fha");
     await page.getByRole("button", { name: "Save configuration" }).click();
     await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Tenant configuration saved.");
     await reload(page);
     expect(await page.getByLabel("Enabled agency sources").inputValue()).toBe("fha, va");
     expect(await page.getByLabel("Base sources (default selection)").inputValue()).toBe("fha");
+    expect(await tenantRow.getByLabel("Key", { exact: true }).inputValue()).toBe("acme_overlays");
+    expect(await tenantRow.getByLabel("On by default").isChecked()).toBe(true);
+    expect(await secondaryRow.getByLabel("Source type").inputValue()).toBe("state_regulations");
+    // Stored in the spec's shape (section 2.4): what GET /v1/me shows partners.
+    const stored = (await service.cli("tenant:show", "--org", state.orgId as string)) as Record<string, unknown>;
+    expect(stored).toMatchObject({
+      tenantSources: [{ key: "acme_overlays", label: "Acme overlays", defaultOn: true }],
+      secondarySources: [{ type: "shared_source", sourceType: "state_regulations", label: "State regulations", defaultOn: false }],
+      assignedSharedSourceTypes: ["state_regulations"],
+    });
     await screenshot(page, "03-tenant-configuration");
   });
 

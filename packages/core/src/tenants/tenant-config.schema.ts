@@ -5,11 +5,12 @@ import { z } from "zod";
  * --file`) and as GET /v1/me returns it under `key.tenant`. Stored as JSON after these
  * checks, so every reader can trust its shape and its internal consistency.
  */
-const sourceId = z.string().trim().min(1).max(128);
+const sourceId = z.string().trim().min(1, "required").max(128);
+const label = z.string().min(1, "required").max(200);
 
 export const tenantSourceSchema = z.strictObject({
   key: sourceId,
-  label: z.string().min(1).max(200),
+  label,
   description: z.string().max(1000).optional(),
   groupLabel: z.string().max(200).optional(),
   defaultOn: z.boolean(),
@@ -19,7 +20,7 @@ export const secondarySourceSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("tenant_bucket"),
     key: sourceId,
-    label: z.string().min(1).max(200),
+    label,
     description: z.string().max(1000).optional(),
     groupLabel: z.string().max(200).optional(),
     defaultOn: z.boolean(),
@@ -27,7 +28,7 @@ export const secondarySourceSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("shared_source"),
     sourceType: sourceId,
-    label: z.string().min(1).max(200),
+    label,
     description: z.string().max(1000).optional(),
     groupLabel: z.string().max(200).optional(),
     defaultOn: z.boolean(),

@@ -7,9 +7,10 @@ const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
 const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assignedSharedSourceTypes", "defaultSharedSourceTypes"] as const;
 
 /**
- * Builds the configuration from the form (lists as comma-separated text, the two arrays of
- * objects as JSON) and stores it. The API checks it and answers with issues per field; those
- * are shown beside their inputs and nothing is stored.
+ * Builds the configuration from the form (lists as comma-separated text, the two lists of
+ * source entries as JSON from their row editors) and stores it. The API checks it and answers
+ * with issues per field; those are shown beside their inputs (a row's own property on that
+ * row) and nothing is stored.
  */
 export async function configureTenantAction(_state: FormState, form: FormData): Promise<FormState> {
   const orgId = text(form, "orgId");
@@ -44,7 +45,12 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
     const result = await api.staff.organizations.configureTenant.mutate({ id: orgId, config });
     if (result.saved) return { status: "ok", message: "Tenant configuration saved." };
     const errors: Record<string, string> = {};
-    for (const issue of result.issues) errors[issue.field] = errors[issue.field] ? `${errors[issue.field]}; ${issue.message}` : issue.message;
+    for (const issue of result.issues) {
+      // "0.label: required" inside a list of sources belongs to that row's input.
+      const inRow = (JSON_FIELDS as readonly string[]).includes(issue.field) ? /^(\d+)\.([A-Za-z]+): (.*)$/.exec(issue.message) : null;
+      const [field, message] = inRow ? [`${issue.field}.${inRow[1]}.${inRow[2]}`, inRow[3] as string] : [issue.field, issue.message];
+      errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
+    }
     const general = errors[""];
     return { status: "error", message: general ?? "Nothing was saved: fix the fields marked above.", fieldErrors: errors };
   });

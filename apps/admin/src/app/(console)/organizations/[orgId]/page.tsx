@@ -1,13 +1,13 @@
 import { ActionForm } from "../../../../components/action-form";
-import { Field, SubmitButton, TextArea } from "../../../../components/fields";
+import { Field, SubmitButton } from "../../../../components/fields";
 import { ReadOnlyNote, Section } from "../../../../components/ui";
 import { isAdmin } from "../../../../lib/current-staff";
 import { formatTime } from "../../../../lib/format";
 import { load } from "../../../../lib/session";
 import { configureTenantAction } from "./actions";
+import { SourceRowsEditor } from "./source-rows-editor";
 
 const joined = (items: readonly string[] | undefined) => (items ?? []).join(", ");
-const json = (value: unknown) => (value === undefined ? "" : JSON.stringify(value, null, 2));
 
 /** Spec 2.3/2.4: what the organization's keys may select, and the defaults. */
 export default async function TenantPage({ params }: { params: Promise<{ orgId: string }> }) {
@@ -48,22 +48,8 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
           <Field label="Default tenant source keys" name="defaultTenantSourceKeys" defaultValue={joined(tenant.defaultTenantSourceKeys)} />
           <Field label="Assigned shared source types" name="assignedSharedSourceTypes" defaultValue={joined(tenant.assignedSharedSourceTypes)} />
           <Field label="Default shared source types" name="defaultSharedSourceTypes" defaultValue={joined(tenant.defaultSharedSourceTypes)} />
-          <TextArea
-            label="Tenant sources (JSON)"
-            name="tenantSources"
-            rows={8}
-            defaultValue={json(tenant.tenantSources)}
-            hint='e.g. [{"key": "acme_overlays", "label": "Acme overlays", "defaultOn": true}]'
-            className="wide"
-          />
-          <TextArea
-            label="Secondary sources (JSON)"
-            name="secondarySources"
-            rows={8}
-            defaultValue={json(tenant.secondarySources)}
-            hint='e.g. [{"type": "shared_source", "sourceType": "state_regulations", "label": "State regulations", "defaultOn": true}]'
-            className="wide"
-          />
+          <SourceRowsEditor name="tenantSources" legend="Tenant sources" kind="tenant" initial={tenant.tenantSources ?? []} disabled={!admin} />
+          <SourceRowsEditor name="secondarySources" legend="Secondary sources" kind="secondary" initial={tenant.secondarySources ?? []} disabled={!admin} />
           {admin ? <SubmitButton pendingLabel="Saving…">Save configuration</SubmitButton> : <ReadOnlyNote />}
         </ActionForm>
       </fieldset>
