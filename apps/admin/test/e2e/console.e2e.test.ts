@@ -204,6 +204,31 @@ describe("staff console", () => {
     await expect(page.locator("p.form-error").textContent()).resolves.toContain("email searches are not accepted");
   });
 
+  it("searches teams and opens a team's users", async () => {
+    const teamsKey = (await service.cli("key:create", "--org", state.orgId as string, "--name", "teams", "--scopes", "embed:teams:write,embed:users:write")) as { key: string };
+    for (const [id, name] of [
+      ["loan-officers", "Loan officers"],
+      ["uw", "Underwriting"],
+    ]) {
+      expect((await rest(`/v1/integrations/acme-los/teams/${id}`, { method: "PUT", key: teamsKey.key, body: JSON.stringify({ name }) })).status).toBe(201);
+    }
+    const assigned = await rest("/v1/integrations/acme-los/users/lo-1002", { method: "PUT", key: teamsKey.key, body: JSON.stringify({ email: "lo-1002@example.test", team_external_id: "loan-officers" }) });
+    expect(assigned.status).toBe(200);
+    await visit(page, `${service.consoleUrl}${state.integrationPath}/teams`);
+    await page.getByLabel("External id or name contains").fill("OFFICER");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await arrive(page, /\/teams\?q=OFFICER&/);
+    const rows = await page.locator("table.table tbody tr").allTextContents();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain("Loan officers");
+    await page.getByRole("link", { name: "loan-officers" }).click();
+    await arrive(page, /\?team=loan-officers$/);
+    expect(await page.getByLabel("Team (external id)").inputValue()).toBe("loan-officers");
+    const users = await page.locator("table.table tbody tr").allTextContents();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toContain("lo-1002");
+  });
+
   it("disables a user after a confirmation; the REST API sees it at once", async () => {
     await visit(page, `${service.consoleUrl}${state.integrationPath}/users/lo-1001`);
     expect(await page.locator(".facts").textContent()).toContain("lo-1001@example.test");

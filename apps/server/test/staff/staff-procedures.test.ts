@@ -993,6 +993,26 @@ describe("partner users and the outbox", () => {
     const secondPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2, cursor: firstPage.next_cursor }));
     expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null });
   });
+
+  it("partnerTeams.list searches external ids and names in any case, together with the status filter", async () => {
+    const key = await newKey((await newOrg("Teams Lender")).id, ["embed:teams:read", "embed:teams:write"]);
+    const integration = ok(await mutate(admin, "staff.integrations.create", { organization_id: key.key.organization_id, slug: "teams-los" }));
+    for (const [id, name] of [
+      ["loan-officers", "Loan Officers"],
+      ["uw", "Underwriting"],
+      ["closers", "Closing team"],
+    ]) {
+      expect((await rest("PUT", `/v1/integrations/teams-los/teams/${id}`, key.plaintext, { name })).status).toBe(201);
+    }
+    expect((await rest("PATCH", "/v1/integrations/teams-los/teams/closers", key.plaintext, { status: "archived" })).status).toBe(200);
+    const search = async (filters: Record<string, string>) =>
+      ok(await query(viewer, "staff.partnerTeams.list", { integration_id: integration.id, ...filters })).teams.map((team: { external_team_id: string }) => team.external_team_id);
+    expect(await search({ q: "OFFICER" })).toEqual(["loan-officers"]);
+    expect(await search({ q: "writing" })).toEqual(["uw"]);
+    expect(await search({ q: "team" })).toEqual(["closers"]);
+    expect(await search({ q: "team", status: "active" })).toEqual([]);
+    expect(await search({})).toEqual(["loan-officers", "uw", "closers"]);
+  });
 });
 
 describe("conversations of a key", () => {

@@ -6,13 +6,21 @@ import { teamToWire } from "../partners/teams/to-wire";
 import { integrationForStaff } from "./partner-directory";
 import { staffCursor, staffId, staffLimit } from "./staff.types";
 
-/** Teams (read only: partners own them through the API). */
+/** Teams (read only: partners own them through the API), searchable by external id or name. */
 export const staffPartnerTeamsRouter = router({
   list: staffProcedure
-    .input(z.strictObject({ integration_id: staffId, status: z.enum(["active", "archived"]).optional(), limit: staffLimit(50), cursor: staffCursor }))
+    .input(
+      z.strictObject({
+        integration_id: staffId,
+        status: z.enum(["active", "archived"]).optional(),
+        q: z.string().trim().max(128).optional(),
+        limit: staffLimit(50),
+        cursor: staffCursor,
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const integration = await integrationForStaff(ctx, input.integration_id);
-      const page = await listTeams(ctx.db, integration, { status: input.status, limit: input.limit, cursor: input.cursor });
+      const page = await listTeams(ctx.db, integration, { status: input.status, q: input.q, limit: input.limit, cursor: input.cursor });
       return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor };
     }),
 });

@@ -88,16 +88,18 @@ export async function patchTeam(db: Database, integration: ResolvedIntegration, 
 export async function listTeams(
   db: Database,
   integration: ResolvedIntegration,
-  input: { status?: TeamStatus | undefined; limit: number; cursor?: string | undefined },
+  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined },
 ): Promise<{ teams: TeamRecord[]; nextCursor: string | null }> {
-  const filters = { status: input.status ?? null };
+  // `q` (part of the external id or the name, any case) is the staff console's search.
+  const filters = { status: input.status ?? null, q: input.q?.trim() || null };
   const after = decodeCursor(input.cursor, filters);
   const { rows } = await db.pool.query<TeamRow>(
     `SELECT ${TEAM_COLUMNS} FROM partner_teams t
      WHERE t.integration_id = $1 AND ($2::text IS NULL OR t.status = $2)
-       AND ($3::timestamptz IS NULL OR (t.created_at, t.id) > ($3::timestamptz, $4::text))
-     ORDER BY t.created_at, t.id LIMIT $5`,
-    [integration.id, filters.status, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+       AND ($3::text IS NULL OR strpos(lower(t.external_team_id), lower($3)) > 0 OR strpos(lower(t.name), lower($3)) > 0)
+       AND ($4::timestamptz IS NULL OR (t.created_at, t.id) > ($4::timestamptz, $5::text))
+     ORDER BY t.created_at, t.id LIMIT $6`,
+    [integration.id, filters.status, filters.q, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
   );
   const page = keysetPage(rows, input.limit, filters);
   return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor };

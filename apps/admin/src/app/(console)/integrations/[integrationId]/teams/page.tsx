@@ -3,7 +3,7 @@ import { Badge, Empty, Pager, Section, Table } from "../../../../../components/u
 import { formatTime, param, queryString } from "../../../../../lib/format";
 import { load } from "../../../../../lib/session";
 
-/** Teams, read only (partners own them through the API), with their member counts. */
+/** Teams, read only (partners own them through the API), with their member counts; searchable, filters in the URL. */
 export default async function TeamsPage({
   params,
   searchParams,
@@ -14,12 +14,17 @@ export default async function TeamsPage({
   const { integrationId } = await params;
   const query = await searchParams;
   const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
+  const q = param(query, "q");
   const cursor = param(query, "cursor");
-  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, cursor }));
+  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor }));
   const base = `/integrations/${integrationId}`;
   return (
     <Section title="Teams">
       <form method="get" action={`${base}/teams`} className="form form-inline filters" role="search" aria-label="Filter teams">
+        <div className="field">
+          <label htmlFor="team-q">External id or name contains</label>
+          <input id="team-q" name="q" defaultValue={q ?? ""} placeholder="officers" />
+        </div>
         <div className="field">
           <label htmlFor="team-status">Status</label>
           <select id="team-status" name="status" defaultValue={status ?? ""}>
@@ -31,9 +36,14 @@ export default async function TeamsPage({
         <button type="submit" className="button">
           Filter
         </button>
+        {q || status ? (
+          <Link href={`${base}/teams`} className="button button-secondary">
+            Clear
+          </Link>
+        ) : null}
       </form>
       {page.teams.length === 0 ? (
-        <Empty>No teams{status ? ` with status ${status}` : ""}.</Empty>
+        <Empty>{q || status ? "No teams match these filters." : "No teams yet: partners create them through the API."}</Empty>
       ) : (
         <Table headers={["External team id", "Name", "Status", "Users", "Created"]}>
           {page.teams.map((team) => (
@@ -51,7 +61,7 @@ export default async function TeamsPage({
           ))}
         </Table>
       )}
-      <Pager path={`${base}/teams`} filters={{ status }} cursor={cursor} nextCursor={page.next_cursor} />
+      <Pager path={`${base}/teams`} filters={{ status, q }} cursor={cursor} nextCursor={page.next_cursor} />
     </Section>
   );
 }
