@@ -18,26 +18,19 @@ export function ActionForm({
   className,
   resetOnSuccess = false,
   label,
-  onSuccess,
 }: {
   action: Action;
   children: ReactNode;
   className?: string;
   resetOnSuccess?: boolean;
   label?: string;
-  /** Called once per successful submission (a confirmation closes itself with it). */
-  onSuccess?: (state: FormState) => void;
 }) {
   const [state, dispatch, pending] = useActionState(action, idleState);
   const formRef = useRef<HTMLFormElement>(null);
 
   // The action revalidates the pages (lib/actions.ts), so the tables around already show the change.
   useEffect(() => {
-    if (state.status !== "ok") return;
-    if (resetOnSuccess) formRef.current?.reset();
-    onSuccess?.(state);
-    // Only a new result counts, not a new onSuccess function from a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (state.status === "ok" && resetOnSuccess) formRef.current?.reset();
   }, [state, resetOnSuccess]);
 
   return (

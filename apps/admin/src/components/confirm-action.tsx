@@ -3,13 +3,15 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { FormState } from "../lib/form-state";
 import { ActionForm } from "./action-form";
+import { useOutcomeRegion } from "./action-outcome";
 import { SubmitButton } from "./fields";
 
 /**
  * A destructive action behind a second, explicit step: the first button only asks; the
  * confirmation (focused, so Enter confirms and Escape backs out) runs the action, then
- * closes and reports the outcome beside the button. Pages render one ConfirmAction for both
- * directions of a toggle (disable / reactivate), so that report survives the re-render.
+ * closes and reports the outcome: to the enclosing OutcomeRegion, or else beside the button
+ * (pages render one ConfirmAction for both directions of a toggle, disable / enable, so that
+ * report survives the re-render).
  */
 export function ConfirmAction({
   action,
@@ -31,6 +33,9 @@ export function ConfirmAction({
   const [asking, setAsking] = useState(false);
   // What the last confirmed action reported; shown beside the button once the question closes.
   const [outcome, setOutcome] = useState<string | undefined>();
+  // Inside an OutcomeRegion the region shows it instead, where it survives a re-render.
+  const region = useOutcomeRegion();
+  const report = region ?? setOutcome;
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
@@ -41,6 +46,17 @@ export function ConfirmAction({
     wasAsking.current = asking;
   }, [asking]);
 
+  // Reported as the action returns, not from an effect: the page re-rendered by the action may
+  // no longer contain this form, and an unmounted form runs no effects.
+  const confirmed = async (state: FormState, form: FormData): Promise<FormState> => {
+    const result = await action(state, form);
+    if (result.status === "ok") {
+      report(result.message ?? "Done.");
+      setAsking(false);
+    }
+    return result;
+  };
+
   if (!asking) {
     return (
       <span className="confirm-closed">
@@ -49,7 +65,7 @@ export function ConfirmAction({
           type="button"
           className={`button ${tone === "danger" ? "button-danger-outline" : "button-secondary"}`}
           onClick={() => {
-            setOutcome(undefined);
+            report(undefined);
             setAsking(true);
           }}
         >
@@ -72,14 +88,7 @@ export function ConfirmAction({
         if (event.key === "Escape") setAsking(false);
       }}
     >
-      <ActionForm
-        action={action}
-        label={question}
-        onSuccess={(state) => {
-          setOutcome(state.message ?? "Done.");
-          setAsking(false);
-        }}
-      >
+      <ActionForm action={confirmed} label={question}>
         <p className="confirm-question">{question}</p>
         {Object.entries(hidden).map(([name, value]) => (
           <input key={name} type="hidden" name={name} value={value} />

@@ -17,7 +17,7 @@ let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "ana@example.com", password: "admin password 1" };
 const VIEWER = { email: "vic@example.com", password: "viewer password 1" };
-const state: { orgId?: string; key?: string; integrationPath?: string; viewer?: Page } = {};
+const state: { orgId?: string; key?: string; readKey?: string; integrationPath?: string; viewer?: Page } = {};
 
 async function rest(path: string, init: RequestInit & { key?: string } = {}) {
   const response = await fetch(`${service.apiUrl}${path}`, {
@@ -328,6 +328,7 @@ describe("staff console", () => {
     await screenshot(page, "12-key");
     await page.getByRole("button", { name: "Revoke key…" }).click();
     await page.getByRole("button", { name: "Revoke key", exact: true }).click();
+    await page.locator(".form-ok", { hasText: "Key revoked" }).waitFor();
     // The page re-renders as a revoked key: no more actions, the status says so.
     await page.locator(".facts .badge", { hasText: "revoked" }).waitFor();
     expect(await page.getByRole("button", { name: "Revoke key…" }).count()).toBe(0);
@@ -337,6 +338,7 @@ describe("staff console", () => {
   it("operates a lifecycle action from the keyboard alone", async () => {
     // The directory key is revoked by now: the REST checks use a read-only key of their own.
     const reader = (await service.cli("key:create", "--org", state.orgId as string, "--name", "reader", "--scopes", "embed:users:read")) as { key: string };
+    state.readKey = reader.key;
     const statusOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: reader.key })).body.user.status;
     await visit(page, `${service.consoleUrl}${state.integrationPath}/users/uw-2001`);
     // Tab from the top of the page until the action's button has focus.
@@ -358,6 +360,31 @@ describe("staff console", () => {
     await page.keyboard.press("Enter");
     await page.locator(".form-ok", { hasText: "User disabled" }).waitFor();
     expect(await statusOf()).toBe("disabled");
+  });
+
+  it("deletes a user and reprovisions them as a new account generation, each after a confirmation", async () => {
+    const userOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: state.readKey })).body.user;
+    const until = async (done: (user: any) => boolean) => {
+      for (let i = 0; i < 100 && !done(await userOf()); i += 1) await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(done(await userOf())).toBe(true);
+    };
+    await visit(page, `${service.consoleUrl}${state.integrationPath}/users/uw-2001`);
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByLabel("Note (optional)").fill("left the lender");
+    await page.getByRole("button", { name: "Delete user" }).click();
+    await page.locator(".form-ok", { hasText: "Deletion started" }).waitFor();
+    await until((user) => user.status === "deleted");
+    await reload(page);
+    await page.getByRole("button", { name: "Reprovision…" }).click();
+    await page.getByLabel("Email").fill("uw-2001.back@example.test");
+    await page.getByRole("button", { name: "Reprovision", exact: true }).click();
+    // The outcome stays on screen although the section now offers other actions.
+    await page.locator(".form-ok", { hasText: "Reprovision started" }).waitFor();
+    await until((user) => user.status === "active" && user.account_generation === 2);
+    await reload(page);
+    expect(await page.locator(".facts").textContent()).toContain("account generation 2");
+    const operations = await page.locator("section", { hasText: "Lifecycle operations" }).last().locator("tbody tr").allTextContents();
+    expect(operations.map((row) => /reprovision|deletion/.exec(row)?.[0])).toEqual(["reprovision", "deletion"]);
   });
 
   it("fits a laptop screen: no page scrolls sideways at 1280 pixels", async () => {
