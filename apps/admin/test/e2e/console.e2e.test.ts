@@ -240,6 +240,8 @@ describe("staff console", () => {
     // The question closes and its outcome stays beside the button that now offers the way back.
     await page.locator(".form-ok", { hasText: "User disabled" }).waitFor();
     expect(await page.locator(".confirm").count()).toBe(0);
+    // Focus is back on the button, relabelled once the re-rendered page arrives.
+    await page.getByRole("button", { name: "Reactivate…" }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Reactivate…");
     await reload(page);
     expect(await page.locator(".facts").textContent()).toContain("Blocked: disabled");
@@ -441,6 +443,10 @@ describe("staff console", () => {
     // The token leaves the address bar as soon as the page has read it.
     expect(colleague.url()).toBe(`${service.consoleUrl}/invite`);
     expect(await colleague.getByLabel("Email").inputValue()).toBe(VIEWER.email);
+    await colleague.getByLabel("Password", { exact: true }).fill("short");
+    await colleague.getByLabel("Password again").fill("short");
+    await colleague.getByRole("button", { name: "Create account and sign in" }).click();
+    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toBe("At least 10 characters.");
     await colleague.getByLabel("Password", { exact: true }).fill(VIEWER.password);
     await colleague.getByLabel("Password again").fill("something else 1");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();

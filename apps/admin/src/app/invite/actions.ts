@@ -35,7 +35,9 @@ export async function acceptInviteAction(_state: FormState, form: FormData): Pro
     ({ email } = await createApiClient().staff.invitations.accept.mutate({ token, password }));
   } catch (error) {
     const message = apiMessage(error);
-    return message.startsWith("password:") ? { status: "error", fieldErrors: { password: `At least ${message.replace(/\D+/g, "")} characters.` } } : { status: "error", message };
+    // "password: at least 10 characters" belongs under the password input.
+    const aboutPassword = /^password: (.+)$/.exec(message)?.[1];
+    return aboutPassword ? { status: "error", fieldErrors: { password: `${aboutPassword[0]?.toUpperCase()}${aboutPassword.slice(1)}.` } } : { status: "error", message };
   }
   try {
     await openSession(email, password);
