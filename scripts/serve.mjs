@@ -85,6 +85,7 @@ if (!stopping) {
   Staff console is up: ${consoleUrl}
   Create the first staff account (in another terminal, from the repository root), then sign in:
     pnpm cli staff:create --email you@example.com --password '<at least 10 characters>' --role admin
+  Everyone after that is invited from the console's Staff page.
 
 `);
 }

@@ -67,6 +67,7 @@ describe("staff console", () => {
   it("the run command prints the console's URL and how to create the first staff account", () => {
     expect(service.output()).toContain(`Staff console is up: ${service.consoleUrl}`);
     expect(service.output()).toContain("pnpm cli staff:create --email");
+    expect(service.output()).toContain("invited from the console's Staff page");
   });
 
   it("sends signed-out visitors to sign in, refuses a wrong password in place, and signs in", async () => {
