@@ -9,9 +9,7 @@ import { SubmitButton } from "./fields";
 /**
  * A destructive action behind a second, explicit step: the first button only asks; the
  * confirmation (focused, so Enter confirms and Escape backs out) runs the action, then
- * closes and reports the outcome: to the enclosing OutcomeRegion, or else beside the button
- * (pages render one ConfirmAction for both directions of a toggle, disable / enable, so that
- * report survives the re-render).
+ * closes, puts focus back on its button and reports the outcome to the enclosing Section.
  */
 export function ConfirmAction({
   action,
@@ -31,11 +29,7 @@ export function ConfirmAction({
   tone?: "danger" | "normal";
 }) {
   const [asking, setAsking] = useState(false);
-  // What the last confirmed action reported; shown beside the button once the question closes.
-  const [outcome, setOutcome] = useState<string | undefined>();
-  // Inside an OutcomeRegion the region shows it instead, where it survives a re-render.
-  const region = useOutcomeRegion();
-  const report = region ?? setOutcome;
+  const report = useOutcomeRegion();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
@@ -59,24 +53,17 @@ export function ConfirmAction({
 
   if (!asking) {
     return (
-      <span className="confirm-closed">
-        <button
-          ref={openRef}
-          type="button"
-          className={`button ${tone === "danger" ? "button-danger-outline" : "button-secondary"}`}
-          onClick={() => {
-            report(undefined);
-            setAsking(true);
-          }}
-        >
-          {label}
-        </button>
-        {outcome ? (
-          <span className="form-ok" role="status">
-            {outcome}
-          </span>
-        ) : null}
-      </span>
+      <button
+        ref={openRef}
+        type="button"
+        className={`button ${tone === "danger" ? "button-danger-outline" : "button-secondary"}`}
+        onClick={() => {
+          report(undefined);
+          setAsking(true);
+        }}
+      >
+        {label}
+      </button>
     );
   }
   return (

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { queryString } from "../lib/format";
+import { OutcomeRegion } from "./action-outcome";
 
 /** Small presentational pieces shared by the console's pages (server components). */
 
@@ -18,6 +19,7 @@ export function PageHeader({ title, children, back }: { title: string; children?
   );
 }
 
+/** A panel of the page; what a confirmed action in it did is reported at its foot (OutcomeRegion). */
 export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   return (
@@ -26,7 +28,7 @@ export function Section({ title, children, actions }: { title: string; children:
         <h2 id={id}>{title}</h2>
         {actions}
       </div>
-      {children}
+      <OutcomeRegion>{children}</OutcomeRegion>
     </section>
   );
 }

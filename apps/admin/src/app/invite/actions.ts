@@ -1,17 +1,11 @@
 "use server";
 
-import { TRPCClientError } from "@trpc/client";
 import { redirect } from "next/navigation";
-import { type FormState, text } from "../../lib/form-state";
+import { errorState, type FormState, text } from "../../lib/form-state";
 import { openSession } from "../../lib/session";
 import { apiBaseUrl, createApiClient } from "../../lib/trpc";
 
 export type InviteDescription = { ok: true; email: string; role: string; expiresAt: string } | { ok: false; message: string };
-
-const apiMessage = (error: unknown) =>
-  error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus !== 500
-    ? error.message
-    : "The API could not be reached. Try again in a moment.";
 
 /** Whom the link invites, or why it no longer works. */
 export async function describeInviteAction(token: string): Promise<InviteDescription> {
@@ -19,7 +13,7 @@ export async function describeInviteAction(token: string): Promise<InviteDescrip
     const invite = await createApiClient().staff.invitations.describe.query({ token });
     return { ok: true, email: invite.email, role: invite.role, expiresAt: invite.expires_at };
   } catch (error) {
-    return { ok: false, message: apiMessage(error) };
+    return { ok: false, message: errorState(error).message as string };
   }
 }
 
@@ -34,10 +28,10 @@ export async function acceptInviteAction(_state: FormState, form: FormData): Pro
   try {
     ({ email } = await createApiClient().staff.invitations.accept.mutate({ token, password }));
   } catch (error) {
-    const message = apiMessage(error);
+    const refused = errorState(error);
     // "password: at least 10 characters" belongs under the password input.
-    const aboutPassword = /^password: (.+)$/.exec(message)?.[1];
-    return aboutPassword ? { status: "error", fieldErrors: { password: `${aboutPassword[0]?.toUpperCase()}${aboutPassword.slice(1)}.` } } : { status: "error", message };
+    const aboutPassword = /^password: (.+)$/.exec(refused.message ?? "")?.[1];
+    return aboutPassword ? { status: "error", fieldErrors: { password: `${aboutPassword[0]?.toUpperCase()}${aboutPassword.slice(1)}.` } } : refused;
   }
   try {
     await openSession(email, password);

@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { ActionForm } from "../../../../components/action-form";
-import { OutcomeRegion } from "../../../../components/action-outcome";
 import { ConfirmAction } from "../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../components/ui";
@@ -46,24 +45,22 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           <dt>Last used</dt>
           <dd>{formatTime(key.last_used_at)}</dd>
         </dl>
-        <OutcomeRegion>
-          {admin && active ? (
-            <div className="stack">
-              <ActionForm action={setRateLimitAction} label="Rate limit" className="form form-inline">
-                <input type="hidden" name="keyId" value={key.id} />
-                <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} defaultValue={key.rate_limit_per_minute ?? ""} hint="Empty: the service default." />
-                <SubmitButton>Save rate limit</SubmitButton>
-              </ActionForm>
-              <ConfirmAction
-                action={revokeKeyAction}
-                label="Revoke key…"
-                question={`Revoke "${key.name}" (…${key.last_four})? Every request with it fails from now on; this cannot be undone.`}
-                confirmLabel="Revoke key"
-                hidden={{ keyId: key.id }}
-              />
-            </div>
-          ) : null}
-        </OutcomeRegion>
+        {admin && active ? (
+          <div className="stack">
+            <ActionForm action={setRateLimitAction} label="Rate limit" className="form form-inline">
+              <input type="hidden" name="keyId" value={key.id} />
+              <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} defaultValue={key.rate_limit_per_minute ?? ""} hint="Empty: the service default." />
+              <SubmitButton>Save rate limit</SubmitButton>
+            </ActionForm>
+            <ConfirmAction
+              action={revokeKeyAction}
+              label="Revoke key…"
+              question={`Revoke "${key.name}" (…${key.last_four})? Every request with it fails from now on; this cannot be undone.`}
+              confirmLabel="Revoke key"
+              hidden={{ keyId: key.id }}
+            />
+          </div>
+        ) : null}
         {!admin ? <ReadOnlyNote /> : null}
       </Section>
       {key.scopes.includes("embed:launch") ? (
@@ -73,36 +70,34 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
               ? `Launches for ${key.launch_binding.integration} (${key.launch_binding.enabled ? "enabled" : "disabled"}).`
               : "Not bound: this key cannot issue launches until it is bound to one public name."}
           </p>
-          <OutcomeRegion>
-            {admin && active ? (
-              <div className="stack">
-                <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
-                  <input type="hidden" name="keyId" value={key.id} />
-                  <div className="field">
-                    <label htmlFor="bind-integration">Public name</label>
-                    <select id="bind-integration" name="integration" defaultValue={key.launch_binding?.integration ?? ""}>
-                      <option value="">Choose…</option>
-                      {publicNames.map((name) => (
-                        <option key={name} value={name}>
-                          {name}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <SubmitButton>Bind</SubmitButton>
-                </ActionForm>
-                {key.launch_binding?.enabled ? (
-                  <ConfirmAction
-                    action={unbindLaunchAction}
-                    label="Disable binding…"
-                    question="Disable this key's launch binding? It can no longer issue launches."
-                    confirmLabel="Disable binding"
-                    hidden={{ keyId: key.id }}
-                  />
-                ) : null}
-              </div>
-            ) : null}
-          </OutcomeRegion>
+          {admin && active ? (
+            <div className="stack">
+              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
+                <input type="hidden" name="keyId" value={key.id} />
+                <div className="field">
+                  <label htmlFor="bind-integration">Public name</label>
+                  <select id="bind-integration" name="integration" defaultValue={key.launch_binding?.integration ?? ""}>
+                    <option value="">Choose…</option>
+                    {publicNames.map((name) => (
+                      <option key={name} value={name}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <SubmitButton>Bind</SubmitButton>
+              </ActionForm>
+              {key.launch_binding?.enabled ? (
+                <ConfirmAction
+                  action={unbindLaunchAction}
+                  label="Disable binding…"
+                  question="Disable this key's launch binding? It can no longer issue launches."
+                  confirmLabel="Disable binding"
+                  hidden={{ keyId: key.id }}
+                />
+              ) : null}
+            </div>
+          ) : null}
         </Section>
       ) : null}
       <Section title="Conversations">

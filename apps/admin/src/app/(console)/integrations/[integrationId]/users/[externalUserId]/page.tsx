@@ -1,5 +1,4 @@
 import { ActionForm } from "../../../../../../components/action-form";
-import { OutcomeRegion } from "../../../../../../components/action-outcome";
 import { ConfirmAction } from "../../../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../../../components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../../../components/ui";
@@ -63,65 +62,63 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
         </dl>
       </Section>
       <Section title="Actions">
-        <OutcomeRegion>
-          {!admin ? (
-            <ReadOnlyNote />
-          ) : user.status === "deleted" ? (
-            <ConfirmAction
-              action={reprovisionUserAction}
-              label="Reprovision…"
-              question={`Reprovision ${user.external_user_id} as a new account generation? Earlier conversations stay unreadable.`}
-              confirmLabel="Reprovision"
-              hidden={hidden}
-              tone="normal"
-            >
-              <Field label="Email" name="email" type="email" required />
-              <Field label="Name (optional)" name="name" />
-            </ConfirmAction>
-          ) : (
-            <div className="stack">
-              <div className="actions">
-                {user.status === "active" ? (
-                  <ConfirmAction
-                    action={setUserStatusAction}
-                    label="Disable…"
-                    question={`Disable ${user.external_user_id}? Their grants and sessions are revoked at once.`}
-                    confirmLabel="Disable user"
-                    hidden={{ ...hidden, status: "disabled" }}
-                  />
-                ) : (
-                  <ConfirmAction
-                    action={setUserStatusAction}
-                    label="Reactivate…"
-                    question={`Reactivate ${user.external_user_id}? They can sign in again.`}
-                    confirmLabel="Reactivate user"
-                    hidden={{ ...hidden, status: "active" }}
-                    tone="normal"
-                  />
-                )}
+        {!admin ? (
+          <ReadOnlyNote />
+        ) : user.status === "deleted" ? (
+          <ConfirmAction
+            action={reprovisionUserAction}
+            label="Reprovision…"
+            question={`Reprovision ${user.external_user_id} as a new account generation? Earlier conversations stay unreadable.`}
+            confirmLabel="Reprovision"
+            hidden={hidden}
+            tone="normal"
+          >
+            <Field label="Email" name="email" type="email" required />
+            <Field label="Name (optional)" name="name" />
+          </ConfirmAction>
+        ) : (
+          <div className="stack">
+            <div className="actions">
+              {user.status === "active" ? (
                 <ConfirmAction
-                  action={deleteUserAction}
-                  label="Delete…"
-                  question={`Delete ${user.external_user_id}? Access is cut now; the deletion completes in the background and cannot be undone.`}
-                  confirmLabel="Delete user"
-                  hidden={hidden}
-                >
-                  <Field label="Note (optional)" name="note" maxLength={500} />
-                </ConfirmAction>
-              </div>
-              <h3>Profile override (audited)</h3>
-              <p className="hint">Applies an email change without verification, or a name change. The reason goes to the audit log.</p>
-              <ActionForm action={overrideProfileAction} label="Profile override" className="form form-inline">
-                <input type="hidden" name="integrationId" value={integrationId} />
-                <input type="hidden" name="externalUserId" value={externalUserId} />
-                <Field label="New email" name="email" type="email" />
-                <Field label="New name" name="name" />
-                <Field label="Reason" name="reason" required maxLength={500} />
-                <SubmitButton>Apply override</SubmitButton>
-              </ActionForm>
+                  action={setUserStatusAction}
+                  label="Disable…"
+                  question={`Disable ${user.external_user_id}? Their grants and sessions are revoked at once.`}
+                  confirmLabel="Disable user"
+                  hidden={{ ...hidden, status: "disabled" }}
+                />
+              ) : (
+                <ConfirmAction
+                  action={setUserStatusAction}
+                  label="Reactivate…"
+                  question={`Reactivate ${user.external_user_id}? They can sign in again.`}
+                  confirmLabel="Reactivate user"
+                  hidden={{ ...hidden, status: "active" }}
+                  tone="normal"
+                />
+              )}
+              <ConfirmAction
+                action={deleteUserAction}
+                label="Delete…"
+                question={`Delete ${user.external_user_id}? Access is cut now; the deletion completes in the background and cannot be undone.`}
+                confirmLabel="Delete user"
+                hidden={hidden}
+              >
+                <Field label="Note (optional)" name="note" maxLength={500} />
+              </ConfirmAction>
             </div>
-          )}
-        </OutcomeRegion>
+            <h3>Profile override (audited)</h3>
+            <p className="hint">Applies an email change without verification, or a name change. The reason goes to the audit log.</p>
+            <ActionForm action={overrideProfileAction} label="Profile override" className="form form-inline">
+              <input type="hidden" name="integrationId" value={integrationId} />
+              <input type="hidden" name="externalUserId" value={externalUserId} />
+              <Field label="New email" name="email" type="email" />
+              <Field label="New name" name="name" />
+              <Field label="Reason" name="reason" required maxLength={500} />
+              <SubmitButton>Apply override</SubmitButton>
+            </ActionForm>
+          </div>
+        )}
       </Section>
       <Section title="Lifecycle operations">
         {operations.length === 0 ? (
