@@ -71,7 +71,8 @@ if [ -x /usr/lib/postgresql/15/bin/pg_ctl ] && id postgres >/dev/null 2>&1; then
   su postgres -c "/usr/lib/postgresql/15/bin/initdb -D $PG15_DATA -A trust -U postgres" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG15_DATA -o '-p $pg_port -k /tmp -c listen_addresses=127.0.0.1' -l $PG15_DATA/log start -w" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/createdb -h 127.0.0.1 -p $pg_port smoke"
-  DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/smoke" check_run external-pg15
+  # Instances sharing a DATABASE_URL share one SECRET_KEY, given to each.
+  DATABASE_URL="postgresql://postgres@127.0.0.1:$pg_port/smoke" SECRET_KEY="$(scripts/node24 -e 'console.log(require("crypto").randomBytes(32).toString("base64url"))')" check_run external-pg15
   [ ! -d "$WORK/data-external-pg15/postgres" ] || fail "DATABASE_URL was set but an embedded PostgreSQL was started"
 else
   echo "smoke (external): skipped, Debian's PostgreSQL 15 is not installed"

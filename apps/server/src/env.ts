@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { MIN_SECRET_KEY_LENGTH } from "@mga/core";
 import { z } from "zod";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
@@ -19,6 +20,8 @@ export const envSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   /** Origin of the hosted chat application that launch URLs point to; defaults to the API's origin. */
   APP_URL: z.url().optional(),
+  /** Signs cursors and seals stored secrets; required with DATABASE_URL, generated into DATA_DIR otherwise. */
+  SECRET_KEY: z.string().min(MIN_SECRET_KEY_LENGTH, `at least ${MIN_SECRET_KEY_LENGTH} characters (e.g. openssl rand -base64 32)`).optional().or(z.literal("").transform(() => undefined)),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** The upstream chat service; unset starts the bundled local assistant (apps/assistant). */

@@ -16,6 +16,7 @@ async function main() {
   const connection = await connect({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    secretKey: env.SECRET_KEY,
     maxConnections: env.DB_POOL_MAX,
   });
   // With no upstream configured, the bundled local assistant answers from its sample corpus.

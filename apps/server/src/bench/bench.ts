@@ -1,10 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, chmodSync, rmSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, startEmbeddedPostgres, JobQueue, localDirectory } from "@mga/core";
+import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, serverSecrets, startEmbeddedPostgres, JobQueue, localDirectory } from "@mga/core";
 import { createApp } from "../http/create-app";
 import { createLogger } from "../log";
 
@@ -44,7 +45,7 @@ async function main() {
     stopDb = () => cluster.stop();
   }
   await migrateDatabase(url);
-  const db = openDatabase(url, { maxConnections: 20 });
+  const db = openDatabase(url, { secrets: serverSecrets(randomBytes(32).toString("base64url")), maxConnections: 20 });
 
   const org = await createOrganization(db, { name: "Bench Lending" });
   await configureTenant(db, { organizationId: org.id, config: { clientName: "Bench", enabledSources: ["fha"], baseSources: ["fha"] } });

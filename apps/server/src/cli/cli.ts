@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const env = loadEnv();
-  const connection = await connect({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, maxConnections: 2 });
+  const connection = await connect({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, secretKey: env.SECRET_KEY, maxConnections: 2 });
   const json = flags.json === true;
   try {
     const result = await command.run({ db: connection.db, url: connection.url }, flags);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, hashApiKey } from "@mga/core";
-import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { createTestDatabase, TEST_SECRET_KEY, type TestDatabase } from "@mga/core/testing";
 import { ACME_TENANT } from "../support/tenants";
 
 /** Runs the built CLI (dist/cli.js) as an operator would, against this file's database. */
@@ -15,8 +15,12 @@ const run = promisify(execFile);
 let t: TestDatabase;
 
 async function cli(...args: string[]) {
+  return cliWith({ DATABASE_URL: t.url, SECRET_KEY: TEST_SECRET_KEY }, ...args);
+}
+
+async function cliWith(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: t.url } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -112,6 +116,15 @@ describe("operator CLI", () => {
     expect(created.json).toMatchObject({ email: "ops@mga.test", role: "viewer" });
     expect((await cli("staff:create", "--email", "x@mga.test", "--password", "short", "--json")).json.error.message).toMatch(/password/);
     expect((await cli("staff:create", "--email", "ops@mga.test", "--password", "a long password", "--json")).json.error.message).toMatch(/already/);
+  });
+
+  it("stops with one line when DATABASE_URL is set without SECRET_KEY (instances sharing a database need the same one)", async () => {
+    const result = await cliWith({ DATABASE_URL: t.url, SECRET_KEY: "" }, "org:list", "--json");
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^SECRET_KEY is required with DATABASE_URL/)]);
+    const short = await cliWith({ DATABASE_URL: t.url, SECRET_KEY: "too-short" }, "org:list", "--json");
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/SECRET_KEY: at least 32 characters/);
   });
 
   it("rejects unknown scopes", async () => {

@@ -1,4 +1,4 @@
-import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core";
+import { accountLockKey, LocalChatIdentities, LocalSiteAccounts } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -55,6 +55,14 @@ describe("durable queue", () => {
     await expect.poll(() => started.length, { timeout: 10_000 }).toBe(1);
     expect((await a.t.db.pool.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status).toBe("processing");
     await c.queue.boss.offWork("partner-user-lifecycle", { wait: false });
+    // C dies: its connections drop, and PostgreSQL releases what they held (the lock on the
+    // site account it was deleting).
+    const killed = await a.t.db.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+      [accountLockKey(started[0] as string)],
+    );
+    expect(killed.rowCount).toBe(1);
 
     // Instance B works the queue again; once the job's expiry (3 s) passes it is retried there.
     const { startWorkers, localDirectory } = await import("@mga/core");

@@ -187,6 +187,38 @@ describe("PATCH user: disable and reactivate", () => {
     expect((await db().pool.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = 'sa_keep'")).rows[0].n).toBe(1);
   });
 
+  it("with the site-account system down, disabling still answers 200 (site sync pending) and the queue locks the account later", async () => {
+    class DownSiteAccounts extends LocalSiteAccounts {
+      down = false;
+      override lock(accountId: string): Promise<void> {
+        return this.down ? Promise.reject(new Error("site down")) : super.lock(accountId);
+      }
+    }
+    let siteAccounts: DownSiteAccounts | undefined;
+    const flakyApp = await startTestApp({
+      directory: (database) => {
+        siteAccounts = new DownSiteAccounts(database);
+        return { siteAccounts, chatIdentities: new LocalChatIdentities(database) };
+      },
+    });
+    try {
+      const p = await newPartner(flakyApp);
+      await p.put("/users/sd1", { email: "sd1@acme.test" });
+      (siteAccounts as DownSiteAccounts).down = true;
+      const disabled = await p.patch("/users/sd1", { status: "disabled" });
+      expect(disabled.status).toBe(200);
+      expect(disabled.body.user).toMatchObject({ status: "disabled", wordpress_sync_status: "pending" });
+      expect(disabled.body.user.launch_eligibility.blocking_reasons).toEqual(["disabled", "wordpress_sync_pending"]);
+      const locked = () => flakyApp.t.db.pool.query("SELECT locked FROM site_accounts WHERE email = 'sd1@acme.test'");
+      expect((await locked()).rows[0].locked).toBe(false);
+      (siteAccounts as DownSiteAccounts).down = false;
+      await expect.poll(async () => (await p.get("/users/sd1")).body.user.wordpress_sync_status, { timeout: 15_000 }).toBe("applied");
+      expect((await locked()).rows[0].locked).toBe(true);
+    } finally {
+      await flakyApp.close();
+    }
+  });
+
   it("a deleted user stays deleted (PATCH and PUT are 409)", async () => {
     const p = await newPartner(app);
     await p.put("/users/gone", { email: "gone@acme.test" });

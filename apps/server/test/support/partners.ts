@@ -10,8 +10,8 @@ export async function newPartner(app: TestApp, options: { slug?: string; aliases
   await createIntegration(app.t.db, { organizationId: owner.organizationId, slug, aliases: options.aliases });
   const key = await anotherKey(app, owner.organizationId, options.scopes ?? ALL_PARTNER_SCOPES);
   const base = `/v1/integrations/${slug}`;
-  const json = (method: string, path: string, body: unknown, withKey = key.key) =>
-    app.request(`${base}${path}`, { method, key: withKey, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const json = (method: string, path: string, body: unknown, withKey = key.key, headers: Record<string, string> = {}) =>
+    app.request(`${base}${path}`, { method, key: withKey, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
   return {
     organizationId: owner.organizationId,
     slug,
@@ -21,7 +21,7 @@ export async function newPartner(app: TestApp, options: { slug?: string; aliases
     get: (path: string, withKey = key.key) => app.request(`${base}${path}`, { key: withKey }),
     put: (path: string, body: unknown, withKey?: string) => json("PUT", path, body, withKey),
     patch: (path: string, body: unknown, withKey?: string) => json("PATCH", path, body, withKey),
-    post: (path: string, body: unknown, withKey?: string) => json("POST", path, body, withKey),
+    post: (path: string, body: unknown, withKey?: string, headers?: Record<string, string>) => json("POST", path, body, withKey, headers),
   };
 }
 

@@ -36,7 +36,7 @@ export async function startTestApp(
     siteCallbackSecret?: string;
   } = {},
 ): Promise<TestApp> {
-  const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url), drop: async () => {} } : await createTestDatabase();
+  const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} } : await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { decodeCursor, keysetPage } from "../partners/paging/cursor";
+import { decodeCursor, keysetPage } from "../paging/cursor";
 
 export interface AuditEntry {
   id: string;
@@ -16,7 +16,7 @@ export async function listAudit(
   input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined },
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
   const filters = { actor: input.actor ?? null, action: input.action ?? null };
-  const before = decodeCursor(input.cursor, filters);
+  const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date }>(
     `SELECT id, actor, action, target, details, created_at FROM audit_log
      WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR starts_with(action, $2))
@@ -24,7 +24,7 @@ export async function listAudit(
      ORDER BY created_at DESC, id DESC LIMIT $5`,
     [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const page = keysetPage(rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     entries: page.rows.map((row) => ({ id: row.id, actor: row.actor, action: row.action, target: row.target, details: row.details, createdAt: row.created_at })),
     nextCursor: page.nextCursor,

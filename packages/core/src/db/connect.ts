@@ -2,6 +2,8 @@ import path from "node:path";
 import { type Database, openDatabase } from "./database";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDatabase } from "./migrate";
+import { resolveSecretKey } from "../secrets/secret-key-file";
+import { serverSecrets } from "../secrets/server-secrets";
 
 export interface ConnectOptions {
   /** A PostgreSQL URL; when absent an embedded PostgreSQL is started under `dataDir`. */
@@ -10,6 +12,8 @@ export interface ConnectOptions {
   /** Apply pending migrations before returning (the server and CLI do; tests migrate their own). */
   migrate?: boolean;
   maxConnections?: number;
+  /** SECRET_KEY; without it the embedded default generates one into `dataDir` (required with a databaseUrl). */
+  secretKey?: string | undefined;
   log?: (line: string) => void;
 }
 
@@ -21,6 +25,8 @@ export interface Connection {
 }
 
 export async function connect(options: ConnectOptions): Promise<Connection> {
+  // Checked first: a missing SECRET_KEY stops the process before anything starts.
+  const secrets = serverSecrets(resolveSecretKey(options));
   let embedded: EmbeddedDatabase | undefined;
   let url = options.databaseUrl;
   if (!url) {
@@ -28,7 +34,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     url = embedded.url;
   }
   if (options.migrate !== false) await migrateDatabase(url);
-  const db = openDatabase(url, { maxConnections: options.maxConnections });
+  const db = openDatabase(url, { secrets, maxConnections: options.maxConnections });
   return {
     db,
     url,

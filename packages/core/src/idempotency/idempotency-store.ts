@@ -12,6 +12,8 @@ import { AppError } from "../errors/app-error";
  * - failures store nothing: the key is released, so the retry runs again. A request whose
  *   process crashed is retried after its lease runs out (LEASE_SECONDS).
  * The claim is one statement, so it holds across server instances sharing the database.
+ * Stored responses are sealed with the server secret: a launch's replay holds its live code
+ * (spec 8: retries return the original code), and no replay is readable from the database alone.
  */
 export const RETENTION_HOURS = 24;
 export const LEASE_SECONDS = 330;
@@ -58,7 +60,13 @@ export async function claimIdempotencyKey(db: Database, input: { apiKeyId: strin
     throw new AppError("idempotency_conflict", "this Idempotency-Key was already used with a different request (route, target or body)");
   }
   if (record.state === "completed" && record.response_status !== null) {
-    return { kind: "replay", status: record.response_status, body: record.response_body };
+    // A record stored before responses were sealed is a plain object; it expires within a day.
+    if (typeof record.response_body !== "string") return { kind: "replay", status: record.response_status, body: record.response_body };
+    const opened = db.secrets.open("stored-response", record.response_body);
+    if (opened === undefined) {
+      throw new AppError("idempotency_conflict", "the original response of this Idempotency-Key can no longer be replayed (the server's secret key changed); send the request with a new key");
+    }
+    return { kind: "replay", status: record.response_status, body: JSON.parse(opened) };
   }
   throw new AppError("idempotency_conflict", "a request with this Idempotency-Key is still being processed; retry shortly", {
     headers: { "Retry-After": "1" },
@@ -69,7 +77,7 @@ export async function completeIdempotencyKey(db: Database, input: { apiKeyId: st
   await db.pool.query(
     `UPDATE idempotency_records SET state = 'completed', response_status = $3, response_body = $4::jsonb, locked_until = now()
      WHERE api_key_id = $1 AND key = $2`,
-    [input.apiKeyId, input.key, input.status, JSON.stringify(input.body)],
+    [input.apiKeyId, input.key, input.status, JSON.stringify(db.secrets.seal("stored-response", JSON.stringify(input.body)))],
   );
 }
 

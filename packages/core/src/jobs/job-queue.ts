@@ -12,6 +12,7 @@ export const QUEUES = {
   lifecycle: "partner-user-lifecycle",
   imports: "partner-user-import",
   provisioning: "partner-user-provisioning",
+  siteAccountSync: "partner-user-site-account",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

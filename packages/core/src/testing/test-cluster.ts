@@ -6,6 +6,11 @@ import { openDatabase, type Database } from "../db/database";
 import { ensureDatabase, quoteIdent, startEmbeddedPostgres } from "../db/embedded-postgres";
 import { migrateDatabase } from "../db/migrate";
 import { randomBase62 } from "../ids/new-id";
+import { serverSecrets } from "../secrets/server-secrets";
+
+/** The SECRET_KEY of every test database (tests that share a database share its secrets). */
+export const TEST_SECRET_KEY = "test-secret-key-of-at-least-32-characters";
+export const TEST_SECRETS = serverSecrets(TEST_SECRET_KEY);
 
 /**
  * Tests run against a real PostgreSQL: vitest's globalSetup starts one throwaway embedded
@@ -42,7 +47,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await ensureDatabase(adminUrl, name);
   const url = withDatabase(adminUrl, name);
   await migrateDatabase(url);
-  const db = openDatabase(url, { maxConnections: 5 });
+  const db = openDatabase(url, { secrets: TEST_SECRETS, maxConnections: 5 });
   return {
     db,
     url,

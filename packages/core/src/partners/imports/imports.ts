@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { decodeCursor, keysetPage } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../../paging/cursor";
 import { AppError, isAppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -174,7 +174,7 @@ export async function listImports(
   input: { limit: number; cursor?: string | undefined },
 ): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null }> {
   const filters = { integration: integration.id };
-  const before = decodeCursor(input.cursor, filters);
+  const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
     `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
             count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
@@ -183,7 +183,7 @@ export async function listImports(
      GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $4`,
     [integration.id, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const page = keysetPage(rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
     nextCursor: page.nextCursor,

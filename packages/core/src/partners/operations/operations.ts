@@ -6,7 +6,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { normalizeEmail } from "../ports/local-site-accounts";
+import { normalizeEmail } from "../../shared/email";
 import type { OperationStatus, OperationType } from "../users/partner-user";
 import type { DirectoryDeps } from "../users/users";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
@@ -25,6 +25,13 @@ import { hashSecret, newSecretToken } from "../../ids/secret-token";
  * rest, in one transaction; the worker (run-operation.ts) finishes it.
  */
 export const VERIFICATION_HOURS = 24;
+
+/**
+ * What, beyond the partner's own request, allows a profile change to alter a site account
+ * that the partner's mapping does not solely own: the new address was confirmed, or staff
+ * applied an audited override. Null: the partner's request alone.
+ */
+export type OperationAuthority = "verification" | "staff_override";
 
 export interface OperationDeps extends DirectoryDeps {
   queue: JobQueue;
@@ -49,6 +56,8 @@ interface LockedUser {
   provisioning_status: string;
   email: string;
   name: string | null;
+  /** Whether another partner mapping is linked to this user's site account. */
+  shared: boolean;
 }
 
 /** Runs `work` in a transaction with the user's row locked; enqueues the operation's job in it. */
@@ -60,7 +69,9 @@ async function withLockedUser<T>(
 ): Promise<T> {
   return withTransaction(deps.db, async (client) => {
     const { rows } = await client.query<LockedUser>(
-      "SELECT id, status, identity_origin, provisioning_status, email, name FROM partner_users WHERE integration_id = $1 AND external_user_id = $2 FOR UPDATE",
+      `SELECT u.id, u.status, u.identity_origin, u.provisioning_status, u.email, u.name,
+              EXISTS (SELECT 1 FROM partner_users o WHERE o.site_account_id = u.site_account_id AND o.id <> u.id) AS shared
+       FROM partner_users u WHERE u.integration_id = $1 AND u.external_user_id = $2 FOR UPDATE OF u`,
       [integration.id, externalUserId],
     );
     if (!rows[0]) throw new AppError("not_found", `user ${externalUserId} not found`);
@@ -72,14 +83,36 @@ async function withLockedUser<T>(
 
 async function insertOperation(
   client: pg.PoolClient,
-  input: { integrationId: string; userId: string; type: OperationType; status: OperationStatus; email?: string | null; name?: string | null; note?: string | null; verification?: boolean },
+  input: {
+    integrationId: string;
+    userId: string;
+    type: OperationType;
+    status: OperationStatus;
+    email?: string | null;
+    name?: string | null;
+    note?: string | null;
+    verification?: boolean;
+    authorizedBy?: OperationAuthority | null;
+  },
 ): Promise<string> {
   const id = newId("op");
   await client.query(
     `INSERT INTO lifecycle_operations (id, integration_id, partner_user_id, type, status, requested_email, requested_name, note,
-       verification_expires_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() + make_interval(hours => $10) ELSE NULL END, now(), now())`,
-    [id, input.integrationId, input.userId, input.type, input.status, input.email ?? null, input.name ?? null, input.note ?? null, input.verification === true, VERIFICATION_HOURS],
+       verification_expires_at, authorized_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() + make_interval(hours => $10) ELSE NULL END, $11, now(), now())`,
+    [
+      id,
+      input.integrationId,
+      input.userId,
+      input.type,
+      input.status,
+      input.email ?? null,
+      input.name ?? null,
+      input.note ?? null,
+      input.verification === true,
+      VERIFICATION_HOURS,
+      input.authorizedBy ?? null,
+    ],
   );
   await client.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
   return id;
@@ -127,10 +160,12 @@ export async function requestReprovision(
 }
 
 /**
- * POST profile-changes (spec 3.3). A partner-created identity is updated directly (queued →
- * processing → completed). A pre-existing account: an email change waits for verification
- * at the new address (verification_pending; the old profile stays in force), a name-only
- * change needs an audited staff override (409 here).
+ * POST profile-changes (spec 3.3). A partner-created identity that only this partner's user is
+ * linked to is updated directly (queued → processing → completed). An account that is
+ * pre-existing, or shared with another partner's user (site-account-ownership.ts): an email
+ * change waits for verification at the new address (verification_pending; the old profile
+ * stays in force). A name-only change to a pre-existing account needs an audited staff
+ * override (409 here); to a shared partner-created one it applies to this partner's record only.
  */
 export async function requestProfileChange(
   deps: OperationDeps,
@@ -145,14 +180,26 @@ export async function requestProfileChange(
     const emailChanges = email !== undefined && email !== user.email;
     const nameChanges = input.name !== undefined && input.name !== user.name;
     if (!emailChanges && !nameChanges) throw new AppError("invalid_request", "email, name: nothing to change (both equal the current profile)");
+    const partnerCreated = user.identity_origin === "partner_created";
+    if (!input.override && !partnerCreated && !emailChanges) {
+      throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
+    }
     await client.query(
       "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
       [user.id],
     );
     const values = { integrationId: integration.id, userId: user.id, type: "profile_change" as const, email: emailChanges ? email : null, name: nameChanges ? input.name : null };
-    if (user.identity_origin === "partner_created" || input.override) {
+    // The worker checks ownership again under the account's lock: an account shared meanwhile
+    // turns a direct email change into one that needs verification.
+    const direct = input.override !== undefined || !emailChanges || (partnerCreated && !user.shared);
+    if (direct) {
       await client.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
-      const id = await insertOperation(client, { ...values, status: "queued", note: input.override ? `override by ${input.override.actor}: ${input.override.reason}` : null });
+      const id = await insertOperation(client, {
+        ...values,
+        status: "queued",
+        note: input.override ? `override by ${input.override.actor}: ${input.override.reason}` : null,
+        authorizedBy: input.override ? "staff_override" : null,
+      });
       if (input.override) {
         await recordAuditIn(client, {
           actor: input.override.actor,
@@ -163,15 +210,20 @@ export async function requestProfileChange(
       }
       return { result: id, enqueue: id };
     }
-    if (!emailChanges) {
-      throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
-    }
     const id = await insertOperation(client, { ...values, status: "verification_pending", verification: true });
-    // The worker creates the link's token (only its hash is stored) and sends it, so no
-    // secret ever sits in a job's data or a response.
-    await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: id, sendVerification: true }, `${id}:verify`);
+    await enqueueVerification(deps, client, id);
     return { result: id };
   });
+}
+
+/**
+ * The worker creates the link's token (only its hash is stored) and sends it, so no secret
+ * ever sits in a job's data or a response.
+ */
+export async function enqueueVerification(deps: { queue: JobQueue }, client: pg.PoolClient | undefined, operationId: string): Promise<void> {
+  const job = { operationId, sendVerification: true };
+  if (client) await deps.queue.enqueueIn(client, QUEUES.lifecycle, job, `${operationId}:verify`);
+  else await deps.queue.enqueue(QUEUES.lifecycle, job, `${operationId}:verify`);
 }
 
 /** The new address confirmed an email change: the change is applied by the worker. */
@@ -187,7 +239,10 @@ export async function confirmEmailVerification(deps: OperationDeps, token: strin
     if (op.expired) {
       await client.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
     } else {
-      await client.query("UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, updated_at = now() WHERE id = $1", [op.id]);
+      await client.query(
+        "UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, authorized_by = 'verification', updated_at = now() WHERE id = $1",
+        [op.id],
+      );
       await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: op.id }, op.id);
     }
     return op.id;

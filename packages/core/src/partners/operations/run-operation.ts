@@ -1,6 +1,8 @@
 import { AppError } from "../../errors/app-error";
-import { createVerificationToken } from "./operations";
+import type { JobQueue } from "../../jobs/job-queue";
+import { reconcileSiteAccountLock, solelyOwns, withSiteAccount } from "../users/site-account-ownership";
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
+import { createVerificationToken, enqueueVerification, type OperationAuthority, VERIFICATION_HOURS } from "./operations";
 
 /**
  * The worker side of lifecycle operations. Every step is idempotent and checks what is
@@ -18,6 +20,7 @@ interface OperationRow {
   id: string;
   type: "profile_change" | "deletion" | "reprovision";
   status: string;
+  authorized_by: OperationAuthority | null;
   requested_email: string | null;
   requested_name: string | null;
   partner_user_id: string;
@@ -29,10 +32,10 @@ interface OperationRow {
   chat_identity_id: string | null;
 }
 
-export async function runLifecycleJob(deps: DirectoryDeps, job: LifecycleJob, attempt: { last: boolean }): Promise<void> {
+export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue }, job: LifecycleJob, attempt: { last: boolean }): Promise<void> {
   const { db } = deps;
   const { rows } = await db.pool.query<OperationRow>(
-    `SELECT o.id, o.type, o.status, o.requested_email, o.requested_name, o.partner_user_id, o.integration_id, i.slug,
+    `SELECT o.id, o.type, o.status, o.authorized_by, o.requested_email, o.requested_name, o.partner_user_id, o.integration_id, i.slug,
             u.external_user_id, u.identity_origin, u.site_account_id, u.chat_identity_id
      FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id JOIN integrations i ON i.id = o.integration_id
      WHERE o.id = $1`,
@@ -66,21 +69,33 @@ export async function runLifecycleJob(deps: DirectoryDeps, job: LifecycleJob, at
 }
 
 /**
- * Deletion: a partner-created site account is deleted; a pre-existing one is only detached
- * (it stays, with its own site access); the chat identity is blocked; the generation is
- * closed; the user's personal data is erased from our record. No notification is sent.
+ * Deletion: the site account is deleted when this mapping created it and is its only mapping;
+ * otherwise (a pre-existing account, or one shared with another partner's user) the mapping is
+ * only detached and the account keeps its own site access. The chat identity is blocked, the
+ * generation closed, and the user's personal data erased from our record. No notification is
+ * sent. Decided and done under the account's lock, so a link made meanwhile is seen.
  */
 async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void> {
-  if (op.site_account_id && op.identity_origin === "partner_created") await deps.siteAccounts.deleteAccount(op.site_account_id);
-  if (op.chat_identity_id) await deps.chatIdentities.block(op.chat_identity_id);
-  await finishWith(
-    deps,
-    op,
-    `UPDATE partner_users SET status = 'deleted', mapping_status = 'unmapped', site_account_id = NULL, chat_identity_id = NULL,
-       team_id = NULL, email = '', name = NULL, updated_at = now()
-     WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
-    [op.partner_user_id],
-  );
+  const detach = async () => {
+    if (op.chat_identity_id) await deps.chatIdentities.block(op.chat_identity_id);
+    await finishWith(
+      deps,
+      op,
+      `UPDATE partner_users SET status = 'deleted', mapping_status = 'unmapped', site_account_id = NULL, chat_identity_id = NULL,
+         team_id = NULL, email = '', name = NULL, updated_at = now()
+       WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
+      [op.partner_user_id],
+    );
+  };
+  const accountId = op.site_account_id;
+  if (!accountId) return detach();
+  await withSiteAccount(deps, accountId, async () => {
+    const owned = await solelyOwns(deps.db, accountId, op.partner_user_id);
+    if (owned) await deps.siteAccounts.deleteAccount(accountId);
+    await detach();
+    // The mappings left may now leave a disabled creator alone with the account.
+    if (!owned) await reconcileSiteAccountLock(deps, accountId);
+  });
 }
 
 /** Reprovision: new site and chat identities for the new generation (the request already moved it). */
@@ -94,23 +109,52 @@ async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<vo
 }
 
 /**
- * Profile change: the site account first, then our record. An email change revokes grants
- * and sessions (access_version moves, sessions destroyed): the user signs in again. A
- * name-only change keeps them.
+ * Profile change: the site account first, then our record. The account is changed only when
+ * this mapping solely owns it or the change was authorized beyond the partner (a confirmed
+ * address, a staff override). An email change to an account that became shared after the
+ * request goes to verification instead; a name change then applies to our record alone. An
+ * email change revokes grants and sessions (access_version moves, sessions destroyed): the user
+ * signs in again. A name-only change keeps them.
  */
-async function runProfileChange(deps: DirectoryDeps, op: OperationRow): Promise<void> {
-  if (op.site_account_id) {
-    await deps.siteAccounts.updateProfile(op.site_account_id, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
-    if (op.requested_email) await deps.siteAccounts.destroySessions(op.site_account_id);
-  }
-  await finishWith(
+async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
+  const apply = async (changeAccount: boolean) => {
+    if (changeAccount && op.site_account_id) {
+      await deps.siteAccounts.updateProfile(op.site_account_id, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
+      if (op.requested_email) await deps.siteAccounts.destroySessions(op.site_account_id);
+    }
+    await finishWith(
+      deps,
+      op,
+      `UPDATE partner_users SET email = COALESCE($3, email), name = COALESCE($4, name), profile_version = profile_version + 1,
+         access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied', updated_at = now()
+       WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
+      [op.partner_user_id, op.requested_email, op.requested_name],
+    );
+  };
+  const accountId = op.site_account_id;
+  if (!accountId) return apply(false);
+  await withSiteAccount(
     deps,
-    op,
-    `UPDATE partner_users SET email = COALESCE($3, email), name = COALESCE($4, name), profile_version = profile_version + 1,
-       access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied', updated_at = now()
-     WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
-    [op.partner_user_id, op.requested_email, op.requested_name],
+    accountId,
+    async () => {
+      const mayChange = op.authorized_by !== null || (await solelyOwns(deps.db, accountId, op.partner_user_id));
+      if (mayChange || !op.requested_email) return apply(mayChange);
+      await requireVerification(deps, op);
+    },
+    { newEmail: op.requested_email ?? undefined },
   );
+}
+
+/** An email change that turned out to need the new address's confirmation: it waits for it, and our record keeps the old profile. */
+async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
+  const { rowCount } = await deps.db.pool.query(
+    `UPDATE lifecycle_operations SET status = 'verification_pending', verification_expires_at = now() + make_interval(hours => $2), updated_at = now()
+     WHERE id = $1 AND status = 'processing'`,
+    [op.id, VERIFICATION_HOURS],
+  );
+  if (rowCount !== 1) return;
+  await deps.db.pool.query("UPDATE partner_users SET profile_sync_status = 'applied', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+  await enqueueVerification(deps, undefined, op.id);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { normalizeEmail } from "./local-site-accounts";
+import { normalizeEmail } from "../../shared/email";
 import { HttpRefused, httpJson, type HttpTarget } from "./http-json";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 

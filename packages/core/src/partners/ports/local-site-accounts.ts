@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../../db/database";
 import { newId } from "../../ids/new-id";
+import { normalizeEmail } from "../../shared/email";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
 /**
@@ -75,8 +76,4 @@ export class LocalSiteAccounts implements SiteAccounts {
       }),
     ]);
   }
-}
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }

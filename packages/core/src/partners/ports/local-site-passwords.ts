@@ -2,7 +2,7 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:cry
 import { promisify } from "node:util";
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
-import { normalizeEmail } from "./local-site-accounts";
+import { normalizeEmail } from "../../shared/email";
 
 /**
  * Passwords of the built-in site-account system (the embedded default's site login).

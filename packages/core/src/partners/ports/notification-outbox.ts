@@ -1,5 +1,5 @@
 import type { Database } from "../../db/database";
-import { decodeCursor, keysetPage } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../../paging/cursor";
 
 export interface OutboxNotification {
   id: string;
@@ -20,7 +20,7 @@ export async function listOutbox(
   input: { email?: string | undefined; limit: number; cursor?: string | undefined },
 ): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
-  const before = decodeCursor(input.cursor, filters);
+  const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; kind: string; recipient: string; payload: { token?: string; used?: boolean }; created_at: Date }>(
     `SELECT id, kind, recipient, payload, created_at FROM notification_outbox
      WHERE ($1::text IS NULL OR recipient = $1)
@@ -28,7 +28,7 @@ export async function listOutbox(
      ORDER BY created_at DESC, id DESC LIMIT $4`,
     [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const page = keysetPage(rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     notifications: page.rows.map((row) => ({
       id: row.id,

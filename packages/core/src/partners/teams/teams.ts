@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, keysetPage } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../../paging/cursor";
 
 export type TeamStatus = "active" | "archived";
 
@@ -92,7 +92,7 @@ export async function listTeams(
 ): Promise<{ teams: TeamRecord[]; nextCursor: string | null }> {
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
-  const after = decodeCursor(input.cursor, filters);
+  const after = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<TeamRow>(
     `SELECT ${TEAM_COLUMNS} FROM partner_teams t
      WHERE t.integration_id = $1 AND ($2::text IS NULL OR t.status = $2)
@@ -101,6 +101,6 @@ export async function listTeams(
      ORDER BY t.created_at, t.id LIMIT $6`,
     [integration.id, filters.status, filters.q, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
   );
-  const page = keysetPage(rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters);
   return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, keysetPage } from "../paging/cursor";
+import { decodeCursor, keysetPage } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow, type UserStatus } from "./partner-user";
 
 export interface ListUsersFilters {
@@ -44,7 +44,7 @@ export async function listPartnerUsers(
     unassigned: input.unassigned ?? null,
     status: input.status ?? null,
   };
-  const after = decodeCursor(input.cursor, filters);
+  const after = decodeCursor(db.secrets, input.cursor, filters);
   const [page, counts] = await Promise.all([
     db.pool.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
@@ -69,6 +69,6 @@ export async function listPartnerUsers(
       [integration.id],
     ),
   ]);
-  const { rows, nextCursor } = keysetPage(page.rows, input.limit, filters);
+  const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
   return { users: rows.map((row) => toPartnerUser(integration.slug, row)), counts: counts.rows[0] as UserCounts, nextCursor };
 }

@@ -1,11 +1,13 @@
 import type { Database } from "../../db/database";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import type { ChatIdentities } from "../ports/chat-identities";
-import { normalizeEmail } from "../ports/local-site-accounts";
+import { normalizeEmail } from "../../shared/email";
 import type { SiteAccounts } from "../ports/site-accounts";
+import { linkSiteAccount, reconcileSiteAccountLock, solelyOwns, withSiteAccount } from "./site-account-ownership";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 
 export interface DirectoryDeps {
@@ -104,17 +106,9 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
     await db.prisma.partnerUser.update({ where: { id: user.id }, data: { provisioningStatus: "pending" } });
   }
   try {
-    let account = user.siteAccountId ? { id: user.siteAccountId, origin: user.identityOrigin === "partner_created" ? "partner" : "self" } : null;
-    let identityOrigin = user.identityOrigin;
-    if (!account) {
-      const existing = await deps.siteAccounts.findByEmail(user.email);
-      account = existing ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
-      identityOrigin = existing ? "existing_mg" : "partner_created";
-      await db.prisma.partnerUser.update({
-        where: { id: user.id },
-        data: { siteAccountId: account.id, identityOrigin, experienceType: identityOrigin === "existing_mg" ? "mg" : "white_label", mappingStatus: "mapped" },
-      });
-    }
+    const linked = user.siteAccountId
+      ? { accountId: user.siteAccountId, identityOrigin: user.identityOrigin === "partner_created" ? "partner_created" : "existing_mg" }
+      : await linkSiteAccount(deps, { id: user.id, email: user.email, name: user.name });
     const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.accountGeneration });
     // Only the attempt that completes provisioning sends the notification (a PUT and the
     // background retry may race).
@@ -122,9 +116,9 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
       where: { id: user.id, provisioningStatus: { not: "active" } },
       data: { chatIdentityId: identity.id, provisioningStatus: "active", updatedAt: new Date() },
     });
-    if (completed.count === 1 && identityOrigin === "partner_created") {
+    if (completed.count === 1 && linked.identityOrigin === "partner_created") {
       // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
-      await deps.siteAccounts.sendPasswordSetup(account.id).catch((error: unknown) => {
+      await deps.siteAccounts.sendPasswordSetup(linked.accountId).catch((error: unknown) => {
         deps.log?.("password-setup notification failed", { user_id: user.id, error: String(error) });
       });
     }
@@ -137,35 +131,94 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
 
 /**
  * PATCH user {status} (spec 3.1). Disabling revokes access at once: access_version moves
- * (grants and chat tokens carry it), and a partner-created site account is locked with its
- * sessions destroyed; a pre-existing account keeps its unrelated site access. Reactivating
- * permits a fresh login; old sessions are gone for good. A deleted user cannot be reactivated.
+ * (grants and chat tokens carry it). The site account is locked, and its sessions destroyed,
+ * only when this mapping created it and is its only mapping (site-account-ownership.ts): a
+ * pre-existing account, or one another partner's user is linked to, keeps its site access.
+ * Reactivating permits a fresh login; old sessions are gone for good. A deleted user cannot be
+ * reactivated.
+ *
+ * The status change commits with `wordpress_sync_status: pending` and a job that brings the
+ * site account in line; the request then does that work itself, so the answer normally shows
+ * it done. When the site-account system is down the job finishes it later (the user shows
+ * `wordpress_sync_pending` meanwhile), and a crash between the two loses nothing.
  */
 export async function setPartnerUserStatus(
-  deps: DirectoryDeps,
+  deps: DirectoryDeps & { queue: JobQueue },
   integration: ResolvedIntegration,
   externalUserId: string,
   status: "active" | "disabled",
 ): Promise<PartnerUserRecord> {
   const { db } = deps;
-  const user = await db.prisma.partnerUser.findUnique({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
-  if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
-  if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
-  if (user.status !== status) {
-    await db.prisma.partnerUser.update({
-      where: { id: user.id },
-      data: { status, updatedAt: new Date(), ...(status === "disabled" ? { accessVersion: { increment: 1 } } : {}) },
+  const job = await withTransaction(db, async (client) => {
+    const { rows } = await client.query<{ id: string; status: string; site_account_id: string | null }>(
+      "SELECT id, status, site_account_id FROM partner_users WHERE integration_id = $1 AND external_user_id = $2 FOR UPDATE",
+      [integration.id, externalUserId],
+    );
+    const user = rows[0];
+    if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
+    if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
+    if (user.status === status) return undefined;
+    const changed = await client.query<{ access_version: number }>(
+      `UPDATE partner_users SET status = $2, access_version = access_version + CASE WHEN $2 = 'disabled' THEN 1 ELSE 0 END,
+         wordpress_sync_status = CASE WHEN site_account_id IS NULL THEN wordpress_sync_status ELSE 'pending' END, updated_at = now()
+       WHERE id = $1 RETURNING access_version`,
+      [user.id, status],
+    );
+    if (!user.site_account_id) return undefined;
+    const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: changed.rows[0]?.access_version ?? 0 };
+    await deps.queue.enqueueIn(client, QUEUES.siteAccountSync, data, `${user.id}:${data.accessVersion}:${status}`);
+    return data;
+  });
+  if (job) {
+    await syncSiteAccount(deps, job).catch((error: unknown) => {
+      deps.log?.("site account not updated yet; the job queue retries", { user_id: job.partnerUserId, error: String(error) });
     });
-    if (user.siteAccountId && user.identityOrigin === "partner_created") {
-      if (status === "disabled") {
-        await deps.siteAccounts.lock(user.siteAccountId);
-        await deps.siteAccounts.destroySessions(user.siteAccountId);
-      } else {
-        await deps.siteAccounts.unlock(user.siteAccountId);
-      }
-    }
   }
   return getPartnerUser(db, integration, externalUserId);
+}
+
+export interface SiteAccountSyncJob {
+  partnerUserId: string;
+  accountId: string;
+  /** The user's access_version when the change was made: sessions are destroyed only for that disabling. */
+  accessVersion: number;
+}
+
+/**
+ * Brings a site account in line with its mappings after a status change: locked or unlocked
+ * (reconcileSiteAccountLock), and, for the disabling that asked for it, the sessions of an
+ * account this user solely owns destroyed. Idempotent; a no-op once another run applied it.
+ */
+export async function syncSiteAccount(deps: DirectoryDeps, job: SiteAccountSyncJob): Promise<void> {
+  await withSiteAccount(deps, job.accountId, async () => {
+    const { rows } = await deps.db.pool.query<{ status: string; access_version: number; wordpress_sync_status: string; site_account_id: string | null }>(
+      "SELECT status, access_version, wordpress_sync_status, site_account_id FROM partner_users WHERE id = $1",
+      [job.partnerUserId],
+    );
+    const user = rows[0];
+    if (!user || user.site_account_id !== job.accountId || user.wordpress_sync_status === "applied") return;
+    await reconcileSiteAccountLock(deps, job.accountId);
+    if (user.status === "disabled" && user.access_version === job.accessVersion && (await solelyOwns(deps.db, job.accountId, job.partnerUserId))) {
+      await deps.siteAccounts.destroySessions(job.accountId);
+    }
+    await deps.db.pool.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_account_id = $2", [
+      job.partnerUserId,
+      job.accountId,
+    ]);
+  });
+}
+
+/** The queue's side of syncSiteAccount: retried with backoff; the last failure shows as `wordpress_sync_failed`. */
+export async function runSiteAccountSyncJob(deps: DirectoryDeps, job: SiteAccountSyncJob, attempt: { last: boolean }): Promise<void> {
+  try {
+    await syncSiteAccount(deps, job);
+  } catch (error) {
+    if (!attempt.last) throw error;
+    deps.log?.("site account could not be updated; giving up", { user_id: job.partnerUserId, error: String(error) });
+    await deps.db.pool.query("UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND wordpress_sync_status = 'pending'", [
+      job.partnerUserId,
+    ]);
+  }
 }
 
 export interface ProvisioningJob {

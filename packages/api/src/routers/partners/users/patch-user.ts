@@ -19,5 +19,5 @@ export const patchUser = partnerProcedure
   .output(userResponseSchema)
   .mutation(async ({ ctx, input }) => ({
     request_id: ctx.requestId,
-    user: userToWire(await setPartnerUserStatus({ db: ctx.db, ...ctx.directory }, ctx.integration, input.external_user_id, input.status)),
+    user: userToWire(await setPartnerUserStatus({ db: ctx.db, ...ctx.directory, queue: ctx.queue }, ctx.integration, input.external_user_id, input.status)),
   }));

@@ -1,0 +1,62 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * What the one server secret (SECRET_KEY) protects. Each purpose gets its own key derived with
+ * HKDF, so a value made for one purpose (a cursor's MAC) can never pass for another (a sealed
+ * replay).
+ */
+export type SecretPurpose = "cursor" | "stored-response" | "notification-link";
+
+export interface ServerSecrets {
+  /** A MAC of `data` (HMAC-SHA256, base64url). */
+  sign(purpose: SecretPurpose, data: string): string;
+  verify(purpose: SecretPurpose, data: string, mac: string): boolean;
+  /** AES-256-GCM with a random nonce: `v1.<nonce>.<ciphertext>.<tag>`, base64url parts. */
+  seal(purpose: SecretPurpose, plaintext: string): string;
+  /** The plaintext, or undefined when `sealed` was not sealed for this purpose with this key. */
+  open(purpose: SecretPurpose, sealed: string): string | undefined;
+}
+
+/** Enough characters for 190+ bits however it was generated (base64 of 32 random bytes is 43). */
+export const MIN_SECRET_KEY_LENGTH = 32;
+
+export function serverSecrets(secretKey: string): ServerSecrets {
+  if (secretKey.length < MIN_SECRET_KEY_LENGTH) throw new Error(`SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters`);
+  const keys = new Map<string, Buffer>();
+  const keyFor = (purpose: SecretPurpose, use: "mac" | "seal") => {
+    const name = `${purpose}/${use}`;
+    let key = keys.get(name);
+    if (!key) {
+      key = Buffer.from(hkdfSync("sha256", secretKey, "mga-server-secrets", name, 32));
+      keys.set(name, key);
+    }
+    return key;
+  };
+  const mac = (purpose: SecretPurpose, data: string) => createHmac("sha256", keyFor(purpose, "mac")).update(data).digest();
+
+  return {
+    sign: (purpose, data) => mac(purpose, data).toString("base64url"),
+    verify(purpose, data, presented) {
+      const expected = mac(purpose, data);
+      const given = Buffer.from(presented, "base64url");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+    seal(purpose, plaintext) {
+      const nonce = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", keyFor(purpose, "seal"), nonce);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return ["v1", nonce, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+    },
+    open(purpose, sealed) {
+      const [version, nonce, ciphertext, tag] = sealed.split(".");
+      if (version !== "v1" || nonce === undefined || ciphertext === undefined || tag === undefined) return undefined;
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", keyFor(purpose, "seal"), Buffer.from(nonce, "base64url"));
+        decipher.setAuthTag(Buffer.from(tag, "base64url"));
+        return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
