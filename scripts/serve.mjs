@@ -1,7 +1,8 @@
 // Runs the API and the staff console together (the README's run command ends here, after
-// installing and building): the API first, then the console pointed at it. Stops both when
-// either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
-// DATABASE_URL, ...) plus ADMIN_PORT (default 3100; 0 picks a free port).
+// installing and building): the API first (its public listener on PORT, its admin listener on
+// ADMIN_API_PORT, loopback only), then the console pointed at the admin listener. Stops both
+// when either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
+// ADMIN_API_PORT, DATABASE_URL, ...) plus ADMIN_PORT (default 3100); 0 picks a free port.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -40,7 +41,10 @@ async function waitFor(url, child, label, timeoutMs = 120_000) {
 
 const apiPort = Number(process.env.PORT ?? 3000) || (await freePort());
 const adminPort = Number(process.env.ADMIN_PORT ?? 3100) || (await freePort());
+const adminApiPort = Number(process.env.ADMIN_API_PORT ?? 3001) || (await freePort());
+const adminApiHost = process.env.ADMIN_API_HOST ?? "127.0.0.1";
 const apiUrl = `http://${reachableHost}:${apiPort}`;
+const adminApiUrl = `http://${adminApiHost === "0.0.0.0" || adminApiHost === "::" ? "127.0.0.1" : adminApiHost.includes(":") ? `[${adminApiHost}]` : adminApiHost}:${adminApiPort}`;
 const consoleUrl = `http://${reachableHost}:${adminPort}`;
 
 const children = [];
@@ -67,13 +71,14 @@ function start(label, args, options) {
   return child;
 }
 
-const api = start("API", [path.join(root, "apps/server/dist/main.js")], { env: { ...process.env, PORT: String(apiPort) } });
+const api = start("API", [path.join(root, "apps/server/dist/main.js")], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
 try {
   await waitFor(`${apiUrl}/healthz`, api, "the API");
-  const nextBin = path.join(root, "apps/admin/node_modules/next/dist/bin/next");
-  const admin = start("console", [nextBin, "start", "--port", String(adminPort), "--hostname", host], {
+  await waitFor(`${adminApiUrl}/healthz`, api, "the API's admin listener");
+  // The console's own server (apps/admin/server.mjs): Next.js, knowing each visitor's address.
+  const admin = start("console", [path.join(root, "apps/admin/server.mjs")], {
     cwd: path.join(root, "apps/admin"),
-    env: { ...process.env, PORT: String(adminPort), ADMIN_API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: String(adminPort), HOST: host, ADMIN_API_URL: adminApiUrl, NEXT_TELEMETRY_DISABLED: "1" },
   });
   await waitFor(`${consoleUrl}/sign-in`, admin, "the console");
 } catch (error) {
@@ -84,7 +89,7 @@ if (!stopping) {
   process.stderr.write(`
   Staff console is up: ${consoleUrl}
   Create the first staff account (in another terminal, from the repository root), then sign in:
-    pnpm cli staff:create --email you@example.com --password '<at least 10 characters>' --role admin
+    pnpm cli staff:create --email you@example.com --password '<12+ characters, not a common password>' --role admin
   Everyone after that is invited from the console's Staff page.
 
 `);

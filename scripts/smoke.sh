@@ -18,18 +18,21 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "SMOKE FAILED: $*" >&2; exit 1; }
+free_port() { scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 check_run() { # $1 label; env decides the database
-  local label="$1" port admin_port
-  port=$(scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-  admin_port=$(scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-  PORT=$port ADMIN_PORT=$admin_port DATA_DIR="$WORK/data-$label" LOG_LEVEL=warn scripts/start.sh >"$WORK/$label.log" 2>&1 &
+  local label="$1" port admin_port admin_api_port
+  port=$(free_port); admin_port=$(free_port); admin_api_port=$(free_port)
+  PORT=$port ADMIN_PORT=$admin_port ADMIN_API_PORT=$admin_api_port DATA_DIR="$WORK/data-$label" LOG_LEVEL=warn scripts/start.sh >"$WORK/$label.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 240); do grep -q "Staff console is up" "$WORK/$label.log" && break; sleep 0.5; done
   curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { cat "$WORK/$label.log"; fail "$label: server did not come up"; }
   grep -q "Staff console is up: http://127.0.0.1:$admin_port" "$WORK/$label.log" || { cat "$WORK/$label.log"; fail "$label: the console's URL was not printed"; }
   grep -q "pnpm cli staff:create" "$WORK/$label.log" || fail "$label: no hint on creating the first staff account"
   curl -fs "http://127.0.0.1:$admin_port/sign-in" | grep -q "Sign in" || fail "$label: the console's sign-in page"
+  # The staff surface is on the admin listener only, never on the public port.
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/trpc/staff.signIn")" = 404 ] || fail "$label: /trpc answered on the public port"
+  curl -fs "http://127.0.0.1:$admin_api_port/trpc/system.status" | grep -q '"database":"ok"' || fail "$label: the admin listener"
   local org key me
   org=$(DATA_DIR="$WORK/data-$label" pnpm cli org:create --name "Smoke Lending" --json | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).id')
   DATA_DIR="$WORK/data-$label" pnpm cli tenant:configure --org "$org" --file examples/tenant.json --json >/dev/null
@@ -67,7 +70,7 @@ check_run embedded
 
 if [ -x /usr/lib/postgresql/15/bin/pg_ctl ] && id postgres >/dev/null 2>&1; then
   PG15_DATA="$WORK/pg15"; mkdir -p "$PG15_DATA"; chown postgres "$PG15_DATA"
-  pg_port=$(scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+  pg_port=$(free_port)
   su postgres -c "/usr/lib/postgresql/15/bin/initdb -D $PG15_DATA -A trust -U postgres" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG15_DATA -o '-p $pg_port -k /tmp -c listen_addresses=127.0.0.1' -l $PG15_DATA/log start -w" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/createdb -h 127.0.0.1 -p $pg_port smoke"

@@ -10,6 +10,12 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  /** The admin listener: the staff console's /trpc, never on the public port. */
+  ADMIN_API_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** Loopback by default: only the console, on this machine, should reach it. */
+  ADMIN_API_HOST: z.string().min(1).default("127.0.0.1"),
+  /** `true` when a reverse proxy in front sets X-Forwarded-For (the sign-in throttles then count its last entry). */
+  TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")

@@ -1,8 +1,9 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
 import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, startWorkers, sweepExpiredRecords } from "@mga/core";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
+import { createAdminApp } from "./http/admin-app";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
 
@@ -42,31 +43,29 @@ async function main() {
   sweep.unref();
 
   const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(env.PORT, env.HOST, resolve);
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : env.PORT;
-  const baseUrl = env.PUBLIC_BASE_URL ?? `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
+  const adminServer = createServer();
+  await Promise.all([listen(server, env.PORT, env.HOST), listen(adminServer, env.ADMIN_API_PORT, env.ADMIN_API_HOST)]);
+  const port = portOf(server, env.PORT);
+  const baseUrl = env.PUBLIC_BASE_URL ?? `http://${hostInUrl(env.HOST)}:${port}`;
+  const adminUrl = `http://${hostInUrl(env.ADMIN_API_HOST)}:${portOf(adminServer, env.ADMIN_API_PORT)}`;
+  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl };
   server.on(
     "request",
     createApp({
-      db: connection.db,
-      upstream,
-      directory,
-      queue,
-      appUrl: env.APP_URL ?? baseUrl,
+      ...deps,
       siteLoginUrl: env.SITE_LOGIN_URL,
       siteCallbackSecret: env.SITE_CALLBACK_SECRET,
       logger,
       publicBaseUrl: baseUrl,
+      trustProxy: env.TRUST_PROXY,
     }),
   );
+  adminServer.on("request", createAdminApp({ ...deps, logger }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {
     base_url: baseUrl,
+    admin_api_url: adminUrl,
     database: connection.embedded ? `embedded PostgreSQL (${env.DATA_DIR}/postgres)` : "DATABASE_URL",
     upstream: assistant ? `local assistant (sample corpus) at ${assistant.url}` : "UPSTREAM_CHAT_URL",
   });
@@ -79,9 +78,11 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info("stopping", { signal });
-    server.close();
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    for (const listener of [server, adminServer]) {
+      listener.close();
+      listener.closeIdleConnections();
+      setTimeout(() => listener.closeAllConnections(), 5_000).unref();
+    }
     await queue.stop();
     await assistant?.close();
     await connection.close();
@@ -90,6 +91,20 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 }
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+}
+
+function portOf(server: Server, fallback: number): number {
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : fallback;
+}
+
+const hostInUrl = (host: string) => (host.includes(":") ? `[${host}]` : host);
 
 function banner(baseUrl: string): string {
   return `

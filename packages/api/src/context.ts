@@ -19,6 +19,8 @@ export interface ApiContext {
   /** The admin console's session cookie and CSRF header (staff procedures only). */
   staffSessionToken: string | undefined;
   csrfHeader: string | undefined;
+  /** The client's address, for the sign-in throttles. */
+  clientAddress: string;
   /** The raw Idempotency-Key header, validated by the routes that support it. */
   idempotencyKey: string | undefined;
   upstream: ChatUpstream;
@@ -39,7 +41,12 @@ export interface ApiContext {
 
 export interface ApiRequest extends IncomingMessage {
   requestId?: string;
+  /** A JSON body, parsed and checked by the host. */
   body?: unknown;
+  /** An HTML form body (the built-in site pages). */
+  form?: URLSearchParams;
+  /** The client's address as the host determined it (sign-in throttles). */
+  clientAddress?: string;
   /** Set by the host: aborted when the client goes away before the response is sent. */
   clientGone?: AbortSignal;
 }
@@ -73,6 +80,7 @@ export function createContextFactory(deps: ApiDeps) {
       queue: deps.queue,
       appUrl: deps.appUrl,
       requestId: (req as ApiRequest).requestId ?? "",
+      clientAddress: (req as ApiRequest).clientAddress ?? req.socket.remoteAddress ?? "unknown",
       presentedKey: presentedKeyOf(req),
       idempotencyKey: Array.isArray(header) ? header[0] : header,
       staffSessionToken: readCookie(req.headers.cookie, STAFF_COOKIE),

@@ -6,7 +6,9 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmbeddedPostgres } from "../src/db/embedded-postgres.ts";
+// The built package (run `pnpm --filter @mga/core build` first): the sources import each other
+// without file extensions, which Node's own TypeScript loading does not resolve.
+import { startEmbeddedPostgres } from "../dist/index.js";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

@@ -65,3 +65,8 @@ export * from "./secrets/secret-key-file";
 export * from "./db/advisory-locks";
 export * from "./shared/email";
 export * from "./partners/users/site-account-ownership";
+export * from "./passwords/password-hash";
+export * from "./passwords/password-policy";
+export * from "./sign-ins/sign-in-throttle";
+export * from "./shared/files";
+export * from "./launches/local-site-login";

@@ -1,8 +1,8 @@
-import type { AppRouter } from "@mga/api";
+import type { AdminRouter } from "@mga/api";
 import type { inferRouterOutputs } from "@trpc/server";
 
 /** The staff procedures' results, inferred from the API's router (no copies of its shapes). */
-export type StaffOutputs = inferRouterOutputs<AppRouter>["staff"];
+export type StaffOutputs = inferRouterOutputs<AdminRouter>["staff"];
 export type KeyRow = StaffOutputs["keys"]["list"][number];
 export type IntegrationRow = StaffOutputs["integrations"]["list"][number];
 export type PartnerUserRow = StaffOutputs["partnerUsers"]["list"]["users"][number];

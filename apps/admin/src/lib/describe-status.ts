@@ -1,9 +1,9 @@
-import type { AppRouter } from "@mga/api";
+import type { AdminRouter } from "@mga/api";
 import type { inferRouterOutputs } from "@trpc/server";
 import { z } from "zod";
 
 /** What `system.status` returns, inferred from the API's router. */
-export type SystemStatus = inferRouterOutputs<AppRouter>["system"]["status"];
+export type SystemStatus = inferRouterOutputs<AdminRouter>["system"]["status"];
 
 /** The outcome of asking the API for its status: its answer, or whatever the call threw. */
 export type StatusOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };

@@ -1,9 +1,13 @@
-import type { AppRouter } from "@mga/api";
+import type { AdminRouter } from "@mga/api";
 import { createTRPCClient, httpLink } from "@trpc/client";
+import { headers } from "next/headers";
 
-/** Base URL of the API host (its tRPC endpoint is `${base}/trpc`), from the server's environment. */
+/**
+ * Base URL of the API's admin listener (its tRPC endpoint is `${base}/trpc`), from the
+ * server's environment: ADMIN_API_URL, which the run command points at ADMIN_API_PORT.
+ */
 export function apiBaseUrl(): string {
-  return (process.env.ADMIN_API_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
+  return (process.env.ADMIN_API_URL ?? "http://127.0.0.1:3001").replace(/\/+$/, "");
 }
 
 /** The API session a signed-in staff member holds (kept in the console's own httpOnly cookies). */
@@ -13,18 +17,33 @@ export interface StaffCredentials {
 }
 
 /**
- * A typed tRPC client for the API. `AppRouter` is a type-only import, erased at build time,
+ * The address of the browser this request serves (server.mjs puts it in X-Forwarded-For), sent
+ * on to the API, whose sign-in throttle counts per address; none outside a request.
+ */
+async function visitorAddress(): Promise<Record<string, string>> {
+  try {
+    const address = (await headers()).get("x-forwarded-for");
+    return address ? { "X-Forwarded-For": address } : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A typed tRPC client for the API. `AdminRouter` is a type-only import, erased at build time,
  * so none of @mga/api's runtime ends up in the console's bundles. Server-side only: with
  * credentials it presents the API's session cookie and the CSRF header, as a browser would.
  */
 export function createApiClient(baseUrl: string = apiBaseUrl(), credentials?: StaffCredentials, fetchImpl: typeof fetch = fetch) {
-  return createTRPCClient<AppRouter>({
+  return createTRPCClient<AdminRouter>({
     links: [
       httpLink({
         url: `${baseUrl}/trpc`,
         fetch: fetchImpl,
-        headers: () =>
-          credentials ? { Cookie: `mga_staff=${encodeURIComponent(credentials.sessionToken)}`, "X-CSRF-Token": credentials.csrfToken } : {},
+        headers: async () => ({
+          ...(await visitorAddress()),
+          ...(credentials ? { Cookie: `mga_staff=${encodeURIComponent(credentials.sessionToken)}`, "X-CSRF-Token": credentials.csrfToken } : {}),
+        }),
       }),
     ],
   });

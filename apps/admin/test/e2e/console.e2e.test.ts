@@ -285,7 +285,7 @@ describe("staff console", () => {
     const outbox = await page.locator("table.table tbody tr").allTextContents();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toContain("password setup");
-    expect(await page.getByRole("link", { name: "password setup link" }).getAttribute("href")).toMatch(new RegExp(`^${service.apiUrl}/site/password-setup\\?token=`));
+    expect(await page.getByRole("link", { name: "password setup link" }).getAttribute("href")).toMatch(new RegExp(`^${service.apiUrl}/site/password-setup#token=`));
     await screenshot(page, "09-outbox");
   });
 
@@ -447,7 +447,12 @@ describe("staff console", () => {
     await colleague.getByLabel("Password", { exact: true }).fill("short");
     await colleague.getByLabel("Password again").fill("short");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
-    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toBe("At least 10 characters.");
+    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toBe("At least 12 characters.");
+    // Long enough is not enough: a common password is refused with the reason.
+    await colleague.getByLabel("Password", { exact: true }).fill("qwertyuiop123");
+    await colleague.getByLabel("Password again").fill("qwertyuiop123");
+    await colleague.getByRole("button", { name: "Create account and sign in" }).click();
+    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toMatch(/^Too easy to guess \(this is similar to a commonly used password\)/);
     await colleague.getByLabel("Password", { exact: true }).fill(VIEWER.password);
     await colleague.getByLabel("Password again").fill("something else 1");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();

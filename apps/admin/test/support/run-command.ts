@@ -36,9 +36,9 @@ export async function startRunCommand(): Promise<RunningService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mga-console-e2e-"));
   // Run as root, the embedded PostgreSQL drops to another user, who must reach this directory.
   chmodSync(dataDir, 0o755);
-  const [apiPort, adminPort] = [await freePort(), await freePort()];
+  const [apiPort, adminPort, adminApiPort] = [await freePort(), await freePort(), await freePort()];
   let output = "";
-  const env = { ...process.env, PORT: String(apiPort), ADMIN_PORT: String(adminPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" };
+  const env = { ...process.env, PORT: String(apiPort), ADMIN_PORT: String(adminPort), ADMIN_API_PORT: String(adminApiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -9,7 +9,7 @@ export function escapeHtml(value: string): string {
 export function sendPage(
   res: ServerResponse,
   status: number,
-  page: { title: string; body: string; script?: string; frameable?: boolean; embedsFrames?: boolean },
+  page: { title: string; body: string; script?: string; frameable?: boolean; frameSrc?: string },
 ): void {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -34,10 +34,12 @@ export function sendPage(
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("Referrer-Policy", "no-referrer");
+  // The CSP's frame-ancestors is the rule; X-Frame-Options covers browsers that ignore it.
+  if (!page.frameable) res.setHeader("X-Frame-Options", "DENY");
   res.setHeader(
     "Content-Security-Policy",
     `default-src 'self'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'; ` +
-      `frame-src ${page.embedsFrames ? "http: https:" : "'self'"}; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
+      `frame-src ${page.frameSrc ?? "'self'"}; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
   );
   res.end(html);
 }

@@ -1,4 +1,4 @@
-import { bindLaunchKey, completeSiteLogin, configureTenant } from "@mga/core";
+import { bindLaunchKey, completeSiteLogin, configureTenant, createApiKey } from "@mga/core";
 import { describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";
@@ -9,17 +9,20 @@ import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } 
 const setup = useAppWithMockedUpstream();
 const app = new Proxy({} as ReturnType<typeof useAppWithMockedUpstream>["app"], { get: (_t, prop) => Reflect.get(setup.app, prop) });
 
-async function issue(existing?: Awaited<ReturnType<typeof newPartner>>) {
+type Partner = Awaited<ReturnType<typeof newPartner>>;
+type Launcher = { key: string; id: string };
+
+async function issue(existing?: Partner, options: { loanId?: string; launcher?: Launcher } = {}) {
   const p = existing ?? (await newPartner(app));
   if (!existing) await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   await p.put("/users/lo-1", { email: `lo1-${p.organizationId}@acme.test` });
-  const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
+  const launcher = options.launcher ?? (await anotherKey(app, p.organizationId, ["embed:launch"]));
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
   const res = await app.request("/v1/embed-sessions", {
     method: "POST",
     key: launcher.key,
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-9" } }),
+    body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: options.loanId ?? "LN-9" } }),
   });
   const code = new URLSearchParams(new URL(res.body.launch_url).hash.slice(1)).get("code") as string;
   const siteAccountId = (await app.t.db.pool.query("SELECT site_account_id FROM partner_users WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`])).rows[0].site_account_id;
@@ -27,8 +30,8 @@ async function issue(existing?: Awaited<ReturnType<typeof newPartner>>) {
 }
 
 /** Launch, consume, sign in and exchange: the chat token a signed-in page holds. */
-async function chatToken(existing?: Awaited<ReturnType<typeof newPartner>>) {
-  const { code, siteAccountId, p } = await issue(existing);
+async function chatToken(existing?: Partner, options: { loanId?: string; launcher?: Launcher } = {}) {
+  const { code, siteAccountId, p } = await issue(existing, options);
   const consumed = await consume(code);
   await completeSiteLogin(app.t.db, { sessionToken: consumed.body.session_token, siteAccountId });
   const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
@@ -85,6 +88,59 @@ describe("hosted chat: chatting", () => {
   });
 });
 
+describe("hosted chat: limits and scope", () => {
+  it("answers count against the launch key's rate limit, and a spent key gets a 429 with Retry-After", async () => {
+    upstreamAnswers(answer());
+    const p = await newPartner(app);
+    await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
+    const launcher = await createApiKey(app.t.db, { organizationId: p.organizationId, name: "launcher", scopes: ["embed:launch"], rateLimitPerMinute: 2 });
+    const { token } = await chatToken(p, { launcher: { id: launcher.key.id, key: launcher.plaintext } });
+    // The key has one request left in this window (and in the next, should the minute turn now).
+    await app.t.db.pool.query(
+      `INSERT INTO rate_limit_counters (api_key_id, window_start, count)
+       SELECT $1, w, 1 FROM unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
+       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = 1`,
+      [launcher.key.id],
+    );
+    const first = await chat(token, { message: "FHA down payment?" });
+    expect(first.status).toBe(200);
+    await readSse(first);
+    // That answer was counted: the key's own API request is now over its limit…
+    expectEnvelope(await app.request("/v1/me", { key: launcher.plaintext }), 429, "rate_limited");
+    // …and so is the next answer, refused before anything streams.
+    const refused = await chat(token, { message: "And a gift?" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+  });
+
+  it("a chat token reads and continues only the conversations of its launch's loan", async () => {
+    upstreamAnswers(answer());
+    const first = await chatToken(undefined, { loanId: "LN-1" });
+    const { frames } = await readSse(await chat(first.token, { message: "about loan one" }));
+    const conversationId = frames[0].conversation_id;
+    const second = await chatToken(first.p, { loanId: "LN-2" });
+    expectEnvelope(await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${second.token}` } }), 404, "not_found");
+    const continued = await chat(second.token, { message: "continue loan one", conversation_id: conversationId });
+    expect(continued.status).toBe(404);
+    // The first loan's token still reads it.
+    const history = await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${first.token}` } });
+    expect(history.status).toBe(200);
+  });
+
+  it("the sample partner page frames only this service's own launch URLs", async () => {
+    const demo = (launch: string) => fetch(`${app.baseUrl}/embed/demo-partner?launch=${encodeURIComponent(launch)}`);
+    const own = await demo(`${app.baseUrl}/embed/partner/acme-los#code=abc`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("content-security-policy")).toContain(`frame-src ${app.baseUrl};`);
+    for (const other of ["https://evil.example/embed/partner/acme-los", `${app.baseUrl}/site/login`, `${app.baseUrl}/embed/partner/acme-los?x=1`, "javascript:alert(1)", "not a url"]) {
+      const refused = await demo(other);
+      expect(refused.status, other).toBe(400);
+      expect(await refused.text()).not.toContain("<iframe");
+    }
+  });
+});
+
 describe("hosted chat routes", () => {
   it("consumes a code once, then polls the session until the login yields the chat token", async () => {
     const { code, siteAccountId } = await issue();
@@ -123,18 +179,23 @@ describe("the built-in site pages", () => {
   it("sets a password from the password-setup link once, then signs in with it", async () => {
     const { p } = await issue();
     const email = `lo1-${p.organizationId}@acme.test`.toLowerCase();
-    const { rows } = await app.t.db.pool.query("SELECT payload->>'token' AS token FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
-    const token = rows[0].token as string;
+    const { rows } = await app.t.db.pool.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    const link = app.t.db.secrets.open("notification-link", rows[0].payload.link) as string;
+    expect(link).toMatch(/^\/site\/password-setup#token=/);
+    const token = link.split("#token=")[1] as string;
     const form = (path: string, fields: Record<string, string>) =>
       fetch(`${app.baseUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
     expect((await form("/site/password-setup", { token, password: "short" })).status).toBe(400);
+    const common = await form("/site/password-setup", { token, password: "password1234" });
+    expect(common.status).toBe(400);
+    expect(await common.text()).toContain("Password: too easy to guess (this is similar to a commonly used password)");
     expect((await form("/site/password-setup", { token, password: "long enough password" })).status).toBe(200);
     expect((await form("/site/password-setup", { token, password: "another long password" })).status).toBe(401);
     const { code } = await issue(p);
     const consumed = await consume(code);
     const wrong = await form("/site/login", { session: consumed.body.session_token, email, password: "nope nope nope" });
     expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain("wrong email or password");
+    expect(await wrong.text()).toContain("Wrong email or password, or this sign-in has expired");
     const ok = await form("/site/login", { session: consumed.body.session_token, email, password: "long enough password" });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");

@@ -118,6 +118,12 @@ describe("POST /v1/embed-sessions", () => {
     expect(again.body).toEqual(first.body);
     const other = await launch(body, launcher.key, { "Idempotency-Key": "launch-lo-1-b" });
     expect(other.body.launch_url).not.toBe(first.body.launch_url);
+    // The replay keeps the live code, sealed: the database alone does not give it away.
+    const code = new URLSearchParams(new URL(first.body.launch_url).hash.slice(1)).get("code") as string;
+    const stored = await app.t.db.pool.query("SELECT response_body::text AS body FROM idempotency_records WHERE key = 'launch-lo-1-a'");
+    expect(stored.rows[0].body).toMatch(/^"v1\./);
+    expect(stored.rows[0].body).not.toContain(code);
+    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM idempotency_records t WHERE t::text LIKE $1", [`%${code}%`])).rows[0].n).toBe(0);
   });
 
   it("alias grants for directory keys do not let a launch key launch without its binding", async () => {

@@ -155,7 +155,6 @@ describe("profile changes", () => {
   });
 
   it("a pre-existing account: email changes wait for verification, name-only changes need a staff override", async () => {
-    const { confirmEmailVerification, localDirectory } = await import("@mga/core");
     const p = await newPartner(app);
     await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_mg', 'mg@acme.test', 'self')");
     await p.put("/users/mg", { email: "mg@acme.test" });
@@ -165,24 +164,33 @@ describe("profile changes", () => {
     expect(pending.body.operation.status).toBe("verification_pending");
     expect(pending.body.user.launch_eligibility.can_launch).toBe(true);
     expect(pending.text).not.toMatch(/token|mg\.new/);
-    // The verification link went to the new address (the local site's outbox).
-    let token: string | undefined;
+    // The verification link went to the new address (the local site's outbox), sealed: only
+    // this server's secret opens it, and its token sits in the fragment.
+    let link: string | undefined;
     await expect
       .poll(async () => {
         const { rows } = await db().pool.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'mg.new@acme.test'");
-        token = rows[0]?.payload.token;
-        return token !== undefined;
+        link = rows[0] ? db().secrets.open("notification-link", rows[0].payload.link) : undefined;
+        return link;
       })
-      .toBe(true);
-    // The token exists only in the notification: not in the operation row, not in any job's data.
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM pgboss.job WHERE data::text LIKE $1", [`%${token}%`])).rows[0].n).toBe(0);
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM lifecycle_operations WHERE verification_token_hash = $1", [token])).rows[0].n).toBe(0);
+      .toMatch(/^\/site\/verify-email#token=[\w-]{32}$/);
+    const token = (link as string).split("#token=")[1] as string;
+    // The token is stored nowhere readable: not in the outbox, the operation row or any job's data.
+    for (const table of ["notification_outbox", "lifecycle_operations", "pgboss.job"]) {
+      expect((await db().pool.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`])).rows[0].n).toBe(0);
+    }
     // Until confirmed, the old profile is in force.
     expect((await db().pool.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
-    await confirmEmailVerification({ db: db(), queue: app.queue, ...localDirectory(db()) }, token as string);
+    const confirm = () =>
+      fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    const confirmed = await confirm();
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain("Email address confirmed");
     expect((await pollUntilDone(p, pending.body.operation.operation_id)).operation.status).toBe("completed");
     expect((await db().pool.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg.new@acme.test");
-    await expect(confirmEmailVerification({ db: db(), queue: app.queue, ...localDirectory(db()) }, token as string)).rejects.toMatchObject({ code: "not_found" });
+    const again = await confirm();
+    expect(again.status).toBe(404);
+    expect(await again.text()).toContain("Unknown or already used verification link.");
   });
 
   it("an audited staff override changes a pre-existing account's name; the partner sees no note", async () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const { trpc, signIn, query, mutate } = staffClient(() => app.baseUrl);
+const { trpc, signIn, query, mutate } = staffClient(() => app.adminUrl);
 const rows = async (sql: string, params: unknown[] = []) => (await app.t.db.pool.query(sql, params)).rows;
 const describeInvite = (token: string) => trpc("staff.invitations.describe", { input: { token } });
 const accept = (token: string, password: string) => trpc("staff.invitations.accept", { mutation: true, input: { token, password } });
@@ -38,7 +38,11 @@ describe("invitation links", () => {
     expect(ok(await describeInvite(token))).toEqual({ email: "vic@mga.test", role: "viewer", expires_at: created.expires_at });
     const short = await accept(token, "short");
     expect(short.status).toBe(400);
-    expect(short.error?.message).toBe("password: at least 10 characters");
+    expect(short.error?.message).toBe("password: at least 12 characters");
+    // Staff passwords follow the one password rule: long enough is not enough when it is a common one.
+    const common = await accept(token, "qwertyuiop123");
+    expect(common.status).toBe(400);
+    expect(common.error?.message).toMatch(/^password: too easy to guess/);
     expect(await rows("SELECT id FROM staff_accounts WHERE email = 'vic@mga.test'")).toEqual([]);
 
     expect(ok(await accept(token, "viewer password 1"))).toEqual({ email: "vic@mga.test", role: "viewer" });

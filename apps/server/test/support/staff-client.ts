@@ -10,6 +10,8 @@ export interface TrpcOptions {
   mutation?: boolean;
   cookie?: string;
   csrf?: string;
+  /** The visitor's address the console forwards (X-Forwarded-For, believed from loopback). */
+  address?: string;
 }
 
 export interface TrpcResult {
@@ -33,6 +35,7 @@ export function staffClient(baseUrl: () => string) {
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (options.cookie) headers.Cookie = options.cookie;
     if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
+    if (options.address) headers["X-Forwarded-For"] = options.address;
     const url =
       options.mutation || options.input === undefined
         ? `${baseUrl()}/trpc/${path}`

@@ -7,12 +7,15 @@ export const UPSTREAM_URL = "http://upstream.test";
 export const UPSTREAM_TOKEN = "upstream-test-token";
 import type { DirectoryPorts } from "@mga/api";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { createAdminApp } from "../../src/http/admin-app";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
 
-/** A real HTTP server over a database of this test file's own. */
+/** Real HTTP servers (the public listener and the admin listener) over a database of this test file's own. */
 export interface TestApp {
   baseUrl: string;
+  /** The admin listener: the staff console's /trpc. */
+  adminUrl: string;
   t: TestDatabase;
   logs: string[];
   queue: JobQueue;
@@ -34,13 +37,18 @@ export async function startTestApp(
     /** Seconds before a job whose worker died is retried (pg-boss expiry). */
     jobExpireInSeconds?: number;
     siteCallbackSecret?: string;
+    /** Believe X-Forwarded-For on the public listener, so a test can speak from many addresses. */
+    trustProxy?: boolean;
   } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} } : await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
+  const adminServer: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => adminServer.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
   const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
   const directory = typeof options.directory === "function" ? options.directory(t.db) : (options.directory ?? localDirectory(t.db));
   const queue = await JobQueue.start({
@@ -52,13 +60,14 @@ export async function startTestApp(
     expireInSeconds: options.jobExpireInSeconds ?? 60,
   });
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
-  server.on(
-    "request",
-    createApp({ db: t.db, upstream, directory, queue, appUrl: baseUrl, logger: createLogger("debug", (line) => logs.push(line)), publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret }),
-  );
+  const logger = createLogger("debug", (line) => logs.push(line));
+  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl };
+  server.on("request", createApp({ ...deps, logger, publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret, trustProxy: options.trustProxy }));
+  adminServer.on("request", createAdminApp({ ...deps, logger }));
 
   return {
     baseUrl,
+    adminUrl,
     t,
     logs,
     queue,
@@ -90,8 +99,10 @@ export async function startTestApp(
       return { status: response.status, headers: response.headers, body, text };
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const listener of [server, adminServer]) {
+        listener.closeAllConnections();
+        await new Promise((resolve) => listener.close(resolve));
+      }
       await queue.stop();
       if (options.shareDatabaseWith) await t.db.close();
       else await t.drop();

@@ -7,8 +7,6 @@ import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
 import { usersRouter } from "./partners/users/users.router";
 import { sourcesRouter } from "./sources/sources.router";
-import { staffRouter } from "./staff/staff.router";
-import { systemRouter } from "./system/system.router";
 
 /** Every public (/v1) procedure, one router per resource. */
 export const appRouter = router({
@@ -20,8 +18,6 @@ export const appRouter = router({
   partnerImports: importsRouter,
   launches: launchesRouter,
   sources: sourcesRouter,
-  system: systemRouter,
-  staff: staffRouter,
 });
 
 export type AppRouter = typeof appRouter;

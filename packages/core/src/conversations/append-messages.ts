@@ -55,8 +55,8 @@ RETURNING id`;
     const sql = `
 WITH c AS (
   INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
-                             partner_user_id, account_generation, launch_id, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $11, $12, $13, now(), now())
+                             partner_user_id, account_generation, launch_id, external_loan_id, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $11, $12, $13, $14, now(), now())
   RETURNING id, 0 AS base
 )${insertMessages.replace("$ROWS", "$10")}`;
     await db.pool.query(sql, [
@@ -73,6 +73,7 @@ WITH c AS (
       conversation.embedded?.partnerUserId ?? null,
       conversation.embedded?.generation ?? null,
       conversation.embedded?.launchId ?? null,
+      conversation.embedded?.loanId ?? null,
     ]);
     return;
   }
@@ -80,7 +81,7 @@ WITH c AS (
 WITH c AS (
   UPDATE conversations SET message_count = message_count + $3, updated_at = now()
   WHERE id = $1 AND CASE WHEN $5::text IS NULL THEN api_key_id = $2 AND partner_user_id IS NULL
-                         ELSE partner_user_id = $5 AND account_generation = $6 END
+                         ELSE partner_user_id = $5 AND account_generation = $6 AND external_loan_id = $7 END
   RETURNING id, message_count - $3 AS base
 )${insertMessages.replace("$ROWS", "$4")}`;
   const result = await db.pool.query(sql, [
@@ -90,6 +91,7 @@ WITH c AS (
     rows,
     target.embedded?.partnerUserId ?? null,
     target.embedded?.generation ?? null,
+    target.embedded?.loanId ?? null,
   ]);
   if (result.rowCount !== messages.length) throw new AppError("not_found", `conversation ${target.conversationId} not found`);
 }

@@ -52,13 +52,16 @@ export async function createConversation(
 /**
  * Who owns a conversation: an API conversation belongs to the key that created it; an
  * embedded-chat conversation to a partner user's account generation (so a reprovisioned
- * user cannot read the conversations of earlier generations).
+ * user cannot read the conversations of earlier generations) and to the launch's loan (a
+ * chat opened from one loan file never shows another loan's conversations).
  */
 export type ConversationOwner = string | EmbeddedOwner;
 
 export interface EmbeddedOwner {
   apiKeyId: string;
   partnerUserId: string;
+  /** The launch's loan (spec 3.6: the chat token is loan-scoped). */
+  loanId: string;
   generation: number;
   launchId: string;
 }
@@ -66,7 +69,7 @@ export interface EmbeddedOwner {
 function ownerFilter(owner: ConversationOwner) {
   return typeof owner === "string"
     ? { apiKeyId: owner, partnerUserId: null }
-    : { partnerUserId: owner.partnerUserId, accountGeneration: owner.generation };
+    : { partnerUserId: owner.partnerUserId, accountGeneration: owner.generation, externalLoanId: owner.loanId };
 }
 
 /** A conversation of this owner; anyone else's (or none) is the same 404. */

@@ -102,6 +102,12 @@ async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Prom
   return grant ? { id: grant.id, expiresAt: grant.expiresAt } : undefined;
 }
 
+/** Throws unless the sign-in session is open: checked before any password, so a password's correctness never shows through. */
+export async function assertSignInSessionOpen(db: Database, sessionToken: string, clock: Clock = systemClock): Promise<void> {
+  const session = await loadSession(db, sessionToken, clock());
+  if (session.grantId) throw new AppError("unauthorized", "this sign-in session is already complete");
+}
+
 async function loadSession(db: Database, sessionToken: string, now: Date) {
   const session = await db.prisma.embedSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
   if (!session || session.expiresAt <= now) throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");

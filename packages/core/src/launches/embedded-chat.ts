@@ -2,7 +2,20 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { getKeyById } from "../keys/authenticate-api-key";
 import type { SendMessageInput } from "../conversations/send-message";
+import { countKeyRequest, enforceRateLimit } from "../rate-limits/rate-limit";
+import type { EmbeddedOwner } from "../conversations/conversations";
 import type { ChatAuthority } from "./embed-auth";
+
+/** Whose conversations a chat token reaches: the user's current generation, on the launch's loan. */
+export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
+  return {
+    apiKeyId: authority.apiKeyId,
+    partnerUserId: authority.partnerUserId,
+    generation: authority.accountGeneration,
+    launchId: authority.launchId,
+    loanId: String(authority.loanContext.external_loan_id ?? ""),
+  };
+}
 
 /**
  * A hosted-chat message as core's sendMessage input: the conversation belongs to the
@@ -21,6 +34,8 @@ export async function embeddedMessageInput(
     getKeyById(db, authority.apiKeyId),
     db.prisma.partnerUser.findUniqueOrThrow({ where: { id: authority.partnerUserId }, select: { externalUserId: true } }),
   ]);
+  // Embedded answers count against the launch key's rate limit, like its API requests.
+  enforceRateLimit(await countKeyRequest(db, key));
   const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
   return {
     key,
@@ -30,6 +45,6 @@ export async function embeddedMessageInput(
     metadata: context,
     conversationId: input.conversationId,
     newConversation: { metadata: context },
-    embedded: { apiKeyId: authority.apiKeyId, partnerUserId: authority.partnerUserId, generation: authority.accountGeneration, launchId: authority.launchId },
+    embedded: embeddedOwner(authority),
   };
 }

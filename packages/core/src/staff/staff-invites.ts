@@ -4,7 +4,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
-import { hashPassword } from "../partners/ports/local-site-passwords";
+import { hashPassword } from "../passwords/password-hash";
 import { assertStaffPassword, assertStaffRole, normalizeStaffEmail, type StaffRole } from "./staff";
 
 /**

@@ -3,6 +3,7 @@ import { recordAuditIn } from "../audit/audit-log";
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
+import { clearSignInLock, lockedUntil } from "../sign-ins/sign-in-throttle";
 import { assertStaffRole, type StaffMember, type StaffRole } from "./staff";
 
 /**
@@ -40,11 +41,12 @@ const toView = (row: AccountRow): StaffAccountView => ({
   createdAt: row.created_at,
 });
 
-const COLUMNS = "id, email, role, disabled_at, locked_until, last_sign_in_at, created_at";
+const COLUMNS = "id, email, role, disabled_at, last_sign_in_at, created_at";
 
+/** Every account, with the end of a sign-in lockout where one stands. */
 export async function listStaff(db: Database): Promise<StaffAccountView[]> {
-  const { rows } = await db.pool.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts ORDER BY email`);
-  return rows.map(toView);
+  const { rows } = await db.pool.query<Omit<AccountRow, "locked_until">>(`SELECT ${COLUMNS} FROM staff_accounts ORDER BY email`);
+  return Promise.all(rows.map(async (row) => toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) })));
 }
 
 export async function setStaffRole(db: Database, input: { id: string; role: string; actor: StaffMember }): Promise<StaffAccountView> {
@@ -66,8 +68,9 @@ export async function setStaffStatus(db: Database, input: { id: string; status: 
       await client.query("UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL", [before.id, now]);
       return { action: "staff.disable", details: { email: before.email } };
     }
+    await client.query("UPDATE staff_accounts SET disabled_at = NULL WHERE id = $1", [before.id]);
     // A fresh start: an old lockout does not outlive the re-enabling.
-    await client.query("UPDATE staff_accounts SET disabled_at = NULL, failed_attempts = 0, locked_until = NULL WHERE id = $1", [before.id]);
+    await clearSignInLock(db, "staff", before.email);
     return { action: "staff.enable", details: { email: before.email } };
   });
 }
@@ -93,7 +96,8 @@ async function changeColleague(
     if (!before) throw new AppError("not_found", "no staff account with this id");
     const audit = await change(client, before);
     if (audit) await recordAuditIn(client, { actor: actor.email, action: audit.action, target: id, details: audit.details });
-    const after = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`, [id]);
-    return toView(after.rows[0] as AccountRow);
+    const after = await client.query<Omit<AccountRow, "locked_until">>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`, [id]);
+    const row = after.rows[0] as Omit<AccountRow, "locked_until">;
+    return toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) });
   });
 }

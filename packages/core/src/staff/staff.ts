@@ -1,20 +1,21 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "../partners/ports/local-site-passwords";
+import { hashPassword, verifyNothing, verifyPassword } from "../passwords/password-hash";
+import { assertAcceptablePassword } from "../passwords/password-policy";
 import { recordAudit } from "../audit/audit-log";
+import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /**
  * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
- * cookie holds a random token, the database its hash) with a CSRF token, and a lockout of
- * 15 minutes after 5 failed sign-ins in a row. Roles: `admin` may do everything, `viewer`
- * only read. Admins invite colleagues (staff-invites.ts) and manage them (staff-members.ts).
+ * cookie holds a random token, the database its hash) with a CSRF token. Sign-ins are
+ * throttled per account and per client address (sign-ins/sign-in-throttle.ts), and every
+ * failed or refused one is audited. Roles: `admin` may do everything, `viewer` only read.
+ * Admins invite colleagues (staff-invites.ts) and manage them (staff-members.ts).
  */
 export type StaffRole = "admin" | "viewer";
 export const STAFF_SESSION_HOURS = 12;
-export const LOCKOUT_AFTER = 5;
-export const LOCKOUT_MINUTES = 15;
 
 export interface StaffMember {
   id: string;
@@ -35,7 +36,7 @@ export function assertStaffRole(role: string): asserts role is StaffRole {
 }
 
 export function assertStaffPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `password: at least ${MIN_PASSWORD_LENGTH} characters`);
+  assertAcceptablePassword(password);
 }
 
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
@@ -49,33 +50,46 @@ export async function createStaff(db: Database, input: { email: string; password
   return { id, email, role: input.role };
 }
 
-export async function signInStaff(db: Database, input: { email: string; password: string }, now = new Date()): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
+/**
+ * `address` is the client's address (the console forwards its visitor's). The attempt counts
+ * before the password is checked; wrong passwords and refusals are written to the audit log
+ * (a refusal once, when the lock engages, so a locked-out flood cannot fill the log).
+ */
+export async function signInStaff(
+  db: Database,
+  input: { email: string; password: string; address: string },
+  now = new Date(),
+): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
   const email = input.email.trim().toLowerCase();
-  const account = await db.prisma.staffAccount.findUnique({ where: { email } });
-  if (account?.lockedUntil && account.lockedUntil > now) {
-    throw new AppError("forbidden", `too many failed sign-ins; try again after ${account.lockedUntil.toISOString()}`);
+  const audit = (action: string, target: string, details: Record<string, unknown> = {}) =>
+    recordAudit(db, { actor: email, action, target, details: { address: input.address, ...details } });
+  let attempt: Awaited<ReturnType<typeof beginSignInAttempt>>;
+  try {
+    attempt = await beginSignInAttempt(db, "staff", { account: email, address: input.address });
+  } catch (error) {
+    if (error instanceof SignInThrottled && error.refusal.first) await audit("staff.sign_in_locked", email, { by: error.refusal.by });
+    throw error;
   }
-  // Hash even when the account is missing, so timing does not tell which emails exist.
-  const ok = account ? await verifyPassword(input.password, account.passwordHash) : (await hashPassword(input.password), false);
+  const account = await db.prisma.staffAccount.findUnique({ where: { email } });
+  const ok = account ? await verifyPassword(input.password, account.passwordHash) : await verifyNothing(input.password);
   if (!account || !ok) {
-    if (account) {
-      const failed = account.failedAttempts + 1;
-      await db.prisma.staffAccount.update({
-        where: { id: account.id },
-        data: failed >= LOCKOUT_AFTER ? { failedAttempts: 0, lockedUntil: new Date(now.getTime() + LOCKOUT_MINUTES * 60_000) } : { failedAttempts: failed },
-      });
-    }
+    await audit("staff.sign_in_failed", account?.id ?? email);
     throw new AppError("unauthorized", "wrong email or password");
   }
+  await attempt.succeeded();
   // Only someone who knows the password learns that the account is disabled.
-  if (account.disabledAt) throw new AppError("forbidden", "this staff account is disabled; ask an admin");
-  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { failedAttempts: 0, lockedUntil: null, lastSignInAt: now } });
+  if (account.disabledAt) {
+    await audit("staff.sign_in_refused", account.id, { reason: "disabled" });
+    throw new AppError("forbidden", "this staff account is disabled; ask an admin");
+  }
+  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { lastSignInAt: now } });
   const sessionToken = newSecretToken(32);
   const csrfToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
   await db.prisma.staffSession.create({
     data: { id: newId("sts"), staffId: account.id, tokenHash: hashSecret(sessionToken), csrfToken, createdAt: now, expiresAt },
   });
+  await audit("staff.sign_in", account.id);
   return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken } };
 }
 

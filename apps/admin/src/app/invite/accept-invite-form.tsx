@@ -49,7 +49,7 @@ export function AcceptInviteForm() {
         <input type="hidden" name="token" value={token} />
         {/* Read only: it names the account, and password managers file the password under it. */}
         <Field label="Email" name="email" type="email" value={invite.email} readOnly autoComplete="username" />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 10 characters." autoFocus />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 12 characters, and not a common or easily guessed password." autoFocus />
         <Field label="Password again" name="confirm" type="password" autoComplete="new-password" required />
         <SubmitButton pendingLabel="Creating your account…">Create account and sign in</SubmitButton>
       </ActionForm>

@@ -29,7 +29,7 @@ export async function acceptInviteAction(_state: FormState, form: FormData): Pro
     ({ email } = await createApiClient().staff.invitations.accept.mutate({ token, password }));
   } catch (error) {
     const refused = errorState(error);
-    // "password: at least 10 characters" belongs under the password input.
+    // "password: at least 12 characters" (or "too easy to guess") belongs under the password input.
     const aboutPassword = /^password: (.+)$/.exec(refused.message ?? "")?.[1];
     return aboutPassword ? { status: "error", fieldErrors: { password: `${aboutPassword[0]?.toUpperCase()}${aboutPassword.slice(1)}.` } } : refused;
   }

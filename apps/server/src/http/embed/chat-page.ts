@@ -31,19 +31,31 @@ export function sendChatPage(res: ServerResponse): void {
 
 /**
  * A stand-in for a partner's loan origination system, for trying launches locally: it
- * embeds the given launch URL in an iframe. Open it on another origin than the launch URL
- * (http://localhost:… for a launch on http://127.0.0.1:…) to see the cross-site behaviour.
+ * embeds a launch URL of this service (the hosted chat's own origin, an /embed/partner/ page)
+ * in an iframe, and nothing else, so it cannot be used to frame other sites under our name.
+ * Open it on another origin than the launch URL (http://localhost:… for a launch on
+ * http://127.0.0.1:…) to see the cross-site behaviour.
  */
-export function sendDemoPartnerPage(res: ServerResponse, launchUrl: string): void {
-  const valid = /^https?:\/\//.test(launchUrl);
+export function sendDemoPartnerPage(res: ServerResponse, launchUrl: string, appUrl: string): void {
+  const appOrigin = new URL(appUrl).origin;
+  const valid = isOwnLaunchUrl(launchUrl, appOrigin);
   sendPage(res, valid ? 200 : 400, {
     title: "Sample partner LOS",
-    embedsFrames: true,
+    frameSrc: appOrigin,
     body: valid
       ? `<h1>Sample partner LOS: loan file</h1><p class="muted">The assistant below is the hosted chat, in an iframe.</p>
 <iframe title="Guideline assistant" src="${escapeHtml(launchUrl)}" style="width:100%;height:640px;border:1px solid #b8c0cc;border-radius:8px;background:white"></iframe>`
-      : `<h1>Sample partner LOS</h1><p class="error">Pass a launch URL: /embed/demo-partner?launch=&lt;launch_url, URL-encoded&gt;</p>`,
+      : `<h1>Sample partner LOS</h1><p class="error">Pass a launch URL returned by POST /v1/embed-sessions: /embed/demo-partner?launch=&lt;launch_url, URL-encoded&gt;</p>`,
   });
+}
+
+function isOwnLaunchUrl(candidate: string, appOrigin: string): boolean {
+  try {
+    const url = new URL(candidate);
+    return url.origin === appOrigin && /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(url.pathname) && url.search === "" && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
 }
 
 export function sendChatScript(res: ServerResponse): void {
@@ -137,6 +149,13 @@ const CHAT_SCRIPT = `(() => {
         body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
       });
       if (res.status === 401) return ended();
+      if (res.status === 429) {
+        const seconds = Number(res.headers.get("Retry-After")) || 60;
+        answer.textContent = "Too many questions in a short time. Try again in " + (seconds < 90 ? seconds + " seconds." : Math.ceil(seconds / 60) + " minutes.");
+        answer.dataset.notice = "rate_limited";
+        $("question").value = message;
+        return;
+      }
       if (!res.ok || !res.body) { answer.textContent = "The assistant is unavailable. Try again."; return; }
       const reader = res.body.getReader();
       const decoder = new TextDecoder();

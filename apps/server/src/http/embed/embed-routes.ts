@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
-import { AppError, consumeLaunchCode, embeddedMessageInput, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
+import { AppError, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
 import { type StreamDeps, streamAnswer } from "../stream-message";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
@@ -10,11 +10,11 @@ import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
  * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
  *   GET  /embed/partner/{integration}          the hosted chat page (chat-page.ts)
  *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh)
- *   GET  /embed/demo-partner?launch=<url>      a sample partner page embedding a launch URL (README walkthrough)
+ *   GET  /embed/demo-partner?launch=<url>      a sample partner page embedding one of this service's launch URLs (README walkthrough)
  *   POST /embed/api/launches/consume   {code}  → an authentication-only session
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
  *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
- *   GET  /embed/api/chat/conversations/{id}/messages            → history (this user's generation only)
+ *   GET  /embed/api/chat/conversations/{id}/messages            → history (this user's generation and this launch's loan only)
  *   *    /embed/launch[/…]                     → 410: the retired origin-bound browser route
  */
 const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
@@ -24,6 +24,8 @@ const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
 export interface EmbedDeps extends StreamDeps {
   /** The site login the popup opens (the built-in /site/login, or a real site's page). */
   siteLoginUrl: string;
+  /** Origin of the hosted chat: the only launch URLs the sample partner page frames. */
+  appUrl: string;
 }
 
 export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
@@ -42,7 +44,7 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
     return true;
   }
   if (path === "/embed/demo-partner" && req.method === "GET") {
-    sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "");
+    sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl);
     return true;
   }
   if (path === "/embed/assets/chat.js" && req.method === "GET") {
@@ -91,8 +93,7 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
   const history = HISTORY.exec(path);
   if (history?.[1] && req.method === "GET") {
     const authority = await verifyChatToken(db, bearer(req));
-    const owner = { apiKeyId: authority.apiKeyId, partnerUserId: authority.partnerUserId, generation: authority.accountGeneration, launchId: authority.launchId };
-    const messages = await listMessages(db, owner, decodeURIComponent(history[1]));
+    const messages = await listMessages(db, embeddedOwner(authority), decodeURIComponent(history[1]));
     sendJson(res, 200, {
       request_id: requestId,
       messages: messages.map((m) => ({ message_id: m.id, role: m.role, content: m.content, citations: m.citations, created_at: m.createdAt.toISOString() })),

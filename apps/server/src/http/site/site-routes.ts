@@ -1,29 +1,54 @@
 import { timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { AppError, completeSiteLogin, type Database, isAppError, setPasswordFromSetupLink, verifySiteLogin } from "@mga/core";
+import type { ServerResponse } from "node:http";
+import type { ApiRequest, DirectoryPorts } from "@mga/api";
+import {
+  AppError,
+  completeSiteLogin,
+  confirmEmailVerification,
+  type Database,
+  isAppError,
+  type JobQueue,
+  MIN_PASSWORD_LENGTH,
+  PASSWORD_RULE,
+  setPasswordFromSetupLink,
+  signInAtLocalSite,
+} from "@mga/core";
+import { toApiError } from "@mga/api";
 import { escapeHtml, sendPage } from "../html";
 
 /**
- * The site login of the embedded default (the built-in site-account system's pages):
+ * The built-in site-account system's pages (the embedded default):
  *   GET/POST /site/login            opened by the hosted chat in a popup; the sign-in session
  *                                   token travels in the URL fragment, never to a server log
- *   GET/POST /site/password-setup   the link of the password-setup notification
+ *   GET/POST /site/password-setup   the password-setup link (its token in the fragment)
+ *   GET/POST /site/verify-email     the email-change confirmation link (its token in the fragment)
  *   POST /site/api/login-complete   a real site (SITE_LOGIN_URL) reports a completed login
- * A real site replaces these (SITE_LOGIN_URL); see docs/site-accounts-contract.md.
+ * Every page that checks a password or a token is throttled per client address (and the login
+ * per account too); tokens in fragments never reach a server log or a Referer. A real site
+ * replaces the first two (SITE_LOGIN_URL); see docs/site-accounts-contract.md.
  */
-export async function handleSiteRoute(
-  db: Database,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  options: { callbackSecret?: string | undefined } = {},
-): Promise<boolean> {
+export interface SiteDeps {
+  db: Database;
+  queue: JobQueue;
+  directory: DirectoryPorts;
+  /** Secret a real site uses to report completed logins. */
+  callbackSecret?: string | undefined;
+}
+
+export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+  const { db } = deps;
+  const form = req.form ?? new URLSearchParams();
+  const address = req.clientAddress ?? "unknown";
   if (path === "/site/api/login-complete" && req.method === "POST") {
-    await reportLoginFromSite(db, req, res, options.callbackSecret);
+    await reportLoginFromSite(db, req, res, deps.callbackSecret);
     return true;
   }
   if (path === "/site/login.js" && req.method === "GET") {
     sendScript(res, LOGIN_SCRIPT);
+    return true;
+  }
+  if (path === "/site/token.js" && req.method === "GET") {
+    sendScript(res, TOKEN_SCRIPT);
     return true;
   }
   if (path === "/site/login") {
@@ -31,41 +56,65 @@ export async function handleSiteRoute(
       loginPage(res, 200);
       return true;
     }
-    if (req.method === "POST") {
-      const form = await readForm(req);
-      try {
-        const accountId = await verifySiteLogin(db, { email: form.get("email") ?? "", password: form.get("password") ?? "" });
-        await completeSiteLogin(db, { sessionToken: form.get("session") ?? "", siteAccountId: accountId });
-        sendPage(res, 200, {
-          title: "Signed in",
-          body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
-          script: "/site/login.js",
-        });
-      } catch (error) {
-        loginPage(res, isAppError(error) && error.code === "forbidden" ? 403 : 401, isAppError(error) ? error.message : "sign-in failed");
-      }
-      return true;
+    if (req.method !== "POST") return false;
+    try {
+      await signInAtLocalSite(db, { sessionToken: form.get("session") ?? "", email: form.get("email") ?? "", password: form.get("password") ?? "", address });
+      sendPage(res, 200, {
+        title: "Signed in",
+        body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
+        script: "/site/login.js",
+      });
+    } catch (error) {
+      refusal(res, error, (status, message) => loginPage(res, status, message));
     }
+    return true;
   }
   if (path === "/site/password-setup") {
-    const url = new URL(req.url ?? "/", "http://local");
     if (req.method === "GET") {
-      passwordPage(res, 200, url.searchParams.get("token") ?? "");
+      passwordPage(res, 200, "");
       return true;
     }
-    if (req.method === "POST") {
-      const form = await readForm(req);
-      try {
-        await setPasswordFromSetupLink(db, { token: form.get("token") ?? "", password: form.get("password") ?? "" });
-        sendPage(res, 200, { title: "Password set", body: "<h1>Password set</h1><p>You can now sign in from the chat.</p>" });
-      } catch (error) {
-        passwordPage(res, isAppError(error) && error.code === "invalid_request" ? 400 : 401, form.get("token") ?? "", isAppError(error) ? error.message : "failed");
-      }
+    if (req.method !== "POST") return false;
+    const token = form.get("token") ?? "";
+    try {
+      await setPasswordFromSetupLink(db, { token, password: form.get("password") ?? "", address });
+      sendPage(res, 200, { title: "Password set", body: "<h1>Password set</h1><p>You can now sign in from the chat.</p>" });
+    } catch (error) {
+      refusal(res, error, (status, message) => passwordPage(res, status, token, message));
+    }
+    return true;
+  }
+  if (path === "/site/verify-email") {
+    if (req.method === "GET") {
+      verifyPage(res, 200);
       return true;
     }
+    if (req.method !== "POST") return false;
+    try {
+      const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form.get("token") ?? "", address });
+      const body =
+        operation.status === "expired"
+          ? "<h1>This link has expired</h1><p>The change was not made. Ask for the change again to get a new link.</p>"
+          : "<h1>Email address confirmed</h1><p>The change is being applied. Sign in again with the new address.</p>";
+      sendPage(res, 200, { title: "Email address", body });
+    } catch (error) {
+      refusal(res, error, (status, message) => verifyPage(res, status, message));
+    }
+    return true;
   }
   return false;
 }
+
+/** A refused form: its page again with the reason, and the status (and Retry-After) of the error. */
+function refusal(res: ServerResponse, error: unknown, page: (status: number, message: string) => void): void {
+  if (!isAppError(error)) throw error;
+  const mapped = toApiError(error);
+  for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
+  page(mapped.status, sentence(mapped.message));
+}
+
+/** Messages of the domain start in lower case for composition; a page shows a sentence. */
+const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 function loginPage(res: ServerResponse, status: number, error?: string): void {
   sendPage(res, status, {
@@ -86,10 +135,25 @@ function passwordPage(res: ServerResponse, status: number, token: string, error?
     title: "Set your password",
     body: `<h1>Set your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form class="stack" method="post" action="/site/password-setup">
-  <input type="hidden" name="token" value="${escapeHtml(token)}">
-  <label>New password (10 characters or more) <input name="password" type="password" autocomplete="new-password" minlength="10" required></label>
+  <input type="hidden" name="token" id="token" value="${escapeHtml(token)}">
+  <label>New password <input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required aria-describedby="rule"></label>
+  <p id="rule" class="muted">${escapeHtml(PASSWORD_RULE)}</p>
   <button type="submit">Set password</button>
 </form>`,
+    script: "/site/token.js",
+  });
+}
+
+function verifyPage(res: ServerResponse, status: number, error?: string): void {
+  sendPage(res, status, {
+    title: "Confirm your email address",
+    body: `<h1>Confirm your new email address</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form class="stack" method="post" action="/site/verify-email">
+  <input type="hidden" name="token" id="token">
+  <p>Confirm that this address should replace the one you sign in with.</p>
+  <button type="submit">Confirm</button>
+</form>`,
+    script: "/site/token.js",
   });
 }
 
@@ -113,24 +177,21 @@ const LOGIN_SCRIPT = `(() => {
   }
 })();`;
 
-function sendScript(res: ServerResponse, script: string): void {
+/**
+ * The link pages' script: the token comes in the fragment (never sent to a server, never in a
+ * Referer); it goes into the form and out of the address bar at once.
+ */
+const TOKEN_SCRIPT = `(() => {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  const field = document.getElementById("token");
+  if (token && field) { field.value = token; history.replaceState(null, "", location.pathname); }
+})();`;
+
+export function sendScript(res: ServerResponse, script: string): void {
   res.setHeader("Content-Type", "text/javascript; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache");
   res.end(script);
 }
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > 16 * 1024) throw new AppError("invalid_request", "form too large", { status: 413 });
-    chunks.push(chunk);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
-}
-
-export { sendScript };
 
 /**
  * A real site's login page (SITE_LOGIN_URL) reports, server to server, that the user of a
@@ -138,17 +199,10 @@ export { sendScript };
  * `{"session_token": "…", "site_account_id": "…"}` → 204. The account must be the one linked
  * to the launch's user (else 403), within the session's ten minutes (else 401).
  */
-async function reportLoginFromSite(db: Database, req: IncomingMessage, res: ServerResponse, secret: string | undefined): Promise<void> {
+async function reportLoginFromSite(db: Database, req: ApiRequest, res: ServerResponse, secret: string | undefined): Promise<void> {
   const presented = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
   if (!secret || !sameSecret(presented, secret)) throw new AppError("unauthorized", "unknown site credentials");
-  const chunks: Buffer[] = [];
-  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-  let body: { session_token?: unknown; site_account_id?: unknown };
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new AppError("invalid_request", "request body is not valid JSON");
-  }
+  const body = (req.body ?? {}) as { session_token?: unknown; site_account_id?: unknown };
   if (typeof body.session_token !== "string" || typeof body.site_account_id !== "string") {
     throw new AppError("invalid_request", "send {\"session_token\": \"…\", \"site_account_id\": \"…\"}");
   }

@@ -1,4 +1,4 @@
-import { recordAudit, signInStaff, signOutStaff } from "@mga/core";
+import { signInStaff, signOutStaff } from "@mga/core";
 import { z } from "zod";
 import { STAFF_COOKIE } from "../../context";
 import { publicProcedure, staffProcedure } from "../../trpc";
@@ -13,9 +13,8 @@ const cookie = (token: string, maxAgeSeconds: number) =>
 export const signIn = publicProcedure
   .input(z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1000) }))
   .mutation(async ({ ctx, input }) => {
-    const session = await signInStaff(ctx.db, input);
+    const session = await signInStaff(ctx.db, { ...input, address: ctx.clientAddress });
     ctx.response.headers["Set-Cookie"] = cookie(session.sessionToken, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
-    await recordAudit(ctx.db, { actor: session.staff.email, action: "staff.sign_in", target: session.staff.id });
     return { email: session.staff.email, role: session.staff.role, csrf_token: session.staff.csrfToken };
   });
 

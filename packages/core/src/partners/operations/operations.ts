@@ -10,6 +10,7 @@ import { normalizeEmail } from "../../shared/email";
 import type { OperationStatus, OperationType } from "../users/partner-user";
 import type { DirectoryDeps } from "../users/users";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
+import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
 
 /**
  * Lifecycle operations (spec 2.10, 3.2, 3.3). State machine:
@@ -226,8 +227,13 @@ export async function enqueueVerification(deps: { queue: JobQueue }, client: pg.
   else await deps.queue.enqueue(QUEUES.lifecycle, job, `${operationId}:verify`);
 }
 
-/** The new address confirmed an email change: the change is applied by the worker. */
-export async function confirmEmailVerification(deps: OperationDeps, token: string): Promise<OperationRecord> {
+/**
+ * The new address confirmed an email change (its link's page posts the token): the change is
+ * applied by the worker. Throttled per client address, like every page that checks a secret.
+ */
+export async function confirmEmailVerification(deps: OperationDeps, input: { token: string; address: string }): Promise<OperationRecord> {
+  const attempt = await beginSignInAttempt(deps.db, "site-email-verification", { address: input.address });
+  const token = input.token;
   const operationId = await withTransaction(deps.db, async (client) => {
     const { rows } = await client.query<{ id: string; status: string; expired: boolean }>(
       "SELECT id, status, verification_expires_at < now() AS expired FROM lifecycle_operations WHERE verification_token_hash = $1 FOR UPDATE",
@@ -247,6 +253,7 @@ export async function confirmEmailVerification(deps: OperationDeps, token: strin
     }
     return op.id;
   });
+  await attempt.succeeded();
   return getOperationById(deps.db, operationId);
 }
 

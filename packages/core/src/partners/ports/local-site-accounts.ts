@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { Database } from "../../db/database";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
+import { issuePasswordSetup, revokePasswordSetups } from "./local-site-passwords";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
 /**
@@ -29,6 +29,8 @@ export class LocalSiteAccounts implements SiteAccounts {
 
   async lock(accountId: string): Promise<void> {
     await this.db.prisma.siteAccount.update({ where: { id: accountId }, data: { locked: true } });
+    // A password-setup link must not outlive the access it would restore.
+    await revokePasswordSetups(this.db, accountId);
   }
 
   async unlock(accountId: string): Promise<void> {
@@ -40,21 +42,13 @@ export class LocalSiteAccounts implements SiteAccounts {
   }
 
   async sendPasswordSetup(accountId: string): Promise<void> {
-    const account = await this.db.prisma.siteAccount.findUniqueOrThrow({ where: { id: accountId } });
-    await this.db.prisma.notificationOutbox.create({
-      data: {
-        id: newId("ntf"),
-        siteAccountId: accountId,
-        kind: "password_setup",
-        recipient: account.email,
-        payload: { token: randomBytes(24).toString("base64url") },
-      },
-    });
+    await issuePasswordSetup(this.db, accountId);
   }
 
   async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {
+    const link = this.db.secrets.seal("notification-link", `/site/verify-email#token=${input.token}`);
     await this.db.prisma.notificationOutbox.create({
-      data: { id: newId("ntf"), siteAccountId: accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { token: input.token } },
+      data: { id: newId("ntf"), siteAccountId: accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { link } },
     });
   }
 
@@ -69,6 +63,7 @@ export class LocalSiteAccounts implements SiteAccounts {
     // The address is released (a later reprovision may create a new account for it); the row
     // stays as a tombstone without personal data.
     await this.db.prisma.$transaction([
+      this.db.prisma.sitePasswordToken.updateMany({ where: { siteAccountId: accountId, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } }),
       this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } }),
       this.db.prisma.siteAccount.updateMany({
         where: { id: accountId, deletedAt: null },

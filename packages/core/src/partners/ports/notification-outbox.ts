@@ -7,7 +7,7 @@ export interface OutboxNotification {
   recipient: string;
   createdAt: Date;
   used: boolean;
-  /** Path (on the hosted chat's origin) of the password-setup page, for that kind only. */
+  /** Path (on the hosted chat's origin) of the page the link opens, token in its fragment; null once it cannot work. */
   linkPath: string | null;
 }
 
@@ -21,11 +21,13 @@ export async function listOutbox(
 ): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
   const before = decodeCursor(db.secrets, input.cursor, filters);
-  const { rows } = await db.pool.query<{ id: string; kind: string; recipient: string; payload: { token?: string; used?: boolean }; created_at: Date }>(
-    `SELECT id, kind, recipient, payload, created_at FROM notification_outbox
-     WHERE ($1::text IS NULL OR recipient = $1)
-       AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
-     ORDER BY created_at DESC, id DESC LIMIT $4`,
+  const { rows } = await db.pool.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
+    `SELECT n.id, n.kind, n.recipient, n.payload, n.created_at, t.used_at IS NOT NULL AS used,
+            (n.kind <> 'password_setup' OR (t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now())) AS live
+     FROM notification_outbox n LEFT JOIN site_password_tokens t ON t.id = n.payload->>'token_id'
+     WHERE ($1::text IS NULL OR n.recipient = $1)
+       AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::text))
+     ORDER BY n.created_at DESC, n.id DESC LIMIT $4`,
     [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
   const page = keysetPage(db.secrets, rows, input.limit, filters);
@@ -35,8 +37,9 @@ export async function listOutbox(
       kind: row.kind,
       recipient: row.recipient,
       createdAt: row.created_at,
-      used: row.payload.used === true,
-      linkPath: row.kind === "password_setup" && row.payload.token ? `/site/password-setup?token=${encodeURIComponent(row.payload.token)}` : null,
+      used: row.used,
+      // A link that can no longer work is not offered; a sealed one opens only with this server's key.
+      linkPath: row.live && row.payload.link ? (db.secrets.open("notification-link", row.payload.link) ?? null) : null,
     })),
     nextCursor: page.nextCursor,
   };

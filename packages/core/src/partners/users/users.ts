@@ -164,6 +164,13 @@ export async function setPartnerUserStatus(
        WHERE id = $1 RETURNING access_version`,
       [user.id, status],
     );
+    // An email change waiting at the new address is withdrawn with the access.
+    if (status === "disabled") {
+      await client.query(
+        "UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'",
+        [user.id],
+      );
+    }
     if (!user.site_account_id) return undefined;
     const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: changed.rows[0]?.access_version ?? 0 };
     await deps.queue.enqueueIn(client, QUEUES.siteAccountSync, data, `${user.id}:${data.accessVersion}:${status}`);

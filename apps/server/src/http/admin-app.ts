@@ -1,0 +1,39 @@
+import type { ServerResponse } from "node:http";
+import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApiError } from "@mga/api";
+import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
+import type { Logger } from "../log";
+import { healthz } from "./create-app";
+import { requestPipeline } from "./request-pipeline";
+import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
+
+/**
+ * The admin listener (ADMIN_API_PORT, loopback by default): the staff console's typed tRPC
+ * (`/trpc/staff.*`, `/trpc/system.*`), never reachable on the public port. Batching is off, so
+ * one HTTP request is one procedure call and every sign-in attempt is counted as one. The
+ * console forwards its visitor's address (X-Forwarded-For), believed from loopback only.
+ */
+export function createAdminApp(options: ApiDeps & { logger: Logger }) {
+  const createContext = createContextFactory(options);
+  return requestPipeline({ logger: options.logger, forwardedTrust: "loopback" }, async (req: ApiRequest, res: ServerResponse, path) => {
+    if (path === "/healthz") return healthz(req, res);
+    if (!path.startsWith("/trpc/")) return false;
+    // A query's input travels as JSON in the URL: the same checks as a body.
+    const input = new URL(req.url ?? "/", "http://admin").searchParams.get("input");
+    if (input !== null) parseJsonInput(input, "input");
+    await nodeHTTPRequestHandler({
+      req,
+      res,
+      router: adminRouter,
+      path: path.slice("/trpc/".length),
+      allowBatching: false,
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: ({ req: incoming }) => createContext({ req: incoming }),
+      // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
+      responseMeta: ({ ctx, errors }) =>
+        errors[0]
+          ? { status: toApiError(errors[0]).status, headers: { ...(ctx?.response.headers ?? {}), ...toApiError(errors[0]).headers } }
+          : { headers: ctx?.response.headers ?? {} },
+    });
+    return true;
+  });
+}

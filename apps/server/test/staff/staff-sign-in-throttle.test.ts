@@ -1,0 +1,100 @@
+import { createStaff } from "@mga/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffClient } from "../support/staff-client";
+import { startTestApp, type TestApp } from "../support/test-app";
+
+/**
+ * Staff sign-in against an attacker: parallel guesses, batched guesses, guesses spread over
+ * accounts, and the public port. Real server, real PostgreSQL, real concurrency.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const { trpc } = staffClient(() => app.adminUrl);
+const signIn = (email: string, password: string, address: string) => trpc("staff.signIn", { mutation: true, input: { email, password }, address });
+const audit = async (action: string, actor: string) =>
+  (await app.t.db.pool.query("SELECT details FROM audit_log WHERE action = $1 AND actor = $2", [action, actor])).rows as Array<{ details: Record<string, unknown> }>;
+
+describe("staff sign-in throttling", () => {
+  it("4 rounds of 20 parallel wrong passwords: 5 are checked, the rest refused, and the right password is then refused too", async () => {
+    await createStaff(app.t.db, { email: "target@mga.test", password: "the right password 1", role: "admin", actor: "test" });
+    const statuses: number[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      // Each round from other addresses, so only the account's own limit is in play.
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => signIn("target@mga.test", `guess ${round}-${i}`, `203.0.113.${round * 20 + i + 1}`)));
+      statuses.push(...results.map((result) => result.status));
+    }
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(75);
+    const right = await signIn("target@mga.test", "the right password 1", "203.0.113.200");
+    expect(right.status).toBe(429);
+    expect(right.error?.message).toMatch(/^too many failed attempts; try again in \d+ minute\(s\)$/);
+    // Audited: every wrong password, and the lock once.
+    expect(await audit("staff.sign_in_failed", "target@mga.test")).toHaveLength(5);
+    expect(await audit("staff.sign_in_locked", "target@mga.test")).toEqual([{ details: expect.objectContaining({ by: "account", address: expect.stringMatching(/^203\.0\.113\./) }) }]);
+  });
+
+  it("a batch of sign-ins in one HTTP request is refused whole: no password is checked", async () => {
+    await createStaff(app.t.db, { email: "batch@mga.test", password: "the right password 2", role: "viewer", actor: "test" });
+    const inputs = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [String(i), { email: "batch@mga.test", password: `guess ${i}` }]));
+    const paths = Array.from({ length: 10 }, () => "staff.signIn").join(",");
+    const res = await fetch(`${app.adminUrl}/trpc/${paths}?batch=1`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(inputs) });
+    expect(res.status).toBe(400);
+    expect(await audit("staff.sign_in_failed", "batch@mga.test")).toHaveLength(0);
+    expect((await signIn("batch@mga.test", "the right password 2", "203.0.113.201")).status).toBe(200);
+  });
+
+  it("one address cannot lock every account: after 20 attempts it is refused whatever the account", async () => {
+    const emails = Array.from({ length: 25 }, (_, i) => `spray-${i}@mga.test`);
+    await createStaff(app.t.db, { email: "spared@mga.test", password: "the right password 3", role: "viewer", actor: "test" });
+    const results = await Promise.all(emails.map((email) => signIn(email, "a guess", "192.0.2.50")));
+    expect(results.filter((result) => result.status === 401)).toHaveLength(20);
+    expect(results.filter((result) => result.status === 429)).toHaveLength(5);
+    // The spared colleague is not locked: from their own address they sign in.
+    expect((await signIn("spared@mga.test", "the right password 3", "192.0.2.51")).status).toBe(200);
+    // The throttled address is refused even for a right password, before it is checked.
+    expect((await signIn("spared@mga.test", "the right password 3", "192.0.2.50")).status).toBe(429);
+  });
+
+  it("a locked account and an unknown email get the same answer", async () => {
+    await createStaff(app.t.db, { email: "real@mga.test", password: "the right password 4", role: "viewer", actor: "test" });
+    for (const email of ["real@mga.test", "nobody@mga.test"]) {
+      for (let i = 0; i < 5; i += 1) expect((await signIn(email, "a guess", `198.51.100.${i + 10}`)).status).toBe(401);
+    }
+    const [real, unknown] = await Promise.all([signIn("real@mga.test", "the right password 4", "198.51.100.30"), signIn("nobody@mga.test", "anything", "198.51.100.31")]);
+    expect(real.status).toBe(429);
+    expect(unknown.status).toBe(429);
+    expect(real.error?.message).toBe(unknown.error?.message);
+  });
+
+  it("a successful sign-in clears the account's count", async () => {
+    await createStaff(app.t.db, { email: "forgetful@mga.test", password: "the right password 5", role: "viewer", actor: "test" });
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < 4; i += 1) expect((await signIn("forgetful@mga.test", "oops", "198.51.100.60")).status).toBe(401);
+      expect((await signIn("forgetful@mga.test", "the right password 5", "198.51.100.60")).status).toBe(200);
+    }
+  });
+});
+
+describe("where the staff surface is served", () => {
+  it("the public port has no /trpc at all; the admin listener has it", async () => {
+    await createStaff(app.t.db, { email: "where@mga.test", password: "the right password 6", role: "viewer", actor: "test" });
+    const onPublic = await fetch(`${app.baseUrl}/trpc/staff.signIn`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "where@mga.test", password: "the right password 6" }) });
+    expect(onPublic.status).toBe(404);
+    expect(onPublic.headers.get("set-cookie")).toBeNull();
+    expect((await fetch(`${app.baseUrl}/trpc/system.status`)).status).toBe(404);
+    expect((await signIn("where@mga.test", "the right password 6", "198.51.100.70")).status).toBe(200);
+  });
+
+  it("the forwarded address is believed only from loopback peers (the console on this machine)", async () => {
+    const { clientAddressOf } = await import("../../src/http/client-address");
+    const request = (remoteAddress: string, forwarded?: string) => ({ socket: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as never;
+    expect(clientAddressOf(request("127.0.0.1", "10.0.0.1, 203.0.113.9"), "loopback")).toBe("203.0.113.9");
+    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), "loopback")).toBe("203.0.113.1");
+    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), "never")).toBe("203.0.113.1");
+    expect(clientAddressOf(request("127.0.0.1", "not an address"), "loopback")).toBe("127.0.0.1");
+  });
+});

@@ -1,0 +1,38 @@
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import * as common from "@zxcvbn-ts/language-common";
+import * as english from "@zxcvbn-ts/language-en";
+import { AppError } from "../errors/app-error";
+
+/**
+ * The one rule for every password a person chooses here (staff accounts, the built-in site
+ * accounts): at least 12 characters, at most 256, and not guessable from the common-password,
+ * name and word lists of zxcvbn (score 3 of 4: "safely unguessable"), whose feedback says why.
+ */
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 256;
+const MIN_SCORE = 3;
+
+/** Shown beside password inputs; the check below is the authority. */
+export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters, and not a common or easily guessed password.`;
+
+let checker: ZxcvbnFactory | undefined;
+/** Loading the dictionaries takes a few hundred milliseconds: once, at first use. */
+function strength(password: string) {
+  checker ??= new ZxcvbnFactory({
+    dictionary: { ...common.dictionary, ...english.dictionary },
+    graphs: common.adjacencyGraphs,
+    translations: english.translations,
+  });
+  return checker.check(password);
+}
+
+/** Throws 400 `invalid_request` naming the field when `password` breaks the rule. */
+export function assertAcceptablePassword(password: string, field = "password"): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at most ${MAX_PASSWORD_LENGTH} characters`);
+  const result = strength(password);
+  if (result.score < MIN_SCORE) {
+    const why = result.feedback.warning ?? "it is too easy to guess";
+    throw new AppError("invalid_request", `${field}: too easy to guess (${why.replace(/\.$/, "").toLowerCase()}); ${result.feedback.suggestions[0]?.replace(/\.$/, "").toLowerCase() ?? "add another word or two"}`);
+  }
+}

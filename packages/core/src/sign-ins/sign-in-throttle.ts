@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { normalizeEmail } from "../shared/email";
+
+/**
+ * Throttles every human sign-in and every page that checks a secret a person holds, with
+ * rate-limiter-flexible's PostgreSQL store (one statement increments a counter and returns it,
+ * so parallel attempts cannot overwrite each other, and every instance shares the count):
+ *
+ * - per account (the email typed, whether or not an account has it): a few attempts per
+ *   window, then the account is locked until the window ends. A known locked account and an
+ *   unknown email answer alike, at the same speed: the lock is decided before any password is
+ *   checked.
+ * - per client address: more attempts, so that one client cannot lock every account either.
+ *
+ * An attempt is counted before the secret is checked, so a burst of parallel guesses gets no
+ * more checks than the limit. Success forgives: the account's count is cleared and the
+ * address gets its point back.
+ */
+export type SignInSurface = "staff" | "site-login" | "site-password-setup" | "site-email-verification";
+
+interface Limit {
+  attempts: number;
+  windowSeconds: number;
+}
+
+export const SIGN_IN_LIMITS: Record<SignInSurface, { account?: Limit; address: Limit }> = {
+  staff: { account: { attempts: 5, windowSeconds: 15 * 60 }, address: { attempts: 20, windowSeconds: 15 * 60 } },
+  "site-login": { account: { attempts: 5, windowSeconds: 15 * 60 }, address: { attempts: 30, windowSeconds: 15 * 60 } },
+  // Tokens are long and random: these pages are throttled per address only, against scanning
+  // and against spending a password hash per request.
+  "site-password-setup": { address: { attempts: 20, windowSeconds: 15 * 60 } },
+  "site-email-verification": { address: { attempts: 20, windowSeconds: 15 * 60 } },
+};
+
+/** Where the counters live (created by a migration; the library's own table layout). */
+const TABLE = "sign_in_throttle";
+
+export interface SignInAttempt {
+  /** The secret was right: clears the account's count and returns the address's point. */
+  succeeded(): Promise<void>;
+}
+
+/** Why an attempt was refused, for the audit log; `first` is true only for the attempt that crossed the limit. */
+export interface Refusal {
+  by: "account" | "address";
+  first: boolean;
+  retryAfterSeconds: number;
+}
+
+export class SignInThrottled extends AppError {
+  constructor(readonly refusal: Refusal) {
+    super("rate_limited", `too many failed attempts; try again in ${Math.ceil(refusal.retryAfterSeconds / 60)} minute(s)`, {
+      headers: { "Retry-After": String(refusal.retryAfterSeconds) },
+    });
+  }
+}
+
+const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
+
+function limiter(db: Database, surface: SignInSurface, by: "account" | "address"): RateLimiterPostgres | undefined {
+  const limit = SIGN_IN_LIMITS[surface][by];
+  if (!limit) return undefined;
+  let byName = limiters.get(db);
+  if (!byName) limiters.set(db, (byName = new Map()));
+  const name = `${surface}:${by}`;
+  let found = byName.get(name);
+  if (!found) {
+    found = new RateLimiterPostgres({
+      storeClient: db.pool,
+      storeType: "pool",
+      tableName: TABLE,
+      tableCreated: true,
+      keyPrefix: name,
+      points: limit.attempts,
+      duration: limit.windowSeconds,
+    });
+    byName.set(name, found);
+  }
+  return found;
+}
+
+/** Keys are digests: the table never holds an email or an address. */
+const keyOf = (value: string) => createHash("sha256").update(value).digest("base64url");
+const accountKey = (account: string) => keyOf(normalizeEmail(account));
+
+/**
+ * Counts one attempt (account and address) and throws SignInThrottled, before any secret is
+ * checked, when either is over its limit. `account` is the email as typed, if the surface has one.
+ */
+export async function beginSignInAttempt(db: Database, surface: SignInSurface, who: { account?: string | undefined; address: string }): Promise<SignInAttempt> {
+  const byAccount = who.account === undefined ? undefined : limiter(db, surface, "account");
+  const byAddress = limiter(db, surface, "address");
+  const consumed = await Promise.allSettled([
+    byAccount?.consume(accountKey(who.account as string)),
+    byAddress?.consume(keyOf(who.address)),
+  ]);
+  for (const [index, outcome] of consumed.entries()) {
+    if (outcome.status === "fulfilled") continue;
+    if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+    const limit = SIGN_IN_LIMITS[surface][index === 0 ? "account" : "address"] as Limit;
+    throw new SignInThrottled({
+      by: index === 0 ? "account" : "address",
+      first: outcome.reason.consumedPoints === limit.attempts + 1,
+      retryAfterSeconds: Math.max(1, Math.ceil(outcome.reason.msBeforeNext / 1000)),
+    });
+  }
+  return {
+    async succeeded() {
+      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress?.reward(keyOf(who.address))]);
+    },
+  };
+}
+
+/** Until when an account is locked out of a surface, if it is (the console shows it). */
+export async function lockedUntil(db: Database, surface: SignInSurface, account: string): Promise<Date | null> {
+  const byAccount = limiter(db, surface, "account");
+  const state = await byAccount?.get(accountKey(account));
+  const limit = SIGN_IN_LIMITS[surface].account;
+  if (!state || !limit || state.consumedPoints < limit.attempts) return null;
+  return new Date(Date.now() + state.msBeforeNext);
+}
+
+/** Lifts an account's lockout (an admin re-enables a colleague). */
+export async function clearSignInLock(db: Database, surface: SignInSurface, account: string): Promise<void> {
+  await limiter(db, surface, "account")?.delete(accountKey(account));
+}
