@@ -88,6 +88,32 @@ describe("staff console", () => {
     expect(cookies.find((cookie) => cookie.name === "mga_console_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
   });
 
+  it("cannot be framed by another site, and says when to try again after repeated wrong passwords", async () => {
+    const headers = (await fetch(`${service.consoleUrl}/sign-in`)).headers;
+    expect(headers.get("x-frame-options")).toBe("DENY");
+    expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+    const stranger = await browser.newContext();
+    const framing = await stranger.newPage();
+    await framing.setContent(`<iframe id="console" src="${service.consoleUrl}/sign-in"></iframe>`);
+    const frame = await (await framing.waitForSelector("#console")).contentFrame();
+    await framing.waitForTimeout(500);
+    expect(await frame?.locator("form").count()).toBe(0);
+
+    const guesser = await stranger.newPage();
+    await visit(guesser, `${service.consoleUrl}/sign-in`);
+    for (let attempt = 0; attempt < 6; attempt += 1) {
+      await guesser.getByLabel("Email").fill("somebody@example.com");
+      await guesser.getByLabel("Password").fill(`guess number ${attempt}`);
+      // Each attempt is one server action: wait for its answer, not for a message already on screen.
+      await Promise.all([guesser.waitForResponse((response) => response.request().method() === "POST"), guesser.getByRole("button", { name: "Sign in" }).click()]);
+      await guesser.locator("p.form-error").waitFor();
+      if (attempt < 5) await expect(guesser.locator("p.form-error").textContent()).resolves.toBe("Wrong email or password.");
+    }
+    await expect(guesser.locator("p.form-error").textContent()).resolves.toMatch(/^Too many failed attempts; try again in 1[45] minutes\.$/);
+    await stranger.close();
+  });
+
   it("creates an organization", async () => {
     await expect(page.locator("p.empty").first().textContent()).resolves.toContain("No organizations yet");
     await page.getByLabel("Name", { exact: true }).fill("Acme Lending");
@@ -452,7 +478,7 @@ describe("staff console", () => {
     await colleague.getByLabel("Password", { exact: true }).fill("qwertyuiop123");
     await colleague.getByLabel("Password again").fill("qwertyuiop123");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
-    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toMatch(/^Too easy to guess \(this is similar to a commonly used password\)/);
+    await expect.poll(() => colleague.locator('[data-field-error="password"]').textContent()).toMatch(/^Too easy to guess \(this is similar to a commonly used password\)/);
     await colleague.getByLabel("Password", { exact: true }).fill(VIEWER.password);
     await colleague.getByLabel("Password again").fill("something else 1");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
@@ -499,7 +525,7 @@ describe("staff console", () => {
     await viewer.getByLabel("Email").fill(VIEWER.email);
     await viewer.getByLabel("Password").fill(VIEWER.password);
     await viewer.getByRole("button", { name: "Sign in" }).click();
-    await expect(viewer.locator("p.form-error").textContent()).resolves.toBe("this staff account is disabled; ask an admin");
+    await expect(viewer.locator("p.form-error").textContent()).resolves.toBe("This staff account is disabled; ask an admin.");
     await viewer.context().close();
 
     await visit(page, `${service.consoleUrl}/audit`);

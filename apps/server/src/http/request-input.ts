@@ -102,7 +102,8 @@ function checkText(text: string, path: Array<string | number>): void {
   if (!text.isWellFormed()) throw new AppError("invalid_request", `${name(path)}: contains an unpaired UTF-16 surrogate`);
 }
 
-const name = (path: Array<string | number>) => (path.length === 0 ? "request body" : path.join("."));
+/** Where in the body, for the message: without the offending characters themselves. */
+const name = (path: Array<string | number>) => (path.length === 0 ? "request body" : path.map((part) => String(part).replaceAll("\u0000", "").toWellFormed()).join("."));
 
 function parseForm(text: string): URLSearchParams {
   const form = new URLSearchParams();

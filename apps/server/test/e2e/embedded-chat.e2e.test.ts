@@ -56,7 +56,7 @@ async function prepare() {
     expect(res.status).toBe(201);
     return res.body.launch_url as string;
   };
-  return { email, launchUrl };
+  return { email, launchUrl, launcherId: launcher.id };
 }
 
 async function openInPartnerPage(page: Page, launchUrl: string): Promise<Frame> {
@@ -144,6 +144,34 @@ describe("embedded chat in a partner's page", () => {
     await frame.evaluate("location.reload()");
     const reloaded = (await (await framed.waitForSelector("#assistant")).contentFrame()) as Frame;
     await reloaded.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    await context.close();
+  });
+
+  it("a launch key over its rate limit: the chat says so in plain words and keeps the question", { timeout: 60_000 }, async () => {
+    upstreamAnswers(answer("Not reached."));
+    const { email, launchUrl, launcherId } = await prepare();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(await launchUrl());
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
+    await popup.waitForSelector("input[name=email]");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "correct horse battery");
+    await popup.click("button[type=submit]");
+    await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    // The key's budget is spent, in this minute and the next.
+    await setup.app.t.db.pool.query(
+      `INSERT INTO rate_limit_counters (api_key_id, window_start, count)
+       SELECT $1, w, 100000 FROM unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
+       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = 100000`,
+      [launcherId],
+    );
+    await page.fill("#question", "Is a gift allowed?");
+    await page.click("#send");
+    const notice = await page.waitForSelector(".msg.assistant[data-notice='rate_limited']", { timeout: 10_000 });
+    expect(await notice.textContent()).toMatch(/^Too many questions in a short time\. Try again in \d+ (seconds|minutes)\.$/);
+    expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
+    expect(await page.isVisible("#ended")).toBe(false);
     await context.close();
   });
 

@@ -22,6 +22,23 @@ describe("transport errors use the envelope", () => {
     expectEnvelope(await app.request("/v1/me", { method: "POST", key, headers: json, body: big }), 413, "invalid_request");
   });
 
+  it("every response, on both listeners, forbids content sniffing", async () => {
+    const { key } = await app.newKey();
+    const responses = [
+      await app.request("/healthz"),
+      await app.request("/v1/me", { key }),
+      await app.request("/v1/nothing-here"),
+      await app.request("/v1/openapi.json"),
+      await app.request("/site/login"),
+      await app.request("/embed/partner/acme-los"),
+      await app.request("/embed/assets/chat.js"),
+      { headers: (await fetch(`${app.adminUrl}/trpc/system.status`)).headers },
+    ];
+    for (const res of responses) expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    // Pages that are not the hosted chat can never be framed.
+    expect((await app.request("/site/login")).headers.get("x-frame-options")).toBe("DENY");
+  });
+
   it("echoes the request id as a header on every response", async () => {
     const res = await app.request("/healthz");
     expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9A-Za-z]{22}$/);

@@ -52,10 +52,16 @@ export interface Refusal {
 
 export class SignInThrottled extends AppError {
   constructor(readonly refusal: Refusal) {
-    super("rate_limited", `too many failed attempts; try again in ${Math.ceil(refusal.retryAfterSeconds / 60)} minute(s)`, {
+    super("rate_limited", `too many failed attempts; try again in ${inWords(refusal.retryAfterSeconds)}`, {
       headers: { "Retry-After": String(refusal.retryAfterSeconds) },
     });
   }
+}
+
+function inWords(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
 
 const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();

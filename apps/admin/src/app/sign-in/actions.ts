@@ -16,12 +16,15 @@ export async function signInAction(_state: FormState, form: FormData): Promise<F
     if (error instanceof TRPCClientError) {
       const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
       if (status === 401) return { status: "error", message: "Wrong email or password." };
-      if (status === 403) return { status: "error", message: error.message };
+      // Disabled, or too many failed attempts (from this account or this address): the API says until when.
+      if (status === 403 || status === 429) return { status: "error", message: sentence(error.message) };
     }
     return { status: "error", message: "The API could not be reached. Try again in a moment." };
   }
   redirect("/organizations");
 }
+
+const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 export async function signOutAction(): Promise<void> {
   const credentials = await readCredentials();
