@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bindLaunchKey, configureTenant, hashPassword } from "@mga/core";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
 import { anotherKey, newPartner } from "../support/partners";
@@ -57,6 +57,16 @@ async function prepare() {
     return res.body.launch_url as string;
   };
   return { email, launchUrl, launcherId: launcher.id };
+}
+
+/** The chat page's sign-in: the popup of the site login, the right password, the chat open. */
+async function signInThroughPopup(context: BrowserContext, page: Page, email: string): Promise<void> {
+  const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
+  await popup.waitForSelector("input[name=email]");
+  await popup.fill("input[name=email]", email);
+  await popup.fill("input[name=password]", "correct horse battery");
+  await popup.click("button[type=submit]");
+  await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
 }
 
 async function openInPartnerPage(page: Page, launchUrl: string): Promise<Frame> {
@@ -124,12 +134,7 @@ describe("embedded chat in a partner's page", () => {
     // Opened top-level (first-party): session storage is available, so a refresh resumes.
     const page = await context.newPage();
     await page.goto(await launchUrl());
-    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
-    await popup.waitForSelector("input[name=email]");
-    await popup.fill("input[name=email]", email);
-    await popup.fill("input[name=password]", "correct horse battery");
-    await popup.click("button[type=submit]");
-    await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await signInThroughPopup(context, page, email);
     expect(page.url()).not.toContain("#code=");
     await page.reload();
     await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
@@ -153,12 +158,7 @@ describe("embedded chat in a partner's page", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(await launchUrl());
-    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
-    await popup.waitForSelector("input[name=email]");
-    await popup.fill("input[name=email]", email);
-    await popup.fill("input[name=password]", "correct horse battery");
-    await popup.click("button[type=submit]");
-    await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await signInThroughPopup(context, page, email);
     // The key's budget is spent, in this minute and the next.
     await setup.app.t.db.pool.query(
       `INSERT INTO rate_limit_counters (api_key_id, window_start, count)

@@ -1,6 +1,7 @@
-import { bindLaunchKey, hashPassword, LocalSiteAccounts } from "@mga/core";
+import { hashPassword, LocalSiteAccounts } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anotherKey, newPartner } from "../support/partners";
+import { openSignInSession } from "../support/launches";
+import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -33,17 +34,8 @@ async function signInSession(p?: Partner, externalUserId = "lo-1") {
   const email = `${externalUserId}-${partner.organizationId}@acme.test`.toLowerCase();
   await partner.put(`/users/${externalUserId}`, { email });
   await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
-  const launcher = await anotherKey(app, partner.organizationId, ["embed:launch"]);
-  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: partner.slug });
-  const launch = await app.request("/v1/embed-sessions", {
-    method: "POST",
-    key: launcher.key,
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ integration: partner.slug, user: { external_user_id: externalUserId }, loan_context: { external_loan_id: "LN-1" } }),
-  });
-  const code = new URLSearchParams(new URL(launch.body.launch_url).hash.slice(1)).get("code");
-  const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
-  return { email, session: consumed.body.session_token as string, partner };
+  const session = await openSignInSession(app, partner, externalUserId);
+  return { email, session, partner };
 }
 
 describe("the site login", () => {
@@ -107,6 +99,11 @@ describe("password-setup and email-verification links", () => {
     const disabledLink = await setupLink("dis@acme.test");
     await p.patch("/users/dis", { status: "disabled" });
     expect((await attempt(tokenOf(disabledLink))).status).toBe(401);
+    // Reactivated before choosing a password: a new link, since the old one died with the lock.
+    await p.patch("/users/dis", { status: "active" });
+    const reissued = await setupLink("dis@acme.test");
+    expect(reissued).not.toBe(disabledLink);
+    expect((await attempt(tokenOf(reissued))).status).toBe(200);
 
     await p.put("/users/del", { email: "del@acme.test" });
     const deletedLink = await setupLink("del@acme.test");

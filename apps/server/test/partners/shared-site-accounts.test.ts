@@ -1,6 +1,7 @@
-import { bindLaunchKey, hashPassword } from "@mga/core";
+import { hashPassword } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anotherKey, newPartner } from "../support/partners";
+import { openSignInSession } from "../support/launches";
+import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -32,19 +33,8 @@ async function sharedPerson(email: string) {
 
 /** A's loan officer opens the hosted chat and signs in at the site login: the HTTP status of the sign-in. */
 async function siteLogin(p: Partner, externalUserId: string, email: string): Promise<number> {
-  const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
-  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
-  const launch = await app.request("/v1/embed-sessions", {
-    method: "POST",
-    key: launcher.key,
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ integration: p.slug, user: { external_user_id: externalUserId }, loan_context: { external_loan_id: "LN-1" } }),
-  });
-  expect(launch.status, launch.text).toBe(201);
-  const code = new URLSearchParams(new URL(launch.body.launch_url).hash.slice(1)).get("code");
-  const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
-  expect(consumed.status, consumed.text).toBe(200);
-  const form = new URLSearchParams({ session: consumed.body.session_token, email, password: PASSWORD });
+  const session = await openSignInSession(app, p, externalUserId);
+  const form = new URLSearchParams({ session, email, password: PASSWORD });
   const login = await fetch(`${app.baseUrl}/site/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form });
   await login.text();
   return login.status;

@@ -34,7 +34,13 @@ export class LocalSiteAccounts implements SiteAccounts {
   }
 
   async unlock(accountId: string): Promise<void> {
-    await this.db.prisma.siteAccount.update({ where: { id: accountId }, data: { locked: false } });
+    const { rows } = await this.db.pool.query<{ password_hash: string | null }>(
+      "UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash",
+      [accountId],
+    );
+    // Locking revoked its password-setup link: a person who never chose a password gets a new
+    // one, or a reactivated user could never sign in.
+    if (rows[0] && rows[0].password_hash === null) await issuePasswordSetup(this.db, accountId);
   }
 
   async destroySessions(accountId: string): Promise<void> {
