@@ -96,7 +96,13 @@ export const STAFF_COOKIE = "mga_staff";
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      // A cookie we never set (malformed escapes): no session, as if it were absent.
+      return undefined;
+    }
   }
   return undefined;
 }

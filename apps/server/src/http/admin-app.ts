@@ -3,7 +3,7 @@ import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApi
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { healthz } from "./create-app";
-import { requestPipeline } from "./request-pipeline";
+import { describe, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
 
 /**
@@ -28,6 +28,9 @@ export function createAdminApp(options: ApiDeps & { logger: Logger }) {
       allowBatching: false,
       maxBodySize: MAX_BODY_BYTES,
       createContext: ({ req: incoming }) => createContext({ req: incoming }),
+      onError: ({ error }) => {
+        if (toApiError(error).status >= 500) options.logger.error("request failed", { request_id: req.requestId, error: describe(error.cause ?? error) });
+      },
       // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
       responseMeta: ({ ctx, errors }) =>
         errors[0]

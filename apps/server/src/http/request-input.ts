@@ -116,7 +116,10 @@ function parseForm(text: string): URLSearchParams {
  * (which URLSearchParams would pass through as-is) and NUL are 400s naming where.
  */
 export function checkRequestTarget(url: string): void {
-  const [path = "/", query = ""] = url.split("?", 2);
+  // Only the first "?" starts the query: everything after it is the query, as routes read it.
+  const mark = url.indexOf("?");
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = mark === -1 ? "" : url.slice(mark + 1);
   for (const segment of path.split("/")) {
     const decoded = decode(segment, "path");
     if (decoded.includes("\u0000")) throw new AppError("invalid_request", "path: contains a NUL character");

@@ -103,6 +103,18 @@ describe("paths, queries and cursors", () => {
     expect(expectEnvelope(await raw("GET", `${p.base}/users?q=%E0%A4%A`), 400, "invalid_request").message).toBe("query: malformed percent-encoding");
   });
 
+  it("everything after the first ? is the query: a NUL or bad escape behind a second ? is still a 400", async () => {
+    const p = await newPartner(app, { slug: "second-los" });
+    expect(expectEnvelope(await raw("GET", `${p.base}/users?q=a?%00b`), 400, "invalid_request").message).toBe("q: contains a NUL character");
+    expect(expectEnvelope(await raw("GET", `${p.base}/users?q=a?%zz`), 400, "invalid_request").message).toBe("query: malformed percent-encoding");
+  });
+
+  it("a staff cookie with malformed escapes is no session, not a crash, on either listener", async () => {
+    const cookie = { Cookie: "mga_staff=%zz" };
+    expectEnvelope(await app.request("/v1/me", { headers: cookie }), 401, "unauthorized");
+    expect((await fetch(`${app.adminUrl}/trpc/staff.organizations.list`, { headers: cookie })).status).toBe(401);
+  });
+
   it("cursors are signed: one made up, or decoding to a bad date, is a 400", async () => {
     const p = await newPartner(app, { slug: "cursor-los" });
     for (let i = 0; i < 3; i += 1) await p.put(`/users/c-${i}`, { email: `c${i}@acme.test` });
