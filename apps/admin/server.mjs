@@ -1,20 +1,28 @@
 // The console's HTTP server: Next.js's own request handler behind a node:http server of ours,
 // so that the address each request comes from is known. Next alone passes on whatever
 // X-Forwarded-For a browser sends; here it is replaced by the connection's address (or, with
-// TRUST_PROXY=true behind a reverse proxy, by the last entry that proxy added), and the
-// console sends it on to the API, whose sign-in throttle counts attempts per address.
-// Environment: PORT (default 3100), HOST (default 127.0.0.1), ADMIN_API_URL, TRUST_PROXY.
+// a request from a reverse proxy listed in TRUST_PROXY, by the last entry that proxy added),
+// and the console sends it on to the API, whose sign-in throttle counts attempts per address.
+// Environment: PORT (default 3100), HOST (default 127.0.0.1), ADMIN_API_URL, TRUST_PROXY (the
+// API's setting: comma-separated addresses or CIDR networks; the API checks its syntax).
 import { createServer } from "node:http";
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 import next from "next";
 
 const port = Number(process.env.PORT ?? 3100);
 const hostname = process.env.HOST ?? "127.0.0.1";
-const trustProxy = process.env.TRUST_PROXY === "true";
+const proxies = new BlockList();
+for (const entry of (process.env.TRUST_PROXY ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+  const [address, prefix] = entry.split("/");
+  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+  if (prefix === undefined) proxies.addAddress(address, family);
+  else proxies.addSubnet(address, Number(prefix), family);
+}
 
 function visitorAddress(req) {
   const peer = req.socket.remoteAddress ?? "unknown";
-  if (!trustProxy) return peer;
+  const plain = peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  if (!isIP(plain) || !proxies.check(plain, isIP(plain) === 6 ? "ipv6" : "ipv4")) return peer;
   const last = String(req.headers["x-forwarded-for"] ?? "").split(",").at(-1)?.trim() ?? "";
   return isIP(last) ? last : peer;
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MIN_SECRET_KEY_LENGTH } from "@mga/core";
 import { z } from "zod";
+import { trustedProxies } from "./http/client-address";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -14,8 +15,18 @@ export const envSchema = z.object({
   ADMIN_API_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   /** Loopback by default: only the console, on this machine, should reach it. */
   ADMIN_API_HOST: z.string().min(1).default("127.0.0.1"),
-  /** `true` when a reverse proxy in front sets X-Forwarded-For (the sign-in throttles then count its last entry). */
-  TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((value) => value === "true"),
+  /** Reverse proxies in front (addresses or CIDR networks, comma-separated) whose X-Forwarded-For the sign-in throttles believe. */
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .refine((list) => {
+      try {
+        trustedProxies(list);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "a comma-separated list of addresses or CIDR networks (e.g. 10.0.0.0/8)"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")

@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
-import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, startWorkers, sweepExpiredRecords } from "@mga/core";
+import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, reconcileAllSiteAccountLocks, startWorkers, sweepExpiredRecords } from "@mga/core";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
+import { trustedProxies } from "./http/client-address";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
 
@@ -34,6 +35,11 @@ async function main() {
   const directory = directoryFromEnv(env, connection.db);
   const queue = await JobQueue.start({ connectionString: connection.url, onError: (error) => logger.warn("job queue", { error: String(error) }) });
   await startWorkers(queue, { db: connection.db, ...directory, log: (message, fields) => logger.warn(message, fields) });
+  // Site-account locks placed under the old rules (before accounts could be shared) are brought in line, in the background.
+  reconcileAllSiteAccountLocks({ db: connection.db, siteAccounts: directory.siteAccounts }).then(
+    (count) => count > 0 && logger.info("site-account locks reconciled", { accounts: count }),
+    (error: unknown) => logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
+  );
   // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
   const sweep = setInterval(() => {
     Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db)]).catch((error: unknown) =>
@@ -57,10 +63,10 @@ async function main() {
       siteCallbackSecret: env.SITE_CALLBACK_SECRET,
       logger,
       publicBaseUrl: baseUrl,
-      trustProxy: env.TRUST_PROXY,
+      trustedProxy: trustedProxies(env.TRUST_PROXY),
     }),
   );
-  adminServer.on("request", createAdminApp({ ...deps, logger }));
+  adminServer.on("request", createAdminApp({ ...deps, logger, trustedProxy: trustedProxies(env.TRUST_PROXY) }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {

@@ -70,3 +70,5 @@ export * from "./passwords/password-policy";
 export * from "./sign-ins/sign-in-throttle";
 export * from "./shared/files";
 export * from "./launches/local-site-login";
+export * from "./partners/users/site-account-sync";
+export * from "./partners/ports/local-password-setup";

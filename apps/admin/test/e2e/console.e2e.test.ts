@@ -539,4 +539,22 @@ describe("staff console", () => {
     await visit(page, `${service.consoleUrl}/audit`);
     await arrive(page, /\/sign-in/);
   });
+
+  // Last: it spends this address's sign-in budget for the rest of the window.
+  it("a browser cannot pick its own address: a forged X-Forwarded-For does not escape the per-address limit", async () => {
+    const forger = await browser.newContext();
+    const page = await forger.newPage();
+    let refused = false;
+    for (let attempt = 0; attempt < 21 && !refused; attempt += 1) {
+      await page.setExtraHTTPHeaders({ "X-Forwarded-For": `203.0.113.${attempt + 1}` });
+      await visit(page, `${service.consoleUrl}/sign-in`);
+      await page.getByLabel("Email").fill(`forger-${attempt}@example.com`);
+      await page.getByLabel("Password").fill("a guess of mine");
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.getByRole("button", { name: "Sign in" }).click()]);
+      await page.locator("p.form-error").waitFor();
+      refused = /^Too many failed attempts/.test((await page.locator("p.form-error").textContent()) ?? "");
+    }
+    expect(refused).toBe(true);
+    await forger.close();
+  });
 });

@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApiError } from "@mga/api";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
+import { type IsTrustedProxy, loopback } from "./client-address";
 import { healthz } from "./create-app";
 import { describe, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
@@ -12,9 +13,11 @@ import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
  * one HTTP request is one procedure call and every sign-in attempt is counted as one. The
  * console forwards its visitor's address (X-Forwarded-For), believed from loopback only.
  */
-export function createAdminApp(options: ApiDeps & { logger: Logger }) {
+export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy }) {
   const createContext = createContextFactory(options);
-  return requestPipeline({ logger: options.logger, forwardedTrust: "loopback" }, async (req: ApiRequest, res: ServerResponse, path) => {
+  const trusted = options.trustedProxy;
+  const trustedProxy: IsTrustedProxy = (peer) => loopback(peer) || (trusted?.(peer) ?? false);
+  return requestPipeline({ logger: options.logger, trustedProxy }, async (req: ApiRequest, res: ServerResponse, path) => {
     if (path === "/healthz") return healthz(req, res);
     if (!path.startsWith("/trpc/")) return false;
     // A query's input travels as JSON in the URL: the same checks as a body.

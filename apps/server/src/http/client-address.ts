@@ -1,24 +1,38 @@
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 
 /**
  * The address a request comes from, for the sign-in throttles. `X-Forwarded-For` is believed
- * only from a proxy we trust: its last entry is the one that proxy saw (earlier entries are
- * whatever the client sent). Trusted are a reverse proxy in front of the API when TRUST_PROXY
- * is set, and, on the admin listener, the console on this machine (a loopback peer), which
- * forwards the address of the browser it serves.
+ * only when the connection comes from a proxy we trust, and then only its last entry, the one
+ * that proxy added (earlier entries are whatever the client sent). Trusted are the addresses
+ * and networks listed in TRUST_PROXY and, on the admin listener, loopback (the console on this
+ * machine, which forwards the address of the browser it serves).
  */
-export type ForwardedTrust = "never" | "always" | "loopback";
+export type IsTrustedProxy = (peer: string) => boolean;
 
-export function clientAddressOf(req: IncomingMessage, trust: ForwardedTrust): string {
+/** `TRUST_PROXY`: a comma-separated list of addresses and CIDR networks (`10.0.0.0/8, ::1`); empty trusts none. */
+export function trustedProxies(list: string): IsTrustedProxy {
+  const proxies = new BlockList();
+  for (const entry of list.split(",").map((item) => item.trim()).filter(Boolean)) {
+    const [address = "", prefix] = entry.split("/");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (!isIP(address)) throw new Error(`TRUST_PROXY: ${entry} is not an address or a CIDR network`);
+    if (prefix === undefined) proxies.addAddress(address, family);
+    else proxies.addSubnet(address, Number(prefix), family);
+  }
+  return (peer) => {
+    const address = peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    return isIP(address) !== 0 && proxies.check(address, family);
+  };
+}
+
+export const loopback: IsTrustedProxy = (peer) => peer === "::1" || peer.startsWith("127.") || peer.startsWith("::ffff:127.");
+
+export function clientAddressOf(req: IncomingMessage, trusted: IsTrustedProxy): string {
   const peer = req.socket.remoteAddress ?? "unknown";
-  const trusted = trust === "always" || (trust === "loopback" && isLoopback(peer));
-  if (!trusted) return peer;
+  if (!trusted(peer)) return peer;
   const header = req.headers["x-forwarded-for"];
   const last = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").at(-1)?.trim() ?? "";
   return isIP(last) ? last : peer;
-}
-
-function isLoopback(address: string): boolean {
-  return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }

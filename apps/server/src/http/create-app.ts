@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler } from "@mga/api";
 import type { Logger } from "../log";
 import { handleEmbedRoute } from "./embed/embed-routes";
+import type { IsTrustedProxy } from "./client-address";
 import { describe, requestPipeline } from "./request-pipeline";
 import { handleSiteRoute } from "./site/site-routes";
 import { matchStreamRoute, streamMessage } from "./stream-message";
@@ -16,8 +17,8 @@ export interface AppOptions extends ApiDeps {
   publicBaseUrl: string;
   /** Silence after which an event stream gets a keep-alive comment. */
   sseKeepAliveMs?: number;
-  /** Believe X-Forwarded-For from a reverse proxy in front (TRUST_PROXY). */
-  trustProxy?: boolean;
+  /** Reverse proxies in front whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
+  trustedProxy?: IsTrustedProxy;
 }
 
 /**
@@ -41,7 +42,7 @@ export function createApp(options: AppOptions) {
   const embedDeps = { ...streamDeps, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
   const siteDeps = { db, callbackSecret: options.siteCallbackSecret, queue: options.queue, directory: options.directory };
 
-  return requestPipeline({ logger, forwardedTrust: options.trustProxy ? "always" : "never" }, async (req: ApiRequest, res: ServerResponse, path) => {
+  return requestPipeline({ logger, trustedProxy: options.trustedProxy ?? (() => false) }, async (req: ApiRequest, res: ServerResponse, path) => {
     if (path === "/v1/openapi.json" && req.method === "GET") {
       openApiJson ??= JSON.stringify(buildOpenApiDocument(options.publicBaseUrl));
       res.setHeader("Content-Type", "application/json");

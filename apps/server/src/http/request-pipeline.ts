@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
 import { AppError, isAppError, newId } from "@mga/core";
 import type { Logger } from "../log";
-import { clientAddressOf, type ForwardedTrust } from "./client-address";
+import { clientAddressOf, type IsTrustedProxy } from "./client-address";
 import { checkRequestTarget, readRequestBody } from "./request-input";
 
 /**
@@ -17,7 +17,7 @@ import { checkRequestTarget, readRequestBody } from "./request-input";
  */
 export type Route = (req: ApiRequest, res: ServerResponse, path: string) => Promise<boolean>;
 
-export function requestPipeline(options: { logger: Logger; forwardedTrust: ForwardedTrust }, route: Route) {
+export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrustedProxy }, route: Route) {
   const { logger } = options;
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -26,7 +26,7 @@ export function requestPipeline(options: { logger: Logger; forwardedTrust: Forwa
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     res.setHeader("X-Content-Type-Options", "nosniff");
-    req.clientAddress = clientAddressOf(req, options.forwardedTrust);
+    req.clientAddress = clientAddressOf(req, options.trustedProxy);
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;

@@ -95,6 +95,9 @@ describe("hosted chat: limits and scope", () => {
     await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
     const launcher = await createApiKey(app.t.db, { organizationId: p.organizationId, name: "launcher", scopes: ["embed:launch"], rateLimitPerMinute: 2 });
     const { token } = await chatToken(p, { launcher: { id: launcher.key.id, key: launcher.plaintext } });
+    // Counting is per minute: start well inside one, so the checks below all land in it.
+    const second = new Date().getSeconds();
+    if (second >= 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
     // The key has one request left in this window (and in the next, should the minute turn now).
     await app.t.db.pool.query(
       `INSERT INTO rate_limit_counters (api_key_id, window_start, count)

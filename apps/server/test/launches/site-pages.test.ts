@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from "../support/test-app";
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({ trustProxy: true });
+  app = await startTestApp({ trustProxy: "127.0.0.1" });
 });
 afterAll(() => app.close());
 
@@ -61,6 +61,19 @@ describe("the site login", () => {
     const right = await post("/site/login", { session, email, password: PASSWORD }, "198.51.100.99");
     expect(right.status).toBe(429);
     expect(await alertOf(right)).toMatch(/^Too many failed attempts; try again in \d+ minutes\.$/);
+  });
+
+  it("a right password for an account that is not the launch's user counts as a failure: the throttle reveals nothing", async () => {
+    // The victim: another partner's user with a password; the guesser launches as its own user.
+    const victim = await signInSession();
+    const { session } = await signInSession();
+    const guess = (password: string) => post("/site/login", { session, email: victim.email, password }, "198.51.100.150");
+    for (let i = 0; i < 4; i += 1) expect((await guess(`wrong guess ${i}`)).status).toBe(401);
+    const right = await guess(PASSWORD);
+    expect(right.status).toBe(401);
+    expect(await alertOf(right)).toMatch(/^Wrong email or password, or this sign-in has expired/);
+    // Had the right password reset the count, this sixth attempt would be checked; it is refused.
+    expect((await guess(PASSWORD)).status).toBe(429);
   });
 
   it("one address cannot spray guesses over every account: after 30 attempts it is refused", async () => {
@@ -119,6 +132,14 @@ describe("password-setup and email-verification links", () => {
     expect(newer).not.toBe(older);
     expect((await attempt(tokenOf(older))).status).toBe(401);
     expect((await attempt(tokenOf(newer))).status).toBe(200);
+  });
+
+  it("check the token before anything costly: a made-up token with any password is refused as a bad link", async () => {
+    for (const password of ["short", "x".repeat(256), "password1234"]) {
+      const res = await post("/site/password-setup", { token: "made-up", password }, "192.0.2.40");
+      expect(res.status).toBe(401);
+      expect(await alertOf(res)).toMatch(/^This password link is invalid, expired or already used/);
+    }
   });
 
   it("are throttled per client address: 20 attempts, then 429 whatever the token", async () => {

@@ -154,7 +154,7 @@ describe("profile changes", () => {
     expect((await p.put("/users/pc", { email: "pc.new@acme.test" })).status).toBe(200);
   });
 
-  it("a pre-existing account: email changes wait for verification, name-only changes need a staff override", async () => {
+  it("a pre-existing account: email changes wait for verification and then move the user, name-only changes need a staff override", async () => {
     const p = await newPartner(app);
     await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_mg', 'mg@acme.test', 'self')");
     await p.put("/users/mg", { email: "mg@acme.test" });
@@ -187,7 +187,14 @@ describe("profile changes", () => {
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain("Email address confirmed");
     expect((await pollUntilDone(p, pending.body.operation.operation_id)).operation.status).toBe("completed");
-    expect((await db().pool.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg.new@acme.test");
+    // A partner never re-emails a person's pre-existing account: the user moves to the new
+    // address's account (created for it here, with its own password-setup link).
+    expect((await db().pool.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
+    await expect
+      .poll(async () => (await p.get("/users/mg")).body.user, { timeout: 10_000 })
+      .toMatchObject({ identity_origin: "partner_created", wordpress_linked: true, provisioning_status: "active", profile_version: 2, access_version: 2 });
+    const moved = await db().pool.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'mg'");
+    expect(moved.rows).toEqual([{ email: "mg.new@acme.test" }]);
     const again = await confirm();
     expect(again.status).toBe(404);
     expect(await again.text()).toContain("Unknown or already used verification link.");

@@ -128,6 +128,48 @@ describe("a site account shared by two organizations' partners", () => {
   });
 });
 
+describe("attacks through a partner's own user", () => {
+  it("confirming an email change at an address the partner controls moves only that partner's user: the shared account keeps its email and name", async () => {
+    const email = "victim@example.test";
+    const { a, b } = await sharedPerson(email);
+    await app.t.db.pool.query("UPDATE site_accounts SET name = 'Victim' WHERE email = $1", [email]);
+    // A's user is linked (existing_mg) to the account B's user created; A asks to move it to an address A controls.
+    const change = await a.post("/users/a-1/profile-changes", { email: "attacker@alpha.test", name: "Attacker" }, undefined, { "Idempotency-Key": "hijack-1" });
+    expect(change.status, change.text).toBe(202);
+    expect(change.body.operation.status).toBe("verification_pending");
+    const sent = () => app.t.db.pool.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'attacker@alpha.test'");
+    await expect.poll(async () => (await sent()).rowCount, { timeout: 10_000 }).toBe(1);
+    const token = (app.t.db.secrets.open("notification-link", (await sent()).rows[0].payload.link) as string).split("#token=")[1] as string;
+    const confirmed = await fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    expect(confirmed.status).toBe(200);
+    await poll(a, change.body.operation.operation_id, "completed");
+    // The shared account is untouched; B's user still signs in with it and B's view is unchanged.
+    expect((await app.t.db.pool.query("SELECT email, name FROM site_accounts WHERE email = $1", [email])).rows).toEqual([{ email, name: "Victim" }]);
+    expect(await siteLogin(b, "b-1", email)).toBe(200);
+    expect((await b.get("/users/b-1")).body.user).toMatchObject({ status: "active", wordpress_linked: true, wordpress_sync_status: "applied", launch_eligibility: { can_launch: true } });
+    // A's user now belongs to the account of the address A confirmed.
+    await expect
+      .poll(async () => (await app.t.db.pool.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows)
+      .toEqual([{ email: "attacker@alpha.test" }]);
+  });
+
+  it("a password chosen at one address does not follow the account to another: a re-emailed account must set a new password", async () => {
+    const b = await newPartner(app, { slug: "bravo-los" });
+    const a = await newPartner(app, { slug: "alpha-los" });
+    await b.put("/users/b-1", { email: "squatter@bravo.test" });
+    await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", ["squatter@bravo.test", await hashPassword(PASSWORD)]);
+    // B owns the account, so the change is applied directly…
+    const change = await b.post("/users/b-1/profile-changes", { email: "ceo@alpha-lender.test" }, undefined, { "Idempotency-Key": "squat-1" });
+    await poll(b, change.body.operation.operation_id, "completed");
+    // …but the password B chose is gone, and the setup link went to the new address.
+    expect((await app.t.db.pool.query("SELECT password_hash FROM site_accounts WHERE email = 'ceo@alpha-lender.test'")).rows).toEqual([{ password_hash: null }]);
+    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient = 'ceo@alpha-lender.test'")).rows[0].n).toBe(1);
+    // A provisions the real CEO and links that account: B's password does not open it.
+    expect((await a.put("/users/a-1", { email: "ceo@alpha-lender.test" })).body.user.identity_origin).toBe("existing_mg");
+    expect(await siteLogin(a, "a-1", "ceo@alpha-lender.test")).toBe(401);
+  });
+});
+
 describe("races between partners, with real concurrency", () => {
   it("20 organizations link the person while B deletes its user: nobody is left linked to a deleted or locked account", async () => {
     const email = "race-delete@example.test";

@@ -94,6 +94,17 @@ describe("invitation links", () => {
     expect(await rows("SELECT id FROM staff_invites WHERE email = 'someone@mga.test'")).toEqual([]);
   });
 
+  it("checks the link before the password, and throttles attempts per address", async () => {
+    // A made-up token is refused as a bad link whatever the password: no password rule or hash is spent on it.
+    const attempt = (i: number, password: string) =>
+      trpc("staff.invitations.accept", { mutation: true, input: { token: `made-up-token-number-${i}`, password }, address: "198.51.100.200" });
+    const first = await attempt(0, "short");
+    expect(first.status).toBe(404);
+    const results = await Promise.all(Array.from({ length: 21 }, (_, i) => attempt(i + 1, "x".repeat(200))));
+    expect(results.filter((res) => res.status === 404)).toHaveLength(19);
+    expect(results.filter((res) => res.status === 429)).toHaveLength(2);
+  });
+
   it("two simultaneous uses of one link create one account", async () => {
     const { token } = await invite("race@mga.test", "viewer");
     const results = await Promise.all([accept(token, "race password 1"), accept(token, "race password 2")]);

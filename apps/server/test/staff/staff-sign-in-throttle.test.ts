@@ -89,12 +89,30 @@ describe("where the staff surface is served", () => {
     expect((await signIn("where@mga.test", "the right password 6", "198.51.100.70")).status).toBe(200);
   });
 
-  it("the forwarded address is believed only from loopback peers (the console on this machine)", async () => {
-    const { clientAddressOf } = await import("../../src/http/client-address");
+  it("the forwarded address is believed only from trusted proxies, and only its last entry", async () => {
+    const { clientAddressOf, loopback, trustedProxies } = await import("../../src/http/client-address");
     const request = (remoteAddress: string, forwarded?: string) => ({ socket: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as never;
-    expect(clientAddressOf(request("127.0.0.1", "10.0.0.1, 203.0.113.9"), "loopback")).toBe("203.0.113.9");
-    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), "loopback")).toBe("203.0.113.1");
-    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), "never")).toBe("203.0.113.1");
-    expect(clientAddressOf(request("127.0.0.1", "not an address"), "loopback")).toBe("127.0.0.1");
+    expect(clientAddressOf(request("127.0.0.1", "10.0.0.1, 203.0.113.9"), loopback)).toBe("203.0.113.9");
+    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), loopback)).toBe("203.0.113.1");
+    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), trustedProxies(""))).toBe("203.0.113.1");
+    expect(clientAddressOf(request("127.0.0.1", "not an address"), loopback)).toBe("127.0.0.1");
+    const proxies = trustedProxies("10.0.0.0/8, 2001:db8::1");
+    expect(clientAddressOf(request("10.1.2.3", "198.51.100.4"), proxies)).toBe("198.51.100.4");
+    expect(clientAddressOf(request("::ffff:10.1.2.3", "198.51.100.4"), proxies)).toBe("198.51.100.4");
+    expect(clientAddressOf(request("2001:db8::1", "198.51.100.5"), proxies)).toBe("198.51.100.5");
+    expect(clientAddressOf(request("11.0.0.1", "198.51.100.4"), proxies)).toBe("11.0.0.1");
+    expect(() => trustedProxies("true")).toThrow(/not an address/);
+  });
+
+  it("an IPv6 client is counted by its /64: rotating addresses inside it does not help", async () => {
+    const { addressBucket } = await import("@mga/core");
+    expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe(addressBucket("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"));
+    expect(addressBucket("2001:db8:1:2::9")).not.toBe(addressBucket("2001:db8:1:3::9"));
+    expect(addressBucket("::ffff:192.0.2.1")).toBe("192.0.2.1");
+    expect(addressBucket("::1")).toBe("0:0:0:0::/64");
+    await createStaff(app.t.db, { email: "v6@mga.test", password: "the right password 7", role: "viewer", actor: "test" });
+    const results = await Promise.all(Array.from({ length: 22 }, (_, i) => signIn(`v6-${i}@mga.test`, "a guess", `2001:db8:42:7::${(i + 1).toString(16)}`)));
+    expect(results.filter((result) => result.status === 401)).toHaveLength(20);
+    expect(results.filter((result) => result.status === 429)).toHaveLength(2);
   });
 });

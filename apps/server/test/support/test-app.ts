@@ -8,6 +8,7 @@ export const UPSTREAM_TOKEN = "upstream-test-token";
 import type { DirectoryPorts } from "@mga/api";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { createAdminApp } from "../../src/http/admin-app";
+import { trustedProxies } from "../../src/http/client-address";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
 
@@ -37,8 +38,8 @@ export async function startTestApp(
     /** Seconds before a job whose worker died is retried (pg-boss expiry). */
     jobExpireInSeconds?: number;
     siteCallbackSecret?: string;
-    /** Believe X-Forwarded-For on the public listener, so a test can speak from many addresses. */
-    trustProxy?: boolean;
+    /** TRUST_PROXY of the public listener: `127.0.0.1` lets a test speak from many addresses through X-Forwarded-For. */
+    trustProxy?: string;
   } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} } : await createTestDatabase();
@@ -62,7 +63,7 @@ export async function startTestApp(
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   const logger = createLogger("debug", (line) => logs.push(line));
   const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl };
-  server.on("request", createApp({ ...deps, logger, publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret, trustProxy: options.trustProxy }));
+  server.on("request", createApp({ ...deps, logger, publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret, trustedProxy: trustedProxies(options.trustProxy ?? "") }));
   adminServer.on("request", createAdminApp({ ...deps, logger }));
 
   return {

@@ -1,3 +1,5 @@
+import type pg from "pg";
+import { AppError } from "../errors/app-error";
 import type { Database } from "./database";
 
 /**
@@ -7,11 +9,20 @@ import type { Database } from "./database";
  * PostgreSQL itself if the process dies. Session locks, not a transaction: `work` may wait on
  * other systems (a site-account service) without keeping a transaction open.
  *
+ * Waiting holds no connection: a lock is tried (`pg_try_advisory_lock`), and while another
+ * holder has it the waiter sleeps and tries again, for at most LOCK_WAIT_MS. Only holders hold
+ * connections of the lock pool, so waiters on one busy key never starve work on other keys.
+ * A lock taken later by `work` itself is waited for on the held connection (keeping what it
+ * holds), within the same deadline.
+ *
  * Lock order, to rule out deadlocks: take the keys of a kind in one fixed order (callers
  * document theirs).
  */
+export const LOCK_WAIT_MS = 30_000;
+
 export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (lock: (key: string) => Promise<void>) => Promise<T>): Promise<T> {
-  const client = await db.lockPool.connect();
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  const client = await acquire(db, keys, deadline);
   let released = false;
   const release = (destroy: boolean) => {
     if (released) return;
@@ -26,11 +37,9 @@ export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (
   }
   client.on("error", dropped);
   try {
-    const lock = async (key: string) => {
-      await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
-    };
-    for (const key of keys) await lock(key);
-    return await work(lock);
+    return await work(async (key) => {
+      while (!(await tryLock(client, key))) await pause(deadline);
+    });
   } finally {
     if (!released) {
       const clean = await client.query("SELECT pg_advisory_unlock_all()").then(
@@ -41,4 +50,35 @@ export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (
       release(!clean);
     }
   }
+}
+
+/** A lock-pool connection holding every key, or a 503-like refusal once the deadline passes. */
+async function acquire(db: Database, keys: string[], deadline: number): Promise<pg.PoolClient> {
+  for (;;) {
+    const client = await db.lockPool.connect();
+    let held = 0;
+    try {
+      while (held < keys.length && (await tryLock(client, keys[held] as string))) held += 1;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    if (held === keys.length) return client;
+    // Someone else holds one: give back what we took and the connection, then try again.
+    await client.query("SELECT pg_advisory_unlock_all()").then(
+      () => client.release(),
+      () => client.release(true),
+    );
+    await pause(deadline);
+  }
+}
+
+async function tryLock(client: pg.PoolClient, key: string): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
+  return rows[0]?.locked === true;
+}
+
+async function pause(deadline: number): Promise<void> {
+  if (Date.now() > deadline) throw new AppError("upstream_error", "another change to the same account is taking too long; retry shortly");
+  await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
 }

@@ -26,9 +26,9 @@ export function openDatabase(url: string, options: { secrets: ServerSecrets; max
   // An idle client that loses its connection emits "error"; without a listener it crashes the process.
   pool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  // A holder that hangs (a site-account system that never answers) must not hold everyone else
-  // forever: waiting for a lock fails after 30 s, and the work is retried by its job.
-  const lockPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)), options: "-c lock_timeout=30000" });
+  // Only lock holders hold these connections (waiters retry without one, advisory-locks.ts);
+  // a holder that hangs still cannot make anyone wait for a connection forever.
+  const lockPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)), connectionTimeoutMillis: 30_000 });
   lockPool.on("error", () => {});
   return {
     prisma,

@@ -1,6 +1,7 @@
 import { type ImportJobData, runImportJob } from "../partners/imports/imports";
 import { type LifecycleJob, runLifecycleJob } from "../partners/operations/run-operation";
-import { type DirectoryDeps, type ProvisioningJob, runProvisioningJob, runSiteAccountSyncJob, type SiteAccountSyncJob } from "../partners/users/users";
+import { runSiteAccountSyncJob, type SiteAccountSyncJob } from "../partners/users/site-account-sync";
+import { type DirectoryDeps, type ProvisioningJob, runProvisioningJob } from "../partners/users/users";
 import { type JobQueue, QUEUES } from "./job-queue";
 
 /** Which handler finishes which queue's jobs. Every server instance runs them; each job runs once. */

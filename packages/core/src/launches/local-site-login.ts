@@ -1,20 +1,27 @@
 import type { Database } from "../db/database";
 import { AppError, isAppError } from "../errors/app-error";
-import { SITE_SIGN_IN_FAILED, verifySiteLogin } from "../partners/ports/local-site-passwords";
-import { SignInThrottled } from "../sign-ins/sign-in-throttle";
+import { verifySiteLogin } from "../partners/ports/local-site-passwords";
+import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
 import { assertSignInSessionOpen, completeSiteLogin } from "./embed-auth";
+
+/** Every failed site sign-in says this, whatever failed: nothing tells a right password from a wrong one. */
+export const SITE_SIGN_IN_FAILED = "wrong email or password, or this sign-in has expired; if it keeps failing, open the assistant again from your loan file";
 
 /**
  * The built-in site login of a hosted-chat sign-in session (spec 3.6): the session is checked
- * first, then the throttled password check, then the account must be the one linked to the
- * launch's user. Every failure but a throttle says the same thing, so no answer tells a right
- * password from a wrong one; a throttle says when to try again.
+ * first, then the attempt is counted (per account and address), then the password, then the
+ * account must be the one linked to the launch's user. Only when all of it succeeded does the
+ * attempt count as a success (clearing the account's count): a right password for someone
+ * else's account is a failure like a wrong one, so the throttle tells nothing either. Every
+ * failure but a throttle says the same thing; a throttle says when to try again.
  */
 export async function signInAtLocalSite(db: Database, input: { sessionToken: string; email: string; password: string; address: string }): Promise<void> {
   try {
     await assertSignInSessionOpen(db, input.sessionToken);
+    const attempt = await beginSignInAttempt(db, "site-login", { account: input.email, address: input.address });
     const accountId = await verifySiteLogin(db, input);
     await completeSiteLogin(db, { sessionToken: input.sessionToken, siteAccountId: accountId });
+    await attempt.succeeded();
   } catch (error) {
     if (error instanceof SignInThrottled || !isAppError(error)) throw error;
     throw new AppError("unauthorized", SITE_SIGN_IN_FAILED);

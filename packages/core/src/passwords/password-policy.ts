@@ -16,12 +16,15 @@ const MIN_SCORE = 3;
 export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters, and not a common or easily guessed password.`;
 
 let checker: ZxcvbnFactory | undefined;
-/** Loading the dictionaries takes a few hundred milliseconds: once, at first use. */
+/** Loading the dictionaries takes a few hundred milliseconds: once, at first use. Call it only after cheaper checks (a token, a throttle) passed. */
 function strength(password: string) {
   checker ??= new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
     translations: english.translations,
+    // Matching costs grow fast with length (seconds for 256 random characters, blocking the
+    // process); the first 32 characters say enough about a password's strength.
+    maxLength: 32,
   });
   return checker.check(password);
 }

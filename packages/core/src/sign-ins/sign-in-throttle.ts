@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
@@ -19,7 +20,7 @@ import { normalizeEmail } from "../shared/email";
  * more checks than the limit. Success forgives: the account's count is cleared and the
  * address gets its point back.
  */
-export type SignInSurface = "staff" | "site-login" | "site-password-setup" | "site-email-verification";
+export type SignInSurface = "staff" | "staff-invite" | "site-login" | "site-password-setup" | "site-email-verification";
 
 interface Limit {
   attempts: number;
@@ -33,6 +34,7 @@ export const SIGN_IN_LIMITS: Record<SignInSurface, { account?: Limit; address: L
   // and against spending a password hash per request.
   "site-password-setup": { address: { attempts: 20, windowSeconds: 15 * 60 } },
   "site-email-verification": { address: { attempts: 20, windowSeconds: 15 * 60 } },
+  "staff-invite": { address: { attempts: 20, windowSeconds: 15 * 60 } },
 };
 
 /** Where the counters live (created by a migration; the library's own table layout). */
@@ -91,6 +93,21 @@ function limiter(db: Database, surface: SignInSurface, by: "account" | "address"
 /** Keys are digests: the table never holds an email or an address. */
 const keyOf = (value: string) => createHash("sha256").update(value).digest("base64url");
 const accountKey = (account: string) => keyOf(normalizeEmail(account));
+const addressKey = (address: string) => keyOf(addressBucket(address));
+
+/**
+ * What one client controls: an IPv4 address, or an IPv6 /64 (one network hands its hosts a
+ * whole /64, so counting single IPv6 addresses would let a client rotate past any limit).
+ */
+export function addressBucket(address: string): string {
+  const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+  if (isIP(plain) !== 6) return plain;
+  const [head = "", tail = ""] = plain.toLowerCase().split("::");
+  const front = head ? head.split(":") : [];
+  const back = tail ? tail.split(":") : [];
+  const groups = plain.includes("::") ? [...front, ...Array(8 - front.length - back.length).fill("0"), ...back] : front;
+  return `${groups.slice(0, 4).map((group) => String(Number.parseInt(group || "0", 16).toString(16))).join(":")}::/64`;
+}
 
 /**
  * Counts one attempt (account and address) and throws SignInThrottled, before any secret is
@@ -101,7 +118,7 @@ export async function beginSignInAttempt(db: Database, surface: SignInSurface, w
   const byAddress = limiter(db, surface, "address");
   const consumed = await Promise.allSettled([
     byAccount?.consume(accountKey(who.account as string)),
-    byAddress?.consume(keyOf(who.address)),
+    byAddress?.consume(addressKey(who.address)),
   ]);
   for (const [index, outcome] of consumed.entries()) {
     if (outcome.status === "fulfilled") continue;
@@ -115,7 +132,7 @@ export async function beginSignInAttempt(db: Database, surface: SignInSurface, w
   }
   return {
     async succeeded() {
-      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress?.reward(keyOf(who.address))]);
+      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress?.reward(addressKey(who.address))]);
     },
   };
 }

@@ -5,7 +5,9 @@ import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
 import { hashPassword } from "../passwords/password-hash";
-import { assertStaffPassword, assertStaffRole, normalizeStaffEmail, type StaffRole } from "./staff";
+import { assertAcceptablePassword } from "../passwords/password-policy";
+import { beginSignInAttempt } from "../sign-ins/sign-in-throttle";
+import { assertStaffRole, normalizeStaffEmail, type StaffRole } from "./staff";
 
 /**
  * Invitations: an admin invites a colleague by email and role; the console shows the link
@@ -90,9 +92,16 @@ export async function describeStaffInvite(db: Database, token: string, now = new
  * Uses the link: the account is created and the invitation marked used in one transaction,
  * and the conditional update lets only one of two simultaneous attempts through.
  */
-export async function acceptStaffInvite(db: Database, input: { token: string; password: string }, now = new Date()): Promise<{ id: string; email: string; role: StaffRole }> {
-  assertStaffPassword(input.password);
+export async function acceptStaffInvite(
+  db: Database,
+  input: { token: string; password: string; address: string },
+  now = new Date(),
+): Promise<{ id: string; email: string; role: StaffRole }> {
+  // Throttled, and the token checked before anything costly (the password rule, the hash).
+  const attempt = await beginSignInAttempt(db, "staff-invite", { address: input.address });
   const invite = await describeStaffInvite(db, input.token, now);
+  assertAcceptablePassword(input.password);
+  await attempt.succeeded();
   const passwordHash = await hashPassword(input.password);
   const id = newId("stf");
   return withTransaction(db, async (client) => {

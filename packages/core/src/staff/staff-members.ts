@@ -60,7 +60,7 @@ export async function setStaffRole(db: Database, input: { id: string; role: stri
 }
 
 export async function setStaffStatus(db: Database, input: { id: string; status: "active" | "disabled"; actor: StaffMember }, now = new Date()): Promise<StaffAccountView> {
-  return changeColleague(db, input.id, input.actor, "disable your own account", async (client, before) => {
+  const view = await changeColleague(db, input.id, input.actor, "disable your own account", async (client, before) => {
     const current = before.disabled_at ? "disabled" : "active";
     if (current === input.status) return undefined;
     if (input.status === "disabled") {
@@ -69,10 +69,12 @@ export async function setStaffStatus(db: Database, input: { id: string; status: 
       return { action: "staff.disable", details: { email: before.email } };
     }
     await client.query("UPDATE staff_accounts SET disabled_at = NULL WHERE id = $1", [before.id]);
-    // A fresh start: an old lockout does not outlive the re-enabling.
-    await clearSignInLock(db, "staff", before.email);
     return { action: "staff.enable", details: { email: before.email } };
   });
+  // A fresh start: an old lockout does not outlive the re-enabling (once it has committed).
+  if (input.status !== "active") return view;
+  await clearSignInLock(db, "staff", view.email);
+  return { ...view, lockedUntil: null };
 }
 
 /**
@@ -88,7 +90,7 @@ async function changeColleague(
   change: (client: pg.PoolClient, before: AccountRow) => Promise<{ action: string; details: Record<string, unknown> } | undefined>,
 ): Promise<StaffAccountView> {
   if (id === actor.id) throw new AppError("invalid_request", `you cannot ${refusal}; ask another admin`);
-  return withTransaction(db, async (client) => {
+  const row = await withTransaction(db, async (client) => {
     const admins = await client.query<{ id: string }>("SELECT id FROM staff_accounts WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE");
     if (!admins.rows.some((row) => row.id === actor.id)) throw new AppError("forbidden", "this action needs the admin role");
     const found = await client.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1 FOR UPDATE`, [id]);
@@ -97,7 +99,7 @@ async function changeColleague(
     const audit = await change(client, before);
     if (audit) await recordAuditIn(client, { actor: actor.email, action: audit.action, target: id, details: audit.details });
     const after = await client.query<Omit<AccountRow, "locked_until">>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`, [id]);
-    const row = after.rows[0] as Omit<AccountRow, "locked_until">;
-    return toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) });
+    return after.rows[0] as Omit<AccountRow, "locked_until">;
   });
+  return toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) });
 }

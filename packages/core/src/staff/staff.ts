@@ -35,13 +35,9 @@ export function assertStaffRole(role: string): asserts role is StaffRole {
   if (role !== "admin" && role !== "viewer") throw new AppError("invalid_request", "role: admin or viewer");
 }
 
-export function assertStaffPassword(password: string): void {
-  assertAcceptablePassword(password);
-}
-
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
   const email = normalizeStaffEmail(input.email);
-  assertStaffPassword(input.password);
+  assertAcceptablePassword(input.password);
   assertStaffRole(input.role);
   if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
   const id = newId("stf");
@@ -61,19 +57,22 @@ export async function signInStaff(
   now = new Date(),
 ): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
   const email = input.email.trim().toLowerCase();
+  // The audit log names who tried, but what was typed for an email may be a password typed in
+  // the wrong box: only something shaped like an address is written down.
+  const who = /^[^@\s]{1,64}@[^@\s]{1,190}$/.test(email) ? email : "(not an email address)";
   const audit = (action: string, target: string, details: Record<string, unknown> = {}) =>
-    recordAudit(db, { actor: email, action, target, details: { address: input.address, ...details } });
+    recordAudit(db, { actor: who, action, target, details: { address: input.address, ...details } });
   let attempt: Awaited<ReturnType<typeof beginSignInAttempt>>;
   try {
     attempt = await beginSignInAttempt(db, "staff", { account: email, address: input.address });
   } catch (error) {
-    if (error instanceof SignInThrottled && error.refusal.first) await audit("staff.sign_in_locked", email, { by: error.refusal.by });
+    if (error instanceof SignInThrottled && error.refusal.first) await audit("staff.sign_in_locked", who, { by: error.refusal.by });
     throw error;
   }
   const account = await db.prisma.staffAccount.findUnique({ where: { email } });
   const ok = account ? await verifyPassword(input.password, account.passwordHash) : await verifyNothing(input.password);
   if (!account || !ok) {
-    await audit("staff.sign_in_failed", account?.id ?? email);
+    await audit("staff.sign_in_failed", account?.id ?? who);
     throw new AppError("unauthorized", "wrong email or password");
   }
   await attempt.succeeded();

@@ -15,7 +15,7 @@ export const staffInvitationsRouter = router({
   }),
 
   accept: publicProcedure.input(z.strictObject({ token, password: z.string().min(1).max(1000) })).mutation(async ({ ctx, input }) => {
-    const account = await acceptStaffInvite(ctx.db, input);
+    const account = await acceptStaffInvite(ctx.db, { ...input, address: ctx.clientAddress });
     return { email: account.email, role: account.role };
   }),
 });

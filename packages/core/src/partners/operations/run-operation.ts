@@ -1,6 +1,8 @@
+import type pg from "pg";
+import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
-import type { JobQueue } from "../../jobs/job-queue";
-import { reconcileSiteAccountLock, solelyOwns, withSiteAccount } from "../users/site-account-ownership";
+import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
 import { createVerificationToken, enqueueVerification, type OperationAuthority, VERIFICATION_HOURS } from "./operations";
 
@@ -69,11 +71,12 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
 }
 
 /**
- * Deletion: the site account is deleted when this mapping created it and is its only mapping;
- * otherwise (a pre-existing account, or one shared with another partner's user) the mapping is
- * only detached and the account keeps its own site access. The chat identity is blocked, the
- * generation closed, and the user's personal data erased from our record. No notification is
- * sent. Decided and done under the account's lock, so a link made meanwhile is seen.
+ * Deletion: the site account is deleted when this mapping owns it (a partner created it and
+ * no other mapping is linked); otherwise the mapping is only detached and the account keeps
+ * its own site access. The chat identity is blocked, the generation closed, and the user's
+ * personal data erased from our record. No notification is sent. Decided and done under the
+ * account's lock, so a link made meanwhile is seen; the lock left to the other mappings is
+ * settled before the operation completes, so a failure there is retried.
  */
 async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void> {
   const detach = async () => {
@@ -90,11 +93,14 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
   const accountId = op.site_account_id;
   if (!accountId) return detach();
   await withSiteAccount(deps, accountId, async () => {
-    const owned = await solelyOwns(deps.db, accountId, op.partner_user_id);
-    if (owned) await deps.siteAccounts.deleteAccount(accountId);
+    if (await ownsSiteAccount(deps.db, accountId, op.partner_user_id)) {
+      await deps.siteAccounts.deleteAccount(accountId);
+      await deps.db.pool.query("DELETE FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
+    } else {
+      // The mappings left may leave a disabled creator alone with the account.
+      await reconcileSiteAccountLock(deps, accountId, { without: op.partner_user_id });
+    }
     await detach();
-    // The mappings left may now leave a disabled creator alone with the account.
-    if (!owned) await reconcileSiteAccountLock(deps, accountId);
   });
 }
 
@@ -109,37 +115,61 @@ async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<vo
 }
 
 /**
- * Profile change: the site account first, then our record. The account is changed only when
- * this mapping solely owns it or the change was authorized beyond the partner (a confirmed
- * address, a staff override). An email change to an account that became shared after the
- * request goes to verification instead; a name change then applies to our record alone. An
- * email change revokes grants and sessions (access_version moves, sessions destroyed): the user
- * signs in again. A name-only change keeps them.
+ * Profile change (docs/decisions.md, "Site accounts shared between partners"). Under the
+ * account's lock:
+ * - an account this mapping owns (a partner created it, nobody else is linked) is updated
+ *   directly; an email change also forgets its password (whoever chose it need not own the new
+ *   address) and sends a setup link to the new address;
+ * - a staff override updates the account whatever links it;
+ * - otherwise the account is never changed by a partner: a confirmed email change moves this
+ *   mapping to the new address's account (linked, or created, by the provisioning queue), an
+ *   unconfirmed one waits for verification first, and a name applies to our record only.
+ * An email change revokes grants and sessions (access_version moves); a name-only change keeps them.
  */
 async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
-  const apply = async (changeAccount: boolean) => {
-    if (changeAccount && op.site_account_id) {
-      await deps.siteAccounts.updateProfile(op.site_account_id, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
-      if (op.requested_email) await deps.siteAccounts.destroySessions(op.site_account_id);
-    }
-    await finishWith(
+  const accountId = op.site_account_id;
+  const finish = (options: { relink: boolean }, client?: Queryable) =>
+    finishWith(
       deps,
       op,
       `UPDATE partner_users SET email = COALESCE($3, email), name = COALESCE($4, name), profile_version = profile_version + 1,
-         access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied', updated_at = now()
+         access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied',
+         site_account_id = CASE WHEN $5 THEN NULL ELSE site_account_id END,
+         identity_origin = CASE WHEN $5 THEN NULL ELSE identity_origin END,
+         mapping_status = CASE WHEN $5 THEN 'pending' ELSE mapping_status END,
+         provisioning_status = CASE WHEN $5 THEN 'pending' ELSE provisioning_status END, updated_at = now()
        WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
-      [op.partner_user_id, op.requested_email, op.requested_name],
+      [op.partner_user_id, op.requested_email, op.requested_name, options.relink],
+      client,
     );
-  };
-  const accountId = op.site_account_id;
-  if (!accountId) return apply(false);
+  if (!accountId) return finish({ relink: false });
   await withSiteAccount(
     deps,
     accountId,
     async () => {
-      const mayChange = op.authorized_by !== null || (await solelyOwns(deps.db, accountId, op.partner_user_id));
-      if (mayChange || !op.requested_email) return apply(mayChange);
-      await requireVerification(deps, op);
+      const owns = await ownsSiteAccount(deps.db, accountId, op.partner_user_id);
+      if (owns || op.authorized_by === "staff_override") {
+        await deps.siteAccounts.updateProfile(accountId, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
+        if (op.requested_email) {
+          await deps.siteAccounts.destroySessions(accountId);
+          // Every step repeats harmlessly, so the link goes out before the operation completes.
+          if (owns) {
+            await deps.siteAccounts.resetPassword(accountId);
+            await deps.siteAccounts.sendPasswordSetup(accountId);
+          }
+        }
+        return finish({ relink: false });
+      }
+      if (!op.requested_email) return finish({ relink: false });
+      if (op.authorized_by !== "verification") return requireVerification(deps, op);
+      // Confirmed at the new address: this mapping leaves the shared or pre-existing account
+      // (whose lock is settled first) and the provisioning queue links the new address's.
+      await reconcileSiteAccountLock(deps, accountId, { without: op.partner_user_id });
+      await withTransaction(deps.db, async (client) => {
+        await finish({ relink: true }, client);
+        const job = { integrationId: op.integration_id, slug: op.slug, externalUserId: op.external_user_id };
+        await deps.queue.enqueueIn(client, QUEUES.provisioning, job, `${op.integration_id}:${op.external_user_id}`);
+      });
     },
     { newEmail: op.requested_email ?? undefined },
   );
@@ -162,8 +192,8 @@ async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op
  * after a crash can never apply the effect twice (the second time the operation is no
  * longer `processing`, and the user update matches nothing).
  */
-async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: string, params: unknown[]): Promise<void> {
-  await deps.db.pool.query(
+async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: string, params: unknown[], client: Queryable = deps.db.pool): Promise<void> {
+  await client.query(
     `WITH done AS (
        UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now()
        WHERE id = $1 AND status = 'processing' RETURNING id
@@ -172,3 +202,5 @@ async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: str
     [op.id, ...params],
   );
 }
+
+type Queryable = Pick<pg.Pool, "query">;

@@ -5,7 +5,7 @@ import type { SiteAccount, SiteAccounts } from "./site-accounts";
 /**
  * The site-account system over HTTP (contract: docs/site-accounts-contract.md). Users are
  * the WordPress REST API's (`/wp-json/wp/v2/users`, application-password Basic auth); what
- * WordPress core has no route for (lock, sessions, notifications) lives under the
+ * WordPress core has no route for (lock, sessions, password reset, notifications) lives under the
  * `/wp-json/mga/v1` namespace of the site's companion plugin.
  */
 interface WpUser {
@@ -66,6 +66,10 @@ export class HttpSiteAccounts implements SiteAccounts {
 
   async destroySessions(accountId: string): Promise<void> {
     await httpJson(this.target, "DELETE", `/wp-json/mga/v1/users/${accountId}/sessions`);
+  }
+
+  async resetPassword(accountId: string): Promise<void> {
+    await httpJson(this.target, "POST", `/wp-json/mga/v1/users/${accountId}/password-reset`, {});
   }
 
   async sendPasswordSetup(accountId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
-import { issuePasswordSetup, revokePasswordSetups } from "./local-site-passwords";
+import { issuePasswordSetup, revokePasswordSetups } from "./local-password-setup";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
 /**
@@ -45,6 +45,12 @@ export class LocalSiteAccounts implements SiteAccounts {
 
   async destroySessions(accountId: string): Promise<void> {
     await this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } });
+  }
+
+  async resetPassword(accountId: string): Promise<void> {
+    await this.db.pool.query("UPDATE site_accounts SET password_hash = NULL WHERE id = $1", [accountId]);
+    await revokePasswordSetups(this.db, accountId);
+    await this.destroySessions(accountId);
   }
 
   async sendPasswordSetup(accountId: string): Promise<void> {

@@ -16,6 +16,11 @@ export interface SiteAccounts {
   lock(accountId: string): Promise<void>;
   unlock(accountId: string): Promise<void>;
   destroySessions(accountId: string): Promise<void>;
+  /**
+   * Forgets the account's password and withdraws its password-setup links: after an email
+   * change whoever chose the password need not own the new address. A setup link follows.
+   */
+  resetPassword(accountId: string): Promise<void>;
   sendPasswordSetup(accountId: string): Promise<void>;
   /** Sends the new address a link that confirms an email change (pre-existing accounts). */
   sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void>;

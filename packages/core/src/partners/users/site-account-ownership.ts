@@ -7,13 +7,14 @@ import { normalizeEmail } from "../../shared/email";
  * Who may change a site account (docs/decisions.md, "Site accounts shared between partners").
  *
  * A site account is one person's identity, found by email across the whole service, so two
- * partners (in any organizations or integrations) who provision the same person share it. The
- * mapping that created it is the one with `identity_origin = partner_created`; any later
- * mapping links it as `existing_mg`. A partner's lifecycle action locks, deletes or re-emails
- * the account only while its mapping is the creator and the only mapping linked to it (`sole`);
- * otherwise the action applies to that partner's mapping alone (its access version, grants and
- * chat identity), and an email change needs verification at the new address, as for any
- * pre-existing account.
+ * partners (in any organizations or integrations) who provision the same person share it.
+ * Accounts a partner's provisioning created are recorded (partner_created_site_accounts); the
+ * mapping that created one has `identity_origin = partner_created`, any later mapping links it
+ * as `existing_mg`. A partner's action locks, deletes, re-emails or renames an account only
+ * while it **owns** it: a partner created it and this mapping is the only one linked to it.
+ * Otherwise the action applies to that partner's mapping alone (its access version, grants,
+ * chat identity and record), and an email change moves the mapping to the new address's
+ * account instead of re-emailing the shared one.
  *
  * Every decision and the write it leads to happen under an advisory lock on the account (and,
  * while an account is being found or created for an email, on the email), so a link made by
@@ -34,35 +35,60 @@ interface Mapping {
   status: string;
 }
 
-async function mappingsOf(db: Database, accountId: string): Promise<Mapping[]> {
-  const { rows } = await db.pool.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1", [accountId]);
+async function mappingsOf(db: Database, accountId: string, without?: string): Promise<Mapping[]> {
+  const { rows } = await db.pool.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [
+    accountId,
+    without ?? null,
+  ]);
   return rows;
 }
 
-/** True when `userId` created the account and no other mapping is linked to it. Call under the account's lock. */
-export async function solelyOwns(db: Database, accountId: string, userId: string): Promise<boolean> {
+async function partnerCreated(db: Database, accountId: string): Promise<{ lockedByUs: boolean } | undefined> {
+  const { rows } = await db.pool.query<{ locked_by_us: boolean }>("SELECT locked_by_us FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
+  return rows[0] ? { lockedByUs: rows[0].locked_by_us } : undefined;
+}
+
+/** A partner created the account and `userId` is the only mapping linked to it. Call under the account's lock. */
+export async function ownsSiteAccount(db: Database, accountId: string, userId: string): Promise<boolean> {
   const mappings = await mappingsOf(db, accountId);
-  return mappings.length === 1 && mappings[0]?.id === userId && mappings[0].identity_origin === "partner_created";
+  return mappings.length === 1 && mappings[0]?.id === userId && (await partnerCreated(db, accountId)) !== undefined;
 }
 
 /**
- * Brings the account's lock in line with its mappings: an account we created is locked while
- * its creator is its only mapping and is not active (disabled, or being deleted), and unlocked
- * otherwise, because then it serves someone else too. Accounts we did not create are never
- * touched. Call under the account's lock, after the change that prompted it has committed.
+ * Brings the account's lock in line with its mappings: an account a partner created is locked
+ * while its creator is its only mapping and is not active (disabled, or being deleted), and
+ * unlocked otherwise, because then it serves someone else too. Only a lock we placed is ever
+ * lifted; accounts no partner created are never touched. `without`: a mapping about to be
+ * detached. Call under the account's lock, after the change that prompted it has committed.
  */
-export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: string): Promise<void> {
-  const mappings = await mappingsOf(deps.db, accountId);
+export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: string, options: { without?: string } = {}): Promise<void> {
+  const record = await partnerCreated(deps.db, accountId);
+  if (!record) return;
+  const mappings = await mappingsOf(deps.db, accountId, options.without);
   const creator = mappings.find((mapping) => mapping.identity_origin === "partner_created");
-  if (!creator) return;
-  if (mappings.length === 1 && creator.status !== "active") await deps.siteAccounts.lock(accountId);
+  const lock = mappings.length === 1 && creator !== undefined && creator.status !== "active";
+  if (lock === record.lockedByUs) return;
+  if (lock) await deps.siteAccounts.lock(accountId);
   else await deps.siteAccounts.unlock(accountId);
+  await deps.db.pool.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, lock]);
 }
 
-/** Runs `work` holding the account's lock (see the order above). */
+/** Runs `work` holding the account's lock (and the new email's, first, when one is given). */
 export function withSiteAccount<T>(deps: OwnershipDeps, accountId: string, work: () => Promise<T>, options: { newEmail?: string | undefined } = {}): Promise<T> {
   const keys = [...(options.newEmail ? [emailLockKey(options.newEmail)] : []), accountLockKey(accountId)];
   return withAdvisoryLocks(deps.db, keys, () => work());
+}
+
+/** Every account whose lock disagrees with the rule (data from before it), brought in line; errors are the caller's to log. */
+export async function reconcileAllSiteAccountLocks(deps: OwnershipDeps): Promise<number> {
+  const { rows } = await deps.db.pool.query<{ site_account_id: string }>(
+    `SELECT p.site_account_id FROM partner_created_site_accounts p
+     LEFT JOIN partner_users u ON u.site_account_id = p.site_account_id
+     GROUP BY p.site_account_id, p.locked_by_us
+     HAVING p.locked_by_us <> (count(u.id) = 1 AND COALESCE(bool_or(u.identity_origin = 'partner_created' AND u.status <> 'active'), false))`,
+  );
+  for (const row of rows) await withSiteAccount(deps, row.site_account_id, () => reconcileSiteAccountLock(deps, row.site_account_id));
+  return rows.length;
 }
 
 export interface LinkedAccount {
@@ -73,11 +99,13 @@ export interface LinkedAccount {
 const MAX_LOOKUPS = 5;
 
 /**
- * Links a user to the site account of its email, creating a partner account when there is
- * none. Under the email's lock nobody else creates an account for the address meanwhile;
- * under the found account's lock (looked up again once held) nobody deletes it before the
- * link is written. Linking an account another partner created makes it shared, which lifts a
- * lock that partner's action had placed on it.
+ * Links a user to the site account of its email, creating (and recording) a partner account
+ * when there is none. Under the email's lock nobody else creates an account for the address
+ * meanwhile; under the found account's lock (looked up again once held) nobody deletes it
+ * before the link is written. Then the account's lock is brought in line: linking an account
+ * another partner's disabled user had locked lifts that lock, and a creator disabled before
+ * its provisioning completed gets its account locked. A retry after a failure there finds the
+ * link written and reconciles again.
  */
 export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; email: string; name: string | null }): Promise<LinkedAccount> {
   return withAdvisoryLocks(deps.db, [emailLockKey(user.email)], async (lock) => {
@@ -86,25 +114,33 @@ export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; e
       [user.id],
     );
     const already = current.rows[0];
-    // Another attempt (a PUT and the background retry race) linked it first.
-    if (already?.site_account_id && already.identity_origin) return { accountId: already.site_account_id, identityOrigin: already.identity_origin };
-
-    let found = await deps.siteAccounts.findByEmail(user.email);
-    for (let lookups = 1; found; lookups += 1) {
-      await lock(accountLockKey(found.id));
-      const again = await deps.siteAccounts.findByEmail(user.email);
-      if (again?.id === found.id) break;
-      if (lookups === MAX_LOOKUPS) throw new Error("the site account of this email keeps changing; provisioning will be retried");
-      found = again;
+    let linked: LinkedAccount;
+    if (already?.site_account_id && already.identity_origin) {
+      // Another attempt (a PUT and the background retry race) linked it first.
+      linked = { accountId: already.site_account_id, identityOrigin: already.identity_origin };
+      await lock(accountLockKey(linked.accountId));
+    } else {
+      let found = await deps.siteAccounts.findByEmail(user.email);
+      for (let lookups = 1; found; lookups += 1) {
+        await lock(accountLockKey(found.id));
+        const again = await deps.siteAccounts.findByEmail(user.email);
+        if (again?.id === found.id) break;
+        if (lookups === MAX_LOOKUPS) throw new Error("the site account of this email keeps changing; provisioning will be retried");
+        found = again;
+      }
+      const account = found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
+      linked = { accountId: account.id, identityOrigin: found ? "existing_mg" : "partner_created" };
+      if (!found) {
+        await lock(accountLockKey(account.id));
+        await deps.db.pool.query("INSERT INTO partner_created_site_accounts (site_account_id, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING", [account.id]);
+      }
+      await deps.db.pool.query(
+        `UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
+         WHERE id = $1 AND site_account_id IS NULL`,
+        [user.id, linked.accountId, linked.identityOrigin, linked.identityOrigin === "existing_mg" ? "mg" : "white_label"],
+      );
     }
-    const account = found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
-    const identityOrigin = found ? "existing_mg" : "partner_created";
-    await deps.db.pool.query(
-      `UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
-       WHERE id = $1 AND site_account_id IS NULL`,
-      [user.id, account.id, identityOrigin, identityOrigin === "existing_mg" ? "mg" : "white_label"],
-    );
-    if (found) await reconcileSiteAccountLock(deps, account.id);
-    return { accountId: account.id, identityOrigin };
+    await reconcileSiteAccountLock(deps, linked.accountId);
+    return linked;
   });
 }

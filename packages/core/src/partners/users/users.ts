@@ -7,7 +7,8 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import type { ChatIdentities } from "../ports/chat-identities";
 import { normalizeEmail } from "../../shared/email";
 import type { SiteAccounts } from "../ports/site-accounts";
-import { linkSiteAccount, reconcileSiteAccountLock, solelyOwns, withSiteAccount } from "./site-account-ownership";
+import { linkSiteAccount } from "./site-account-ownership";
+import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 
 export interface DirectoryDeps {
@@ -106,9 +107,8 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
     await db.prisma.partnerUser.update({ where: { id: user.id }, data: { provisioningStatus: "pending" } });
   }
   try {
-    const linked = user.siteAccountId
-      ? { accountId: user.siteAccountId, identityOrigin: user.identityOrigin === "partner_created" ? "partner_created" : "existing_mg" }
-      : await linkSiteAccount(deps, { id: user.id, email: user.email, name: user.name });
+    // Also when already linked: the account's lock is brought in line again, should an earlier attempt have failed there.
+    const linked = await linkSiteAccount(deps, { id: user.id, email: user.email, name: user.name });
     const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.accountGeneration });
     // Only the attempt that completes provisioning sends the notification (a PUT and the
     // background retry may race).
@@ -158,10 +158,11 @@ export async function setPartnerUserStatus(
     if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
     if (user.status === status) return undefined;
-    const changed = await client.query<{ access_version: number }>(
+    const changed = await client.query<{ access_version: number; site_sync_version: number }>(
       `UPDATE partner_users SET status = $2, access_version = access_version + CASE WHEN $2 = 'disabled' THEN 1 ELSE 0 END,
-         wordpress_sync_status = CASE WHEN site_account_id IS NULL THEN wordpress_sync_status ELSE 'pending' END, updated_at = now()
-       WHERE id = $1 RETURNING access_version`,
+         wordpress_sync_status = CASE WHEN site_account_id IS NULL THEN wordpress_sync_status ELSE 'pending' END,
+         site_sync_version = site_sync_version + 1, updated_at = now()
+       WHERE id = $1 RETURNING access_version, site_sync_version`,
       [user.id, status],
     );
     // An email change waiting at the new address is withdrawn with the access.
@@ -172,8 +173,9 @@ export async function setPartnerUserStatus(
       );
     }
     if (!user.site_account_id) return undefined;
-    const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: changed.rows[0]?.access_version ?? 0 };
-    await deps.queue.enqueueIn(client, QUEUES.siteAccountSync, data, `${user.id}:${data.accessVersion}:${status}`);
+    const row = changed.rows[0] as { access_version: number; site_sync_version: number };
+    const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: row.access_version, syncVersion: row.site_sync_version };
+    await deps.queue.enqueueIn(client, QUEUES.siteAccountSync, data, `${user.id}:${data.syncVersion}`);
     return data;
   });
   if (job) {
@@ -182,50 +184,6 @@ export async function setPartnerUserStatus(
     });
   }
   return getPartnerUser(db, integration, externalUserId);
-}
-
-export interface SiteAccountSyncJob {
-  partnerUserId: string;
-  accountId: string;
-  /** The user's access_version when the change was made: sessions are destroyed only for that disabling. */
-  accessVersion: number;
-}
-
-/**
- * Brings a site account in line with its mappings after a status change: locked or unlocked
- * (reconcileSiteAccountLock), and, for the disabling that asked for it, the sessions of an
- * account this user solely owns destroyed. Idempotent; a no-op once another run applied it.
- */
-export async function syncSiteAccount(deps: DirectoryDeps, job: SiteAccountSyncJob): Promise<void> {
-  await withSiteAccount(deps, job.accountId, async () => {
-    const { rows } = await deps.db.pool.query<{ status: string; access_version: number; wordpress_sync_status: string; site_account_id: string | null }>(
-      "SELECT status, access_version, wordpress_sync_status, site_account_id FROM partner_users WHERE id = $1",
-      [job.partnerUserId],
-    );
-    const user = rows[0];
-    if (!user || user.site_account_id !== job.accountId || user.wordpress_sync_status === "applied") return;
-    await reconcileSiteAccountLock(deps, job.accountId);
-    if (user.status === "disabled" && user.access_version === job.accessVersion && (await solelyOwns(deps.db, job.accountId, job.partnerUserId))) {
-      await deps.siteAccounts.destroySessions(job.accountId);
-    }
-    await deps.db.pool.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_account_id = $2", [
-      job.partnerUserId,
-      job.accountId,
-    ]);
-  });
-}
-
-/** The queue's side of syncSiteAccount: retried with backoff; the last failure shows as `wordpress_sync_failed`. */
-export async function runSiteAccountSyncJob(deps: DirectoryDeps, job: SiteAccountSyncJob, attempt: { last: boolean }): Promise<void> {
-  try {
-    await syncSiteAccount(deps, job);
-  } catch (error) {
-    if (!attempt.last) throw error;
-    deps.log?.("site account could not be updated; giving up", { user_id: job.partnerUserId, error: String(error) });
-    await deps.db.pool.query("UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND wordpress_sync_status = 'pending'", [
-      job.partnerUserId,
-    ]);
-  }
 }
 
 export interface ProvisioningJob {

@@ -59,6 +59,7 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
     server.use(
       http.post(`${SITE}/wp-json/mga/v1/users/:id/lock`, record(() => HttpResponse.json({ ok: true }))),
       http.delete(`${SITE}/wp-json/mga/v1/users/:id/sessions`, record(() => new HttpResponse(null, { status: 204 }))),
+      http.post(`${SITE}/wp-json/mga/v1/users/:id/password-reset`, record(() => HttpResponse.json({ ok: true }))),
       http.post(`${SITE}/wp-json/mga/v1/users/:id/notifications`, record(() => HttpResponse.json({ queued: true }, { status: 202 }))),
       http.post(`${SITE}/wp-json/wp/v2/users/:id`, record(() => HttpResponse.json({ id: 9 }))),
       http.delete(`${SITE}/wp-json/wp/v2/users/:id`, record(() => HttpResponse.json({ deleted: true }))),
@@ -67,6 +68,7 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
     await s.lock("9");
     await s.unlock("9");
     await s.destroySessions("9");
+    await s.resetPassword("9");
     await s.sendPasswordSetup("9");
     await s.sendEmailVerification("9", { newEmail: "Next@Acme.test", token: "tok" });
     await s.updateProfile("9", { email: "next@acme.test", name: "Next" });
@@ -75,6 +77,7 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
       'POST /wp-json/mga/v1/users/9/lock {"locked":true}',
       'POST /wp-json/mga/v1/users/9/lock {"locked":false}',
       "DELETE /wp-json/mga/v1/users/9/sessions null",
+      "POST /wp-json/mga/v1/users/9/password-reset {}",
       'POST /wp-json/mga/v1/users/9/notifications {"kind":"password_setup"}',
       'POST /wp-json/mga/v1/users/9/notifications {"kind":"email_verification","new_email":"next@acme.test","token":"tok"}',
       'POST /wp-json/wp/v2/users/9 {"email":"next@acme.test","name":"Next"}',

@@ -1,0 +1,71 @@
+import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors/app-error";
+import { newId } from "../../ids/new-id";
+import { hashSecret, newSecretToken } from "../../ids/secret-token";
+import { hashPassword } from "../../passwords/password-hash";
+import { assertAcceptablePassword } from "../../passwords/password-policy";
+import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
+
+/**
+ * Password-setup links of the built-in site-account system. A link carries a random token in
+ * its fragment; only the token's hash is stored, the link itself is kept sealed in the outbox
+ * for staff. A link works once, for seven days, and stops working when a newer one is sent or
+ * the account is locked, has its password reset, or is deleted. The page is throttled per
+ * client address, and the token is checked before anything costly (the password rule, the hash).
+ */
+export const PASSWORD_SETUP_DAYS = 7;
+
+const INVALID_LINK = "this password link is invalid, expired or already used; ask for a new one";
+
+/** Sends (to the outbox) a new password-setup link; older links of the account stop working. */
+export async function issuePasswordSetup(db: Database, accountId: string): Promise<void> {
+  const token = newSecretToken(24);
+  await withTransaction(db, async (client) => {
+    const { rows } = await client.query<{ email: string }>("SELECT email FROM site_accounts WHERE id = $1", [accountId]);
+    if (!rows[0]) throw new AppError("not_found", `site account ${accountId} not found`);
+    await revokeIn(client, accountId);
+    const tokenId = newId("spt");
+    await client.query(
+      "INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))",
+      [tokenId, accountId, hashSecret(token), PASSWORD_SETUP_DAYS],
+    );
+    await client.query(
+      "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at) VALUES ($1, $2, 'password_setup', $3, $4, now())",
+      [newId("ntf"), accountId, rows[0].email, JSON.stringify({ token_id: tokenId, link: db.secrets.seal("notification-link", `/site/password-setup#token=${token}`) })],
+    );
+  });
+}
+
+/** Outstanding password-setup links of the account stop working (lock, password reset, delete). */
+export async function revokePasswordSetups(db: Database, accountId: string): Promise<void> {
+  await revokeIn(db.pool, accountId);
+}
+
+async function revokeIn(client: { query: Database["pool"]["query"] }, accountId: string): Promise<void> {
+  await client.query("UPDATE site_password_tokens SET revoked_at = now() WHERE site_account_id = $1 AND used_at IS NULL AND revoked_at IS NULL", [accountId]);
+}
+
+/** A usable token's row: unused, unrevoked, unexpired, of a live unlocked account. */
+const LIVE_TOKEN = `site_password_tokens t JOIN site_accounts a ON a.id = t.site_account_id
+  WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now() AND a.deleted_at IS NULL AND NOT a.locked`;
+
+/** Sets a password from a password-setup link. `address` is the client's, for the throttle. */
+export async function setPasswordFromSetupLink(db: Database, input: { token: string; password: string; address: string }): Promise<void> {
+  const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
+  const tokenHash = hashSecret(input.token);
+  const found = await db.pool.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [tokenHash]);
+  if (found.rowCount !== 1) throw new AppError("unauthorized", INVALID_LINK);
+  assertAcceptablePassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  // The link is used and the password set together, or neither.
+  await withTransaction(db, async (client) => {
+    const { rows } = await client.query<{ site_account_id: string }>(
+      `UPDATE site_password_tokens SET used_at = now() WHERE id = (SELECT t.id FROM ${LIVE_TOKEN} FOR UPDATE OF t) RETURNING site_account_id`,
+      [tokenHash],
+    );
+    if (!rows[0]) throw new AppError("unauthorized", INVALID_LINK);
+    await client.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
+  });
+  await attempt.succeeded();
+}
