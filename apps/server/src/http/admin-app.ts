@@ -35,10 +35,12 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
         if (toApiError(error).status >= 500) options.logger.error("request failed", { request_id: req.requestId, error: describe(error.cause ?? error) });
       },
       // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
-      responseMeta: ({ ctx, errors }) =>
-        errors[0]
-          ? { status: toApiError(errors[0]).status, headers: { ...(ctx?.response.headers ?? {}), ...toApiError(errors[0]).headers } }
-          : { headers: ctx?.response.headers ?? {} },
+      responseMeta: ({ ctx, errors }) => {
+        const headers = ctx?.response.headers ?? {};
+        if (!errors[0]) return { headers };
+        const mapped = toApiError(errors[0]);
+        return { status: mapped.status, headers: { ...headers, ...mapped.headers } };
+      },
     });
     return true;
   });

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from "node:http";
 import { buildOpenApiDocument } from "@mga/api";
-import { bindLaunchKey, completeSiteLogin, createApiKey, createIntegration, createStaff, type Scope, signInStaff } from "@mga/core";
+import { bindLaunchKey, completeSiteLogin, createApiKey, createIntegration, createStaff, ERROR_CODES, SCOPES, type Scope, signInStaff } from "@mga/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
@@ -29,31 +29,7 @@ const TEAM = "fuzz-team";
 const USER = "fuzz-user";
 const USER_EMAIL = "fuzz-user@acme.test";
 const STAFF = { email: "fuzz-admin@mga.test", password: "fuzz admin password 1" };
-const ALL_SCOPES: Scope[] = [
-  "chat:read",
-  "chat:write",
-  "sources:read",
-  "embed:users:read",
-  "embed:users:write",
-  "embed:users:delete",
-  "embed:teams:read",
-  "embed:teams:write",
-  "embed:launch",
-];
-const ERROR_CODES = [
-  "invalid_request",
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "rate_limited",
-  "idempotency_conflict",
-  "identity_conflict",
-  "team_not_found",
-  "team_archived",
-  "team_in_use",
-  "upstream_error",
-  "internal_error",
-];
+const ALL_SCOPES: Scope[] = [...SCOPES];
 const COUNTED_TABLES = [
   "organizations",
   "api_keys",

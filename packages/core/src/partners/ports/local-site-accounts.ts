@@ -74,8 +74,8 @@ export class LocalSiteAccounts implements SiteAccounts {
   async deleteAccount(accountId: string): Promise<void> {
     // The address is released (a later reprovision may create a new account for it); the row
     // stays as a tombstone without personal data.
+    await revokePasswordSetups(this.db, accountId);
     await this.db.prisma.$transaction([
-      this.db.prisma.sitePasswordToken.updateMany({ where: { siteAccountId: accountId, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } }),
       this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } }),
       this.db.prisma.siteAccount.updateMany({
         where: { id: accountId, deletedAt: null },
