@@ -51,6 +51,8 @@ export * from "./launches/launch-bindings";
 export * from "./launches/launches";
 export * from "./launches/embed-auth";
 export * from "./launches/embedded-chat";
+export * from "./launches/loan-context";
+export * from "./launches/chat-header";
 export * from "./partners/ports/local-site-passwords";
 export * from "./staff/staff";
 export * from "./staff/staff-invites";

@@ -1,11 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { bindLaunchKey, configureTenant, hashPassword } from "@mga/core";
-import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
+import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
-import { anotherKey, newPartner } from "../support/partners";
-import { ACME_TENANT } from "../support/tenants";
+import { openInPartnerPage as openInPartnerPageAt, prepareLaunches, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
 import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
@@ -16,20 +12,11 @@ import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/up
  */
 const setup = useAppWithMockedUpstream();
 let browser: Browser;
-let partnerSite: Server;
-let partnerOrigin: string;
+let partnerSite: Awaited<ReturnType<typeof startPartnerSite>>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  // The partner's loan origination system: a page that embeds whatever launch URL it is given.
-  partnerSite = createServer((req, res) => {
-    const launch = new URL(req.url ?? "/", "http://localhost").searchParams.get("launch") ?? "";
-    res.setHeader("Content-Type", "text/html");
-    res.end(`<!doctype html><title>Acme LOS</title><h1>Loan LN-2026-0042</h1>
-      <iframe id="assistant" src="${launch.replace(/"/g, "&quot;")}" style="width:760px;height:620px"></iframe>`);
-  });
-  await new Promise<void>((resolve) => partnerSite.listen(0, "127.0.0.1", resolve));
-  partnerOrigin = `http://localhost:${(partnerSite.address() as AddressInfo).port}`;
+  partnerSite = await startPartnerSite();
 }, 60_000);
 
 afterAll(async () => {
@@ -37,46 +24,8 @@ afterAll(async () => {
   partnerSite?.close();
 });
 
-async function prepare() {
-  const app = setup.app;
-  const p = await newPartner(app);
-  await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
-  const email = `lo-${p.organizationId.toLowerCase()}@acme.test`;
-  await p.put("/users/lo-1", { email });
-  await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword("correct horse battery")]);
-  const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
-  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
-  const launchUrl = async () => {
-    const res = await app.request("/v1/embed-sessions", {
-      method: "POST",
-      key: launcher.key,
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-2026-0042", program: "fha" } }),
-    });
-    expect(res.status).toBe(201);
-    return res.body.launch_url as string;
-  };
-  return { email, launchUrl, launcherId: launcher.id };
-}
-
-/** The chat page's sign-in: the popup of the site login, the right password, the chat open. */
-async function signInThroughPopup(context: BrowserContext, page: Page, email: string): Promise<void> {
-  const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login-button")]);
-  await popup.waitForSelector("input[name=email]");
-  await popup.fill("input[name=email]", email);
-  await popup.fill("input[name=password]", "correct horse battery");
-  await popup.click("button[type=submit]");
-  await page.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
-}
-
-async function openInPartnerPage(page: Page, launchUrl: string): Promise<Frame> {
-  await page.goto(`${partnerOrigin}/?launch=${encodeURIComponent(launchUrl)}`);
-  const handle = await page.waitForSelector("#assistant");
-  const frame = await handle.contentFrame();
-  if (!frame) throw new Error("no iframe");
-  expect(new URL(frame.url()).origin).not.toBe(partnerOrigin);
-  return frame;
-}
+const prepare = () => prepareLaunches(setup.app);
+const openInPartnerPage = (page: Page, launchUrl: string) => openInPartnerPageAt(page, partnerSite.origin, launchUrl);
 
 describe("embedded chat in a partner's page", () => {
   it("signs in through the popup, chats with a streamed answer, relaunches without a prompt, and refuses a replayed fragment", { timeout: 90_000 }, async () => {
@@ -141,15 +90,21 @@ describe("embedded chat in a partner's page", () => {
     await page.fill("#question", "Still there?");
     await page.click("#send");
     expect(await (await page.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 })).textContent()).toContain("Resumed answer.");
-
-    // Inside a partner's iframe (third-party) a reload cannot resume: the page asks for a fresh launch.
-    const framed = await context.newPage();
-    const frame = await openInPartnerPage(framed, await launchUrl());
-    await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
-    await frame.evaluate("location.reload()");
-    const reloaded = (await (await framed.waitForSelector("#assistant")).contentFrame()) as Frame;
-    await reloaded.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
     await context.close();
+
+    // In a browser that denies storage to third-party frames, a reload inside the partner's iframe cannot resume: the page asks for a fresh launch.
+    const blocking = await launchBrowser({ thirdPartyStorage: "blocked" });
+    try {
+      const blockingContext = await blocking.newContext();
+      const framed = await blockingContext.newPage();
+      const frame = await openInPartnerPage(framed, await launchUrl());
+      await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+      await frame.evaluate("location.reload()");
+      const reloaded = (await (await framed.waitForSelector("#assistant")).contentFrame()) as Frame;
+      await reloaded.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    } finally {
+      await blocking.close();
+    }
   });
 
   it("a launch key over its rate limit: the chat says so in plain words and keeps the question", { timeout: 60_000 }, async () => {

@@ -2,6 +2,7 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
+import type { UpstreamLoanContext } from "../launches/loan-context";
 import { appendMessages, type NewConversation } from "./append-messages";
 import { type EmbeddedOwner, type EndUser, getOwnedConversation } from "./conversations";
 import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
@@ -20,6 +21,8 @@ export interface SendMessageInput {
   newConversation?: { title?: string | undefined; metadata?: Record<string, unknown> | undefined } | undefined;
   /** Embedded chat: the conversation belongs to this partner user's generation, not to the key. */
   embedded?: EmbeddedOwner | undefined;
+  /** Embedded chat: the launch's loan, sent upstream with the question (allowed fields only). */
+  loanContext?: UpstreamLoanContext | undefined;
 }
 
 /** What a streaming caller sees, in order. */
@@ -110,6 +113,7 @@ export async function sendMessage(
       history,
       sources,
       clientSourceType: input.key.tenant.clientSourceType,
+      loanContext: input.loanContext,
       signal: options.signal,
     })) {
       if (options.mode === "stream" && !userStored) {

@@ -5,6 +5,7 @@ import type { SendMessageInput } from "../conversations/send-message";
 import { countKeyRequest, enforceRateLimit } from "../rate-limits/rate-limit";
 import type { EmbeddedOwner } from "../conversations/conversations";
 import type { ChatAuthority } from "./embed-auth";
+import { upstreamLoanContext } from "./loan-context";
 
 /** Whose conversations a chat token reaches: the user's current generation, on the launch's loan. */
 export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
@@ -46,5 +47,6 @@ export async function embeddedMessageInput(
     conversationId: input.conversationId,
     newConversation: { metadata: context },
     embedded: embeddedOwner(authority),
+    loanContext: upstreamLoanContext(authority.loanContext),
   };
 }

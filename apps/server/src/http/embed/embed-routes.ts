@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
-import { AppError, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
+import { AppError, chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
 import { type StreamDeps, streamAnswer } from "../stream-message";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
@@ -9,7 +9,8 @@ import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
  * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
  *   GET  /embed/partner/{integration}          the hosted chat page (chat-page.ts)
- *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh)
+ *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh), and the header:
+ *                                              the loan in words and the user's display name
  *   GET  /embed/demo-partner?launch=<url>      a sample partner page embedding one of this service's launch URLs (README walkthrough)
  *   POST /embed/api/launches/consume   {code}  → an authentication-only session
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
@@ -53,7 +54,18 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
   }
   if (path === "/embed/api/chat/check" && req.method === "GET") {
     const authority = await verifyChatToken(db, bearer(req));
-    sendJson(res, 200, { request_id: requestId, expires_at: authority.expiresAt.toISOString() });
+    const header = await chatHeader(db, authority);
+    sendJson(res, 200, {
+      request_id: requestId,
+      expires_at: authority.expiresAt.toISOString(),
+      loan: {
+        external_loan_id: header.loan.externalLoanId,
+        program: header.loan.program ?? null,
+        purpose: header.loan.purpose ?? null,
+        property_state: header.loan.propertyState ?? null,
+      },
+      user: { display_name: header.userName },
+    });
     return true;
   }
   if (path === "/embed/api/launches/consume" && req.method === "POST") {
@@ -96,7 +108,15 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
     const messages = await listMessages(db, embeddedOwner(authority), decodeURIComponent(history[1]));
     sendJson(res, 200, {
       request_id: requestId,
-      messages: messages.map((m) => ({ message_id: m.id, role: m.role, content: m.content, citations: m.citations, created_at: m.createdAt.toISOString() })),
+      messages: messages.map((m) => ({
+        message_id: m.id,
+        role: m.role,
+        content: m.content,
+        citations: m.citations,
+        // An answer cut off by a failure is shown as such, never as a whole answer.
+        complete: m.status === "complete",
+        created_at: m.createdAt.toISOString(),
+      })),
     });
     return true;
   }

@@ -1,3 +1,4 @@
+import { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema } from "../../schemas/partner-ids";
@@ -13,13 +14,13 @@ export const loanContextSchema = z
       .max(128)
       .refine(notEmail, "must not be an email address")
       .regex(/^[A-Za-z0-9._:-]+$/, "may contain only letters, digits and . _ : -"),
-    program: z.enum(["conventional", "fha", "va", "usda", "other"]).optional(),
-    purpose: z.enum(["purchase", "rate_term_refinance", "cash_out_refinance", "construction", "other"]).optional(),
-    occupancy: z.enum(["primary_residence", "second_home", "investment", "other"]).optional(),
-    property_type: z.enum(["single_family", "condominium", "townhouse", "manufactured_home", "two_to_four_unit", "other"]).optional(),
+    program: z.enum(LOAN_PROGRAMS).optional(),
+    purpose: z.enum(LOAN_PURPOSES).optional(),
+    occupancy: z.enum(OCCUPANCIES).optional(),
+    property_type: z.enum(PROPERTY_TYPES).optional(),
     property_state: z.string().regex(/^[A-Z]{2}$/, "must be a two-letter state code").optional(),
     units: z.int().min(1).max(4).optional(),
-    milestone: z.enum(["application", "processing", "underwriting", "approved", "clear_to_close", "other", "closed"]).optional(),
+    milestone: z.enum(MILESTONES).optional(),
     application_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD").optional(),
   })
   .meta({ id: "LoanContext" });

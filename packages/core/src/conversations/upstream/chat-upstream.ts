@@ -1,3 +1,4 @@
+import type { UpstreamLoanContext } from "../../launches/loan-context";
 import type { SourceSelection } from "../source-selection";
 
 /**
@@ -12,6 +13,8 @@ export interface UpstreamRequest {
   history: Array<{ role: "user" | "assistant"; content: string }>;
   sources: SourceSelection;
   clientSourceType?: string;
+  /** The hosted chat's loan (spec 2.12 fields only), so the answer can fit the loan. */
+  loanContext?: UpstreamLoanContext | undefined;
   signal?: AbortSignal;
 }
 

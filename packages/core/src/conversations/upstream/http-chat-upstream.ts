@@ -62,6 +62,7 @@ export class HttpChatUpstream implements ChatUpstream {
             history: request.history,
             sources: request.sources,
             ...(request.clientSourceType ? { client_source_type: request.clientSourceType } : {}),
+            ...(request.loanContext ? { loan_context: request.loanContext } : {}),
           }),
           signal: controller.signal,
         });

@@ -1,0 +1,283 @@
+/**
+ * The hosted chat page's script (served as /embed/assets/chat.js; no third-party code).
+ *
+ * Resume: the page keeps its state in memory, mirrored in sessionStorage. In a partner's
+ * iframe that storage is partitioned per top-level site and per tab, so it survives a reload
+ * of the partner's page, whose iframe still names the used `#code=`. The state remembers a
+ * digest of the code it came from: when the fragment holds that same (used) code the page
+ * resumes instead of consuming it again, so a used code is never sent twice; any other code
+ * is a fresh launch. Where the browser refuses storage in third-party frames, a reload finds
+ * nothing and asks for a fresh launch.
+ *
+ * Written with String.raw: the text below is the script exactly as the browser gets it.
+ */
+export const CHAT_SCRIPT = String.raw`(() => {
+  const $ = (id) => document.getElementById(id);
+  const STORE = "mga:chat";
+  const memory = {};
+  const store = {
+    get(key) { try { return sessionStorage.getItem(key); } catch { return memory[key] ?? null; } },
+    set(key, value) { memory[key] = value; try { sessionStorage.setItem(key, value); } catch {} },
+    remove(key) { delete memory[key]; try { sessionStorage.removeItem(key); } catch {} },
+  };
+  const show = (id, on) => { $(id).hidden = !on; };
+  const status = (text) => { $("status").textContent = text; show("status", text !== ""); };
+  const auth = (token) => ({ headers: { Authorization: "Bearer " + token } });
+  const el = (tag, props, children) => {
+    const node = Object.assign(document.createElement(tag), props || {});
+    for (const child of children || []) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  };
+
+  // { launch: digest of the used code, session?: {token, login_url, login_required}, token?: chat token, conversationId? }
+  let state = null;
+  let chatToken = null;
+  let conversationId = null;
+  let busy = false;
+  let answers = 0;
+
+  const save = () => { if (state) store.set(STORE, JSON.stringify(state)); };
+  function load() { try { return JSON.parse(store.get(STORE) || "null"); } catch { return null; } }
+
+  // Which launch a state belongs to, without keeping the code itself.
+  async function digest(code) {
+    try {
+      const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code));
+      return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+    } catch { return null; }
+  }
+
+  function ended() {
+    store.remove(STORE);
+    state = null; chatToken = null; conversationId = null;
+    show("chat", false); show("login", false); show("context", false); show("ended", true); status("");
+  }
+
+  async function start() {
+    const code = new URLSearchParams(location.hash.slice(1)).get("code");
+    if (code) history.replaceState(null, "", location.pathname); // out of the address at once
+    const saved = load();
+    const launch = code ? await digest(code) : null;
+    if (code && !(saved && launch && saved.launch === launch)) return consume(code, launch);
+    // A refresh, of this page or of the partner's page (whose iframe still names the used code).
+    if (!saved) return ended();
+    state = saved;
+    conversationId = saved.conversationId || null;
+    if (saved.token) return startChat(saved.token);
+    if (saved.session) return awaitSignIn(saved.session);
+    return ended();
+  }
+
+  async function consume(code, launch) {
+    const res = await fetch("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+    if (!res.ok) return ended();
+    const session = await res.json();
+    state = { launch, session: { token: session.session_token, login_url: session.login_url, login_required: session.login_required } };
+    conversationId = null;
+    save();
+    return awaitSignIn(state.session);
+  }
+
+  function awaitSignIn(session) {
+    if (session.login_required) {
+      status("Sign-in required.");
+      show("login", true);
+      $("login-button").onclick = () => window.open(session.login_url, "mga-site-login", "popup,width=480,height=640");
+    } else {
+      status("Signing in…");
+    }
+    return pollSession(session.token, new URL(session.login_url, location.href).origin);
+  }
+
+  async function pollSession(sessionToken, loginOrigin) {
+    for (;;) {
+      const res = await fetch("/embed/api/session", auth(sessionToken));
+      if (!res.ok) return ended();
+      const body = await res.json();
+      if (body.status === "authorized") return startChat(body.chat_token);
+      await new Promise((resolve) => { const t = setTimeout(resolve, 1000); window.addEventListener("message", function once(e) {
+        if (e.origin === loginOrigin && e.data && e.data.type === "mga:site-login") { clearTimeout(t); window.removeEventListener("message", once); resolve(); }
+      }); });
+    }
+  }
+
+  async function startChat(token) {
+    const res = await fetch("/embed/api/chat/check", auth(token));
+    if (!res.ok) return ended();
+    chatToken = token;
+    state = { launch: state && state.launch, token, conversationId };
+    save();
+    showContext(await res.json());
+    show("login", false); show("chat", true); status("");
+    if (conversationId) await loadHistory();
+    $("question").focus();
+  }
+
+  // The header: the loan in words and who is signed in.
+  function showContext(body) {
+    const loan = body.loan || {};
+    const items = [["Loan", loan.external_loan_id], ["Program", loan.program], ["Purpose", loan.purpose], ["State", loan.property_state]];
+    $("loan").replaceChildren(...items.filter(([, value]) => value).map(([term, value]) => el("div", {}, [el("dt", { textContent: term }), el("dd", { textContent: value })])));
+    const name = body.user && body.user.display_name;
+    $("user").textContent = name ? "Signed in as " + name : "Signed in";
+    show("context", true);
+  }
+
+  async function loadHistory() {
+    const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(conversationId) + "/messages", auth(chatToken));
+    if (res.status === 401) return ended();
+    if (res.status === 404) { conversationId = null; state.conversationId = null; save(); return; }
+    if (!res.ok) { status("The earlier messages could not be loaded."); return; }
+    const body = await res.json();
+    $("messages").replaceChildren();
+    for (const message of body.messages) {
+      if (message.role === "user") userBubble(message.content);
+      else if (message.role === "assistant") {
+        const answer = answerBubble();
+        if (message.complete) finishAnswer(answer, message.content || "", message.citations || []);
+        else {
+          answer.text.textContent = message.content || "";
+          answer.node.append(el("p", { className: "failure error", textContent: "This answer was interrupted." }));
+        }
+      }
+    }
+  }
+
+  function userBubble(text) {
+    const node = el("div", { className: "msg user" }, [el("div", { className: "text", textContent: text })]);
+    $("messages").append(node);
+    return node;
+  }
+
+  function answerBubble() {
+    const text = el("div", { className: "text" });
+    const node = el("div", { className: "msg assistant" }, [text]);
+    $("messages").append(node);
+    answers += 1;
+    return { node, text, prefix: "answer-" + answers + "-source-" };
+  }
+
+  // The answer's [n] markers link to its sources panel: each cited excerpt with its source and section.
+  function finishAnswer(answer, text, citations) {
+    const parts = [];
+    const marker = /\[(\d+)\]/g;
+    let last = 0;
+    for (let m = marker.exec(text); m; m = marker.exec(text)) {
+      const n = Number(m[1]);
+      const citation = citations[n - 1];
+      parts.push(text.slice(last, m.index));
+      if (citation) {
+        const link = el("a", { className: "cite", href: "#" + answer.prefix + n, textContent: m[0], title: sourceName(citation, n) });
+        link.setAttribute("aria-label", "Source " + n + ": " + sourceName(citation, n));
+        link.addEventListener("click", (event) => {
+          event.preventDefault(); // no fragment in this frame's history
+          const item = document.getElementById(answer.prefix + n);
+          item.scrollIntoView({ block: "nearest" });
+          item.focus();
+        });
+        parts.push(link);
+      } else parts.push(m[0]);
+      last = marker.lastIndex;
+    }
+    parts.push(text.slice(last));
+    answer.text.replaceChildren(...parts);
+    if (citations.length > 0) answer.node.append(sourcesPanel(answer.prefix, citations));
+    answer.node.dataset.complete = "1";
+  }
+
+  const sourceName = (citation, n) => citation.source_label || citation.title || "Source " + n;
+
+  function sourcesPanel(prefix, citations) {
+    const items = citations.map((citation, index) => {
+      const section = citation.section || (citation.source_label ? citation.title : "");
+      const url = typeof citation.url === "string" && /^https?:\/\//.test(citation.url) ? citation.url : null;
+      return el("li", { id: prefix + (index + 1), tabIndex: -1 }, [
+        el("span", { className: "source-label" }, [el("strong", { textContent: sourceName(citation, index + 1) })]),
+        section ? el("span", { className: "source-section", textContent: " · " + section }) : null,
+        citation.excerpt ? el("blockquote", { textContent: citation.excerpt }) : null,
+        url ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", textContent: "Open the source" }) : null,
+      ]);
+    });
+    return el("aside", { className: "sources" }, [el("h2", { textContent: "Sources" }), el("ol", {}, items)]);
+  }
+
+  function setBusy(on) {
+    busy = on;
+    $("send").disabled = on;
+    show("answering", on);
+    $("messages").setAttribute("aria-busy", on ? "true" : "false");
+    for (const button of document.querySelectorAll(".retry")) button.disabled = on;
+  }
+
+  // A failed answer keeps what arrived, says why in plain words, and offers to send the question again.
+  function failed(answer, message, partial, why) {
+    answer.text.textContent = partial;
+    answer.node.dataset.failed = "1";
+    const retry = el("button", { type: "button", className: "retry", textContent: "Retry" });
+    retry.addEventListener("click", () => { if (busy) return; answer.node.remove(); ask(message); });
+    answer.node.append(el("p", { className: "failure error", role: "alert" }, [why, retry]));
+  }
+
+  async function ask(message) {
+    const answer = answerBubble();
+    setBusy(true);
+    let text = "";
+    try {
+      const res = await fetch("/embed/api/chat/messages", {
+        method: "POST",
+        headers: { Authorization: "Bearer " + chatToken, "Content-Type": "application/json" },
+        body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
+      });
+      if (res.status === 401) return ended();
+      if (res.status === 429) {
+        const seconds = Number(res.headers.get("Retry-After")) || 60;
+        answer.text.textContent = "Too many questions in a short time. Try again in " + (seconds < 90 ? seconds + " seconds." : Math.ceil(seconds / 60) + " minutes.");
+        answer.node.dataset.notice = "rate_limited";
+        $("question").value = message;
+        return;
+      }
+      if (!res.ok || !res.body) return failed(answer, message, "", "The assistant could not answer just now.");
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      let citations = [];
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const frame = buffer.slice(0, end); buffer = buffer.slice(end + 2);
+          if (!frame.startsWith("data: ")) continue;
+          const event = JSON.parse(frame.slice(6));
+          if (event.type === "public_api_conversation") { conversationId = event.conversation_id; state.conversationId = conversationId; save(); }
+          else if (event.type === "content") { text += event.content; answer.text.textContent = text; }
+          else if (event.type === "content_postprocessed") { text = event.content; answer.text.textContent = text; }
+          else if (event.type === "complete") citations = Array.isArray(event.citations) ? event.citations : [];
+          else if (event.type === "public_api_complete") { finishAnswer(answer, text, citations); return; }
+          else if (event.type === "error") return failed(answer, message, text, "The assistant could not finish this answer.");
+        }
+      }
+      failed(answer, message, text, "The connection to the assistant was lost.");
+    } catch {
+      failed(answer, message, text, "The connection to the assistant was lost.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  $("question").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); $("composer").requestSubmit(); }
+  });
+
+  $("composer").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const message = $("question").value.trim();
+    if (!message || !chatToken || busy) return;
+    $("question").value = "";
+    userBubble(message);
+    ask(message);
+  });
+
+  start().catch(() => ended());
+})();`;
