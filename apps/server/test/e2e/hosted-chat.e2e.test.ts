@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
 import { chatFrame, openInPartnerPage, prepareLaunches, screenshot, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
-import { answer, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
+import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
  * The hosted chat as a loan officer uses it, in a real browser: the partner's page on one
@@ -56,6 +56,120 @@ describe("hosted chat: refresh", () => {
     );
     expect(rows).toHaveLength(2);
     expect(rows[0]?.conversation_id).toBe(rows[1]?.conversation_id);
+    await context.close();
+  });
+});
+
+const CITATIONS = [
+  { id: "fha-1", title: "FHA minimum down payment", source_type: "fha", source_label: "FHA handbook", section: "Minimum required investment", excerpt: "3.5 percent of the lesser of the sales price or appraised value." },
+  { id: "acme-1", title: "Acme FHA overlay", source_type: "tenant_bucket", source_key: "acme_overlays", source_label: "Acme overlays", section: "FHA credit overlay", excerpt: "Acme requires a 620 score for FHA purchases." },
+];
+
+describe("hosted chat: header, answers and composer", () => {
+  it("shows the loan and the user in the header, streams with a visible state, and links [n] markers to the cited excerpts", { timeout: 90_000 }, async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const text = "The minimum is 3.5 percent [1], and Acme asks for a 620 score [2].";
+    upstreamAnswers([
+      { event: { type: "content", content: "The minimum is 3.5 percent [1], " } },
+      { waitFor: gate },
+      ...answer(text, { citations: CITATIONS, sources: [{ source_type: "fha", label: "FHA" }] }).slice(2),
+    ]);
+    const { email, launchUrl } = await prepareLaunches(setup.app, {
+      name: "Dana Loan Officer",
+      loanContext: { external_loan_id: "LN-2026-0042", program: "fha", purpose: "purchase", property_state: "TX", occupancy: "primary_residence" },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await signInThroughPopup(context, frame, email);
+
+    // The header: the loan in words and who is signed in; never the email address.
+    await frame.waitForSelector("#context", { state: "visible" });
+    const loan = await frame.$$eval("#loan > div", (rows) => rows.map((row) => row.textContent));
+    expect(loan).toEqual(["LoanLN-2026-0042", "ProgramFHA", "PurposePurchase", "StateTX"]);
+    expect(await frame.textContent("#user")).toBe("Signed in as Dana Loan Officer");
+    expect(await frame.content()).not.toContain(email);
+    await screenshot(page, "chat-header-loan-context");
+
+    // The question field is named "Question" for assistive technology, and the label takes no room on screen.
+    expect(await frame.getByRole("textbox", { name: "Question", exact: true }).count()).toBe(1);
+    const labelBox = await frame.$eval("label[for=question]", (label) => ({ hidden: (label as HTMLElement).hidden, width: label.getBoundingClientRect().width }));
+    expect(labelBox).toEqual({ hidden: false, width: 1 });
+
+    // Shift+Enter adds a line; Enter sends.
+    await frame.click("#question");
+    await frame.type("#question", "Minimum down payment?");
+    await frame.press("#question", "Shift+Enter");
+    await frame.type("#question", "And the score?");
+    expect(await frame.inputValue("#question")).toBe("Minimum down payment?\nAnd the score?");
+    expect(await frame.$$(".msg.user")).toHaveLength(0);
+    await frame.press("#question", "Enter");
+
+    // While the answer streams: "Answering…" and the send button disabled.
+    await frame.waitForSelector("#answering", { state: "visible", timeout: 10_000 });
+    expect(await frame.textContent("#answering")).toBe("Answering…");
+    expect(await frame.isDisabled("#send")).toBe(true);
+    expect(await frame.textContent(".msg.user")).toBe("Minimum down payment?\nAnd the score?");
+    await screenshot(page, "chat-answering");
+    release();
+
+    const done = await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+    expect(await frame.isHidden("#answering")).toBe(true);
+    expect(await frame.isEnabled("#send")).toBe(true);
+    expect(await done.$eval(".text", (node) => node.textContent)).toBe(text);
+    // Each [n] links to the n-th cited excerpt, listed with its source label and section.
+    const markers = await done.$$("a.cite");
+    expect(markers).toHaveLength(2);
+    const sources = await done.$$eval(".sources li", (items) => items.map((item) => item.textContent));
+    expect(sources).toEqual([
+      "FHA handbook · Minimum required investment3.5 percent of the lesser of the sales price or appraised value.",
+      "Acme overlays · FHA credit overlayAcme requires a 620 score for FHA purchases.",
+    ]);
+    await markers[1]?.click();
+    expect(await frame.evaluate(() => document.activeElement?.textContent)).toContain("Acme overlays");
+    await screenshot(page, "chat-answer-with-sources");
+    await context.close();
+  });
+
+  it("an upstream failure and a lost connection each offer Retry, which sends the question again", { timeout: 90_000 }, async () => {
+    upstreamStatus(502);
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await signInThroughPopup(context, frame, email);
+
+    await frame.fill("#question", "Is a gift allowed?");
+    await frame.press("#question", "Enter");
+    const failure = await frame.waitForSelector(".msg.assistant[data-failed='1']", { timeout: 15_000 });
+    expect(await failure.$eval(".failure", (node) => node.textContent)).toBe("The assistant could not answer just now.Retry");
+    expect(await frame.isEnabled("#send")).toBe(true);
+    await screenshot(page, "chat-failure-retry");
+
+    // Retry: the same question again, now answered; the question is not shown twice.
+    upstreamAnswers(answer("Yes, from a family member. [1]"));
+    await frame.click(".msg.assistant .retry");
+    await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+    expect(await frame.$$(".msg.user")).toHaveLength(1);
+    expect(await frame.$$(".msg.assistant[data-failed='1']")).toHaveLength(0);
+    expect(received.at(-1)?.body.message).toBe("Is a gift allowed?");
+
+    // The network fails: the same offer; Retry continues the same conversation.
+    await context.route("**/embed/api/chat/messages", (route) => route.abort("internetdisconnected"));
+    await frame.fill("#question", "And from an employer?");
+    await frame.press("#question", "Enter");
+    const lost = await frame.waitForSelector(".msg.assistant[data-failed='1']", { timeout: 15_000 });
+    expect(await lost.$eval(".failure", (node) => node.textContent)).toBe("The connection to the assistant was lost.Retry");
+    await screenshot(page, "chat-connection-lost-retry");
+    await context.unroute("**/embed/api/chat/messages");
+    upstreamAnswers(answer("Yes, an employer may give. [1]"));
+    await frame.click(".msg.assistant .retry");
+    await frame.waitForFunction(() => document.querySelectorAll(".msg.assistant[data-complete='1']").length === 2, undefined, { timeout: 15_000 });
+    expect(received.at(-1)?.body.message).toBe("And from an employer?");
+    expect(received.at(-1)?.body.conversation_id).toBe(received[0]?.body.conversation_id);
     await context.close();
   });
 });
