@@ -28,6 +28,7 @@ export function sendPage(
   .msg { padding: 10px 12px; border-radius: 8px; background: white; border: 1px solid #dde2ea; white-space: pre-wrap; }
   .msg.user { background: #e8f0fd; border-color: #c6d8f6; }
   #composer { display: flex; gap: 8px; } #composer textarea { flex: 1; min-height: 44px; }
+  [hidden] { display: none !important; } /* the hidden attribute wins over any display rule */
   .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
   .chat-context { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 16px; margin: 0 0 12px; padding: 8px 12px; background: white; border: 1px solid #dde2ea; border-radius: 8px; }
   .chat-context dl { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 0; } .chat-context dl div { display: flex; gap: 4px; }

@@ -1,7 +1,8 @@
+import { requestPasswordSetup } from "@mga/core";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
-import { chatFrame, openInPartnerPage, prepareLaunches, screenshot, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
+import { CHAT_PASSWORD, chatFrame, openInPartnerPage, prepareLaunches, screenshot, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
 import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
@@ -48,7 +49,7 @@ describe("hosted chat: refresh", () => {
 
     await reloaded.fill("#question", "And for a second home?");
     await reloaded.click("#send");
-    await reloaded.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+    await reloaded.waitForFunction(() => document.querySelectorAll(".msg.assistant[data-complete='1']").length === 2, undefined, { timeout: 15_000 });
     // The upstream got the earlier exchange as history, and the database holds one conversation of four messages.
     expect(received.at(-1)?.body.history.map((m: { content: string }) => m.content)).toEqual(["How many months of reserves?", "First answer about reserves. [1]"]);
     const { rows } = await setup.app.t.db.pool.query<{ conversation_id: string }>(
@@ -170,6 +171,100 @@ describe("hosted chat: header, answers and composer", () => {
     await frame.waitForFunction(() => document.querySelectorAll(".msg.assistant[data-complete='1']").length === 2, undefined, { timeout: 15_000 });
     expect(received.at(-1)?.body.message).toBe("And from an employer?");
     expect(received.at(-1)?.body.conversation_id).toBe(received[0]?.body.conversation_id);
+    await context.close();
+  });
+});
+
+describe("hosted chat: the site login popup", () => {
+  it("keeps the email after a failure, says so in a sentence, and links to setting or resetting the password", { timeout: 90_000 }, async () => {
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await frame.waitForSelector("#login-button", { state: "visible", timeout: 10_000 });
+    const [popup] = await Promise.all([context.waitForEvent("page"), frame.click("#login-button")]);
+    await popup.waitForSelector("input[name=email]");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "not the password");
+    await popup.click("button[type=submit]");
+    const alert = await popup.waitForSelector("[role=alert]");
+    expect(await alert.textContent()).toMatch(/^[A-Z][^]*\.$/);
+    expect(await popup.inputValue("input[name=email]")).toBe(email);
+    expect(await popup.inputValue("input[name=password]")).toBe("");
+    await screenshot(popup, "chat-popup-sign-in-failed");
+
+    // "Set or reset your password": a new link goes to the account's address; the answer never tells whether one exists.
+    const before = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    await popup.click("text=Set or reset your password");
+    await popup.waitForSelector("h1:text('Set or reset your password')");
+    await screenshot(popup, "chat-popup-reset-request");
+    await popup.fill("input[name=email]", email);
+    await popup.click("button[type=submit]");
+    expect(await (await popup.waitForSelector("#sent")).textContent()).toMatch(/^If an account uses .+, we sent it a link to set a new password\./);
+    const after = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    expect(after.rows[0].n).toBe(before.rows[0].n + 1);
+    await screenshot(popup, "chat-popup-reset-sent");
+
+    // Back to sign in, in the same popup: the sign-in session is still known there, and the old password still works.
+    await popup.click("text=Back to sign in");
+    await popup.waitForSelector("input[name=email]");
+    expect(await popup.isHidden("#no-session")).toBe(true);
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", CHAT_PASSWORD);
+    await popup.click("button[type=submit]");
+    await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await context.close();
+  });
+
+  it("a used or expired setup link says so before asking for a password; after setting one, a way back", { timeout: 90_000 }, async () => {
+    const { partner } = await prepareLaunches(setup.app);
+    const email = `new-${partner.organizationId.toLowerCase()}@acme.test`;
+    await partner.put("/users/lo-2", { email });
+    const link = async () => {
+      const { rows } = await setup.app.t.db.pool.query(
+        "SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1",
+        [email],
+      );
+      return `${setup.app.baseUrl}${setup.app.t.db.secrets.open("notification-link", rows[0].payload.link) as string}`;
+    };
+    const url = await link();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    // A live link: the form, and the page does not use the link by checking it.
+    await page.goto(url);
+    await page.waitForSelector("#password-form", { state: "visible" });
+    await page.waitForLoadState("networkidle");
+    expect(await page.isHidden("#link-dead")).toBe(true);
+    await screenshot(page, "chat-popup-password-setup");
+    await page.fill("input[name=password]", "a fine new passphrase");
+    await page.click("button[type=submit]");
+    await page.waitForSelector("h1:text('Password set')");
+    // Opened on its own (from the email): a sign-in link, no button that would close nothing.
+    expect(await page.isVisible("#sign-in")).toBe(true);
+    expect(await page.isHidden("#return")).toBe(true);
+    await screenshot(page, "chat-popup-password-set");
+
+    // The same link again: dead, said before any password is typed.
+    await page.goto("about:blank");
+    await page.goto(url);
+    await page.waitForSelector("#link-dead", { state: "visible", timeout: 10_000 });
+    expect(await page.isHidden("#password-form")).toBe(true);
+    expect(await page.textContent("#link-dead")).toBe("This password link has expired or was already used. Ask for a new link.");
+    await screenshot(page, "chat-popup-link-used");
+
+    // Opened from the chat's window: "Return to the chat" closes it.
+    await requestPasswordSetup(setup.app.t.db, { email, address: "192.0.2.90" });
+    const fresh = await link();
+    const opener = await context.newPage();
+    await opener.goto(`${setup.app.baseUrl}/site/login`);
+    const [popup] = await Promise.all([context.waitForEvent("page"), opener.evaluate((href) => void window.open(href, "setup", "popup"), fresh)]);
+    await popup.waitForSelector("#password-form", { state: "visible" });
+    await popup.fill("input[name=password]", "another fine passphrase");
+    await popup.click("button[type=submit]");
+    await popup.waitForSelector("#return", { state: "visible" });
+    await screenshot(popup, "chat-popup-return-to-chat");
+    await Promise.all([popup.waitForEvent("close"), popup.click("#return")]);
     await context.close();
   });
 });

@@ -20,7 +20,7 @@ import { normalizeEmail } from "../shared/email";
  * more checks than the limit. Success forgives: the account's count is cleared and the
  * address gets its point back.
  */
-export type SignInSurface = "staff" | "staff-invite" | "site-login" | "site-password-setup" | "site-email-verification";
+export type SignInSurface = "staff" | "staff-invite" | "site-login" | "site-password-setup" | "site-password-reset" | "site-email-verification";
 
 interface Limit {
   attempts: number;
@@ -34,6 +34,8 @@ export const SIGN_IN_LIMITS: Record<SignInSurface, { account?: Limit; address: L
   // and against spending a password hash per request.
   "site-password-setup": { address: { attempts: 20, windowSeconds: 15 * 60 } },
   "site-email-verification": { address: { attempts: 20, windowSeconds: 15 * 60 } },
+  // Each request sends an email: few per address, and per address asked about.
+  "site-password-reset": { account: { attempts: 3, windowSeconds: 60 * 60 }, address: { attempts: 10, windowSeconds: 60 * 60 } },
   "staff-invite": { address: { attempts: 20, windowSeconds: 15 * 60 } },
 };
 

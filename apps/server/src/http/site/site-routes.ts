@@ -7,9 +7,12 @@ import {
   confirmEmailVerification,
   type Database,
   isAppError,
+  isPasswordSetupLinkUsable,
   type JobQueue,
   MIN_PASSWORD_LENGTH,
   PASSWORD_RULE,
+  PASSWORD_SETUP_DAYS,
+  requestPasswordSetup,
   setPasswordFromSetupLink,
   signInAtLocalSite,
 } from "@mga/core";
@@ -21,6 +24,8 @@ import { escapeHtml, sendPage } from "../html";
  *   GET/POST /site/login            opened by the hosted chat in a popup; the sign-in session
  *                                   token travels in the URL fragment, never to a server log
  *   GET/POST /site/password-setup   the password-setup link (its token in the fragment)
+ *   POST /site/api/password-setup/check  {token} → {usable}: the link page checks it on load, without using it
+ *   GET/POST /site/password-reset   "Set or reset your password": sends a new setup link by email
  *   GET/POST /site/verify-email     the email-change confirmation link (its token in the fragment)
  *   POST /site/api/login-complete   a real site (SITE_LOGIN_URL) reports a completed login
  * Every page that checks a password or a token is throttled per client address (and the login
@@ -51,6 +56,39 @@ export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: Serv
     sendScript(res, TOKEN_SCRIPT);
     return true;
   }
+  if (path === "/site/password.js" && req.method === "GET") {
+    sendScript(res, PASSWORD_SCRIPT);
+    return true;
+  }
+  if (path === "/site/api/password-setup/check" && req.method === "POST") {
+    const token = (req.body as { token?: unknown } | undefined)?.token;
+    if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", "send {\"token\": \"<the token from the link's fragment>\"}");
+    const usable = await isPasswordSetupLinkUsable(db, { token, address });
+    const text = JSON.stringify({ request_id: req.requestId ?? "", usable });
+    res.setHeader("Content-Type", "application/json");
+    res.setHeader("Cache-Control", "no-store");
+    res.end(text);
+    return true;
+  }
+  if (path === "/site/password-reset") {
+    if (req.method === "GET") {
+      resetPage(res, 200);
+      return true;
+    }
+    if (req.method !== "POST") return false;
+    const email = form.get("email") ?? "";
+    try {
+      await requestPasswordSetup(db, { email, address });
+      sendPage(res, 200, {
+        title: "Check your email",
+        body: `<h1>Check your email</h1><p id="sent">If an account uses ${escapeHtml(email)}, we sent it a link to set a new password. The link works for ${PASSWORD_SETUP_DAYS} days; your current password works until you use it.</p>
+<p><a href="/site/login">Back to sign in</a></p>`,
+      });
+    } catch (error) {
+      refusal(res, error, (status, message) => resetPage(res, status, message, email));
+    }
+    return true;
+  }
   if (path === "/site/login") {
     if (req.method === "GET") {
       loginPage(res, 200);
@@ -65,7 +103,7 @@ export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: Serv
         script: "/site/login.js",
       });
     } catch (error) {
-      refusal(res, error, (status, message) => loginPage(res, status, message));
+      refusal(res, error, (status, message) => loginPage(res, status, message, form.get("email") ?? ""));
     }
     return true;
   }
@@ -78,7 +116,12 @@ export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: Serv
     const token = form.get("token") ?? "";
     try {
       await setPasswordFromSetupLink(db, { token, password: form.get("password") ?? "", address });
-      sendPage(res, 200, { title: "Password set", body: "<h1>Password set</h1><p>You can now sign in from the chat.</p>" });
+      sendPage(res, 200, {
+        title: "Password set",
+        body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
+<p id="back"><a id="sign-in" href="/site/login">Sign in</a><button id="return" type="button" hidden>Return to the chat</button></p>`,
+        script: "/site/password.js",
+      });
     } catch (error) {
       refusal(res, error, (status, message) => passwordPage(res, status, token, message));
     }
@@ -116,17 +159,32 @@ function refusal(res: ServerResponse, error: unknown, page: (status: number, mes
 /** Messages of the domain start in lower case for composition; a page shows a sentence. */
 const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
-function loginPage(res: ServerResponse, status: number, error?: string): void {
+function loginPage(res: ServerResponse, status: number, error?: string, email = ""): void {
   sendPage(res, status, {
     title: "Sign in",
     body: `<h1>Sign in to continue</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<p id="no-session" class="error" hidden>To sign in, open the assistant again from your loan file.</p>
 <form class="stack" method="post" action="/site/login">
   <input type="hidden" name="session" id="session">
-  <label>Email <input name="email" type="email" autocomplete="username" required></label>
+  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
   <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
   <button type="submit">Sign in</button>
-</form>`,
+</form>
+<p><a href="/site/password-reset">Set or reset your password</a></p>`,
     script: "/site/login.js",
+  });
+}
+
+function resetPage(res: ServerResponse, status: number, error?: string, email = ""): void {
+  sendPage(res, status, {
+    title: "Set or reset your password",
+    body: `<h1>Set or reset your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<p>Enter the email address you sign in with. We will send it a link to choose a new password.</p>
+<form class="stack" method="post" action="/site/password-reset">
+  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
+  <button type="submit">Send the link</button>
+</form>
+<p><a href="/site/login">Back to sign in</a></p>`,
   });
 }
 
@@ -134,13 +192,14 @@ function passwordPage(res: ServerResponse, status: number, token: string, error?
   sendPage(res, status, {
     title: "Set your password",
     body: `<h1>Set your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form class="stack" method="post" action="/site/password-setup">
+<p id="link-dead" class="error" role="alert" hidden>This password link has expired or was already used. <a href="/site/password-reset">Ask for a new link</a>.</p>
+<form class="stack" id="password-form" method="post" action="/site/password-setup">
   <input type="hidden" name="token" id="token" value="${escapeHtml(token)}">
   <label>New password <input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required aria-describedby="rule"></label>
   <p id="rule" class="muted">${escapeHtml(PASSWORD_RULE)}</p>
   <button type="submit">Set password</button>
 </form>`,
-    script: "/site/token.js",
+    script: "/site/password.js",
   });
 }
 
@@ -170,6 +229,8 @@ const LOGIN_SCRIPT = `(() => {
   if (fromHash) { storage.set(fromHash); history.replaceState(null, "", location.pathname); }
   const field = document.getElementById("session");
   if (field) field.value = fromHash || storage.get() || "";
+  // Without a sign-in session (opened on its own) the form cannot succeed: say where to start.
+  if (field && !field.value) document.getElementById("no-session").hidden = false;
   if (document.getElementById("done")) {
     storage.remove();
     if (window.opener) window.opener.postMessage({ type: "mga:site-login", ok: true }, location.origin);
@@ -185,6 +246,32 @@ const TOKEN_SCRIPT = `(() => {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
   const field = document.getElementById("token");
   if (token && field) { field.value = token; history.replaceState(null, "", location.pathname); }
+})();`;
+
+/**
+ * The password-setup pages' script: the token moves from the fragment into the form, then is
+ * checked (without being used) so that a used or expired link says so before any password is
+ * typed. After success: "Return to the chat" closes a window opened from the chat; a page
+ * opened on its own keeps its sign-in link.
+ */
+const PASSWORD_SCRIPT = `(() => {
+  const $ = (id) => document.getElementById(id);
+  if ($("return") && window.opener) {
+    $("sign-in").hidden = true;
+    $("return").hidden = false;
+    $("return").onclick = () => window.close();
+    return;
+  }
+  const field = $("token");
+  if (!field) return;
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (token) { field.value = token; history.replaceState(null, "", location.pathname); }
+  const dead = () => { $("link-dead").hidden = false; $("password-form").hidden = true; };
+  if (!field.value) return dead();
+  fetch("/site/api/password-setup/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: field.value }) })
+    .then((res) => (res.ok ? res.json() : { usable: true }))
+    .then((body) => { if (!body.usable) dead(); })
+    .catch(() => {});
 })();`;
 
 export function sendScript(res: ServerResponse, script: string): void {

@@ -5,6 +5,7 @@ import { newId } from "../../ids/new-id";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
 import { hashPassword } from "../../passwords/password-hash";
 import { assertAcceptablePassword } from "../../passwords/password-policy";
+import { normalizeEmail } from "../../shared/email";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
 
 /**
@@ -68,4 +69,30 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
     await client.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
   });
   await attempt.succeeded();
+}
+
+/**
+ * Whether a password-setup link still works, without using it: the page says that a used or
+ * expired link is dead before anyone types a password. Throttled like the form; a live link
+ * gives its point back.
+ */
+export async function isPasswordSetupLinkUsable(db: Database, input: { token: string; address: string }): Promise<boolean> {
+  const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
+  const found = await db.pool.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [hashSecret(input.token)]);
+  if (found.rowCount !== 1) return false;
+  await attempt.succeeded();
+  return true;
+}
+
+/**
+ * "Set or reset your password" of the site login: sends a new password-setup link to the
+ * address when a live, unlocked account has it. The caller answers the same either way, so
+ * the form never tells which addresses have accounts; throttled per address and per email.
+ * The current password keeps working until the link is used.
+ */
+export async function requestPasswordSetup(db: Database, input: { email: string; address: string }): Promise<void> {
+  const email = normalizeEmail(input.email);
+  await beginSignInAttempt(db, "site-password-reset", { account: email, address: input.address });
+  const account = await db.prisma.siteAccount.findUnique({ where: { email }, select: { id: true, locked: true, deletedAt: true } });
+  if (account && !account.locked && !account.deletedAt) await issuePasswordSetup(db, account.id);
 }
