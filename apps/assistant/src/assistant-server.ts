@@ -20,6 +20,8 @@ const requestSchema = z.object({
     tenant_source_keys: z.array(z.string()).default([]),
     shared_source_types: z.array(z.string()).default([]),
   }),
+  // The hosted chat's loan (docs/upstream-protocol.md); only the program is used here.
+  loan_context: z.object({ program: z.string().optional() }).loose().optional(),
 });
 
 export interface LocalAssistant {
@@ -70,8 +72,8 @@ async function handle(pool: pg.Pool, options: { token?: string | undefined; word
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "invalid request" }));
     return;
   }
-  const { message, sources } = parsed.data;
-  const passages = await searchPassages(pool, message, sources);
+  const { message, sources, loan_context } = parsed.data;
+  const passages = await searchPassages(pool, message, sources, 3, loan_context?.program);
   const answer = composeAnswer(message, passages);
 
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });

@@ -16,7 +16,7 @@ const STOP = new Set(["the", "a", "an", "is", "are", "for", "of", "on", "to", "w
 export function composeAnswer(question: string, passages: RetrievedPassage[]): ComposedAnswer {
   if (passages.length === 0) {
     return {
-      text: "I could not find this in the selected sources. Try rephrasing the question or selecting other sources (GET /v1/sources lists them).",
+      text: "I have no excerpt in the selected sources that answers this, so I would rather not guess. Try rephrasing the question or asking about a specific guideline.",
       citations: [],
       sources: [],
     };

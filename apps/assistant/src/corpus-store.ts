@@ -81,11 +81,25 @@ export interface SelectedSources {
   shared_source_types: string[];
 }
 
+/** Words every mortgage question shares: they say nothing about which excerpt is relevant. */
+const GENERIC_WORDS = new Set(["loan", "loans", "mortgage", "mortgages", "borrower", "borrowers", "lender", "lenders", "guideline", "guidelines", "rule", "rules", "requirement", "requirements"]);
+
 /**
- * Full-text search over the selected sources only. The question's words are OR-ed (any
- * shared word can match) and ranked with ts_rank_cd, titles weighing more than bodies.
+ * Below this rank an excerpt is only loosely related (it shares a word or two with the
+ * question): better to say there is no relevant excerpt than to answer from it.
  */
-export async function searchPassages(pool: pg.Pool, question: string, sources: SelectedSources, limit = 3): Promise<RetrievedPassage[]> {
+export const MIN_RELEVANCE = 0.5;
+
+/** Loan programs (spec 2.12) and the agency sources written for them: their excerpts rank higher. */
+const PROGRAM_SOURCES: Record<string, string[]> = { fha: ["fha"], va: ["va"], usda: ["usda"], conventional: ["fannie_mae", "freddie_mac"] };
+
+/**
+ * Full-text search over the selected sources only. The question's words (less the generic
+ * ones) are OR-ed and ranked with ts_rank_cd, titles weighing more than bodies; anything
+ * under MIN_RELEVANCE is left out; of the rest, agency excerpts of the loan's program come first.
+ */
+export async function searchPassages(pool: pg.Pool, question: string, sources: SelectedSources, limit = 3, program?: string): Promise<RetrievedPassage[]> {
+  const words = (question.toLowerCase().match(/[a-z0-9-]+/g) ?? []).filter((word) => !GENERIC_WORDS.has(word)).join(" ");
   const { rows } = await pool.query<{
     id: string;
     kind: SamplePassage["kind"];
@@ -96,15 +110,18 @@ export async function searchPassages(pool: pg.Pool, question: string, sources: S
     body: string;
     rank: number;
   }>(
-    `WITH q AS (SELECT NULLIF(replace(plainto_tsquery('english', $1)::text, '&', '|'), '')::tsquery AS query)
-     SELECT p.id, p.kind, p.source, p.source_label, p.title, p.section, p.body, ts_rank_cd(p.search, q.query) AS rank
-     FROM local_assistant.passages p, q
-     WHERE q.query IS NOT NULL AND p.search @@ q.query
-       AND ((p.kind = 'agency' AND p.source = ANY($2)) OR (p.kind = 'tenant_bucket' AND p.source = ANY($3))
-            OR (p.kind = 'shared' AND p.source = ANY($4)))
-     ORDER BY rank DESC, p.id
+    `WITH q AS (SELECT NULLIF(replace(plainto_tsquery('english', $1)::text, '&', '|'), '')::tsquery AS query),
+     ranked AS (
+       SELECT p.*, ts_rank_cd(p.search, q.query) AS rank, (p.kind = 'agency' AND p.source = ANY($6)) AS in_program
+       FROM local_assistant.passages p, q
+       WHERE q.query IS NOT NULL AND p.search @@ q.query
+         AND ((p.kind = 'agency' AND p.source = ANY($2)) OR (p.kind = 'tenant_bucket' AND p.source = ANY($3))
+              OR (p.kind = 'shared' AND p.source = ANY($4))))
+     SELECT id, kind, source, source_label, title, section, body, rank FROM ranked
+     WHERE rank >= $7
+     ORDER BY in_program DESC, rank DESC, id
      LIMIT $5`,
-    [question, sources.agency_source_types, sources.tenant_source_keys, sources.shared_source_types, limit],
+    [words, sources.agency_source_types, sources.tenant_source_keys, sources.shared_source_types, limit, PROGRAM_SOURCES[program ?? ""] ?? [], MIN_RELEVANCE],
   );
   return rows.map((row) => ({
     id: row.id,

@@ -16,7 +16,12 @@ afterAll(async () => {
   await t.drop();
 });
 
-async function ask(message: string, sources: { agency_source_types?: string[]; tenant_source_keys?: string[]; shared_source_types?: string[] }, token = "local-secret") {
+async function ask(
+  message: string,
+  sources: { agency_source_types?: string[]; tenant_source_keys?: string[]; shared_source_types?: string[] },
+  token = "local-secret",
+  loanContext?: { external_loan_id: string; program?: string },
+) {
   const upstream = new HttpChatUpstream({ url: assistant.url, token });
   const events: UpstreamEvent[] = [];
   for await (const event of upstream.stream({
@@ -25,6 +30,7 @@ async function ask(message: string, sources: { agency_source_types?: string[]; t
     message,
     history: [],
     sources: { agency_source_types: [], tenant_source_keys: [], shared_source_types: [], ...sources },
+    loanContext,
   })) {
     events.push(event);
   }
@@ -60,8 +66,37 @@ describe("local assistant", () => {
   it("says so when nothing matches", async () => {
     const events = await ask("zebra xylophone", { agency_source_types: ["fha"] });
     const final = events.find((event) => event.type === "content_postprocessed") as { content: string; citations: unknown[] };
-    expect(final.content).toMatch(/could not find/);
+    expect(final.content).toMatch(/^I have no excerpt in the selected sources that answers this/);
     expect(final.citations).toEqual([]);
+  });
+
+  it("prefers the excerpts of the loan's program", async () => {
+    const all = { agency_source_types: ["fha", "fannie_mae", "va"] };
+    const first = async (program?: string) => {
+      const events = await ask("What is the minimum down payment?", all, "local-secret", program ? { external_loan_id: "LN-1", program } : undefined);
+      return (events.find((event) => event.type === "content_postprocessed") as { citations: Array<{ source_type: string }> }).citations[0]?.source_type;
+    };
+    expect(await first()).toBe("fha");
+    expect(await first("va")).toBe("va");
+    expect(await first("conventional")).toBe("fannie_mae");
+  });
+
+  it("says it has no relevant excerpt rather than answering from a loosely related one", async () => {
+    // The VA excerpts share a word with the question, no more: below the relevance threshold.
+    const events = await ask("How many months of reserves?", { agency_source_types: ["va"] });
+    const final = events.find((event) => event.type === "content_postprocessed") as { content: string; citations: unknown[] };
+    expect(final.content).toMatch(/^I have no excerpt in the selected sources that answers this/);
+    expect(final.citations).toEqual([]);
+    // The same question where a relevant excerpt exists is answered from it.
+    const answered = (await ask("How many months of reserves?", { tenant_source_keys: ["acme_jumbo"] })).find((event) => event.type === "content_postprocessed") as { citations: Array<{ id: string }> };
+    expect(answered.citations[0]?.id).toBe("acme-jumbo");
+  });
+
+  it("never mentions API routes in an answer", async () => {
+    for (const question of ["zebra xylophone", "What is the minimum down payment for an FHA loan?"]) {
+      const final = (await ask(question, { agency_source_types: ["fha"] })).find((event) => event.type === "content_postprocessed") as { content: string };
+      expect(final.content).not.toMatch(/\/v1\/|GET |POST /);
+    }
   });
 
   it("refuses a wrong token", async () => {

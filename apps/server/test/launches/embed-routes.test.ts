@@ -12,7 +12,7 @@ const app = new Proxy({} as ReturnType<typeof useAppWithMockedUpstream>["app"], 
 type Partner = Awaited<ReturnType<typeof newPartner>>;
 type Launcher = { key: string; id: string };
 
-async function issue(existing?: Partner, options: { loanId?: string; launcher?: Launcher } = {}) {
+async function issue(existing?: Partner, options: { loanId?: string; launcher?: Launcher; loanContext?: Record<string, unknown> } = {}) {
   const p = existing ?? (await newPartner(app));
   if (!existing) await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   await p.put("/users/lo-1", { email: `lo1-${p.organizationId}@acme.test` });
@@ -22,7 +22,7 @@ async function issue(existing?: Partner, options: { loanId?: string; launcher?: 
     method: "POST",
     key: launcher.key,
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: options.loanId ?? "LN-9" } }),
+    body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: options.loanContext ?? { external_loan_id: options.loanId ?? "LN-9" } }),
   });
   const code = new URLSearchParams(new URL(res.body.launch_url).hash.slice(1)).get("code") as string;
   const siteAccountId = (await app.t.db.pool.query("SELECT site_account_id FROM partner_users WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`])).rows[0].site_account_id;
@@ -30,7 +30,7 @@ async function issue(existing?: Partner, options: { loanId?: string; launcher?: 
 }
 
 /** Launch, consume, sign in and exchange: the chat token a signed-in page holds. */
-async function chatToken(existing?: Partner, options: { loanId?: string; launcher?: Launcher } = {}) {
+async function chatToken(existing?: Partner, options: { loanId?: string; launcher?: Launcher; loanContext?: Record<string, unknown> } = {}) {
   const { code, siteAccountId, p } = await issue(existing, options);
   const consumed = await consume(code);
   await completeSiteLogin(app.t.db, { sessionToken: consumed.body.session_token, siteAccountId });
@@ -85,6 +85,39 @@ describe("hosted chat: chatting", () => {
     expect(revoked.status).toBe(401);
     expect(((await revoked.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     expect((await chat("nope", { message: "hi" })).status).toBe(401);
+  });
+});
+
+describe("hosted chat: the loan", () => {
+  const loanContext = { external_loan_id: "LN-77", program: "fha", purpose: "cash_out_refinance", occupancy: "second_home", property_state: "TX", units: 2 };
+
+  it("sends the launch's loan context upstream with each question, its spec 2.12 fields only", async () => {
+    upstreamAnswers(answer());
+    const { token } = await chatToken(undefined, { loanContext });
+    // A stored context with anything more (an older version, a future field) still sends only the allowed fields.
+    await app.t.db.pool.query("UPDATE launches SET loan_context = loan_context || '{\"borrower_name\": \"Pat Doe\"}'::jsonb WHERE loan_context->>'external_loan_id' = 'LN-77'");
+    await readSse(await chat(token, { message: "Cash-out limits?" }));
+    expect(received[0]?.body.loan_context).toEqual(loanContext);
+  });
+
+  it("the chat check names the loan in words and the user by display name, never by email", async () => {
+    const { token, p } = await chatToken(undefined, { loanContext });
+    await app.t.db.pool.query("UPDATE partner_users SET name = 'Dana Officer' WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`]);
+    const res = await app.request("/embed/api/chat/check", { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(res.body.loan).toEqual({ external_loan_id: "LN-77", program: "FHA", purpose: "Cash-out refinance", property_state: "TX" });
+    expect(res.body.user).toEqual({ display_name: "Dana Officer" });
+    expect(res.text).not.toContain("@");
+  });
+
+  it("an API message sends no loan context upstream", async () => {
+    upstreamAnswers(answer());
+    const p = await newPartner(app);
+    await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
+    const writer = await anotherKey(app, p.organizationId, ["chat:write"]);
+    const res = await app.request("/v1/messages", { method: "POST", key: writer.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "FHA?", user: { external_user_id: "u-1" } }) });
+    expect(res.status, res.text).toBe(200);
+    expect(received[0]?.body).not.toHaveProperty("loan_context");
   });
 });
 
