@@ -49,7 +49,7 @@ describe("hosted chat: refresh", () => {
 
     await reloaded.fill("#question", "And for a second home?");
     await reloaded.click("#send");
-    await reloaded.waitForFunction(() => document.querySelectorAll(".msg.assistant[data-complete='1']").length === 2, undefined, { timeout: 15_000 });
+    await reloaded.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 15_000 });
     // The upstream got the earlier exchange as history, and the database holds one conversation of four messages.
     expect(received.at(-1)?.body.history.map((m: { content: string }) => m.content)).toEqual(["How many months of reserves?", "First answer about reserves. [1]"]);
     const { rows } = await setup.app.t.db.pool.query<{ conversation_id: string }>(
@@ -97,7 +97,7 @@ describe("hosted chat: header, answers and composer", () => {
 
     // The question field is named "Question" for assistive technology, and the label takes no room on screen.
     expect(await frame.getByRole("textbox", { name: "Question", exact: true }).count()).toBe(1);
-    const labelBox = await frame.$eval("label[for=question]", (label) => ({ hidden: (label as HTMLElement).hidden, width: label.getBoundingClientRect().width }));
+    const labelBox = await frame.evaluate(`(() => { const label = document.querySelector("label[for=question]"); return { hidden: label.hidden, width: label.getBoundingClientRect().width }; })()`);
     expect(labelBox).toEqual({ hidden: false, width: 1 });
 
     // Shift+Enter adds a line; Enter sends.
@@ -130,7 +130,7 @@ describe("hosted chat: header, answers and composer", () => {
       "Acme overlays · FHA credit overlayAcme requires a 620 score for FHA purchases.",
     ]);
     await markers[1]?.click();
-    expect(await frame.evaluate(() => document.activeElement?.textContent)).toContain("Acme overlays");
+    expect(await frame.evaluate("document.activeElement.textContent")).toContain("Acme overlays");
     await screenshot(page, "chat-answer-with-sources");
     await context.close();
   });
@@ -168,7 +168,7 @@ describe("hosted chat: header, answers and composer", () => {
     await context.unroute("**/embed/api/chat/messages");
     upstreamAnswers(answer("Yes, an employer may give. [1]"));
     await frame.click(".msg.assistant .retry");
-    await frame.waitForFunction(() => document.querySelectorAll(".msg.assistant[data-complete='1']").length === 2, undefined, { timeout: 15_000 });
+    await frame.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 15_000 });
     expect(received.at(-1)?.body.message).toBe("And from an employer?");
     expect(received.at(-1)?.body.conversation_id).toBe(received[0]?.body.conversation_id);
     await context.close();
@@ -258,7 +258,7 @@ describe("hosted chat: the site login popup", () => {
     const fresh = await link();
     const opener = await context.newPage();
     await opener.goto(`${setup.app.baseUrl}/site/login`);
-    const [popup] = await Promise.all([context.waitForEvent("page"), opener.evaluate((href) => void window.open(href, "setup", "popup"), fresh)]);
+    const [popup] = await Promise.all([context.waitForEvent("page"), opener.evaluate(`void window.open(${JSON.stringify(fresh)}, "setup", "popup")`)]);
     await popup.waitForSelector("#password-form", { state: "visible" });
     await popup.fill("input[name=password]", "another fine passphrase");
     await popup.click("button[type=submit]");
