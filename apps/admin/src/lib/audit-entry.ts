@@ -60,7 +60,10 @@ export function detailValue(value: unknown): string {
 
 export function detailEntries(details: unknown): Array<[string, string]> {
   if (!details || typeof details !== "object" || Array.isArray(details)) return [];
-  return Object.entries(details as Record<string, unknown>).map(([key, value]) => [detailLabel(key), detailValue(value)]);
+  // Sorted by label: the database keeps JSON keys in an order of its own.
+  return Object.entries(details as Record<string, unknown>)
+    .map(([key, value]): [string, string] => [detailLabel(key), detailValue(value)])
+    .sort(([a], [b]) => a.localeCompare(b));
 }
 
 /**
