@@ -58,7 +58,8 @@ describe("global search", () => {
     expect(byId.users.items[0]).toMatchObject({ integration: { id: integrationId, slug: "nav-los" }, organization: { id: partner.organizationId } });
     // Emails are stored normalized and matched in any case, whole or in part.
     expect((await search("LO-3002@NAV.example")).users.items).toEqual([expect.objectContaining({ external_user_id: "lo-3002", email: "lo-3002@nav.example" })]);
-    expect((await search("@nav.exa")).users.items).toHaveLength(3);
+    // (uw-4001's deletion may have scrubbed its email by now: only the others are certain.)
+    expect((await search("@nav.exa")).users.items.map((user: { external_user_id: string }) => user.external_user_id)).toEqual(expect.arrayContaining(["lo-3001", "lo-3002"]));
   });
 
   it("finds a key by id or last four, a conversation and an operation by id, an organization by part of its name", async () => {
