@@ -61,6 +61,7 @@ export * from "./ids/secret-token";
 export * from "./conversations/conversation-overview";
 export * from "./partners/ports/notification-outbox";
 export * from "./audit/list-audit";
+export * from "./search/search-directory";
 export * from "./keys/scope-advice";
 export * from "./secrets/server-secrets";
 export * from "./secrets/secret-key-file";

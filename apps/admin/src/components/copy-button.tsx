@@ -2,14 +2,19 @@
 
 import { useState } from "react";
 
-/** Copies a value to the clipboard and says so; the value itself stays on screen to select by hand. */
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+/**
+ * Copies a value to the clipboard and says so; the value itself stays on screen to select by
+ * hand. `name` tells screen readers which value a short "Copy" copies; `compact` is the small
+ * button beside an id.
+ */
+export function CopyButton({ value, label = "Copy", name, compact = false }: { value: string; label?: string; name?: string; compact?: boolean }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <>
       <button
         type="button"
-        className="button button-secondary"
+        className={compact ? "button button-secondary button-small" : "button button-secondary"}
+        aria-label={name}
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(value);

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { queryString } from "../lib/format";
+import { formatTime } from "../lib/format";
 import { OutcomeRegion } from "./action-outcome";
 
 /** Small presentational pieces shared by the console's pages (server components). */
@@ -80,28 +80,13 @@ export function Table({ headers, children, className }: { headers: ReadonlyArray
   );
 }
 
-/**
- * Links to the first and the next page of a cursor-paged table; both keep the page's filters
- * (a cursor is only valid with the filters that produced it). Newest-first tables say so.
- */
-export function Pager({
-  path,
-  filters,
-  cursor,
-  nextCursor,
-  labels = { first: "First page", next: "Next page →" },
-}: {
-  path: string;
-  filters: Record<string, string | undefined>;
-  cursor: string | undefined;
-  nextCursor: string | null;
-  labels?: { first: string; next: string };
-}) {
-  if (!cursor && !nextCursor) return null;
-  return (
-    <nav className="pager" aria-label="Pages">
-      {cursor ? <Link href={`${path}${queryString(filters)}`}>{labels.first}</Link> : null}
-      {nextCursor ? <Link href={`${path}${queryString({ ...filters, cursor: nextCursor })}`}>{labels.next}</Link> : null}
-    </nav>
+/** A date as staff read it (formatTime), kept on one line. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  return iso ? (
+    <time dateTime={iso} className="nowrap">
+      {formatTime(iso)}
+    </time>
+  ) : (
+    <>{formatTime(iso)}</>
   );
 }

@@ -54,6 +54,9 @@ interface Fixture {
   roleColleagueId: string;
   statusColleagueId: string;
   inviteId: string;
+  /** Empty organizations an admin renames and deletes. */
+  renameOrgId: string;
+  emptyOrgId: string;
 }
 let f: Fixture;
 
@@ -108,11 +111,15 @@ async function makeFixture(): Promise<Fixture> {
   const roleColleague = await createStaff(db(), { email: "role-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
   const statusColleague = await createStaff(db(), { email: "status-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
   const { invite } = await inviteStaff(db(), { email: "pending-invite@mga.test", role: "viewer", actor: "test" });
+  const renameOrg = await createOrganization(db(), { name: "Authz rename me" });
+  const emptyOrg = await createOrganization(db(), { name: "Authz empty" });
 
   return {
     roleColleagueId: roleColleague.id,
     statusColleagueId: statusColleague.id,
     inviteId: invite.id,
+    renameOrgId: renameOrg.id,
+    emptyOrgId: emptyOrg.id,
     orgId: org.id,
     mainIntegrationId: main.id,
     spareIntegrationId: spare.id,
@@ -207,6 +214,18 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     probe: () => rows("SELECT id FROM organizations WHERE name = 'Authz created org'"),
     audit: "organization.create",
     target: (data) => data.id,
+  },
+  "staff.organizations.rename": {
+    input: () => ({ id: f.renameOrgId, name: "Authz renamed" }),
+    probe: () => rows("SELECT name FROM organizations WHERE id = $1", [f.renameOrgId]),
+    audit: "organization.rename",
+    target: () => f.renameOrgId,
+  },
+  "staff.organizations.delete": {
+    input: () => ({ id: f.emptyOrgId }),
+    probe: () => rows("SELECT id FROM organizations WHERE id = $1", [f.emptyOrgId]),
+    audit: "organization.delete",
+    target: () => f.emptyOrgId,
   },
   "staff.organizations.configureTenant": {
     input: () => ({ id: f.orgId, config: TENANT }),
@@ -327,6 +346,21 @@ const QUERIES: Record<string, QueryCase> = {
       });
     },
   },
+  "staff.search": {
+    input: () => ({ q: "U-OVERRIDE@authz" }),
+    check: (data) => {
+      expect(data.users.items).toEqual([
+        {
+          external_user_id: "u-override",
+          email: "u-override@authz.test",
+          status: "active",
+          integration: { id: f.mainIntegrationId, slug: MAIN },
+          organization: { id: f.orgId, name: "Authz Org" },
+        },
+      ]);
+      for (const kind of ["organizations", "integrations", "keys", "conversations", "operations"]) expect(data[kind]).toEqual({ items: [], more: false });
+    },
+  },
   "staff.organizations.list": {
     check: (data) =>
       expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 4 }),
@@ -411,6 +445,7 @@ const QUERIES: Record<string, QueryCase> = {
       expect(data).toEqual({
         imports: [{ job_id: f.importJobId, status: "completed", total: 1, processed: 1, failed: 0, created_at: expect.any(String), completed_at: expect.any(String) }],
         next_cursor: null,
+        total: 1,
       }),
   },
   "staff.partnerImports.get": {
@@ -956,7 +991,7 @@ describe("partner users and the outbox", () => {
     // A user matched to an existing site account gets no notification.
     await rows("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_known_crm', 'known@crm.test', 'self')");
     expect((await put("known", { email: "known@crm.test" })).body.user.identity_origin).toBe("existing_mg");
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null });
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null, total: 0 });
     const all = ok(await query(viewer, "staff.outbox.list", { limit: 200 })).notifications;
     expect(all.filter((n: { recipient: string }) => n.recipient.endsWith("@crm.test")).map((n: { recipient: string }) => n.recipient).sort()).toEqual(
       // emp-10 was disabled (its link withdrawn with the lock) and reactivated before choosing a password: a second link.
@@ -992,7 +1027,7 @@ describe("partner users and the outbox", () => {
     const firstPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2 }));
     expect(firstPage.imports.map((job: { job_id: string }) => job.job_id)).toEqual([jobs[2], jobs[1]]);
     const secondPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2, cursor: firstPage.next_cursor }));
-    expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null });
+    expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null, total: 3 });
   });
 
   it("partnerTeams.list searches external ids and names in any case, together with the status filter", async () => {

@@ -1,6 +1,8 @@
 import type { Database } from "../db/database";
 import { decodeCursor, keysetPage } from "../paging/cursor";
 
+const AUDIT_MATCHES = "($1::text IS NULL OR strpos(lower(actor), $1) > 0) AND ($2::text IS NULL OR starts_with(action, $2))";
+
 export interface AuditEntry {
   id: string;
   actor: string;
@@ -10,22 +12,28 @@ export interface AuditEntry {
   createdAt: Date;
 }
 
-/** The audit trail, newest first; `action` matches a prefix ("partner_user." for all user actions). */
+/**
+ * The audit trail, newest first; `actor` matches a part of the actor, any case ("@acme" for
+ * everyone at acme), `action` a prefix ("partner_user." for all user actions). `total` counts
+ * every entry the filters match ("1–50 of 120").
+ */
 export async function listAudit(
   db: Database,
   input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
-  const filters = { actor: input.actor ?? null, action: input.action ?? null };
+): Promise<{ entries: AuditEntry[]; nextCursor: string | null; total: number }> {
+  const filters = { actor: input.actor?.toLowerCase() ?? null, action: input.action ?? null };
   const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date }>(
     `SELECT id, actor, action, target, details, created_at FROM audit_log
-     WHERE ($1::text IS NULL OR actor = $1) AND ($2::text IS NULL OR starts_with(action, $2))
+     WHERE ${AUDIT_MATCHES}
        AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::text))
      ORDER BY created_at DESC, id DESC LIMIT $5`,
     [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
+  const counted = await db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_log WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
+    total: counted.rows[0]?.total ?? 0,
     entries: page.rows.map((row) => ({ id: row.id, actor: row.actor, action: row.action, target: row.target, details: row.details, createdAt: row.created_at })),
     nextCursor: page.nextCursor,
   };

@@ -1,5 +1,6 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
+import { withTransaction } from "../db/transaction";
 import { newId } from "../ids/new-id";
 
 export interface Organization {
@@ -8,9 +9,14 @@ export interface Organization {
   createdAt: Date;
 }
 
-export async function createOrganization(db: Database, input: { name: string }): Promise<Organization> {
-  const name = input.name.trim();
+function checkedName(raw: string): string {
+  const name = raw.trim();
   if (name.length < 1 || name.length > 200) throw new AppError("invalid_request", "name: must be 1-200 characters");
+  return name;
+}
+
+export async function createOrganization(db: Database, input: { name: string }): Promise<Organization> {
+  const name = checkedName(input.name);
   const org = await db.prisma.organization.create({ data: { id: newId("org"), name } });
   return { id: org.id, name: org.name, createdAt: org.createdAt };
 }
@@ -24,4 +30,40 @@ export async function getOrganization(db: Database, id: string): Promise<Organiz
 export async function listOrganizations(db: Database): Promise<Organization[]> {
   const orgs = await db.prisma.organization.findMany({ orderBy: { createdAt: "asc" } });
   return orgs.map((org) => ({ id: org.id, name: org.name, createdAt: org.createdAt }));
+}
+
+/** Renames an organization; returns it with the name it had before (for the audit trail). */
+export async function renameOrganization(db: Database, id: string, newName: string): Promise<Organization & { previousName: string }> {
+  const name = checkedName(newName);
+  const before = await getOrganization(db, id);
+  const org = await db.prisma.organization.update({ where: { id }, data: { name } });
+  return { id: org.id, name: org.name, createdAt: org.createdAt, previousName: before.name };
+}
+
+/**
+ * Deletes an organization that holds nothing: no integrations (so no partner users) and no
+ * API keys, revoked ones included (their conversations would go with them). The row is locked
+ * first, so an integration or key created meanwhile either waits and then fails, or is counted.
+ */
+export async function deleteOrganization(db: Database, id: string): Promise<Organization> {
+  return withTransaction(db, async (client) => {
+    const found = await client.query<{ id: string; name: string; created_at: Date }>("SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE", [id]);
+    const org = found.rows[0];
+    if (!org) throw new AppError("not_found", `organization ${id} not found`);
+    const { rows } = await client.query<{ integrations: number; keys: number }>(
+      `SELECT (SELECT count(*)::int FROM integrations WHERE organization_id = $1) AS integrations,
+              (SELECT count(*)::int FROM api_keys WHERE organization_id = $1) AS keys`,
+      [id],
+    );
+    const held = rows[0] as { integrations: number; keys: number };
+    const parts = [
+      held.integrations ? `${held.integrations} ${held.integrations === 1 ? "integration" : "integrations"}` : "",
+      held.keys ? `${held.keys} API ${held.keys === 1 ? "key" : "keys"}` : "",
+    ].filter(Boolean);
+    if (parts.length) {
+      throw new AppError("invalid_request", `${org.name} still has ${parts.join(" and ")}; only an organization without integrations and keys can be deleted`, { status: 409 });
+    }
+    await client.query("DELETE FROM organizations WHERE id = $1", [id]);
+    return { id: org.id, name: org.name, createdAt: org.created_at };
+  });
 }

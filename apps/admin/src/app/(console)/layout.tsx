@@ -28,6 +28,15 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             { href: "/status", label: "API status" },
           ]}
         />
+        <form method="get" action="/search" role="search" aria-label="Search the console" className="global-search">
+          <label htmlFor="global-search" className="visually-hidden">
+            Search
+          </label>
+          <input id="global-search" name="q" type="search" required maxLength={254} placeholder="User, email, key, conversation or operation id" />
+          <button type="submit" className="button button-secondary">
+            Search
+          </button>
+        </form>
         <form action={signOutAction} className="who">
           <span>
             {staff.email} <span className="badge badge-muted">{staff.role}</span>

@@ -1,8 +1,20 @@
-import { COMMON_AGENCY_SOURCE_TYPES, configureTenant, createOrganization, getOrganization, getTenantConfig, listOrganizations, validateTenantConfig } from "@mga/core";
+import {
+  COMMON_AGENCY_SOURCE_TYPES,
+  configureTenant,
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  getTenantConfig,
+  listOrganizations,
+  renameOrganization,
+  validateTenantConfig,
+} from "@mga/core";
 import { z } from "zod";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
 import { auditStaffAction } from "./audit-action";
 import { staffId } from "./staff.types";
+
+const orgName = z.string().trim().min(1).max(200);
 
 /** Organizations and their tenant configuration (spec 2.3/2.4). */
 export const staffOrganizationsRouter = router({
@@ -37,10 +49,23 @@ export const staffOrganizationsRouter = router({
     };
   }),
 
-  create: adminProcedure.input(z.strictObject({ name: z.string().trim().min(1).max(200) })).mutation(async ({ ctx, input }) => {
+  create: adminProcedure.input(z.strictObject({ name: orgName })).mutation(async ({ ctx, input }) => {
     const org = await createOrganization(ctx.db, { name: input.name });
     await auditStaffAction(ctx, "organization.create", org.id, { name: org.name });
     return { id: org.id, name: org.name };
+  }),
+
+  rename: adminProcedure.input(z.strictObject({ id: staffId, name: orgName })).mutation(async ({ ctx, input }) => {
+    const org = await renameOrganization(ctx.db, input.id, input.name);
+    await auditStaffAction(ctx, "organization.rename", org.id, { from: org.previousName, to: org.name });
+    return { id: org.id, name: org.name };
+  }),
+
+  /** Only an empty organization (no integrations, no keys); otherwise a 409 saying what it still holds. */
+  delete: adminProcedure.input(z.strictObject({ id: staffId })).mutation(async ({ ctx, input }) => {
+    const org = await deleteOrganization(ctx.db, input.id);
+    await auditStaffAction(ctx, "organization.delete", org.id, { name: org.name });
+    return { id: org.id, deleted: true };
   }),
 
   /**

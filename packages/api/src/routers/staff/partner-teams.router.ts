@@ -20,8 +20,8 @@ export const staffPartnerTeamsRouter = router({
     )
     .query(async ({ ctx, input }) => {
       const integration = await integrationForStaff(ctx, input.integration_id);
-      const page = await listTeams(ctx.db, integration, { status: input.status, q: input.q, limit: input.limit, cursor: input.cursor });
-      return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor };
+      const page = await listTeams(ctx.db, integration, { status: input.status, q: input.q, limit: input.limit, cursor: input.cursor, withTotal: true });
+      return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor, total: page.total ?? 0 };
     }),
 });
 
@@ -41,6 +41,7 @@ export const staffPartnerImportsRouter = router({
         completed_at: job.completedAt?.toISOString() ?? null,
       })),
       next_cursor: page.nextCursor,
+      total: page.total,
     };
   }),
 

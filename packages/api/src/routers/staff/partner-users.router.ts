@@ -44,8 +44,9 @@ export const staffPartnerUsersRouter = router({
         status: input.status,
         limit: input.limit,
         cursor: input.cursor,
+        withTotal: true,
       });
-      return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor };
+      return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
     }),
 
   get: staffProcedure.input(userRef).query(async ({ ctx, input }) => {

@@ -6,6 +6,7 @@ import { staffMembersRouter } from "./members.router";
 import { staffOrganizationsRouter } from "./organizations.router";
 import { staffPartnerImportsRouter, staffPartnerTeamsRouter } from "./partner-teams.router";
 import { staffPartnerUsersRouter } from "./partner-users.router";
+import { search } from "./search.router";
 import { me, signIn, signOut } from "./session";
 import { staffAuditRouter, staffConversationsRouter, staffOutboxRouter } from "./support.router";
 
@@ -19,6 +20,7 @@ export const staffRouter = router({
   signIn,
   signOut,
   me,
+  search,
   members: staffMembersRouter,
   invitations: staffInvitationsRouter,
   organizations: staffOrganizationsRouter,

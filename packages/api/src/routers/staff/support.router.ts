@@ -56,6 +56,7 @@ export const staffOutboxRouter = router({
           link_hidden: row.linkPath !== null && ctx.staff.role !== "admin",
         })),
         next_cursor: page.nextCursor,
+        total: page.total,
       };
     }),
 });
@@ -68,6 +69,7 @@ export const staffAuditRouter = router({
       return {
         entries: page.entries.map((entry) => ({ id: entry.id, actor: entry.actor, action: entry.action, target: entry.target, details: entry.details, created_at: entry.createdAt.toISOString() })),
         next_cursor: page.nextCursor,
+        total: page.total,
       };
     }),
 });

@@ -172,7 +172,7 @@ export async function listImports(
   db: Database,
   integration: ResolvedIntegration,
   input: { limit: number; cursor?: string | undefined },
-): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null }> {
+): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; total: number }> {
   const filters = { integration: integration.id };
   const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
@@ -183,8 +183,10 @@ export async function listImports(
      GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $4`,
     [integration.id, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
+  const counted = await db.pool.query<{ total: number }>("SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
+    total: counted.rows[0]?.total ?? 0,
     imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
     nextCursor: page.nextCursor,
   };

@@ -14,24 +14,30 @@ export interface OutboxNotification {
 /**
  * What the built-in site-account system would have emailed (password setup, email
  * verification), newest first. Staff read it to help a user who lost the email; partners never see it.
+ * `email` matches a part of the recipient, any case; `total` counts every match.
  */
 export async function listOutbox(
   db: Database,
   input: { email?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null }> {
+): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; total: number }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
   const before = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
     `SELECT n.id, n.kind, n.recipient, n.payload, n.created_at, t.used_at IS NOT NULL AS used,
             (n.kind <> 'password_setup' OR (t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now())) AS live
      FROM notification_outbox n LEFT JOIN site_password_tokens t ON t.id = n.payload->>'token_id'
-     WHERE ($1::text IS NULL OR n.recipient = $1)
+     WHERE ($1::text IS NULL OR strpos(lower(n.recipient), $1) > 0)
        AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::text))
      ORDER BY n.created_at DESC, n.id DESC LIMIT $4`,
     [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
+  const counted = await db.pool.query<{ total: number }>(
+    "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)",
+    [filters.email],
+  );
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
+    total: counted.rows[0]?.total ?? 0,
     notifications: page.rows.map((row) => ({
       id: row.id,
       kind: row.kind,

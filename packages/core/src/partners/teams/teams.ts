@@ -85,22 +85,29 @@ export async function patchTeam(db: Database, integration: ResolvedIntegration, 
   return getTeam(db, integration, externalTeamId);
 }
 
+/** A team list's filters ($1 the integration, $2 status, $3 part of the external id or name), shared by its page and its count. */
+const TEAMS_MATCH = `t.integration_id = $1 AND ($2::text IS NULL OR t.status = $2)
+       AND ($3::text IS NULL OR strpos(lower(t.external_team_id), lower($3)) > 0 OR strpos(lower(t.name), lower($3)) > 0)`;
+
 export async function listTeams(
   db: Database,
   integration: ResolvedIntegration,
-  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ teams: TeamRecord[]; nextCursor: string | null }> {
+  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined; withTotal?: boolean },
+): Promise<{ teams: TeamRecord[]; nextCursor: string | null; total?: number }> {
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
   const after = decodeCursor(db.secrets, input.cursor, filters);
   const { rows } = await db.pool.query<TeamRow>(
     `SELECT ${TEAM_COLUMNS} FROM partner_teams t
-     WHERE t.integration_id = $1 AND ($2::text IS NULL OR t.status = $2)
-       AND ($3::text IS NULL OR strpos(lower(t.external_team_id), lower($3)) > 0 OR strpos(lower(t.name), lower($3)) > 0)
+     WHERE ${TEAMS_MATCH}
        AND ($4::timestamptz IS NULL OR (t.created_at, t.id) > ($4::timestamptz, $5::text))
      ORDER BY t.created_at, t.id LIMIT $6`,
     [integration.id, filters.status, filters.q, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
   );
+  // The staff console's "1–50 of 60"; the partner API has no use for it.
+  const counted = input.withTotal
+    ? await db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q])
+    : undefined;
   const page = keysetPage(db.secrets, rows, input.limit, filters);
-  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor };
+  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, ...(counted ? { total: counted.rows[0]?.total ?? 0 } : {}) };
 }

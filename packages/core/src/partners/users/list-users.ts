@@ -4,6 +4,14 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow, type UserStatus } from "./partner-user";
 
+/** The filters of a user list ($1 the integration, $2–$6 the filters), shared by its page and its count. */
+const USERS_MATCH = `u.integration_id = $1
+         AND (CASE WHEN $2::text IS NULL THEN u.status <> 'deleted' ELSE u.status = $2 END)
+         AND ($3::text IS NULL OR t.external_team_id = $3)
+         AND ($4::text IS NULL OR u.external_user_id = $4)
+         AND ($5::text IS NULL OR strpos(lower(u.external_user_id), lower($5)) > 0)
+         AND ($6::boolean IS NULL OR (u.team_id IS NULL) = $6)`;
+
 export interface ListUsersFilters {
   teamExternalId?: string | undefined;
   externalUserId?: string | undefined;
@@ -25,13 +33,14 @@ export interface UserCounts {
  * GET users (spec 4.10). Filters combine with AND; `q` (part of an external user id) may not
  * be combined with `external_user_id`, nor `unassigned` with `team_external_id`, and
  * neither id filter accepts an email address. Deleted users appear only with
- * `status=deleted`. `counts` covers the whole integration, not the filtered page.
+ * `status=deleted`. `counts` covers the whole integration, not the filtered page; with
+ * `withTotal` (the staff console's "1–25 of 30"), `total` counts what the filters match.
  */
 export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
-  input: ListUsersFilters & { limit: number; cursor?: string | undefined },
-): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null }> {
+  input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean },
+): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [["q", input.q], ["external_user_id", input.externalUserId]] as const) {
@@ -45,18 +54,14 @@ export async function listPartnerUsers(
     status: input.status ?? null,
   };
   const after = decodeCursor(db.secrets, input.cursor, filters);
-  const [page, counts] = await Promise.all([
+  const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q, filters.unassigned];
+  const [page, counts, matching] = await Promise.all([
     db.pool.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
-       WHERE u.integration_id = $1
-         AND (CASE WHEN $2::text IS NULL THEN u.status <> 'deleted' ELSE u.status = $2 END)
-         AND ($3::text IS NULL OR t.external_team_id = $3)
-         AND ($4::text IS NULL OR u.external_user_id = $4)
-         AND ($5::text IS NULL OR strpos(lower(u.external_user_id), lower($5)) > 0)
-         AND ($6::boolean IS NULL OR (u.team_id IS NULL) = $6)
+       WHERE ${USERS_MATCH}
          AND ($7::timestamptz IS NULL OR (u.created_at, u.id) > ($7::timestamptz, $8::text))
        ORDER BY u.created_at, u.id LIMIT $9`,
-      [integration.id, filters.status, filters.team, filters.user, filters.q, filters.unassigned, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+      [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
     ),
     db.pool.query<UserCounts>(
       `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
@@ -68,7 +73,13 @@ export async function listPartnerUsers(
        FROM partner_users WHERE integration_id = $1`,
       [integration.id],
     ),
+    input.withTotal ? db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${USER_FROM} WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
   const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
-  return { users: rows.map((row) => toPartnerUser(integration.slug, row)), counts: counts.rows[0] as UserCounts, nextCursor };
+  return {
+    users: rows.map((row) => toPartnerUser(integration.slug, row)),
+    counts: counts.rows[0] as UserCounts,
+    nextCursor,
+    ...(matching ? { total: matching.rows[0]?.total ?? 0 } : {}),
+  };
 }

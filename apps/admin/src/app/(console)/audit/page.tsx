@@ -1,22 +1,30 @@
 import Link from "next/link";
-import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
-import { formatTime, param } from "../../../lib/format";
+import { Pagination } from "../../../components/pagination";
+import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
+import { describeAction, detailEntries, targetHref } from "../../../lib/audit-entry";
+import { param } from "../../../lib/format";
+import { pagePosition } from "../../../lib/paging";
 import { load } from "../../../lib/session";
 
-/** Every staff mutation (and operator CLI action), newest first; filters stay in the URL. */
+const PAGE_SIZE = 50;
+
+/**
+ * Every staff mutation, staff sign-in attempt and operator CLI action, newest first; filters
+ * stay in the URL. The actor filter matches a part of the actor, any case.
+ */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const filters = { actor: param(query, "actor"), action: param(query, "action") };
-  const cursor = param(query, "cursor");
-  const page = await load((api) => api.staff.audit.list.query({ ...filters, cursor }));
+  const position = pagePosition(query);
+  const page = await load((api) => api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }));
   return (
     <>
       <PageHeader title="Audit log" />
       <Section title="Entries">
         <form method="get" action="/audit" className="form form-inline filters" role="search" aria-label="Filter the audit log">
           <div className="field">
-            <label htmlFor="audit-actor">Actor</label>
-            <input id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} placeholder="ana@example.com" />
+            <label htmlFor="audit-actor">Actor contains</label>
+            <input id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} placeholder="ana@" />
           </div>
           <div className="field">
             <label htmlFor="audit-action">Action starts with</label>
@@ -35,24 +43,41 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <Empty>No entries{filters.actor || filters.action ? " match these filters" : ""}.</Empty>
         ) : (
           <Table headers={["When", "Actor", "Action", "Target", "Details"]} className="audit">
-            {page.entries.map((entry) => (
-              <tr key={entry.id}>
-                <td>{formatTime(entry.created_at)}</td>
-                <td>{entry.actor}</td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
-                <td>
-                  <code>{entry.target}</code>
-                </td>
-                <td>
-                  <code className="details">{JSON.stringify(entry.details)}</code>
-                </td>
-              </tr>
-            ))}
+            {page.entries.map((entry) => {
+              const href = targetHref(entry.action, entry.target);
+              const details = detailEntries(entry.details);
+              return (
+                <tr key={entry.id}>
+                  <td className="nowrap">
+                    <Time iso={entry.created_at} />
+                  </td>
+                  <td>{entry.actor}</td>
+                  <td>
+                    {describeAction(entry.action)}
+                    <br />
+                    <code className="hint">{entry.action}</code>
+                  </td>
+                  <td>{href ? <Link href={href}>{entry.target}</Link> : <code>{entry.target}</code>}</td>
+                  <td>
+                    {details.length ? (
+                      <dl className="details">
+                        {details.map(([label, value]) => (
+                          <div key={label}>
+                            <dt>{label}</dt>
+                            <dd>{value}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
           </Table>
         )}
-        <Pager path="/audit" filters={filters} cursor={cursor} nextCursor={page.next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+        <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} />
       </Section>
     </>
   );

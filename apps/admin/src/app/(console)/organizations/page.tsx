@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { ActionForm } from "../../../components/action-form";
+import { CopyableId } from "../../../components/copyable-id";
 import { Field, SubmitButton } from "../../../components/fields";
-import { Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../components/ui";
+import { Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "../../../components/ui";
 import { isAdmin } from "../../../lib/current-staff";
-import { formatTime } from "../../../lib/format";
 import { load } from "../../../lib/session";
 import { createOrganizationAction } from "./actions";
 
@@ -23,11 +23,13 @@ export default async function OrganizationsPage() {
                   <Link href={`/organizations/${org.id}`}>{org.name}</Link>
                 </td>
                 <td>
-                  <code>{org.id}</code>
+                  <CopyableId value={org.id} />
                 </td>
                 <td>{org.integrations}</td>
                 <td>{org.active_keys}</td>
-                <td>{formatTime(org.created_at)}</td>
+                <td>
+                  <Time iso={org.created_at} />
+                </td>
               </tr>
             ))}
           </Table>

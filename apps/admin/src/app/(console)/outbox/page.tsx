@@ -1,25 +1,30 @@
 import Link from "next/link";
-import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
-import { formatTime, param } from "../../../lib/format";
+import { Pagination } from "../../../components/pagination";
+import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
+import { param } from "../../../lib/format";
+import { pagePosition } from "../../../lib/paging";
 import { load } from "../../../lib/session";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
- * verifications. Staff use it to help a user whose email went missing.
+ * verifications. Staff use it to help a user whose email went missing. The filter matches a
+ * part of the address, any case.
  */
+const PAGE_SIZE = 50;
+
 export default async function OutboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const email = param(query, "email");
-  const cursor = param(query, "cursor");
-  const { notifications, next_cursor } = await load((api) => api.staff.outbox.list.query({ email, cursor }));
+  const position = pagePosition(query);
+  const { notifications, next_cursor, total } = await load((api) => api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }));
   return (
     <>
       <PageHeader title="Notification outbox" />
       <Section title="Notifications">
         <form method="get" action="/outbox" className="form form-inline filters" role="search" aria-label="Filter notifications">
           <div className="field">
-            <label htmlFor="outbox-email">Recipient email</label>
-            <input id="outbox-email" name="email" type="email" defaultValue={email ?? ""} />
+            <label htmlFor="outbox-email">Recipient email contains</label>
+            <input id="outbox-email" name="email" defaultValue={email ?? ""} placeholder="@acme.example" />
           </div>
           <button type="submit" className="button">
             Filter
@@ -31,7 +36,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
           ) : null}
         </form>
         {notifications.length === 0 ? (
-          <Empty>{email ? `Nothing sent to ${email}.` : "Nothing has been sent yet."}</Empty>
+          <Empty>{email ? `Nothing sent to an address containing “${email}”.` : "Nothing has been sent yet."}</Empty>
         ) : (
           <Table headers={["Recipient", "Kind", "Link", "Used", "Sent"]}>
             {notifications.map((notification) => (
@@ -48,12 +53,14 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
                   )}
                 </td>
                 <td>{notification.used ? "yes" : "no"}</td>
-                <td>{formatTime(notification.created_at)}</td>
+                <td>
+                  <Time iso={notification.created_at} />
+                </td>
               </tr>
             ))}
           </Table>
         )}
-        <Pager path="/outbox" filters={{ email }} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+        <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} />
       </Section>
     </>
   );

@@ -1,4 +1,7 @@
 import type { ReactNode } from "react";
+import { organizationTrail } from "../../../../components/breadcrumbs";
+import { CopyableId } from "../../../../components/copyable-id";
+import { PathBreadcrumbs } from "../../../../components/path-breadcrumbs";
 import { Tabs } from "../../../../components/tabs";
 import { Badge, PageHeader } from "../../../../components/ui";
 import { load } from "../../../../lib/session";
@@ -6,12 +9,24 @@ import { load } from "../../../../lib/session";
 export default async function IntegrationLayout({ children, params }: { children: ReactNode; params: Promise<{ integrationId: string }> }) {
   const { integrationId } = await params;
   const integration = await load((api) => api.staff.integrations.get.query({ id: integrationId }));
+  const org = await load((api) => api.staff.organizations.get.query({ id: integration.organization_id }));
   const base = `/integrations/${integration.id}`;
+  const trail = [...organizationTrail(org), { label: "Integrations", href: `/organizations/${org.id}/integrations` }, { label: integration.slug, href: base }];
   return (
     <>
-      <PageHeader title={`Integration ${integration.slug}`} back={{ href: `/organizations/${integration.organization_id}/integrations`, label: "Integrations" }}>
+      <PathBreadcrumbs
+        trail={trail}
+        base={base}
+        sections={{
+          users: { label: "Users", href: base },
+          teams: { label: "Teams" },
+          imports: { label: "Imports", itemPrefix: "Import " },
+          settings: { label: "Settings and aliases" },
+        }}
+      />
+      <PageHeader title={`Integration ${integration.slug}`}>
         <p className="hint">
-          <Badge value={integration.status} /> <code>{integration.id}</code>
+          <Badge value={integration.status} /> <CopyableId value={integration.id} />
           {integration.aliases.length ? ` · aliases: ${integration.aliases.map((alias) => alias.slug).join(", ")}` : ""}
         </p>
       </PageHeader>

@@ -1,10 +1,13 @@
 import Link from "next/link";
-import { Badge, Empty, Pager, Section, Table } from "../../../../components/ui";
-import { formatTime, param } from "../../../../lib/format";
+import { Pagination } from "../../../../components/pagination";
+import { Badge, Empty, Section, Table, Time } from "../../../../components/ui";
+import { param } from "../../../../lib/format";
+import { pagePosition } from "../../../../lib/paging";
 import { loadOrRefusal } from "../../../../lib/session";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;
+const PAGE_SIZE = 25;
 /** Spec 4.10's counts, over the whole integration. */
 const COUNTED = ["total", "active", "disabled", "deleted", "pending", "failed"] as const;
 
@@ -21,7 +24,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
     team: param(query, "team"),
     unassigned: param(query, "unassigned") === "1" ? "1" : undefined,
   };
-  const cursor = param(query, "cursor");
+  const position = pagePosition(query);
   const result = await loadOrRefusal((api) =>
     api.staff.partnerUsers.list.query({
       integration_id: integrationId,
@@ -29,12 +32,12 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
       status: filters.status,
       team_external_id: filters.unassigned ? undefined : filters.team,
       unassigned: filters.unassigned ? true : undefined,
-      cursor,
-      limit: 25,
+      cursor: position.cursor,
+      limit: PAGE_SIZE,
     }),
   );
   const base = `/integrations/${integrationId}`;
-  const page = result.ok ? result.value : { users: [], counts: { total: 0, active: 0, disabled: 0, deleted: 0, pending: 0, failed: 0 }, next_cursor: null };
+  const page = result.ok ? result.value : { users: [], counts: { total: 0, active: 0, disabled: 0, deleted: 0, pending: 0, failed: 0 }, next_cursor: null, total: 0 };
   const { counts } = page;
   const filtered = Boolean(filters.q || filters.status || filters.team || filters.unassigned);
   return (
@@ -99,12 +102,14 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
               </td>
               <td>{user.team?.external_team_id ?? "—"}</td>
               <td>{user.launch_eligibility.can_launch ? "yes" : `no (${user.launch_eligibility.blocking_reasons.join(", ").replaceAll("_", " ")})`}</td>
-              <td>{formatTime(user.created_at)}</td>
+              <td>
+                <Time iso={user.created_at} />
+              </td>
             </tr>
           ))}
         </Table>
       )}
-      <Pager path={base} filters={filters} cursor={cursor} nextCursor={page.next_cursor} />
+      <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} />
     </Section>
   );
 }

@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { ActionForm } from "../../../../components/action-form";
+import { Breadcrumbs, organizationTrail } from "../../../../components/breadcrumbs";
 import { ConfirmAction } from "../../../../components/confirm-action";
+import { CopyableId } from "../../../../components/copyable-id";
 import { Field, SubmitButton } from "../../../../components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../components/ui";
 import { isAdmin } from "../../../../lib/current-staff";
@@ -12,7 +14,8 @@ import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchActi
 export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
   const { keyId } = await params;
   const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
-  const [integrations, overview, admin] = await Promise.all([
+  const [org, integrations, overview, admin] = await Promise.all([
+    load((api) => api.staff.organizations.get.query({ id: key.organization_id })),
     load((api) => api.staff.integrations.list.query({ organization_id: key.organization_id })),
     load((api) => api.staff.conversations.overview.query({ key_id: key.id })),
     isAdmin(),
@@ -21,12 +24,13 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
   const active = key.status === "active";
   return (
     <>
-      <PageHeader title={`Key: ${key.name}`} back={{ href: `/organizations/${key.organization_id}/keys`, label: "API keys" }} />
+      <Breadcrumbs trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name }]} />
+      <PageHeader title={`Key: ${key.name}`} />
       <Section title="Key">
         <dl className="facts">
           <dt>Id</dt>
           <dd>
-            <code>{key.id}</code>
+            <CopyableId value={key.id} />
           </dd>
           <dt>Key</dt>
           <dd>

@@ -1,5 +1,6 @@
 "use server";
 
+import { redirect } from "next/navigation";
 import { runAction } from "../../../../lib/actions";
 import { type FormState, list, optionalText, text } from "../../../../lib/form-state";
 
@@ -54,4 +55,21 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
     const general = errors[""];
     return { status: "error", message: general ?? "Nothing was saved: fix the fields marked above.", fieldErrors: errors };
   });
+}
+
+export async function renameOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
+  const name = text(form, "name");
+  if (!name) return { status: "error", fieldErrors: { name: "Enter the organization's name." } };
+  return runAction(async (api) => {
+    await api.staff.organizations.rename.mutate({ id: text(form, "orgId"), name });
+  }, "Organization renamed.");
+}
+
+/** Only an empty organization can go; the API says in words what a non-empty one still holds. */
+export async function deleteOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
+  const state = await runAction(async (api) => {
+    await api.staff.organizations.delete.mutate({ id: text(form, "orgId") });
+  });
+  if (state.status === "ok") redirect("/organizations");
+  return state.message && !state.message.endsWith(".") ? { ...state, message: `${state.message}.` } : state;
 }

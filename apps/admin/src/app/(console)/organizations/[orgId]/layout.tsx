@@ -1,4 +1,7 @@
 import type { ReactNode } from "react";
+import { organizationTrail } from "../../../../components/breadcrumbs";
+import { CopyableId } from "../../../../components/copyable-id";
+import { PathBreadcrumbs } from "../../../../components/path-breadcrumbs";
 import { Tabs } from "../../../../components/tabs";
 import { PageHeader } from "../../../../components/ui";
 import { load } from "../../../../lib/session";
@@ -9,9 +12,10 @@ export default async function OrganizationLayout({ children, params }: { childre
   const base = `/organizations/${org.id}`;
   return (
     <>
-      <PageHeader title={org.name} back={{ href: "/organizations", label: "Organizations" }}>
+      <PathBreadcrumbs trail={organizationTrail(org)} base={base} sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" } }} />
+      <PageHeader title={org.name}>
         <p className="hint">
-          <code>{org.id}</code>
+          <CopyableId value={org.id} />
         </p>
       </PageHeader>
       <Tabs

@@ -1,10 +1,11 @@
 import { ActionForm } from "../../../../components/action-form";
+import { ConfirmAction } from "../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../components/fields";
 import { ReadOnlyNote, Section } from "../../../../components/ui";
 import { isAdmin } from "../../../../lib/current-staff";
 import { formatTime } from "../../../../lib/format";
 import { load } from "../../../../lib/session";
-import { configureTenantAction } from "./actions";
+import { configureTenantAction, deleteOrganizationAction, renameOrganizationAction } from "./actions";
 import { SourceRowsEditor } from "./source-rows-editor";
 
 const joined = (items: readonly string[] | undefined) => (items ?? []).join(", ");
@@ -15,6 +16,27 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
   const [org, admin] = await Promise.all([load((api) => api.staff.organizations.get.query({ id: orgId })), isAdmin()]);
   const tenant = org.tenant;
   return (
+    <>
+      {admin ? (
+        <Section title="Name and deletion">
+          <div className="stack">
+            <ActionForm action={renameOrganizationAction} label="Rename the organization" className="form form-inline">
+              <input type="hidden" name="orgId" value={org.id} />
+              <Field label="Organization name" name="name" defaultValue={org.name} required maxLength={200} />
+              <SubmitButton>Rename</SubmitButton>
+            </ActionForm>
+            <div>
+              <ConfirmAction
+                action={deleteOrganizationAction}
+                label="Delete organization…"
+                question={`Delete ${org.name}? Only an organization without integrations and API keys can be deleted; this cannot be undone.`}
+                confirmLabel="Delete organization"
+                hidden={{ orgId: org.id }}
+              />
+            </div>
+          </div>
+        </Section>
+      ) : null}
     <Section title="Tenant configuration">
       <p className="hint">
         {org.tenant_configured_at
@@ -54,5 +76,6 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
         </ActionForm>
       </fieldset>
     </Section>
+    </>
   );
 }

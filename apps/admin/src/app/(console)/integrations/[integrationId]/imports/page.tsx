@@ -1,7 +1,11 @@
 import Link from "next/link";
-import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
-import { formatTime, param } from "../../../../../lib/format";
+import { CopyButton } from "../../../../../components/copy-button";
+import { Pagination } from "../../../../../components/pagination";
+import { Badge, Empty, Section, Table, Time } from "../../../../../components/ui";
+import { pagePosition } from "../../../../../lib/paging";
 import { load } from "../../../../../lib/session";
+
+const PAGE_SIZE = 25;
 
 /** Bulk imports, newest first, with their progress. */
 export default async function ImportsPage({
@@ -12,8 +16,8 @@ export default async function ImportsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { integrationId } = await params;
-  const cursor = param(await searchParams, "cursor");
-  const { imports, next_cursor } = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor }));
+  const position = pagePosition(await searchParams);
+  const { imports, next_cursor, total } = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));
   return (
     <Section title="Imports">
       {imports.length === 0 ? (
@@ -25,7 +29,8 @@ export default async function ImportsPage({
               <td>
                 <Link href={`/integrations/${integrationId}/imports/${job.job_id}`}>
                   <code>{job.job_id}</code>
-                </Link>
+                </Link>{" "}
+                <CopyButton value={job.job_id} name={`Copy ${job.job_id}`} compact />
               </td>
               <td>
                 <Badge value={job.status} />
@@ -34,13 +39,17 @@ export default async function ImportsPage({
                 {job.processed} of {job.total}
               </td>
               <td>{job.failed}</td>
-              <td>{formatTime(job.created_at)}</td>
-              <td>{formatTime(job.completed_at)}</td>
+              <td>
+                <Time iso={job.created_at} />
+              </td>
+              <td>
+                <Time iso={job.completed_at} />
+              </td>
             </tr>
           ))}
         </Table>
       )}
-      <Pager path={`/integrations/${integrationId}/imports`} filters={{}} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+      <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} />
     </Section>
   );
 }

@@ -1,7 +1,11 @@
 import Link from "next/link";
-import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
-import { formatTime, param, queryString } from "../../../../../lib/format";
+import { Pagination } from "../../../../../components/pagination";
+import { Badge, Empty, Section, Table, Time } from "../../../../../components/ui";
+import { param, queryString } from "../../../../../lib/format";
+import { pagePosition } from "../../../../../lib/paging";
 import { load } from "../../../../../lib/session";
+
+const PAGE_SIZE = 50;
 
 /** Teams, read only (partners own them through the API), with their member counts; searchable, filters in the URL. */
 export default async function TeamsPage({
@@ -15,8 +19,8 @@ export default async function TeamsPage({
   const query = await searchParams;
   const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
   const q = param(query, "q");
-  const cursor = param(query, "cursor");
-  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor }));
+  const position = pagePosition(query);
+  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor: position.cursor, limit: PAGE_SIZE }));
   const base = `/integrations/${integrationId}`;
   return (
     <Section title="Teams">
@@ -56,12 +60,14 @@ export default async function TeamsPage({
                 <Badge value={team.status} />
               </td>
               <td>{team.user_count}</td>
-              <td>{formatTime(team.created_at)}</td>
+              <td>
+                <Time iso={team.created_at} />
+              </td>
             </tr>
           ))}
         </Table>
       )}
-      <Pager path={`${base}/teams`} filters={{ status, q }} cursor={cursor} nextCursor={page.next_cursor} />
+      <Pagination path={`${base}/teams`} filters={{ status, q }} position={position} pageSize={PAGE_SIZE} shown={page.teams.length} total={page.total} nextCursor={page.next_cursor} />
     </Section>
   );
 }

@@ -1,7 +1,8 @@
 import { ActionForm } from "../../../../../../components/action-form";
 import { ConfirmAction } from "../../../../../../components/confirm-action";
 import { Field, SubmitButton } from "../../../../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../../../components/ui";
+import { CopyableId } from "../../../../../../components/copyable-id";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "../../../../../../components/ui";
 import { isAdmin } from "../../../../../../lib/current-staff";
 import { formatTime, segment } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
@@ -19,7 +20,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
   const eligibility = user.launch_eligibility;
   return (
     <>
-      <PageHeader title={`User ${user.external_user_id}`} back={{ href: `/integrations/${integrationId}`, label: "Users" }} />
+      <PageHeader title={`User ${user.external_user_id}`} />
       <Section title="Status">
         <dl className="facts">
           <dt>Status</dt>
@@ -128,15 +129,19 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
             {operations.map((operation) => (
               <tr key={operation.operation_id}>
                 <td>
-                  <code>{operation.operation_id}</code>
+                  <CopyableId value={operation.operation_id} />
                 </td>
                 <td>{operation.type.replaceAll("_", " ")}</td>
                 <td>
                   <Badge value={operation.status} />
                 </td>
                 <td>{operation.error_code ?? "—"}</td>
-                <td>{formatTime(operation.created_at)}</td>
-                <td>{formatTime(operation.completed_at)}</td>
+                <td>
+                  <Time iso={operation.created_at} />
+                </td>
+                <td>
+                  <Time iso={operation.completed_at} />
+                </td>
               </tr>
             ))}
           </Table>

@@ -1,3 +1,5 @@
+import { Breadcrumbs, organizationTrail } from "../../../../../../components/breadcrumbs";
+import { CopyableId } from "../../../../../../components/copyable-id";
 import { Badge, Empty, PageHeader, Section } from "../../../../../../components/ui";
 import { formatTime } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
@@ -6,9 +8,17 @@ import { load } from "../../../../../../lib/session";
 export default async function ConversationPage({ params }: { params: Promise<{ keyId: string; conversationId: string }> }) {
   const { keyId, conversationId } = await params;
   const { conversation, messages } = await load((api) => api.staff.conversations.messages.query({ key_id: keyId, conversation_id: conversationId }));
+  const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
+  const org = await load((api) => api.staff.organizations.get.query({ id: key.organization_id }));
   return (
     <>
-      <PageHeader title={conversation.title ?? conversation.id} back={{ href: `/keys/${keyId}`, label: "Key" }}>
+      <Breadcrumbs
+        trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name, href: `/keys/${key.id}` }, { label: "Conversation" }]}
+      />
+      <PageHeader title={conversation.title ?? conversation.id}>
+        <p className="hint">
+          <CopyableId value={conversation.id} />
+        </p>
         <p className="hint">
           User {conversation.external_user_id}, started {formatTime(conversation.created_at)}.
         </p>

@@ -1,0 +1,156 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { CopyableId } from "../../../components/copyable-id";
+import { Badge, Empty, PageHeader, Section, Table } from "../../../components/ui";
+import { param } from "../../../lib/format";
+import { loadOrRefusal } from "../../../lib/session";
+
+/**
+ * The header's search: one term against users (part of the external id or email), keys (id
+ * or last four), conversations and operations (id), organizations and integrations; results
+ * grouped by kind, each a link to its page.
+ */
+export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const q = param(await searchParams, "q");
+  if (!q) {
+    return (
+      <>
+        <PageHeader title="Search" />
+        <Section title="Results">
+          <Empty>Type a user's id or email, a key's id or last four characters, or a conversation or operation id in the search box above.</Empty>
+        </Section>
+      </>
+    );
+  }
+  const result = await loadOrRefusal((api) => api.staff.search.query({ q }));
+  if (!result.ok) {
+    return (
+      <>
+        <PageHeader title="Search" />
+        <p className="form-error" role="alert">
+          This search could not be run: use at most 254 characters.
+        </p>
+      </>
+    );
+  }
+  const found = result.value;
+  const count = Object.values(found).reduce((sum, group) => sum + group.items.length, 0);
+  const org = (organization: { id: string; name: string }) => <Link href={`/organizations/${organization.id}`}>{organization.name}</Link>;
+  return (
+    <>
+      <PageHeader title="Search">
+        <p className="hint">Results for “{q}”.</p>
+      </PageHeader>
+      {count === 0 ? <Empty>Nothing matches “{q}”.</Empty> : null}
+      <Group title="Users" noun="users" more={found.users.more} empty={found.users.items.length === 0}>
+        <Table headers={["External user id", "Email", "Status", "Integration", "Organization"]}>
+          {found.users.items.map((user) => (
+            <tr key={`${user.integration.id}/${user.external_user_id}`}>
+              <td>
+                <Link href={`/integrations/${user.integration.id}/users/${encodeURIComponent(user.external_user_id)}`}>{user.external_user_id}</Link>
+              </td>
+              <td>{user.email}</td>
+              <td>
+                <Badge value={user.status} />
+              </td>
+              <td>
+                <Link href={`/integrations/${user.integration.id}`}>{user.integration.slug}</Link>
+              </td>
+              <td>{org(user.organization)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+      <Group title="API keys" noun="API keys" more={found.keys.more} empty={found.keys.items.length === 0}>
+        <Table headers={["Name", "Id", "Key", "Status", "Organization"]}>
+          {found.keys.items.map((key) => (
+            <tr key={key.id}>
+              <td>
+                <Link href={`/keys/${key.id}`}>{key.name}</Link>
+              </td>
+              <td>
+                <CopyableId value={key.id} />
+              </td>
+              <td>
+                <code>…{key.last_four}</code>
+              </td>
+              <td>
+                <Badge value={key.status} />
+              </td>
+              <td>{org(key.organization)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+      <Group title="Conversations" noun="conversations" more={found.conversations.more} empty={found.conversations.items.length === 0}>
+        <Table headers={["Conversation", "User", "Organization"]}>
+          {found.conversations.items.map((conversation) => (
+            <tr key={conversation.id}>
+              <td>
+                <Link href={`/keys/${conversation.key_id}/conversations/${conversation.id}`}>{conversation.title ?? conversation.id}</Link>
+              </td>
+              <td>{conversation.external_user_id}</td>
+              <td>{org(conversation.organization)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+      <Group title="Lifecycle operations" noun="lifecycle operations" more={found.operations.more} empty={found.operations.items.length === 0}>
+        <Table headers={["Operation", "Type", "Status", "User", "Organization"]}>
+          {found.operations.items.map((operation) => (
+            <tr key={operation.id}>
+              <td>
+                <CopyableId value={operation.id} />
+              </td>
+              <td>{operation.type.replaceAll("_", " ")}</td>
+              <td>
+                <Badge value={operation.status} />
+              </td>
+              <td>
+                <Link href={`/integrations/${operation.integration_id}/users/${encodeURIComponent(operation.external_user_id)}`}>{operation.external_user_id}</Link>
+              </td>
+              <td>{org(operation.organization)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+      <Group title="Organizations" noun="organizations" more={found.organizations.more} empty={found.organizations.items.length === 0}>
+        <Table headers={["Name", "Id"]}>
+          {found.organizations.items.map((organization) => (
+            <tr key={organization.id}>
+              <td>{org(organization)}</td>
+              <td>
+                <CopyableId value={organization.id} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+      <Group title="Integrations" noun="integrations" more={found.integrations.more} empty={found.integrations.items.length === 0}>
+        <Table headers={["Slug", "Status", "Organization"]}>
+          {found.integrations.items.map((integration) => (
+            <tr key={integration.id}>
+              <td>
+                <Link href={`/integrations/${integration.id}`}>{integration.slug}</Link>
+              </td>
+              <td>
+                <Badge value={integration.status} />
+              </td>
+              <td>{org(integration.organization)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Group>
+    </>
+  );
+}
+
+/** One kind of result: its table, or in words that none matched; says when only the first ones are shown. */
+function Group({ title, noun, more, empty, children }: { title: string; noun: string; more: boolean; empty: boolean; children: ReactNode }) {
+  return (
+    <Section title={title}>
+      {empty ? <Empty>No {noun} match.</Empty> : children}
+      {more ? <p className="hint">Only the first matches are shown: search for more of the id or email to narrow them down.</p> : null}
+    </Section>
+  );
+}
