@@ -2,9 +2,17 @@
 
 import { useState } from "react";
 
-/** Copies a value to the clipboard and says so; the value itself stays on screen to select by hand. */
+type CopyOutcome = "copied" | "failed";
+
+/**
+ * Copies a value to the clipboard and says so; the value itself stays on screen to select by
+ * hand. The outcome is remembered with the value it was about: when the value changes (a new
+ * key created after copying the previous one), nothing has been copied yet and the button
+ * says nothing, so staff never hand a partner the previous secret.
+ */
 export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const [outcome, setOutcome] = useState<{ value: string; result: CopyOutcome } | undefined>(undefined);
+  const result = outcome?.value === value ? outcome.result : undefined;
   return (
     <>
       <button
@@ -13,16 +21,16 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(value);
-            setCopied("copied");
+            setOutcome({ value, result: "copied" });
           } catch {
-            setCopied("failed");
+            setOutcome({ value, result: "failed" });
           }
         }}
       >
         {label}
       </button>
       <span role="status" className="copy-status">
-        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select it and copy it by hand." : ""}
+        {result === "copied" ? "Copied to the clipboard." : result === "failed" ? "Copying failed: select it and copy it by hand." : ""}
       </span>
     </>
   );
