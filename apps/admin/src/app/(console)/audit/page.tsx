@@ -1,14 +1,16 @@
 import Link from "next/link";
 import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
-import { formatTime, param } from "../../../lib/format";
-import { load } from "../../../lib/session";
+import { ListRefusal } from "../../../components/list-refusal";
+import { formatTime, param, queryString } from "../../../lib/format";
+import { loadOrRefusal } from "../../../lib/session";
 
 /** Every staff mutation (and operator CLI action), newest first; filters stay in the URL. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;
   const filters = { actor: param(query, "actor"), action: param(query, "action") };
   const cursor = param(query, "cursor");
-  const page = await load((api) => api.staff.audit.list.query({ ...filters, cursor }));
+  const result = await loadOrRefusal((api) => api.staff.audit.list.query({ ...filters, cursor }));
+  const page = result.ok ? result.value : { entries: [], next_cursor: null };
   return (
     <>
       <PageHeader title="Audit log" />
@@ -31,7 +33,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </Link>
           ) : null}
         </form>
-        {page.entries.length === 0 ? (
+        {!result.ok ? (
+          <ListRefusal refusal={result} firstPage={`/audit${queryString(filters)}`} />
+        ) : page.entries.length === 0 ? (
           <Empty>No entries{filters.actor || filters.action ? " match these filters" : ""}.</Empty>
         ) : (
           <Table headers={["When", "Actor", "Action", "Target", "Details"]} className="audit">
@@ -52,7 +56,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             ))}
           </Table>
         )}
-        <Pager path="/audit" filters={filters} cursor={cursor} nextCursor={page.next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+        <Pager path="/audit" filters={filters} cursor={result.ok ? cursor : undefined} nextCursor={page.next_cursor} labels={{ first: "Newest", next: "Older →" }} />
       </Section>
     </>
   );

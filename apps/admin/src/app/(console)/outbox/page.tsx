@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
-import { formatTime, param } from "../../../lib/format";
-import { load } from "../../../lib/session";
+import { ListRefusal } from "../../../components/list-refusal";
+import { formatTime, param, queryString } from "../../../lib/format";
+import { loadOrRefusal } from "../../../lib/session";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
@@ -11,7 +12,8 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
   const query = await searchParams;
   const email = param(query, "email");
   const cursor = param(query, "cursor");
-  const { notifications, next_cursor } = await load((api) => api.staff.outbox.list.query({ email, cursor }));
+  const result = await loadOrRefusal((api) => api.staff.outbox.list.query({ email, cursor }));
+  const { notifications, next_cursor } = result.ok ? result.value : { notifications: [], next_cursor: null };
   return (
     <>
       <PageHeader title="Notification outbox" />
@@ -30,7 +32,9 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             </Link>
           ) : null}
         </form>
-        {notifications.length === 0 ? (
+        {!result.ok ? (
+          <ListRefusal refusal={result} firstPage={`/outbox${queryString({ email })}`} />
+        ) : notifications.length === 0 ? (
           <Empty>{email ? `Nothing sent to ${email}.` : "Nothing has been sent yet."}</Empty>
         ) : (
           <Table headers={["Recipient", "Kind", "Link", "Used", "Sent"]}>
@@ -53,7 +57,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             ))}
           </Table>
         )}
-        <Pager path="/outbox" filters={{ email }} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+        <Pager path="/outbox" filters={{ email }} cursor={result.ok ? cursor : undefined} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
       </Section>
     </>
   );

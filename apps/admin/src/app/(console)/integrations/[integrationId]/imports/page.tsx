@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
 import { formatTime, param } from "../../../../../lib/format";
-import { load } from "../../../../../lib/session";
+import { ListRefusal } from "../../../../../components/list-refusal";
+import { loadOrRefusal } from "../../../../../lib/session";
 
 /** Bulk imports, newest first, with their progress. */
 export default async function ImportsPage({
@@ -13,10 +14,13 @@ export default async function ImportsPage({
 }) {
   const { integrationId } = await params;
   const cursor = param(await searchParams, "cursor");
-  const { imports, next_cursor } = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor }));
+  const result = await loadOrRefusal((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor }));
+  const { imports, next_cursor } = result.ok ? result.value : { imports: [], next_cursor: null };
   return (
     <Section title="Imports">
-      {imports.length === 0 ? (
+      {!result.ok ? (
+        <ListRefusal refusal={result} firstPage={`/integrations/${integrationId}/imports`} />
+      ) : imports.length === 0 ? (
         <Empty>No imports yet: partners start them with POST …/user-imports.</Empty>
       ) : (
         <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
@@ -40,7 +44,7 @@ export default async function ImportsPage({
           ))}
         </Table>
       )}
-      <Pager path={`/integrations/${integrationId}/imports`} filters={{}} cursor={cursor} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
+      <Pager path={`/integrations/${integrationId}/imports`} filters={{}} cursor={result.ok ? cursor : undefined} nextCursor={next_cursor} labels={{ first: "Newest", next: "Older →" }} />
     </Section>
   );
 }

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge, Empty, Pager, Section, Table } from "../../../../../components/ui";
 import { formatTime, param, queryString } from "../../../../../lib/format";
-import { load } from "../../../../../lib/session";
+import { ListRefusal } from "../../../../../components/list-refusal";
+import { loadOrRefusal } from "../../../../../lib/session";
 
 /** Teams, read only (partners own them through the API), with their member counts; searchable, filters in the URL. */
 export default async function TeamsPage({
@@ -16,7 +17,8 @@ export default async function TeamsPage({
   const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
   const q = param(query, "q");
   const cursor = param(query, "cursor");
-  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor }));
+  const result = await loadOrRefusal((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor }));
+  const page = result.ok ? result.value : { teams: [], next_cursor: null };
   const base = `/integrations/${integrationId}`;
   return (
     <Section title="Teams">
@@ -42,7 +44,9 @@ export default async function TeamsPage({
           </Link>
         ) : null}
       </form>
-      {page.teams.length === 0 ? (
+      {!result.ok ? (
+        <ListRefusal refusal={result} firstPage={`${base}/teams${queryString({ status, q })}`} />
+      ) : page.teams.length === 0 ? (
         <Empty>{q || status ? "No teams match these filters." : "No teams yet: partners create them through the API."}</Empty>
       ) : (
         <Table headers={["External team id", "Name", "Status", "Users", "Created"]}>
@@ -61,7 +65,7 @@ export default async function TeamsPage({
           ))}
         </Table>
       )}
-      <Pager path={`${base}/teams`} filters={{ status, q }} cursor={cursor} nextCursor={page.next_cursor} />
+      <Pager path={`${base}/teams`} filters={{ status, q }} cursor={result.ok ? cursor : undefined} nextCursor={page.next_cursor} />
     </Section>
   );
 }
