@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { Badge, Empty, Pager, Section, Table } from "../../../../components/ui";
-import { formatTime, param } from "../../../../lib/format";
-import { loadOrRefusal } from "../../../../lib/session";
+import { ListRefusal } from "../../../../components/list-refusal";
+import { formatTime, param, queryString } from "../../../../lib/format";
+import { load, loadOrRefusal } from "../../../../lib/session";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;
@@ -22,7 +23,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
     unassigned: param(query, "unassigned") === "1" ? "1" : undefined,
   };
   const cursor = param(query, "cursor");
-  const result = await loadOrRefusal((api) =>
+  // The counts cover the whole integration (spec 4.10): read apart, a refused filter cannot hide them.
+  const [result, counts] = await Promise.all([
+    loadOrRefusal((api) =>
     api.staff.partnerUsers.list.query({
       integration_id: integrationId,
       q: filters.q,
@@ -32,10 +35,11 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
       cursor,
       limit: 25,
     }),
-  );
+    ),
+    load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId })),
+  ]);
   const base = `/integrations/${integrationId}`;
-  const page = result.ok ? result.value : { users: [], counts: { total: 0, active: 0, disabled: 0, deleted: 0, pending: 0, failed: 0 }, next_cursor: null };
-  const { counts } = page;
+  const page = result.ok ? result.value : { users: [], next_cursor: null };
   const filtered = Boolean(filters.q || filters.status || filters.team || filters.unassigned);
   return (
     <Section title="Users">
@@ -79,9 +83,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
         ) : null}
       </form>
       {!result.ok ? (
-        <p className="form-error" role="alert">
-          {result.message}
-        </p>
+        <ListRefusal refusal={result} firstPage={`${base}${queryString(filters)}`} />
       ) : page.users.length === 0 ? (
         <Empty>{filtered ? "No users match these filters." : "No users yet: partners provision them through the API."}</Empty>
       ) : (
@@ -104,7 +106,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
           ))}
         </Table>
       )}
-      <Pager path={base} filters={filters} cursor={cursor} nextCursor={page.next_cursor} />
+      <Pager path={base} filters={filters} cursor={result.ok ? cursor : undefined} nextCursor={page.next_cursor} />
     </Section>
   );
 }
