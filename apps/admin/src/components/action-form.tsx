@@ -33,6 +33,13 @@ export function ActionForm({
     if (state.status === "ok" && resetOnSuccess) formRef.current?.reset();
   }, [state, resetOnSuccess]);
 
+  // After a refusal, focus goes to the first input marked invalid: its message is beside it,
+  // and the staff member corrects it without hunting for it.
+  useEffect(() => {
+    if (state.status !== "error" || !state.fieldErrors) return;
+    formRef.current?.querySelector<HTMLElement>('input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"]')?.focus();
+  }, [state]);
+
   return (
     <form
       ref={formRef}
