@@ -1,4 +1,4 @@
-import { COMMON_AGENCY_SOURCE_TYPES, configureTenant, createOrganization, getOrganization, getTenantConfig, listOrganizations, validateTenantConfig } from "@mga/core";
+import { AGENCY_SOURCE_TYPES, configureTenant, createOrganization, getOrganization, getTenantConfig, listOrganizations, validateTenantConfig } from "@mga/core";
 import { z } from "zod";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
 import { auditStaffAction } from "./audit-action";
@@ -33,7 +33,7 @@ export const staffOrganizationsRouter = router({
       created_at: org.createdAt.toISOString(),
       tenant: await getTenantConfig(ctx.db, org.id),
       tenant_configured_at: configured?.updatedAt.toISOString() ?? null,
-      suggested_agency_sources: [...COMMON_AGENCY_SOURCE_TYPES],
+      suggested_agency_sources: [...AGENCY_SOURCE_TYPES],
     };
   }),
 
