@@ -163,7 +163,7 @@ describe("console defects (issue 12)", () => {
     expect(await page.getByLabel("New alias").inputValue()).toBe("acme");
     await page.getByLabel("New alias").fill("acme-los");
     await page.getByRole("button", { name: "Add alias" }).click();
-    await expect(error.textContent()).resolves.toBe("The name acme-los is already used by an integration or alias of this organization.");
+    await expect.poll(() => error.textContent()).toBe("The name acme-los is already used by an integration or alias of this organization.");
     await screenshot(page, "defects-06-alias-exists");
   });
 
@@ -173,7 +173,7 @@ describe("console defects (issue 12)", () => {
     await page.getByLabel("Public name").selectOption("acme");
     await page.getByRole("button", { name: "Bind" }).click();
     const error = page.locator('[data-field-error="integration"]');
-    await expect(error.textContent()).resolves.toBe("The alias acme is not granted to this key. Grant it on the integration's settings page first, then bind.");
+    await expect(error.textContent()).resolves.toBe("The alias acme is not granted to this key; grant it to the key first, then bind it.");
     await screenshot(page, "defects-07-bind-ungranted-alias");
     const rule = "An alias works only for the keys it is granted to: partner requests and launches through it are refused for any other key, and a launch key can be bound to it only once it is granted.";
     expect(await page.locator(".hint", { hasText: "An alias works only" }).textContent()).toBe(rule);
