@@ -8,12 +8,13 @@ import { AGENCY_SOURCE_TYPES, describeAgencySources } from "../sources/agency-so
  */
 const sourceId = z.string().trim().min(1, "required").max(128);
 // A label is what end users read in the source picker: spaces alone are refused like nothing
-// (an empty label keeps its short message; `abort` stops there).
+// (an empty label keeps its short message only; no `abort`, which would skip the checks of the
+// whole configuration below).
 const label = z
   .string()
-  .min(1, { message: "required", abort: true })
+  .min(1, "required")
   .max(200)
-  .refine((value) => value.trim().length > 0, "Enter a label: spaces alone are not one.");
+  .refine((value) => value.length === 0 || value.trim().length > 0, "Enter a label: spaces alone are not one.");
 
 export const tenantSourceSchema = z.strictObject({
   key: sourceId,
