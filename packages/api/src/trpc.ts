@@ -34,7 +34,7 @@ const t = initTRPC
         ...shape,
         code: TRPC_ERROR_CODES_BY_KEY[code],
         message: mapped.message,
-        data: { ...data, code, httpStatus: mapped.status },
+        data: { ...data, code, httpStatus: mapped.status, ...(mapped.field ? { field: mapped.field } : {}) },
         envelope: { error: { code: mapped.code, message: mapped.message, request_id: ctx?.requestId ?? "" } },
       };
     },

@@ -10,19 +10,22 @@ type Action = (state: FormState, form: FormData) => Promise<FormState>;
  * A form bound to a server action, showing its outcome in place. Submitted through
  * startTransition rather than `<form action>`, so React does not reset the inputs: after an
  * error the staff member corrects what they typed instead of typing it again. `resetOnSuccess`
- * clears create-forms once they worked.
+ * clears create-forms once they worked; `focusFirstInvalid` moves focus to the first input
+ * marked invalid after a refusal.
  */
 export function ActionForm({
   action,
   children,
   className,
   resetOnSuccess = false,
+  focusFirstInvalid = false,
   label,
 }: {
   action: Action;
   children: ReactNode;
   className?: string;
   resetOnSuccess?: boolean;
+  focusFirstInvalid?: boolean;
   label?: string;
 }) {
   const [state, dispatch, pending] = useActionState(action, idleState);
@@ -32,6 +35,15 @@ export function ActionForm({
   useEffect(() => {
     if (state.status === "ok" && resetOnSuccess) formRef.current?.reset();
   }, [state, resetOnSuccess]);
+
+  // After a refusal, focus goes to the first input marked invalid: its message is beside it,
+  // and the staff member corrects it without hunting for it. Opt-in: on the invitation form
+  // (password inputs) moving focus this way broke the next submission in Chromium (not yet
+  // understood), so forms turn it on where it was checked in a browser.
+  useEffect(() => {
+    if (!focusFirstInvalid || state.status !== "error" || !state.fieldErrors) return;
+    formRef.current?.querySelector<HTMLElement>('input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"]')?.focus();
+  }, [state, focusFirstInvalid]);
 
   return (
     <form

@@ -2,13 +2,18 @@
 
 import { useState } from "react";
 
+type CopyOutcome = "copied" | "failed";
+
 /**
  * Copies a value to the clipboard and says so; the value itself stays on screen to select by
- * hand. `name` tells screen readers which value a short "Copy" copies; `compact` is the small
- * button beside an id.
+ * hand. The outcome is remembered with the value it was about: when the value changes (a new
+ * key created after copying the previous one), nothing has been copied yet and the button
+ * says nothing, so staff never hand a partner the previous secret. `name` tells screen readers
+ * which value a short "Copy" copies; `compact` is the small button beside an id.
  */
 export function CopyButton({ value, label = "Copy", name, compact = false }: { value: string; label?: string; name?: string; compact?: boolean }) {
-  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const [outcome, setOutcome] = useState<{ value: string; result: CopyOutcome } | undefined>(undefined);
+  const result = outcome?.value === value ? outcome.result : undefined;
   return (
     <>
       <button
@@ -18,16 +23,16 @@ export function CopyButton({ value, label = "Copy", name, compact = false }: { v
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(value);
-            setCopied("copied");
+            setOutcome({ value, result: "copied" });
           } catch {
-            setCopied("failed");
+            setOutcome({ value, result: "failed" });
           }
         }}
       >
         {label}
       </button>
       <span role="status" className="copy-status">
-        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Copying failed: select it and copy it by hand." : ""}
+        {result === "copied" ? "Copied to the clipboard." : result === "failed" ? "Copying failed: select it and copy it by hand." : ""}
       </span>
     </>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 import { useId } from "react";
 import { useFormOutcome } from "./form-state-context";
 
@@ -11,6 +11,22 @@ export function Field({ label, name, hint, ...input }: { label: string; name: st
 
 export function TextArea({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <FieldFrame label={label} name={name} hint={hint} control={(props) => <textarea {...props} {...input} />} />;
+}
+
+/** A labelled choice (its options as children), with its error beside it like any field. */
+export function SelectField({ label, name, hint, children, ...select }: { label: string; name: string; hint?: ReactNode; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <FieldFrame
+      label={label}
+      name={name}
+      hint={hint}
+      control={(props) => (
+        <select {...props} {...select}>
+          {children}
+        </select>
+      )}
+    />
+  );
 }
 
 interface ControlProps {

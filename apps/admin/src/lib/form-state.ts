@@ -16,11 +16,16 @@ export interface FormState {
 
 export const idleState: FormState = { status: "idle" };
 
-/** The API's message for a failed call (its error envelope's message), or a generic one. */
-export function errorState(error: unknown): FormState {
+/**
+ * The API's message for a failed call (its error envelope's message), or a generic one. A
+ * refusal about one of the form's own inputs (`fields`; the API names it) is shown beside
+ * that input, as a sentence.
+ */
+export function errorState(error: unknown, fields: readonly string[] = []): FormState {
   if (error instanceof TRPCClientError) {
-    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
+    const { httpStatus: status, field } = (error.data as { httpStatus?: number; field?: string } | undefined) ?? {};
     if (status === 401) return { status: "error", message: "Your session has ended. Sign in again." };
+    if (field && fields.includes(field)) return { status: "error", fieldErrors: { [field]: sentence(error.message) } };
     if (status === 403 && /admin role/.test(error.message)) return { status: "error", message: "Only admins can do this; your role is read-only." };
     return { status: "error", message: zodMessage(error.message) ?? error.message };
   }
@@ -36,6 +41,13 @@ function zodMessage(message: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An API message ("the name acme is …") as a sentence of the page: capital first, full stop last. */
+export function sentence(message: string): string {
+  const trimmed = message.trim();
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
 export function text(form: FormData, name: string): string {

@@ -76,15 +76,31 @@ export async function load<T>(read: (api: ApiClient) => Promise<T>): Promise<T> 
   }
 }
 
+/** A list request the API refused (400), as the page shows it: in words, the API's text as detail. */
+export interface Refusal {
+  message: string;
+  /** The API's own message, for the hover (it names the parameter). */
+  detail: string;
+  /** Whether the page link (its cursor) was what the API refused: the page offers the first page. */
+  badPageLink: boolean;
+}
+
+/** A cursor the API did not issue (typed, altered, or made for other filters). */
+const BAD_PAGE_LINK = "This page link is not valid (it was changed, or made for other filters). Start again from the first page.";
+
 /**
- * Like load, but a refused request (400: a filter the API does not accept) comes back as
- * its message, for the page to show beside the filters instead of failing whole.
+ * Like load, but a refused request (400: a filter the API does not accept, a page link it did
+ * not issue) comes back as a Refusal, for the page to show beside its filters instead of
+ * failing whole.
  */
-export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | ({ ok: false } & Refusal)> {
   try {
     return { ok: true, value: await load(read) };
   } catch (error) {
-    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) return { ok: false, message: error.message };
+    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) {
+      const badPageLink = (error.data as { field?: string }).field === "cursor";
+      return { ok: false, message: badPageLink ? BAD_PAGE_LINK : error.message, detail: error.message, badPageLink };
+    }
     throw error;
   }
 }

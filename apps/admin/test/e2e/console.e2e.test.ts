@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, settled } from "../support/browser";
+import { launchBrowser, screenshot } from "../support/browser";
+import { arrive, reload, restCall, signIn, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 
 /**
@@ -19,35 +20,7 @@ const ADMIN = { email: "ana@example.com", password: "admin password 1" };
 const VIEWER = { email: "vic@example.com", password: "viewer password 1" };
 const state: { orgId?: string; key?: string; readKey?: string; integrationPath?: string; viewer?: Page } = {};
 
-async function rest(path: string, init: RequestInit & { key?: string } = {}) {
-  const response = await fetch(`${service.apiUrl}${path}`, {
-    ...init,
-    headers: { "Content-Type": "application/json", ...(init.key ? { Authorization: `Bearer ${init.key}` } : {}), ...(init.headers ?? {}) },
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-/** Navigation that waits until the page's data is on screen (see settled). */
-async function visit(target: Page, url: string) {
-  await target.goto(url);
-  await settled(target);
-}
-async function arrive(target: Page, url: RegExp) {
-  await target.waitForURL(url);
-  await settled(target);
-}
-async function reload(target: Page) {
-  await target.reload();
-  await settled(target);
-}
-
-async function signIn(target: Page, who: { email: string; password: string }) {
-  await visit(target, `${service.consoleUrl}/sign-in`);
-  await target.getByLabel("Email").fill(who.email);
-  await target.getByLabel("Password").fill(who.password);
-  await target.getByRole("button", { name: "Sign in" }).click();
-  await arrive(target, /\/organizations$/);
-}
+const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
 
 beforeAll(async () => {
   service = await startRunCommand();
@@ -419,7 +392,7 @@ describe("staff console", () => {
   it("fits a laptop screen: no page scrolls sideways at 1280 pixels", async () => {
     const laptop = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const view = await laptop.newPage();
-    await signIn(view, ADMIN);
+    await signIn(view, service.consoleUrl, ADMIN);
     await visit(view, `${service.consoleUrl}/organizations/${state.orgId}/keys`);
     const keyPath = await view.getByRole("link", { name: "directory" }).getAttribute("href");
     for (const path of [

@@ -45,8 +45,9 @@ describe("POST /v1/embed-sessions", () => {
     expect(p.slug).toBe("acme-los");
   });
 
-  it("an alias binding authorizes that public name only, and the URL names the canonical integration", async () => {
+  it("an alias binding (the alias granted to the key) authorizes that public name only, and the URL names the canonical integration", async () => {
     const { launcher, launch, p } = await launchSetup({ aliases: ["acme-public"] });
+    await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "acme-public", apiKeyId: launcher.id, granted: true });
     await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: "acme-public" });
     const res = await launch({ integration: "acme-public", user: { external_user_id: "lo-1" }, loan_context: loan });
     expect(res.status).toBe(201);
@@ -124,6 +125,24 @@ describe("POST /v1/embed-sessions", () => {
     expect(stored.rows[0].body).toMatch(/^"v1\./);
     expect(stored.rows[0].body).not.toContain(code);
     expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM idempotency_records t WHERE t::text LIKE $1", [`%${code}%`])).rows[0].n).toBe(0);
+  });
+
+  it("one alias rule: a launch key is bound to an alias only once it is granted, and a launch through an alias whose grant was withdrawn is refused", async () => {
+    const { p, launcher, launch } = await launchSetup({ aliases: ["acme-granted"] });
+    const body = { integration: "acme-granted", user: { external_user_id: "lo-1" }, loan_context: loan };
+    await expect(bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: "acme-granted" })).rejects.toMatchObject({
+      code: "invalid_request",
+      field: "integration",
+      message: "the alias acme-granted is not granted to this key; grant it to the key first, then bind it",
+    });
+    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM launch_bindings WHERE api_key_id = $1", [launcher.id])).rows[0].n).toBe(0);
+    expectEnvelope(await launch(body), 403, "forbidden");
+    await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "acme-granted", apiKeyId: launcher.id, granted: true });
+    await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: "acme-granted" });
+    expect((await launch(body)).status).toBe(201);
+    // The binding stays, the grant goes: the alias no longer works for this key, launches included.
+    await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "acme-granted", apiKeyId: launcher.id, granted: false });
+    expect(expectEnvelope(await launch(body), 403, "forbidden").message).toBe("integration acme-granted is not available to this key");
   });
 
   it("alias grants for directory keys do not let a launch key launch without its binding", async () => {

@@ -1,4 +1,4 @@
-import { setAliasGrant, updateIntegration } from "@mga/core";
+import { createIntegration, setAliasGrant, updateIntegration } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
@@ -58,5 +58,24 @@ describe("integration checks on partner routes", () => {
     const chatOnly = await anotherKey(app, p.organizationId, ["chat:read"]);
     const error = expectEnvelope(await app.request("/v1/integrations/nobody-los/users", { key: chatOnly.key }), 403, "forbidden");
     expect(error.message).toContain("embed:users:read");
+  });
+});
+
+describe("aliases an integration already has", () => {
+  it("adding an alias that exists is refused (not reported as done), as is a name another integration or alias uses", async () => {
+    const p = await newPartner(app, { slug: "dup-los", aliases: ["dup"] });
+    await createIntegration(app.t.db, { organizationId: p.organizationId, slug: "other-los", aliases: ["other"] });
+    await expect(updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["dup"] })).rejects.toMatchObject({
+      code: "invalid_request",
+      field: "alias",
+      message: "the name dup is already an alias of dup-los",
+    });
+    await expect(updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["other"] })).rejects.toMatchObject({
+      code: "invalid_request",
+      field: "alias",
+      message: "the name other is already used by an integration or alias of this organization",
+    });
+    const aliases = await app.t.db.pool.query("SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug", [p.organizationId]);
+    expect(aliases.rows.map((row) => row.slug)).toEqual(["dup", "other"]);
   });
 });

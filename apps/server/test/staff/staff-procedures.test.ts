@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { adminRouter } from "@mga/api";
-import { bindLaunchKey, configureTenant, createApiKey, createIntegration, createOrganization, createStaff, inviteStaff } from "@mga/core";
+import { ALIAS_GRANT_RULE, bindLaunchKey, configureTenant, createApiKey, createIntegration, createOrganization, createStaff, inviteStaff } from "@mga/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES } from "../support/partners";
 import { ok, type StaffSession, staffClient } from "../support/staff-client";
@@ -385,6 +385,9 @@ const QUERIES: Record<string, QueryCase> = {
         ["authz-spare", "active", 0],
       ]),
   },
+  "staff.integrations.aliasRule": {
+    check: (data) => expect(data).toBe(ALIAS_GRANT_RULE),
+  },
   "staff.integrations.get": {
     input: () => ({ id: f.mainIntegrationId }),
     check: (data) =>
@@ -426,6 +429,10 @@ const QUERIES: Record<string, QueryCase> = {
       expect(data.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["u-status", "u-delete", "u-override", "imp-1"]);
       expect(data.counts).toEqual({ total: 4, active: 4, disabled: 0, deleted: 1, pending: 0, failed: 0 });
     },
+  },
+  "staff.partnerUsers.counts": {
+    input: () => ({ integration_id: f.mainIntegrationId }),
+    check: (data) => expect(data).toMatchObject({ total: expect.any(Number), active: expect.any(Number), deleted: expect.any(Number) }),
   },
   "staff.partnerUsers.get": {
     input: () => userRef("u-override"),
@@ -788,6 +795,12 @@ describe("API keys", () => {
       });
     expectEnvelope(await launch("keys-public"), 403, "forbidden");
     expect((await mutate(admin, "staff.keys.bindLaunch", { id: launcher.key.id, integration: "nowhere" })).status).toBe(404);
+    // An alias is bound only once it is granted to the key (ALIAS_GRANT_RULE).
+    const ungranted = await mutate(admin, "staff.keys.bindLaunch", { id: launcher.key.id, integration: "keys-public" });
+    expect(ungranted.status).toBe(400);
+    expect(ungranted.error?.message).toBe("the alias keys-public is not granted to this key; grant it to the key first, then bind it");
+    const integration = ok(await query(viewer, "staff.integrations.list", { organization_id: orgId })).find((i: { slug: string }) => i.slug === "keys-los");
+    ok(await mutate(admin, "staff.integrations.setAliasGrant", { id: integration.id, alias: "keys-public", key_id: launcher.key.id, granted: true }));
 
     const bound = ok(await mutate(admin, "staff.keys.bindLaunch", { id: launcher.key.id, integration: "keys-public" }));
     expect(bound).toEqual({ integration: "keys-public", canonical_integration: "keys-los", enabled: true });

@@ -9,6 +9,8 @@ export interface ApiErrorResponse {
   code: ErrorCode;
   message: string;
   headers: Record<string, string>;
+  /** The input a domain refusal is about (AppError.field); only the console's tRPC answers carry it. */
+  field?: string | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ApiErrorResponse {
 export function toApiError(error: unknown): ApiErrorResponse {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof AppError) {
-    return { status: cause.status ?? HTTP_STATUS_OF[cause.code], code: cause.code, message: cause.message, headers: cause.headers };
+    return { status: cause.status ?? HTTP_STATUS_OF[cause.code], code: cause.code, message: cause.message, headers: cause.headers, field: cause.field };
   }
   if (cause instanceof ZodError) {
     return { status: 400, code: "invalid_request", message: describeIssues(cause.issues), headers: {} };

@@ -28,17 +28,23 @@ export class AppError extends Error {
    * of their own (413 too large, 410 gone): they keep the nearest spec code.
    */
   readonly status: number | undefined;
+  /**
+   * The input the refusal is about ("email", "alias"), for a form that shows the message
+   * beside that input (the staff console). Not part of the REST error envelope.
+   */
+  readonly field: string | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string>; status?: number; cause?: unknown } = {},
+    options: { headers?: Record<string, string>; status?: number; cause?: unknown; field?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
     this.headers = options.headers ?? {};
     this.status = options.status;
+    this.field = options.field;
   }
 }
 

@@ -40,7 +40,10 @@ const revoked = () => new AppError("unauthorized", "this launch is no longer val
 async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{ siteAccountId: string | null }> {
   const { rows } = await db.pool.query<{ ok: boolean; site_account_id: string | null }>(
     `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active'
-             AND b.enabled AND b.public_name = $6 AND k.status = 'active') AS ok, u.site_account_id
+             AND b.enabled AND b.public_name = $6 AND k.status = 'active'
+             -- an alias still granted to the key (ALIAS_GRANT_RULE): withdrawing the grant ends the launch's sessions
+             AND (b.public_name = i.slug OR EXISTS (SELECT 1 FROM integration_aliases a
+                    WHERE a.integration_id = i.id AND a.slug = b.public_name AND k.id = ANY (a.granted_key_ids)))) AS ok, u.site_account_id
      FROM partner_users u
      JOIN integrations i ON i.id = $4
      JOIN launch_bindings b ON b.api_key_id = $5

@@ -3,10 +3,19 @@ import { AppError } from "../errors/app-error";
 import { assertIntegrationSlug } from "../partners/integrations/slug";
 
 /**
+ * The one rule for aliases, as operators read it (CLI help, the console's integration and key
+ * pages): resolveIntegration enforces it for partner requests and launches alike, and a launch
+ * binding naming an alias is accepted only once the alias is granted to the key.
+ */
+export const ALIAS_GRANT_RULE =
+  "An alias works only for the keys it is granted to: partner requests and launches through it are refused for any other key, and a launch key can be bound to it only once it is granted.";
+
+/**
  * Launch bindings (spec section 5 item 6): each launch key may issue launches for one
  * public name (the canonical slug or an alias of an integration of its organization) once
  * an operator binds it. Keys are never expanded silently: without a binding, a key with
- * `embed:launch` still cannot launch.
+ * `embed:launch` still cannot launch, and a binding is no grant: an alias must be granted to
+ * the key before it can be bound (ALIAS_GRANT_RULE).
  */
 export interface LaunchBindingRecord {
   apiKeyId: string;
@@ -21,14 +30,18 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found`);
   if (key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
   if (!key.scopes.includes("embed:launch")) throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
-  const { rows } = await db.pool.query<{ id: string; slug: string }>(
-    `SELECT i.id, i.slug FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2
+  const { rows } = await db.pool.query<{ id: string; slug: string; granted: boolean }>(
+    `SELECT i.id, i.slug, true AS granted FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2
      UNION ALL
-     SELECT i.id, i.slug FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
-    [key.organizationId, input.publicName],
+     SELECT i.id, i.slug, $3 = ANY (a.granted_key_ids) AS granted
+     FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
+    [key.organizationId, input.publicName, key.id],
   );
   const integration = rows[0];
-  if (!integration) throw new AppError("not_found", `no integration or alias named ${input.publicName} in the key's organization`);
+  if (!integration) throw new AppError("not_found", `no integration or alias named ${input.publicName} in the key's organization`, { field: "integration" });
+  if (!integration.granted) {
+    throw new AppError("invalid_request", `the alias ${input.publicName} is not granted to this key; grant it to the key first, then bind it`, { field: "integration" });
+  }
   await db.prisma.launchBinding.upsert({
     where: { apiKeyId: key.id },
     create: { apiKeyId: key.id, integrationId: integration.id, publicName: input.publicName, enabled: true },

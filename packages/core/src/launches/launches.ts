@@ -44,12 +44,9 @@ export async function issueLaunch(
   if (!binding?.enabled || binding.publicName !== input.publicName) {
     throw new AppError("forbidden", `this key is not bound to launch for ${input.publicName}`);
   }
-  const integration = await resolveIntegration(db, input.key, binding.publicName).catch(async () => {
-    // An alias bound to this key resolves for launches even without an alias grant (the binding is the grant).
-    const alias = await db.prisma.integrationAlias.findFirst({ where: { organizationId: input.key.organizationId, slug: binding.publicName }, include: { integration: true } });
-    if (!alias || alias.integration.status !== "active") throw new AppError("forbidden", `integration ${input.publicName} is not available to this key`);
-    return { id: alias.integration.id, organizationId: alias.integration.organizationId, slug: alias.integration.slug };
-  });
+  // The same rule as every partner request (ALIAS_GRANT_RULE): an alias only for the keys it is
+  // granted to, so withdrawing the grant stops launches through it although the binding stays.
+  const integration = await resolveIntegration(db, input.key, binding.publicName);
   const user = await findPartnerUser(db, integration, input.externalUserId);
   if (!user) throw new AppError("identity_conflict", `user ${input.externalUserId} is not provisioned; PUT it first`);
   const eligibility = launchEligibility(user);

@@ -14,7 +14,7 @@ export interface CursorPosition {
   id: string;
 }
 
-const NOT_OURS = "cursor: not a cursor returned by this API";
+const notOurs = () => new AppError("invalid_request", "cursor: not a cursor returned by this API", { field: "cursor" });
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ROW_ID = /^[A-Za-z0-9_]{1,64}$/;
 
@@ -26,19 +26,19 @@ export function encodeCursor(secrets: ServerSecrets, position: CursorPosition, f
 export function decodeCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown): CursorPosition | undefined {
   if (cursor === undefined) return undefined;
   const [payload, mac, extra] = cursor.split(".");
-  if (!payload || !mac || extra !== undefined || !secrets.verify("cursor", payload, mac)) throw new AppError("invalid_request", NOT_OURS);
+  if (!payload || !mac || extra !== undefined || !secrets.verify("cursor", payload, mac)) throw notOurs();
   let parsed: { c?: unknown; i?: unknown; f?: unknown };
   try {
     parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
-    throw new AppError("invalid_request", NOT_OURS);
+    throw notOurs();
   }
   // Signed values are ours, and still checked as strictly as input: a key shared with an older
   // build must not turn into a query error.
   if (typeof parsed.c !== "string" || !ISO_INSTANT.test(parsed.c) || Number.isNaN(Date.parse(parsed.c)) || typeof parsed.i !== "string" || !ROW_ID.test(parsed.i)) {
-    throw new AppError("invalid_request", NOT_OURS);
+    throw notOurs();
   }
-  if (parsed.f !== digest(filters)) throw new AppError("invalid_request", "cursor: pass next_cursor with the same filters as the request that returned it");
+  if (parsed.f !== digest(filters)) throw new AppError("invalid_request", "cursor: pass next_cursor with the same filters as the request that returned it", { field: "cursor" });
   return { createdAt: parsed.c, id: parsed.i };
 }
 

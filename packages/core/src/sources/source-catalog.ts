@@ -54,6 +54,3 @@ export function buildSourceCatalog(config: TenantConfig): SourceCatalog {
     assigned_shared_source_types: assignedShared,
   };
 }
-
-/** The agency guideline sources most tenants enable; suggestions for the console, not a limit. */
-export const COMMON_AGENCY_SOURCE_TYPES = ["fannie_mae", "freddie_mac", "fha", "va", "usda"] as const;

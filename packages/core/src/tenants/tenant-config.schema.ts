@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AGENCY_SOURCE_TYPES, describeAgencySources } from "../sources/agency-sources";
 
 /**
  * The tenant configuration of spec 2.3/2.4, as an operator writes it (`tenant:configure
@@ -6,7 +7,14 @@ import { z } from "zod";
  * checks, so every reader can trust its shape and its internal consistency.
  */
 const sourceId = z.string().trim().min(1, "required").max(128);
-const label = z.string().min(1, "required").max(200);
+// A label is what end users read in the source picker: spaces alone are refused like nothing
+// (an empty label keeps its short message only; no `abort`, which would skip the checks of the
+// whole configuration below).
+const label = z
+  .string()
+  .min(1, "required")
+  .max(200)
+  .refine((value) => value.length === 0 || value.trim().length > 0, "Enter a label: spaces alone are not one.");
 
 export const tenantSourceSchema = z.strictObject({
   key: sourceId,
@@ -56,6 +64,10 @@ export const tenantConfigSchema = z
   })
   .superRefine((config, ctx) => {
     const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    const offered = new Set<string>(AGENCY_SOURCE_TYPES);
+    for (const source of config.enabledSources) {
+      if (!offered.has(source)) fail("enabledSources", `Unknown agency source "${source}": the service offers ${describeAgencySources()}.`);
+    }
     const enabled = new Set(config.enabledSources);
     for (const base of config.baseSources) {
       if (!enabled.has(base)) fail("baseSources", `"${base}" is not in enabledSources`);

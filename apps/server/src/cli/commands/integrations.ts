@@ -1,5 +1,5 @@
 import { integrationToOperatorView } from "@mga/api";
-import { AppError, createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { ALIAS_GRANT_RULE, AppError, createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
 import { type Command, str, list } from "./command";
 
 /** Partner integrations and their aliases. */
@@ -12,7 +12,7 @@ function parseIntegrationStatus(value: string | boolean | string[] | undefined):
 export const integrationsCommands = {
   "integration:create": {
     usage: "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled]",
-    summary: "Configure a partner integration (canonical slug, optional public aliases). Aliases resolve only for keys granted them (alias:grant).",
+    summary: `Configure a partner integration (canonical slug, optional public aliases). ${ALIAS_GRANT_RULE}`,
     options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" } },
     required: ["org", "slug"],
     async run({ db }, flags) {
@@ -49,7 +49,7 @@ export const integrationsCommands = {
   },
   "alias:grant": {
     usage: "alias:grant --org <id> --alias <slug> --key <key id>",
-    summary: "Let one key use a public alias (it then resolves to the canonical integration for that key).",
+    summary: `Let one key use a public alias (it then resolves to the canonical integration for that key). ${ALIAS_GRANT_RULE}`,
     options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
     required: ["org", "alias", "key"],
     async run({ db }, flags) {

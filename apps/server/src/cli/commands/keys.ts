@@ -1,5 +1,5 @@
 import { keyToOperatorView } from "@mga/api";
-import { AppError, bindLaunchKey, createApiKey, listApiKeys, listLaunchBindings, revokeApiKey, SCOPES, unbindLaunchKey } from "@mga/core";
+import { ALIAS_GRANT_RULE, AppError, bindLaunchKey, createApiKey, listApiKeys, listLaunchBindings, revokeApiKey, SCOPES, unbindLaunchKey } from "@mga/core";
 import { type Command, str } from "./command";
 
 /** API keys and launch bindings. */
@@ -50,7 +50,7 @@ export const keysCommands = {
   },
   "key:bind-launch": {
     usage: "key:bind-launch --id <key id> --integration <public name>",
-    summary: "Let a launch key (scope embed:launch) issue launches for one public name (canonical slug or alias); replaces an earlier binding.",
+    summary: `Let a launch key (scope embed:launch) issue launches for one public name (canonical slug or alias); replaces an earlier binding. ${ALIAS_GRANT_RULE}`,
     options: { id: { type: "string" }, integration: { type: "string" } },
     required: ["id", "integration"],
     async run({ db }, flags) {

@@ -1,4 +1,4 @@
-import { AppError, createIntegration, getIntegrationById, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { ALIAS_GRANT_RULE, AppError, createIntegration, getIntegrationById, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
 import { z } from "zod";
 import { integrationToOperatorView } from "../../operator/operator-views";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
@@ -9,6 +9,9 @@ import { staffId } from "./staff.types";
 const slug = z.string().trim().min(1).max(100);
 
 export const staffIntegrationsRouter = router({
+  /** The alias rule in the words the CLI's help uses, for the console's integration and key pages. */
+  aliasRule: staffProcedure.query(() => ALIAS_GRANT_RULE),
+
   list: staffProcedure.input(z.strictObject({ organization_id: staffId })).query(async ({ ctx, input }) => {
     const integrations = await listIntegrations(ctx.db, input.organization_id);
     const { rows } = await ctx.db.pool.query<{ integration_id: string; users: number }>(

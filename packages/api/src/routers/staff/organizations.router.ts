@@ -1,5 +1,5 @@
 import {
-  COMMON_AGENCY_SOURCE_TYPES,
+  AGENCY_SOURCE_TYPES,
   configureTenant,
   createOrganization,
   deleteOrganization,
@@ -45,7 +45,7 @@ export const staffOrganizationsRouter = router({
       created_at: org.createdAt.toISOString(),
       tenant: await getTenantConfig(ctx.db, org.id),
       tenant_configured_at: configured?.updatedAt.toISOString() ?? null,
-      suggested_agency_sources: [...COMMON_AGENCY_SOURCE_TYPES],
+      suggested_agency_sources: [...AGENCY_SOURCE_TYPES],
     };
   }),
 

@@ -1,5 +1,6 @@
 import {
   applyProfileOverride,
+  countPartnerUsers,
   getPartnerUser,
   getPartnerUserContact,
   listPartnerUsers,
@@ -48,6 +49,12 @@ export const staffPartnerUsersRouter = router({
       });
       return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
     }),
+
+  /** The same counts alone: they do not depend on a filter, so a refused filter does not hide them. */
+  counts: staffProcedure.input(z.strictObject({ integration_id: staffId })).query(async ({ ctx, input }) => {
+    const integration = await integrationForStaff(ctx, input.integration_id);
+    return countPartnerUsers(ctx.db, integration.id);
+  }),
 
   get: staffProcedure.input(userRef).query(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);

@@ -29,7 +29,8 @@ export async function createIntegration(
   const slug = assertIntegrationSlug(input.slug, "slug");
   const aliases = [...new Set((input.aliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
   if (aliases.includes(slug)) throw new AppError("invalid_request", "alias: must differ from the canonical slug");
-  await assertSlugsFree(db, input.organizationId, [slug, ...aliases]);
+  await assertSlugsFree(db, input.organizationId, [slug], "slug");
+  await assertSlugsFree(db, input.organizationId, aliases, "aliases");
   const id = newId("int");
   await db.prisma.integration.create({
     data: {
@@ -48,10 +49,11 @@ export async function updateIntegration(
   input: { organizationId: string; slug: string; status?: IntegrationStatus; addAliases?: string[]; removeAliases?: string[] },
 ): Promise<IntegrationRecord> {
   const current = await getIntegration(db, input.organizationId, input.slug);
-  const add = [...new Set((input.addAliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))].filter(
-    (alias) => !current.aliases.some((existing) => existing.slug === alias),
-  );
-  await assertSlugsFree(db, input.organizationId, add);
+  const add = [...new Set((input.addAliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
+  // Adding an alias the integration already has is refused, not reported as done.
+  const existing = add.filter((alias) => current.aliases.some((known) => known.slug === alias));
+  if (existing.length) throw new AppError("invalid_request", `the name ${existing.join(", ")} is already an alias of ${current.slug}`, { field: "alias" });
+  await assertSlugsFree(db, input.organizationId, add, "alias");
   await db.prisma.$transaction([
     ...(input.status ? [db.prisma.integration.update({ where: { id: current.id }, data: { status: input.status } })] : []),
     ...add.map((alias) => db.prisma.integrationAlias.create({ data: { id: newId("ali"), integrationId: current.id, organizationId: input.organizationId, slug: alias } })),
@@ -117,14 +119,15 @@ export async function resolveIntegration(db: Database, key: { id: string; organi
   return { id: row.id, organizationId: row.organization_id, slug: row.slug };
 }
 
-async function assertSlugsFree(db: Database, organizationId: string, slugs: string[]): Promise<void> {
+/** Canonical slugs and aliases share one namespace per organization; `field` names the input refused. */
+async function assertSlugsFree(db: Database, organizationId: string, slugs: string[], field: string): Promise<void> {
   if (slugs.length === 0) return;
   const [integrations, aliases] = await Promise.all([
     db.prisma.integration.findMany({ where: { organizationId, slug: { in: slugs } }, select: { slug: true } }),
     db.prisma.integrationAlias.findMany({ where: { organizationId, slug: { in: slugs } }, select: { slug: true } }),
   ]);
   const taken = [...integrations, ...aliases].map((row) => row.slug);
-  if (taken.length) throw new AppError("invalid_request", `slug already used in this organization: ${taken.join(", ")}`);
+  if (taken.length) throw new AppError("invalid_request", `the name ${taken.join(", ")} is already used by an integration or alias of this organization`, { field });
 }
 
 function toRecord(row: { id: string; organizationId: string; slug: string; status: string; aliases: Array<{ slug: string; grantedKeyIds: string[] }> }): IntegrationRecord {

@@ -9,6 +9,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import { normalizeEmail } from "../../shared/email";
 import type { OperationStatus, OperationType } from "../users/partner-user";
 import type { DirectoryDeps } from "../users/users";
+import { claimEmailInIntegration } from "../users/one-user-per-email";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
 
@@ -148,6 +149,7 @@ export async function requestReprovision(
 ): Promise<string> {
   return withLockedUser(deps, integration, externalUserId, async (client, user) => {
     if (user.status !== "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is not deleted; only a deleted user can be reprovisioned`);
+    await claimEmailInIntegration(client, { integrationId: integration.id, email: normalizeEmail(input.email), externalUserId });
     await client.query(
       `UPDATE partner_users SET account_generation = account_generation + 1, access_version = access_version + 1, status = 'active',
          provisioning_status = 'pending', mapping_status = 'pending', identity_origin = NULL, site_account_id = NULL, chat_identity_id = NULL,
@@ -185,6 +187,7 @@ export async function requestProfileChange(
     if (!input.override && !partnerCreated && !emailChanges) {
       throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
     }
+    if (emailChanges) await claimEmailInIntegration(client, { integrationId: integration.id, email, externalUserId });
     await client.query(
       "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
       [user.id],

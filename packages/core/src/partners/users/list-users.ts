@@ -44,7 +44,7 @@ export async function listPartnerUsers(
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [["q", input.q], ["external_user_id", input.externalUserId]] as const) {
-    if (value?.includes("@")) throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`);
+    if (value?.includes("@")) throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`, { field });
   }
   const filters = {
     team: input.teamExternalId ?? null,
@@ -63,23 +63,33 @@ export async function listPartnerUsers(
        ORDER BY u.created_at, u.id LIMIT $9`,
       [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
     ),
-    db.pool.query<UserCounts>(
-      `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
-              count(*) FILTER (WHERE status = 'active')::int AS active,
-              count(*) FILTER (WHERE status = 'disabled')::int AS disabled,
-              count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
-              count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
-              count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
-       FROM partner_users WHERE integration_id = $1`,
-      [integration.id],
-    ),
+    countPartnerUsers(db, integration.id),
     input.withTotal ? db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${USER_FROM} WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
   const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
   return {
     users: rows.map((row) => toPartnerUser(integration.slug, row)),
-    counts: counts.rows[0] as UserCounts,
+    counts,
     nextCursor,
     ...(matching ? { total: matching.rows[0]?.total ?? 0 } : {}),
   };
+}
+
+/**
+ * Spec 4.10's counts: the whole integration, whatever a list's filters (deleted users are
+ * counted apart and excluded from the others). Read on their own too, so a page whose filter
+ * is refused still shows them.
+ */
+export async function countPartnerUsers(db: Database, integrationId: string): Promise<UserCounts> {
+  const { rows } = await db.pool.query<UserCounts>(
+    `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
+            count(*) FILTER (WHERE status = 'active')::int AS active,
+            count(*) FILTER (WHERE status = 'disabled')::int AS disabled,
+            count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
+            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
+            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
+     FROM partner_users WHERE integration_id = $1`,
+    [integrationId],
+  );
+  return rows[0] as UserCounts;
 }

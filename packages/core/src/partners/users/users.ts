@@ -7,6 +7,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import type { ChatIdentities } from "../ports/chat-identities";
 import { normalizeEmail } from "../../shared/email";
 import type { SiteAccounts } from "../ports/site-accounts";
+import { claimEmailInIntegration } from "./one-user-per-email";
 import { linkSiteAccount } from "./site-account-ownership";
 import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
@@ -50,7 +51,8 @@ export type ProvisionOutcome = "created" | "existing" | "pending";
  * - `team_external_id`: omitted keeps the assignment, null clears it, a value assigns
  *   (the team must exist and be active).
  * - A different email for an existing user is 409 identity_conflict (use a profile change);
- *   a deleted user stays deleted (409; reprovision is required).
+ *   a deleted user stays deleted (409; reprovision is required); a new user whose email
+ *   another user of the integration has is 409 too (one-user-per-email.ts).
  * - Provisioning links an existing site account with that email (`existing_mg`) or creates a
  *   partner account (`partner_created`, whose password-setup notification is sent only once
  *   provisioning has succeeded), then creates the chat identity. When the site-account
@@ -67,13 +69,18 @@ export async function provisionPartnerUser(
   const email = normalizeEmail(input.email);
   const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
 
-  const inserted = await db.pool.query(
-    `INSERT INTO partner_users (id, integration_id, external_user_id, email, name, team_id, status, provisioning_status, mapping_status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'active', 'pending', 'pending', now(), now())
-     ON CONFLICT (integration_id, external_user_id) DO NOTHING`,
-    [newId("pu"), integration.id, externalUserId, email, input.name ?? null, teamId ?? null],
-  );
-  const created = inserted.rowCount === 1;
+  const created = await withTransaction(db, async (client) => {
+    const known = await client.query("SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integration.id, externalUserId]);
+    if (known.rowCount) return false;
+    await claimEmailInIntegration(client, { integrationId: integration.id, email, externalUserId });
+    const inserted = await client.query(
+      `INSERT INTO partner_users (id, integration_id, external_user_id, email, name, team_id, status, provisioning_status, mapping_status, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'active', 'pending', 'pending', now(), now())
+       ON CONFLICT (integration_id, external_user_id) DO NOTHING`,
+      [newId("pu"), integration.id, externalUserId, email, input.name ?? null, teamId ?? null],
+    );
+    return inserted.rowCount === 1;
+  });
   if (!created) {
     const existing = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
     if (existing.status === "deleted") {

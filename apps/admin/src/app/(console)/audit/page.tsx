@@ -1,10 +1,11 @@
 import Link from "next/link";
+import { ListRefusal } from "../../../components/list-refusal";
 import { Pagination } from "../../../components/pagination";
 import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
 import { describeAction, detailEntries, targetHref } from "../../../lib/audit-entry";
-import { param } from "../../../lib/format";
+import { param, queryString } from "../../../lib/format";
 import { pagePosition } from "../../../lib/paging";
-import { load } from "../../../lib/session";
+import { loadOrRefusal } from "../../../lib/session";
 
 const PAGE_SIZE = 50;
 
@@ -16,7 +17,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const query = await searchParams;
   const filters = { actor: param(query, "actor"), action: param(query, "action") };
   const position = pagePosition(query);
-  const page = await load((api) => api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }));
+  const result = await loadOrRefusal((api) => api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }));
+  const page = result.ok ? result.value : { entries: [], next_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Audit log" />
@@ -39,7 +41,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </Link>
           ) : null}
         </form>
-        {page.entries.length === 0 ? (
+        {!result.ok ? (
+          <ListRefusal refusal={result} firstPage={`/audit${queryString(filters)}`} />
+        ) : page.entries.length === 0 ? (
           <Empty>No entries{filters.actor || filters.action ? " match these filters" : ""}.</Empty>
         ) : (
           <Table headers={["When", "Actor", "Action", "Target", "Details"]} className="audit">
@@ -77,7 +81,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             })}
           </Table>
         )}
-        <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} />
+        {result.ok ? (
+          <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} />
+        ) : null}
       </Section>
     </>
   );

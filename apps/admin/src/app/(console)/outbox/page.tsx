@@ -1,9 +1,10 @@
 import Link from "next/link";
+import { ListRefusal } from "../../../components/list-refusal";
 import { Pagination } from "../../../components/pagination";
 import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
-import { param } from "../../../lib/format";
+import { param, queryString } from "../../../lib/format";
 import { pagePosition } from "../../../lib/paging";
-import { load } from "../../../lib/session";
+import { loadOrRefusal } from "../../../lib/session";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
@@ -16,7 +17,8 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
   const query = await searchParams;
   const email = param(query, "email");
   const position = pagePosition(query);
-  const { notifications, next_cursor, total } = await load((api) => api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }));
+  const result = await loadOrRefusal((api) => api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }));
+  const { notifications, next_cursor, total } = result.ok ? result.value : { notifications: [], next_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Notification outbox" />
@@ -35,7 +37,9 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             </Link>
           ) : null}
         </form>
-        {notifications.length === 0 ? (
+        {!result.ok ? (
+          <ListRefusal refusal={result} firstPage={`/outbox${queryString({ email })}`} />
+        ) : notifications.length === 0 ? (
           <Empty>{email ? `Nothing sent to an address containing “${email}”.` : "Nothing has been sent yet."}</Empty>
         ) : (
           <Table headers={["Recipient", "Kind", "Link", "Used", "Sent"]}>
@@ -60,7 +64,9 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             ))}
           </Table>
         )}
-        <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} />
+        {result.ok ? (
+          <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} />
+        ) : null}
       </Section>
     </>
   );

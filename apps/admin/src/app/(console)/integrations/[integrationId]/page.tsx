@@ -1,9 +1,10 @@
 import Link from "next/link";
+import { ListRefusal } from "../../../../components/list-refusal";
 import { Pagination } from "../../../../components/pagination";
 import { Badge, Empty, Section, Table, Time } from "../../../../components/ui";
-import { param } from "../../../../lib/format";
+import { param, queryString } from "../../../../lib/format";
 import { pagePosition } from "../../../../lib/paging";
-import { loadOrRefusal } from "../../../../lib/session";
+import { load, loadOrRefusal } from "../../../../lib/session";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;
@@ -25,7 +26,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
     unassigned: param(query, "unassigned") === "1" ? "1" : undefined,
   };
   const position = pagePosition(query);
-  const result = await loadOrRefusal((api) =>
+  // The counts cover the whole integration (spec 4.10): read apart, a refused filter cannot hide them.
+  const [result, counts] = await Promise.all([
+    loadOrRefusal((api) =>
     api.staff.partnerUsers.list.query({
       integration_id: integrationId,
       q: filters.q,
@@ -35,10 +38,11 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
       cursor: position.cursor,
       limit: PAGE_SIZE,
     }),
-  );
+    ),
+    load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId })),
+  ]);
   const base = `/integrations/${integrationId}`;
-  const page = result.ok ? result.value : { users: [], counts: { total: 0, active: 0, disabled: 0, deleted: 0, pending: 0, failed: 0 }, next_cursor: null, total: 0 };
-  const { counts } = page;
+  const page = result.ok ? result.value : { users: [], next_cursor: null, total: 0 };
   const filtered = Boolean(filters.q || filters.status || filters.team || filters.unassigned);
   return (
     <Section title="Users">
@@ -82,9 +86,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
         ) : null}
       </form>
       {!result.ok ? (
-        <p className="form-error" role="alert">
-          {result.message}
-        </p>
+        <ListRefusal refusal={result} firstPage={`${base}${queryString(filters)}`} />
       ) : page.users.length === 0 ? (
         <Empty>{filtered ? "No users match these filters." : "No users yet: partners provision them through the API."}</Empty>
       ) : (
@@ -109,7 +111,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
           ))}
         </Table>
       )}
-      <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} />
+      {result.ok ? (
+        <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} />
+      ) : null}
     </Section>
   );
 }

@@ -25,7 +25,7 @@ export async function bindLaunchAction(_state: FormState, form: FormData): Promi
   if (!integration) return { status: "error", fieldErrors: { integration: "Choose the public name this key launches for." } };
   return runAction(async (api) => {
     await api.staff.keys.bindLaunch.mutate({ id: text(form, "keyId"), integration });
-  }, `Launch binding set to ${integration}.`);
+  }, `Launch binding set to ${integration}.`, ["integration"]);
 }
 
 export async function unbindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {

@@ -3,7 +3,7 @@ import { ActionForm } from "../../../../components/action-form";
 import { Breadcrumbs, organizationTrail } from "../../../../components/breadcrumbs";
 import { ConfirmAction } from "../../../../components/confirm-action";
 import { CopyableId } from "../../../../components/copyable-id";
-import { Field, SubmitButton } from "../../../../components/fields";
+import { Field, SelectField, SubmitButton } from "../../../../components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../components/ui";
 import { isAdmin } from "../../../../lib/current-staff";
 import { formatTime, plural } from "../../../../lib/format";
@@ -14,13 +14,18 @@ import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchActi
 export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
   const { keyId } = await params;
   const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
-  const [org, integrations, overview, admin] = await Promise.all([
+  const [org, integrations, overview, admin, aliasRule] = await Promise.all([
     load((api) => api.staff.organizations.get.query({ id: key.organization_id })),
     load((api) => api.staff.integrations.list.query({ organization_id: key.organization_id })),
     load((api) => api.staff.conversations.overview.query({ key_id: key.id })),
     isAdmin(),
+    load((api) => api.staff.integrations.aliasRule.query()),
   ]);
-  const publicNames = integrations.flatMap((integration) => [integration.slug, ...integration.aliases.map((alias) => alias.slug)]);
+  // Every public name is offered; an alias not granted to this key says so (binding it is refused).
+  const publicNames = integrations.flatMap((integration) => [
+    { name: integration.slug, note: "" },
+    ...integration.aliases.map((alias) => ({ name: alias.slug, note: alias.granted_key_ids.includes(key.id) ? " (alias)" : " (alias, not granted to this key)" })),
+  ]);
   const active = key.status === "active";
   return (
     <>
@@ -76,19 +81,17 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           </p>
           {admin && active ? (
             <div className="stack">
-              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
+              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline" focusFirstInvalid>
                 <input type="hidden" name="keyId" value={key.id} />
-                <div className="field">
-                  <label htmlFor="bind-integration">Public name</label>
-                  <select id="bind-integration" name="integration" defaultValue={key.launch_binding?.integration ?? ""}>
-                    <option value="">Choose…</option>
-                    {publicNames.map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <SelectField label="Public name" name="integration" defaultValue={key.launch_binding?.integration ?? ""} hint={aliasRule}>
+                  <option value="">Choose…</option>
+                  {publicNames.map(({ name, note }) => (
+                    <option key={name} value={name}>
+                      {name}
+                      {note}
+                    </option>
+                  ))}
+                </SelectField>
                 <SubmitButton>Bind</SubmitButton>
               </ActionForm>
               {key.launch_binding?.enabled ? (

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { CopyButton } from "../../../../../components/copy-button";
+import { ListRefusal } from "../../../../../components/list-refusal";
 import { Pagination } from "../../../../../components/pagination";
 import { Badge, Empty, Section, Table, Time } from "../../../../../components/ui";
 import { pagePosition } from "../../../../../lib/paging";
-import { load } from "../../../../../lib/session";
+import { loadOrRefusal } from "../../../../../lib/session";
 
 const PAGE_SIZE = 25;
 
@@ -17,10 +18,13 @@ export default async function ImportsPage({
 }) {
   const { integrationId } = await params;
   const position = pagePosition(await searchParams);
-  const { imports, next_cursor, total } = await load((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));
+  const result = await loadOrRefusal((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));
+  const { imports, next_cursor, total } = result.ok ? result.value : { imports: [], next_cursor: null, total: 0 };
   return (
     <Section title="Imports">
-      {imports.length === 0 ? (
+      {!result.ok ? (
+        <ListRefusal refusal={result} firstPage={`/integrations/${integrationId}/imports`} />
+      ) : imports.length === 0 ? (
         <Empty>No imports yet: partners start them with POST …/user-imports.</Empty>
       ) : (
         <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
@@ -49,7 +53,9 @@ export default async function ImportsPage({
           ))}
         </Table>
       )}
-      <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} />
+      {result.ok ? (
+        <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} />
+      ) : null}
     </Section>
   );
 }

@@ -11,7 +11,11 @@ import { addAliasAction, removeAliasAction, setAliasGrantAction, setIntegrationS
 export default async function IntegrationSettingsPage({ params }: { params: Promise<{ integrationId: string }> }) {
   const { integrationId } = await params;
   const integration = await load((api) => api.staff.integrations.get.query({ id: integrationId }));
-  const [keys, admin] = await Promise.all([load((api) => api.staff.keys.list.query({ organization_id: integration.organization_id })), isAdmin()]);
+  const [keys, admin, aliasRule] = await Promise.all([
+    load((api) => api.staff.keys.list.query({ organization_id: integration.organization_id })),
+    isAdmin(),
+    load((api) => api.staff.integrations.aliasRule.query()),
+  ]);
   const activeKeys = keys.filter((key) => key.status === "active");
   const publicNames = new Set([integration.slug, ...integration.aliases.map((alias) => alias.slug)]);
   const launchKeys = keys.filter((key) => key.launch_binding && publicNames.has(key.launch_binding.integration));
@@ -46,7 +50,7 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
         )}
       </Section>
       <Section title="Aliases and grants">
-        <p className="hint">An alias resolves to this integration only for the keys granted it (spec section 5 item 4).</p>
+        <p className="hint">{aliasRule}</p>
         {integration.aliases.length === 0 ? <Empty>No aliases.</Empty> : null}
         {integration.aliases.map((alias) => (
           <div key={alias.slug} className="alias">

@@ -1,9 +1,10 @@
 import Link from "next/link";
+import { ListRefusal } from "../../../../../components/list-refusal";
 import { Pagination } from "../../../../../components/pagination";
 import { Badge, Empty, Section, Table, Time } from "../../../../../components/ui";
 import { param, queryString } from "../../../../../lib/format";
 import { pagePosition } from "../../../../../lib/paging";
-import { load } from "../../../../../lib/session";
+import { loadOrRefusal } from "../../../../../lib/session";
 
 const PAGE_SIZE = 50;
 
@@ -20,7 +21,8 @@ export default async function TeamsPage({
   const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
   const q = param(query, "q");
   const position = pagePosition(query);
-  const page = await load((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor: position.cursor, limit: PAGE_SIZE }));
+  const result = await loadOrRefusal((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor: position.cursor, limit: PAGE_SIZE }));
+  const page = result.ok ? result.value : { teams: [], next_cursor: null, total: 0 };
   const base = `/integrations/${integrationId}`;
   return (
     <Section title="Teams">
@@ -46,7 +48,9 @@ export default async function TeamsPage({
           </Link>
         ) : null}
       </form>
-      {page.teams.length === 0 ? (
+      {!result.ok ? (
+        <ListRefusal refusal={result} firstPage={`${base}/teams${queryString({ status, q })}`} />
+      ) : page.teams.length === 0 ? (
         <Empty>{q || status ? "No teams match these filters." : "No teams yet: partners create them through the API."}</Empty>
       ) : (
         <Table headers={["External team id", "Name", "Status", "Users", "Created"]}>
@@ -67,7 +71,9 @@ export default async function TeamsPage({
           ))}
         </Table>
       )}
-      <Pagination path={`${base}/teams`} filters={{ status, q }} position={position} pageSize={PAGE_SIZE} shown={page.teams.length} total={page.total} nextCursor={page.next_cursor} />
+      {result.ok ? (
+        <Pagination path={`${base}/teams`} filters={{ status, q }} position={position} pageSize={PAGE_SIZE} shown={page.teams.length} total={page.total} nextCursor={page.next_cursor} />
+      ) : null}
     </Section>
   );
 }

@@ -25,7 +25,7 @@ export async function reprovisionUserAction(_state: FormState, form: FormData): 
   return runAction(async (api) => {
     const { operation_id } = await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
     return { status: "ok", message: `Reprovision started (operation ${operation_id}).` };
-  });
+  }, undefined, ["email"]);
 }
 
 export async function overrideProfileAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -39,5 +39,5 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
   return runAction(async (api) => {
     const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
     return { status: "ok", message: `Override applied as operation ${operation.operation_id} (${operation.status}); recorded in the audit log.` };
-  });
+  }, undefined, ["email"]);
 }

@@ -1,0 +1,36 @@
+import type { Page } from "playwright-core";
+import { settled } from "./browser";
+
+/** Navigation that waits until the page's data is on screen (see settled). */
+export async function visit(target: Page, url: string): Promise<void> {
+  await target.goto(url);
+  await settled(target);
+}
+
+export async function arrive(target: Page, url: RegExp): Promise<void> {
+  await target.waitForURL(url);
+  await settled(target);
+}
+
+export async function reload(target: Page): Promise<void> {
+  await target.reload();
+  await settled(target);
+}
+
+export async function signIn(target: Page, consoleUrl: string, who: { email: string; password: string }): Promise<void> {
+  await visit(target, `${consoleUrl}/sign-in`);
+  await target.getByLabel("Email").fill(who.email);
+  await target.getByLabel("Password").fill(who.password);
+  await target.getByRole("button", { name: "Sign in" }).click();
+  await arrive(target, /\/organizations$/);
+}
+
+/** A call to the partner REST API (`/v1`) with a key, as a lender's backend makes it. */
+export async function restCall(apiUrl: string, path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: any }> {
+  const { key, ...rest } = init;
+  const response = await fetch(`${apiUrl}${path}`, {
+    ...rest,
+    headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
