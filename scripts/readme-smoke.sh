@@ -23,6 +23,11 @@ PORT=$port ADMIN_PORT=$admin_port ADMIN_API_PORT=$admin_api_port DATA_DIR="$WORK
 SERVICE=$!
 for _ in $(seq 1 240); do grep -q "Staff console is up" "$WORK/service.log" && break; kill -0 "$SERVICE" 2>/dev/null || break; sleep 0.5; done
 grep -q "Staff console is up" "$WORK/service.log" || { cat "$WORK/service.log"; fail "readme: the run command did not start the service"; }
+# The run command's banner sends the newcomer here rather than printing commands of its own
+# (they went stale once: a key without a tenant configuration cannot be asked anything).
+grep -q "README.md, section Walkthrough" "$WORK/service.log" && grep -q "^## Walkthrough$" README.md \
+  || { cat "$WORK/service.log"; fail "readme: the run command's banner does not point to the README's walkthrough"; }
+! grep -q "pnpm cli key:create" "$WORK/service.log" || fail "readme: the run command's banner prints its own walkthrough"
 
 scripts/node24 scripts/readme-blocks.mjs README.md >"$WORK/walk.sh" || fail "readme: its shell blocks could not be read"
 # Run in the same shell as the blocks, so they see the variables the README set.
