@@ -17,8 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-fail() { echo "SMOKE FAILED: $*" >&2; exit 1; }
-free_port() { scripts/node24 -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+. scripts/smoke-helpers.sh
 
 check_run() { # $1 label; env decides the database
   local label="$1" port admin_port admin_api_port

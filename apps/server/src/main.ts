@@ -117,14 +117,9 @@ function banner(baseUrl: string): string {
   Mortgage-guideline API is up: ${baseUrl}
   OpenAPI document:             ${baseUrl}/v1/openapi.json
 
-  Create an organization and a key (in another terminal, from the repository root):
-    pnpm cli org:create --name "Acme Lending" --json
-    pnpm cli key:create --org <org id> --name "my server" --scopes chat:read,chat:write,sources:read --json
-  Then:
-    curl -H "Authorization: Bearer <key>" ${baseUrl}/v1/me
-    curl -H "Authorization: Bearer <key>" -H "Content-Type: application/json" \\
-      -d '{"message":"What is the minimum down payment for an FHA loan?","user":{"external_user_id":"u1"}}' \\
-      ${baseUrl}/v1/messages
+  Next, in another terminal at the repository root: README.md, section Walkthrough. It creates
+  an organization, its tenant configuration and one API key per role with the operator CLI
+  (pnpm cli), then calls this API with curl, up to a hosted-chat launch.
 
 `;
 }

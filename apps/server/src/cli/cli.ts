@@ -2,10 +2,11 @@ import { parseArgs } from "node:util";
 import { connect, isAppError } from "@mga/core";
 import { loadEnv } from "../env";
 import { COMMANDS, type CommandName, commandByName } from "./commands";
+import { MissingFieldError, pickFields } from "./field-output";
 
 /**
- * Operator CLI: `pnpm cli <command> [flags] [--json]`, against the same database and env as
- * the server (DATABASE_URL, or the embedded PostgreSQL under DATA_DIR).
+ * Operator CLI: `pnpm cli <command> [flags] [--json | --field <path> ...]`, against the same
+ * database and env as the server (DATABASE_URL, or the embedded PostgreSQL under DATA_DIR).
  */
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -16,9 +17,14 @@ async function main(argv: string[]): Promise<number> {
   const command = commandByName[name as CommandName];
   let flags: Record<string, string | boolean | string[] | undefined>;
   try {
-    flags = parseArgs({ args: rest, options: { ...command.options, json: { type: "boolean" } }, strict: true }).values as typeof flags;
+    flags = parseArgs({ args: rest, options: { ...command.options, json: { type: "boolean" }, field: { type: "string", multiple: true } }, strict: true }).values as typeof flags;
   } catch (error) {
     process.stderr.write(`${name}: ${(error as Error).message}\n${command.usage}\n`);
+    return 2;
+  }
+  const fields = (flags.field as string[] | undefined) ?? [];
+  if (fields.length && flags.json === true) {
+    process.stderr.write(`${name}: --field and --json are two output modes: choose one\nusage: ${command.usage}\n`);
     return 2;
   }
   const missing = command.required.filter((flag) => flags[flag] === undefined);
@@ -32,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
   const json = flags.json === true;
   try {
     const result = await command.run({ db: connection.db, url: connection.url }, flags);
+    if (fields.length) return printFields(name, result, fields, command.note);
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${JSON.stringify(result, null, 2)}\n`);
     if (!json && command.note) process.stderr.write(`${command.note}\n`);
     return 0;
@@ -46,9 +53,22 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+function printFields(name: string, result: unknown, fields: string[], note: string | undefined): number {
+  try {
+    process.stdout.write(`${pickFields(result, fields)}\n`);
+    if (note) process.stderr.write(`${note}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof MissingFieldError)) throw error;
+    // The command has run: what it made (a key shown only once) goes to the terminal, not into a variable.
+    process.stderr.write(`${name}: ${error.message}; the whole result:\n${JSON.stringify(result)}\n`);
+    return 1;
+  }
+}
+
 function usage(): string {
   const lines = Object.values(COMMANDS).map((command) => `  ${command.usage}\n      ${command.summary}`);
-  return `usage: pnpm cli <command> [flags] [--json]\n\ncommands:\n${lines.join("\n")}\n`;
+  return `usage: pnpm cli <command> [flags] [--json | --field <path> ...]\n  --json          one JSON object on one line\n  --field <path>  only that field of the result (dotted path, e.g. aliases.0.slug); several are tab-separated\n\ncommands:\n${lines.join("\n")}\n`;
 }
 
 main(process.argv.slice(2)).then(
