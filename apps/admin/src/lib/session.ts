@@ -1,6 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { describeApiErrorMessage } from "./describe-error";
 import { type ApiClient, apiBaseUrl, createApiClient, type StaffCredentials } from "./trpc";
 
 /**
@@ -77,14 +78,14 @@ export async function load<T>(read: (api: ApiClient) => Promise<T>): Promise<T> 
 }
 
 /**
- * Like load, but a refused request (400: a filter the API does not accept) comes back as
- * its message, for the page to show beside the filters instead of failing whole.
+ * Like load, but a refused request (400: a filter the API does not accept) comes back as a
+ * plain sentence, for the page to show beside the filters instead of failing whole.
  */
 export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
   try {
     return { ok: true, value: await load(read) };
   } catch (error) {
-    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) return { ok: false, message: error.message };
+    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) return { ok: false, message: describeApiErrorMessage(error) };
     throw error;
   }
 }

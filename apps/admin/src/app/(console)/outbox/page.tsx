@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Empty, PageHeader, Pager, Section, Table } from "../../../components/ui";
 import { formatTime, param } from "../../../lib/format";
 import { load } from "../../../lib/session";
+import { capitalise } from "../../../lib/words";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
@@ -37,17 +38,17 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             {notifications.map((notification) => (
               <tr key={notification.id}>
                 <td>{notification.recipient}</td>
-                <td>{notification.kind.replaceAll("_", " ")}</td>
+                <td title={notification.kind}>{capitalise(notification.kind.replaceAll("_", " "))}</td>
                 <td>
                   {notification.link ? (
-                    <a href={notification.link}>password setup link</a>
+                    <a href={notification.link}>Password setup link</a>
                   ) : notification.link_hidden ? (
-                    <span className="hint">admins only</span>
+                    <span className="hint">Admins only</span>
                   ) : (
                     "—"
                   )}
                 </td>
-                <td>{notification.used ? "yes" : "no"}</td>
+                <td>{notification.used ? "Yes" : "No"}</td>
                 <td>{formatTime(notification.created_at)}</td>
               </tr>
             ))}

@@ -12,7 +12,7 @@ export default async function IntegrationLayout({ children, params }: { children
       <PageHeader title={`Integration ${integration.slug}`} back={{ href: `/organizations/${integration.organization_id}/integrations`, label: "Integrations" }}>
         <p className="hint">
           <Badge value={integration.status} /> <code>{integration.id}</code>
-          {integration.aliases.length ? ` · aliases: ${integration.aliases.map((alias) => alias.slug).join(", ")}` : ""}
+          {integration.aliases.length ? ` · Aliases: ${integration.aliases.map((alias) => alias.slug).join(", ")}` : ""}
         </p>
       </PageHeader>
       <Tabs

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge, Empty, Pager, Section, Table } from "../../../../components/ui";
+import { describeBlockingReasons, describeValue } from "../../../../lib/words";
 import { formatTime, param } from "../../../../lib/format";
 import { loadOrRefusal } from "../../../../lib/session";
 
@@ -54,10 +55,10 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
         <div className="field">
           <label htmlFor="filter-status">Status</label>
           <select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
-            <option value="">active and disabled</option>
+            <option value="">Active and disabled</option>
             {STATUSES.map((status) => (
               <option key={status} value={status}>
-                {status}
+                {describeValue("status", status)}
               </option>
             ))}
           </select>
@@ -95,10 +96,12 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
                 <Badge value={user.status} />
               </td>
               <td>
-                <Badge value={user.provisioning_status} />
+                <Badge kind="provisioning" value={user.provisioning_status} />
               </td>
               <td>{user.team?.external_team_id ?? "—"}</td>
-              <td>{user.launch_eligibility.can_launch ? "yes" : `no (${user.launch_eligibility.blocking_reasons.join(", ").replaceAll("_", " ")})`}</td>
+              <td title={user.launch_eligibility.blocking_reasons.join(", ") || undefined}>
+                {user.launch_eligibility.can_launch ? "Yes" : describeBlockingReasons(user.launch_eligibility.blocking_reasons)}
+              </td>
               <td>{formatTime(user.created_at)}</td>
             </tr>
           ))}

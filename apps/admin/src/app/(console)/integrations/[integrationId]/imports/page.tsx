@@ -17,7 +17,7 @@ export default async function ImportsPage({
   return (
     <Section title="Imports">
       {imports.length === 0 ? (
-        <Empty>No imports yet: partners start them with POST …/user-imports.</Empty>
+        <Empty>No imports yet: partners start them through the API.</Empty>
       ) : (
         <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
           {imports.map((job) => (
@@ -28,7 +28,7 @@ export default async function ImportsPage({
                 </Link>
               </td>
               <td>
-                <Badge value={job.status} />
+                <Badge kind="importStatus" value={job.status} />
               </td>
               <td>
                 {job.processed} of {job.total}

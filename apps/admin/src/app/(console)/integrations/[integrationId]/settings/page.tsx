@@ -46,7 +46,7 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
         )}
       </Section>
       <Section title="Aliases and grants">
-        <p className="hint">An alias resolves to this integration only for the keys granted it (spec section 5 item 4).</p>
+        <p className="hint">An alias resolves to this integration only for the keys granted it.</p>
         {integration.aliases.length === 0 ? <Empty>No aliases.</Empty> : null}
         {integration.aliases.map((alias) => (
           <div key={alias.slug} className="alias">
@@ -64,7 +64,7 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
                       <td>
                         <Link href={`/keys/${key.id}`}>{key.name}</Link> <code>…{key.last_four}</code>
                       </td>
-                      <td>{granted ? "yes" : "no"}</td>
+                      <td>{granted ? "Yes" : "No"}</td>
                       {admin ? (
                         <td>
                           <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">
