@@ -137,7 +137,7 @@ describe("console wording", () => {
 
   it("confirms the profile override like every other lifecycle action, and clears its fields after it worked", async () => {
     await visit(page, `/integrations/${fixture.integrationId}/users/lo-3`);
-    expect(await page.getByLabel("Reason").count()).toBe(0);
+    expect(await page.getByLabel("Reason", { exact: true }).count()).toBe(0);
     await page.getByRole("button", { name: "Override profile…" }).click();
     const question = page.getByRole("group", { name: /^Change the profile of lo-3 without email verification\?/ });
     await question.waitFor();
@@ -148,14 +148,14 @@ describe("console wording", () => {
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("email");
     await screenshot(page, "words-override-confirm-errors");
     await question.getByLabel("New name").fill("Lou Three");
-    await question.getByLabel("Reason").fill("Ticket 4411: legal name change");
+    await question.getByLabel("Reason", { exact: true }).fill("Ticket 4411: legal name change");
     await question.getByRole("button", { name: "Apply override" }).click();
     const actions = page.locator("section", { has: page.getByRole("heading", { name: "Actions" }) });
     await actions.locator(".form-ok", { hasText: /^Profile override/ }).waitFor();
     expect(await page.locator(".confirm").count()).toBe(0);
     await page.getByRole("button", { name: "Override profile…" }).click();
     expect(await page.getByLabel("New name").inputValue()).toBe("");
-    expect(await page.getByLabel("Reason").inputValue()).toBe("");
+    expect(await page.getByLabel("Reason", { exact: true }).inputValue()).toBe("");
     await page.getByRole("button", { name: "Cancel" }).click();
     await screenshot(page, "words-override-done");
   });
