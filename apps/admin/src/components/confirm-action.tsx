@@ -7,9 +7,10 @@ import { useOutcomeRegion } from "./action-outcome";
 import { SubmitButton } from "./fields";
 
 /**
- * A destructive action behind a second, explicit step: the first button only asks; the
- * confirmation (focused, so Enter confirms and Escape backs out) runs the action, then
- * closes, puts focus back on its button and reports the outcome to the enclosing Section.
+ * A destructive or audited action behind a second, explicit step: the first button only asks;
+ * the confirmation (focused, so Enter confirms and Escape backs out) runs the action, then
+ * closes (its fields go with it, so they are empty next time) and puts focus back on its
+ * button. Its ActionForm reports the outcome to the enclosing Section's message area.
  */
 export function ConfirmAction({
   action,
@@ -30,6 +31,7 @@ export function ConfirmAction({
 }) {
   const [asking, setAsking] = useState(false);
   const report = useOutcomeRegion();
+  if (!report) throw new Error("a confirmed action reports its outcome to an enclosing Section (OutcomeRegion)");
   const cancelRef = useRef<HTMLButtonElement>(null);
   const openRef = useRef<HTMLButtonElement>(null);
   const wasAsking = useRef(false);
@@ -40,15 +42,11 @@ export function ConfirmAction({
     wasAsking.current = asking;
   }, [asking]);
 
-  // Reported as the action returns, not from an effect: the page re-rendered by the action may
-  // no longer contain this form, and an unmounted form runs no effects.
+  // Closed as the action returns, not from an effect (the re-rendered page may not hold this form).
   const confirmed = async (state: FormState, form: FormData): Promise<FormState> => {
     const result = await action(state, form);
-    if (result.status === "ok") {
-      report(result.message ?? "Done.");
-      setAsking(false);
-    }
-    return result;
+    if (result.status === "ok") setAsking(false);
+    return result.status === "ok" && !result.message ? { ...result, message: "Done." } : result;
   };
 
   if (!asking) {

@@ -30,13 +30,6 @@ export function OneTimeSecret({
         {value}
       </code>
       <CopyButton value={value} label={copyLabel} />
-      {state.warnings?.length ? (
-        <ul className="warnings">
-          {state.warnings.map((warning) => (
-            <li key={warning}>{warning}</li>
-          ))}
-        </ul>
-      ) : null}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatTime } from "../lib/format";
+import { describeValue, type ValueKind } from "../lib/words";
 import { OutcomeRegion } from "./action-outcome";
 
 /** Small presentational pieces shared by the console's pages (server components). */
@@ -46,6 +47,8 @@ const TONES: Record<string, string> = {
   revoked: "bad",
   deleted: "bad",
   failed: "bad",
+  expired: "bad",
+  cancelled: "muted",
   archived: "muted",
   pending: "warn",
   queued: "warn",
@@ -53,8 +56,18 @@ const TONES: Record<string, string> = {
   verification_pending: "warn",
 };
 
-export function Badge({ value }: { value: string }) {
-  return <span className={`badge badge-${TONES[value] ?? "muted"}`}>{value.replaceAll("_", " ")}</span>;
+/** A status in staff's words (lib/words.ts); the API's value on hover. */
+export function Badge({ value, kind = "status" }: { value: string; kind?: ValueKind }) {
+  return (
+    <span className={`badge badge-${TONES[value] ?? "muted"}`} title={value}>
+      {describeValue(kind, value)}
+    </span>
+  );
+}
+
+/** A technical value in staff's words, the value itself on hover (for text outside a badge). */
+export function Term({ value, kind }: { value: string; kind: ValueKind }) {
+  return <span title={value}>{describeValue(kind, value)}</span>;
 }
 
 /** Only admins see forms that change things; viewers get this note instead. */

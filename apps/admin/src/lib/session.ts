@@ -1,6 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { describeApiErrorMessage } from "./describe-error";
 import { type ApiClient, apiBaseUrl, createApiClient, type StaffCredentials } from "./trpc";
 
 /**
@@ -90,8 +91,8 @@ const BAD_PAGE_LINK = "This page link is not valid (it was changed, or made for 
 
 /**
  * Like load, but a refused request (400: a filter the API does not accept, a page link it did
- * not issue) comes back as a Refusal, for the page to show beside its filters instead of
- * failing whole.
+ * not issue) comes back as a Refusal in plain words, for the page to show beside its filters
+ * instead of failing whole.
  */
 export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | ({ ok: false } & Refusal)> {
   try {
@@ -99,7 +100,7 @@ export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Pr
   } catch (error) {
     if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) {
       const badPageLink = (error.data as { field?: string }).field === "cursor";
-      return { ok: false, message: badPageLink ? BAD_PAGE_LINK : error.message, detail: error.message, badPageLink };
+      return { ok: false, message: badPageLink ? BAD_PAGE_LINK : describeApiErrorMessage(error), detail: error.message, badPageLink };
     }
     throw error;
   }

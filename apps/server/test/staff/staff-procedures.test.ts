@@ -407,6 +407,7 @@ const QUERIES: Record<string, QueryCase> = {
       expect(data.scopes).toHaveLength(9);
       expect(data.scopes).toContainEqual({ scope: "embed:launch", description: "issue single-use launch URLs (needs a launch binding)" });
       expect(data.advice).toHaveLength(4);
+      expect(data.solo_scopes.map((rule: { scope: string }) => rule.scope)).toEqual(["embed:launch", "embed:users:delete"]);
       expect(data.max_rate_limit_per_minute).toBe(100_000);
     },
   },
@@ -765,8 +766,8 @@ describe("API keys", () => {
   });
 
   it("warns when embed:launch or embed:users:delete share a key with other scopes (and creates the key anyway)", async () => {
-    const launchWarning = "embed:launch is best on a key of its own (a launch key).";
-    const deleteWarning = "embed:users:delete is best on a key of its own (a deletion key).";
+    const launchWarning = "Keep embed:launch on a key of its own (a launch key).";
+    const deleteWarning = "Keep embed:users:delete on a key of its own (a deletion key).";
     expect((await newKey(orgId, ["embed:launch", "embed:users:read"])).warnings).toEqual([launchWarning]);
     expect((await newKey(orgId, ["embed:users:delete", "embed:users:write"])).warnings).toEqual([deleteWarning]);
     expect((await newKey(orgId, ["embed:launch", "embed:users:delete"])).warnings).toEqual([launchWarning, deleteWarning]);

@@ -21,11 +21,17 @@ export const KEY_SEPARATION_ADVICE = [
   "Keys stay on the partner's servers: never in browser code, plugins or embed URLs.",
 ] as const;
 
+/**
+ * Scopes best held by a key of their own, with what to say when a key combines one with
+ * others. Exported so the admin console can warn while scopes are being chosen, with the
+ * same rule and words as the warning returned on creation.
+ */
+export const SOLO_SCOPES: ReadonlyArray<{ scope: Scope; warning: string }> = [
+  { scope: "embed:launch", warning: "Keep embed:launch on a key of its own (a launch key)." },
+  { scope: "embed:users:delete", warning: "Keep embed:users:delete on a key of its own (a deletion key)." },
+];
+
 /** Where a chosen set of scopes departs from that advice (a warning, not a refusal). */
 export function keySeparationWarnings(scopes: readonly Scope[]): string[] {
-  const warnings: string[] = [];
-  const others = (scope: Scope) => scopes.some((s) => s !== scope);
-  if (scopes.includes("embed:launch") && others("embed:launch")) warnings.push("embed:launch is best on a key of its own (a launch key).");
-  if (scopes.includes("embed:users:delete") && others("embed:users:delete")) warnings.push("embed:users:delete is best on a key of its own (a deletion key).");
-  return warnings;
+  return SOLO_SCOPES.filter(({ scope }) => scopes.includes(scope) && scopes.some((other) => other !== scope)).map(({ warning }) => warning);
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Tabs } from "../../components/tabs";
 import { currentStaff } from "../../lib/current-staff";
+import { describeValue } from "../../lib/words";
 import { signOutAction } from "../sign-in/actions";
 
 // Every console page reads live data as the signed-in staff member: never prerendered.
@@ -39,7 +40,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </form>
         <form action={signOutAction} className="who">
           <span>
-            {staff.email} <span className="badge badge-muted">{staff.role}</span>
+            {staff.email} <span className="badge badge-muted">{describeValue("role", staff.role)}</span>
           </span>
           <button type="submit" className="button button-secondary">
             Sign out

@@ -1,7 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { errorState, type FormState, text } from "../../lib/form-state";
+import { describeApiError, describeApiErrorMessage } from "../../lib/describe-error";
+import { type FormState, text } from "../../lib/form-state";
 import { openSession } from "../../lib/session";
 import { apiBaseUrl, createApiClient } from "../../lib/trpc";
 
@@ -13,7 +14,7 @@ export async function describeInviteAction(token: string): Promise<InviteDescrip
     const invite = await createApiClient().staff.invitations.describe.query({ token });
     return { ok: true, email: invite.email, role: invite.role, expiresAt: invite.expires_at };
   } catch (error) {
-    return { ok: false, message: errorState(error).message as string };
+    return { ok: false, message: describeApiErrorMessage(error) };
   }
 }
 
@@ -28,10 +29,8 @@ export async function acceptInviteAction(_state: FormState, form: FormData): Pro
   try {
     ({ email } = await createApiClient().staff.invitations.accept.mutate({ token, password }));
   } catch (error) {
-    const refused = errorState(error);
     // "password: at least 12 characters" (or "too easy to guess") belongs under the password input.
-    const aboutPassword = /^password: (.+)$/.exec(refused.message ?? "")?.[1];
-    return aboutPassword ? { status: "error", fieldErrors: { password: `${aboutPassword[0]?.toUpperCase()}${aboutPassword.slice(1)}.` } } : refused;
+    return describeApiError(error, { password: "password" });
   }
   try {
     await openSession(email, password);

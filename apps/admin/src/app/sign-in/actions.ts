@@ -3,6 +3,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { redirect } from "next/navigation";
 import { type FormState, text } from "../../lib/form-state";
+import { sentence } from "../../lib/words";
 import { clearCredentials, openSession, readCredentials } from "../../lib/session";
 import { apiBaseUrl, createApiClient } from "../../lib/trpc";
 
@@ -23,8 +24,6 @@ export async function signInAction(_state: FormState, form: FormData): Promise<F
   }
   redirect("/organizations");
 }
-
-const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 export async function signOutAction(): Promise<void> {
   const credentials = await readCredentials();

@@ -13,6 +13,7 @@ import {
   revokeApiKey,
   SCOPE_DESCRIPTIONS,
   SCOPES,
+  SOLO_SCOPES,
   setApiKeyRateLimit,
   unbindLaunchKey,
 } from "@mga/core";
@@ -30,10 +31,14 @@ async function bindingOf(ctx: { db: Database }, key: ApiKeySummary): Promise<Lau
 const rateLimit = z.int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
 
 export const staffKeysRouter = router({
-  /** The scope picker's content: every scope, what it allows, and the spec's separation advice. */
+  /**
+   * The scope picker's content: every scope, what it allows, the spec's separation advice, and
+   * the scopes best kept alone (the console warns as they are combined, before creating).
+   */
   scopes: staffProcedure.query(() => ({
     scopes: SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
     advice: [...KEY_SEPARATION_ADVICE],
+    solo_scopes: SOLO_SCOPES.map(({ scope, warning }) => ({ scope, warning })),
     max_rate_limit_per_minute: MAX_RATE_LIMIT_PER_MINUTE,
   })),
 

@@ -1,11 +1,9 @@
 import Link from "next/link";
-import { ActionForm } from "../../../components/action-form";
 import { CopyableId } from "../../../components/copyable-id";
-import { Field, SubmitButton } from "../../../components/fields";
 import { Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "../../../components/ui";
 import { isAdmin } from "../../../lib/current-staff";
 import { load } from "../../../lib/session";
-import { createOrganizationAction } from "./actions";
+import { CreateOrganizationForm } from "./create-organization-form";
 
 export default async function OrganizationsPage() {
   const [organizations, admin] = await Promise.all([load((api) => api.staff.organizations.list.query()), isAdmin()]);
@@ -37,10 +35,7 @@ export default async function OrganizationsPage() {
       </Section>
       <Section title="Create an organization">
         {admin ? (
-          <ActionForm action={createOrganizationAction} label="Create an organization" className="form form-inline">
-            <Field label="Name" name="name" required maxLength={200} placeholder="Acme Lending" />
-            <SubmitButton>Create organization</SubmitButton>
-          </ActionForm>
+          <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} />
         ) : (
           <ReadOnlyNote />
         )}

@@ -5,6 +5,7 @@ import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui"
 import { param, queryString } from "../../../lib/format";
 import { pagePosition } from "../../../lib/paging";
 import { loadOrRefusal } from "../../../lib/session";
+import { capitalise } from "../../../lib/words";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
@@ -46,17 +47,17 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             {notifications.map((notification) => (
               <tr key={notification.id}>
                 <td>{notification.recipient}</td>
-                <td>{notification.kind.replaceAll("_", " ")}</td>
+                <td title={notification.kind}>{capitalise(notification.kind.replaceAll("_", " "))}</td>
                 <td>
                   {notification.link ? (
-                    <a href={notification.link}>password setup link</a>
+                    <a href={notification.link}>Password setup link</a>
                   ) : notification.link_hidden ? (
-                    <span className="hint">admins only</span>
+                    <span className="hint">Admins only</span>
                   ) : (
                     "—"
                   )}
                 </td>
-                <td>{notification.used ? "yes" : "no"}</td>
+                <td>{notification.used ? "Yes" : "No"}</td>
                 <td>
                   <Time iso={notification.created_at} />
                 </td>

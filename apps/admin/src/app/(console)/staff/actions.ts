@@ -2,6 +2,7 @@
 
 import { runAction } from "../../../lib/actions";
 import { type FormState, text } from "../../../lib/form-state";
+import { describeValue } from "../../../lib/words";
 
 const role = (form: FormData) => (text(form, "role") === "admin" ? "admin" : "viewer");
 
@@ -11,8 +12,8 @@ export async function inviteStaffAction(_state: FormState, form: FormData): Prom
   if (!email) return { status: "error", fieldErrors: { email: "Whom to invite: their work email." } };
   return runAction(async (api) => {
     const { invite, token } = await api.staff.members.invite.mutate({ email, role: role(form) });
-    return { status: "ok", message: `Invitation for ${invite.email} (${invite.role}) created.`, secret: token };
-  });
+    return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token };
+  }, undefined, { email: "email", role: "role" });
 }
 
 export async function revokeInviteAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -24,7 +25,7 @@ export async function revokeInviteAction(_state: FormState, form: FormData): Pro
 export async function setStaffRoleAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
     const member = await api.staff.members.setRole.mutate({ id: text(form, "staffId"), role: role(form) });
-    return { status: "ok", message: `${member.email} is now ${member.role}.` };
+    return { status: "ok", message: `${member.email} is now ${member.role === "admin" ? "an admin" : "a viewer"}.` };
   });
 }
 

@@ -5,6 +5,7 @@ import { Field, SubmitButton } from "../../../components/fields";
 import { OneTimeSecret } from "../../../components/one-time-secret";
 import { inviteStaffAction } from "./actions";
 import { ROLE_DESCRIPTIONS } from "./roles";
+import { describeValue } from "../../../lib/words";
 
 /** The link is built here, from the console's own address, with the token in its fragment. */
 const inviteLink = (token: string) => `${window.location.origin}/invite#token=${token}`;
@@ -27,8 +28,8 @@ export function InviteForm() {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" name="role" defaultValue="viewer">
-            <option value="viewer">viewer</option>
-            <option value="admin">admin</option>
+            <option value="viewer">{describeValue("role", "viewer")}</option>
+            <option value="admin">{describeValue("role", "admin")}</option>
           </select>
         </div>
         <SubmitButton>Create invitation link</SubmitButton>
@@ -36,7 +37,7 @@ export function InviteForm() {
       <ul className="hint">
         {Object.entries(ROLE_DESCRIPTIONS).map(([name, description]) => (
           <li key={name}>
-            <strong>{name}</strong>: {description}
+            <strong>{describeValue("role", name)}</strong>: {description}
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../..
 import { currentStaff } from "../../../lib/current-staff";
 import { formatTime } from "../../../lib/format";
 import { load } from "../../../lib/session";
+import { describeValue } from "../../../lib/words";
 import { revokeInviteAction, setStaffRoleAction, setStaffStatusAction } from "./actions";
 import { InviteForm } from "./invite-form";
 
@@ -26,9 +27,9 @@ export default async function StaffPage() {
                 <td>
                   {member.email} {self ? <span className="badge badge-muted">you</span> : null}
                 </td>
-                <td>{member.role}</td>
+                <td>{describeValue("role", member.role)}</td>
                 <td>
-                  <Badge value={member.status} /> {locked ? <span className="hint">locked until {formatTime(member.locked_until)}</span> : null}
+                  <Badge value={member.status} /> {locked ? <span className="hint">Locked until {formatTime(member.locked_until)}</span> : null}
                 </td>
                 <td>{formatTime(member.last_sign_in_at)}</td>
                 <td>{formatTime(member.created_at)}</td>
@@ -44,8 +45,8 @@ export default async function StaffPage() {
                             Role of {member.email}
                           </label>
                           <select id={`role-${member.id}`} name="role" defaultValue={member.role}>
-                            <option value="viewer">viewer</option>
-                            <option value="admin">admin</option>
+                            <option value="viewer">{describeValue("role", "viewer")}</option>
+                            <option value="admin">{describeValue("role", "admin")}</option>
                           </select>
                           <SubmitButton className="button button-secondary">Save role</SubmitButton>
                         </ActionForm>
@@ -83,7 +84,7 @@ export default async function StaffPage() {
             {invites.map((invite) => (
               <tr key={invite.id}>
                 <td>{invite.email}</td>
-                <td>{invite.role}</td>
+                <td>{describeValue("role", invite.role)}</td>
                 <td>{invite.invited_by}</td>
                 <td>{formatTime(invite.expires_at)}</td>
                 {admin ? (

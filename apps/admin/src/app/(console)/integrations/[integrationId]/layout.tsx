@@ -27,7 +27,7 @@ export default async function IntegrationLayout({ children, params }: { children
       <PageHeader title={`Integration ${integration.slug}`}>
         <p className="hint">
           <Badge value={integration.status} /> <CopyableId value={integration.id} />
-          {integration.aliases.length ? ` · aliases: ${integration.aliases.map((alias) => alias.slug).join(", ")}` : ""}
+          {integration.aliases.length ? ` · Aliases: ${integration.aliases.map((alias) => alias.slug).join(", ")}` : ""}
         </p>
       </PageHeader>
       <Tabs

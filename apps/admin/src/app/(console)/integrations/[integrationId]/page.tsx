@@ -5,6 +5,7 @@ import { Badge, Empty, Section, Table, Time } from "../../../../components/ui";
 import { param, queryString } from "../../../../lib/format";
 import { pagePosition } from "../../../../lib/paging";
 import { load, loadOrRefusal } from "../../../../lib/session";
+import { describeBlockingReasons, describeValue } from "../../../../lib/words";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;
@@ -61,10 +62,10 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
         <div className="field">
           <label htmlFor="filter-status">Status</label>
           <select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
-            <option value="">active and disabled</option>
+            <option value="">Active and disabled</option>
             {STATUSES.map((status) => (
               <option key={status} value={status}>
-                {status}
+                {describeValue("status", status)}
               </option>
             ))}
           </select>
@@ -100,10 +101,12 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
                 <Badge value={user.status} />
               </td>
               <td>
-                <Badge value={user.provisioning_status} />
+                <Badge kind="provisioning" value={user.provisioning_status} />
               </td>
               <td>{user.team?.external_team_id ?? "—"}</td>
-              <td>{user.launch_eligibility.can_launch ? "yes" : `no (${user.launch_eligibility.blocking_reasons.join(", ").replaceAll("_", " ")})`}</td>
+              <td title={user.launch_eligibility.blocking_reasons.join(", ") || undefined}>
+                {user.launch_eligibility.can_launch ? "Yes" : describeBlockingReasons(user.launch_eligibility.blocking_reasons)}
+              </td>
               <td>
                 <Time iso={user.created_at} />
               </td>

@@ -17,7 +17,7 @@ export async function setRateLimitAction(_state: FormState, form: FormData): Pro
   }
   return runAction(async (api) => {
     await api.staff.keys.setRateLimit.mutate({ id: text(form, "keyId"), rate_limit_per_minute: rateLimit });
-  }, "Rate limit saved.");
+  }, "Rate limit saved.", { rate_limit_per_minute: "rateLimit", rate_limit: "rateLimit" });
 }
 
 export async function bindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -25,7 +25,7 @@ export async function bindLaunchAction(_state: FormState, form: FormData): Promi
   if (!integration) return { status: "error", fieldErrors: { integration: "Choose the public name this key launches for." } };
   return runAction(async (api) => {
     await api.staff.keys.bindLaunch.mutate({ id: text(form, "keyId"), integration });
-  }, `Launch binding set to ${integration}.`, ["integration"]);
+  }, `Launch binding set to ${integration}.`, { integration: "integration" });
 }
 
 export async function unbindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {

@@ -81,7 +81,7 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           </p>
           {admin && active ? (
             <div className="stack">
-              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline" focusFirstInvalid>
+              <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
                 <input type="hidden" name="keyId" value={key.id} />
                 <SelectField label="Public name" name="integration" defaultValue={key.launch_binding?.integration ?? ""} hint={aliasRule}>
                   <option value="">Choose…</option>

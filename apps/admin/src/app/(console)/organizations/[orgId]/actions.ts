@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { runAction } from "../../../../lib/actions";
+import { describeProblems } from "../../../../lib/describe-error";
 import { type FormState, list, optionalText, text } from "../../../../lib/form-state";
 
 const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
@@ -10,8 +11,8 @@ const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assigned
 /**
  * Builds the configuration from the form (lists as comma-separated text, the two lists of
  * source entries as JSON from their row editors) and stores it. The API checks it and answers
- * with issues per field; those are shown beside their inputs (a row's own property on that
- * row) and nothing is stored.
+ * with issues per field; those are shown beside their inputs in plain words (a row's own
+ * property on that row) and nothing is stored.
  */
 export async function configureTenantAction(_state: FormState, form: FormData): Promise<FormState> {
   const orgId = text(form, "orgId");
@@ -36,8 +37,9 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
     if (!raw) continue;
     try {
       config[name] = JSON.parse(raw);
-    } catch (error) {
-      fieldErrors[name] = `not valid JSON: ${(error as Error).message}`;
+    } catch {
+      // The row editor writes this JSON; only a tampered page gets here.
+      fieldErrors[name] = "These rows could not be read: reload the page and enter them again.";
     }
   }
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
@@ -45,15 +47,15 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
   return runAction(async (api) => {
     const result = await api.staff.organizations.configureTenant.mutate({ id: orgId, config });
     if (result.saved) return { status: "ok", message: "Tenant configuration saved." };
-    const errors: Record<string, string> = {};
-    for (const issue of result.issues) {
+    const issues = result.issues.map((issue) => {
       // "0.label: required" inside a list of sources belongs to that row's input.
       const inRow = (JSON_FIELDS as readonly string[]).includes(issue.field) ? /^(\d+)\.([A-Za-z]+): (.*)$/.exec(issue.message) : null;
-      const [field, message] = inRow ? [`${issue.field}.${inRow[1]}.${inRow[2]}`, inRow[3] as string] : [issue.field, issue.message];
-      errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
-    }
-    const general = errors[""];
-    return { status: "error", message: general ?? "Nothing was saved: fix the fields marked above.", fieldErrors: errors };
+      return inRow ? { path: `${issue.field}.${inRow[1]}.${inRow[2]}`, problem: inRow[3] as string } : { path: issue.field || undefined, problem: issue.message };
+    });
+    // Every field of this form is named as the API names it, rows included.
+    const fields = Object.fromEntries(issues.flatMap(({ path }) => (path ? [[path, path]] : [])));
+    const described = describeProblems(issues, fields, "invalid_request");
+    return { ...described, message: described.message ?? "Nothing was saved: fix the fields marked above." };
   });
 }
 

@@ -53,17 +53,27 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
             label="Enabled agency sources"
             name="enabledSources"
             defaultValue={joined(tenant.enabledSources)}
-            hint={`What keys may select, e.g. ${org.suggested_agency_sources.join(", ")}`}
+            hint={
+              <>
+                What keys may select, e.g.{" "}
+                {org.suggested_agency_sources.map((source, index) => (
+                  <span key={source}>
+                    {index ? ", " : ""}
+                    <code>{source}</code>
+                  </span>
+                ))}
+              </>
+            }
           />
           <Field label="Base sources (default selection)" name="baseSources" defaultValue={joined(tenant.baseSources)} hint="Each must be enabled." />
           <Field label="Client source type" name="clientSourceType" defaultValue={tenant.clientSourceType ?? ""} />
           <div className="field">
             <label htmlFor="sidebar-mode">Tenant source sidebar</label>
             <select id="sidebar-mode" name="tenantSourceSidebarMode" defaultValue={tenant.tenantSourceSidebarMode ?? ""}>
-              <option value="">(not set)</option>
-              <option value="hidden">hidden</option>
-              <option value="flat">flat</option>
-              <option value="grouped">grouped</option>
+              <option value="">Not set</option>
+              <option value="hidden">Hidden</option>
+              <option value="flat">Flat</option>
+              <option value="grouped">Grouped</option>
             </select>
           </div>
           <Field label="Tenant source keys" name="tenantSourceKeys" defaultValue={joined(tenant.tenantSourceKeys)} hint="Empty: the keys of the tenant sources below." />

@@ -95,8 +95,8 @@ export function SourceRowsEditor({ name, legend, kind, initial, disabled }: { na
               <div className="field">
                 <label htmlFor={`${baseId}-${row.rowId}-type`}>Type</label>
                 <select id={`${baseId}-${row.rowId}-type`} value={row.type} onChange={(event) => update(row.rowId, { type: event.target.value as SecondaryType })}>
-                  <option value="tenant_bucket">tenant bucket</option>
-                  <option value="shared_source">shared source</option>
+                  <option value="tenant_bucket">Tenant bucket</option>
+                  <option value="shared_source">Shared source</option>
                 </select>
               </div>
             ) : null}

@@ -25,7 +25,7 @@ export default async function ImportsPage({
       {!result.ok ? (
         <ListRefusal refusal={result} firstPage={`/integrations/${integrationId}/imports`} />
       ) : imports.length === 0 ? (
-        <Empty>No imports yet: partners start them with POST …/user-imports.</Empty>
+        <Empty>No imports yet: partners start them through the API.</Empty>
       ) : (
         <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
           {imports.map((job) => (
@@ -37,7 +37,7 @@ export default async function ImportsPage({
                 <CopyButton value={job.job_id} name={`Copy ${job.job_id}`} compact />
               </td>
               <td>
-                <Badge value={job.status} />
+                <Badge kind="importStatus" value={job.status} />
               </td>
               <td>
                 {job.processed} of {job.total}

@@ -15,7 +15,7 @@ export async function addAliasAction(_state: FormState, form: FormData): Promise
   if (!alias) return { status: "error", fieldErrors: { alias: "Enter the alias." } };
   return runAction(async (api) => {
     await api.staff.integrations.addAlias.mutate({ id: text(form, "integrationId"), alias });
-  }, `Alias ${alias} added; grant it to the keys that may use it.`, ["alias"]);
+  }, `Alias ${alias} added; grant it to the keys that may use it.`, { alias: "alias", slug: "alias" });
 }
 
 export async function removeAliasAction(_state: FormState, form: FormData): Promise<FormState> {

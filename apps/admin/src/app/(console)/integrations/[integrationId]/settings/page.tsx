@@ -68,7 +68,7 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
                       <td>
                         <Link href={`/keys/${key.id}`}>{key.name}</Link> <code>…{key.last_four}</code>
                       </td>
-                      <td>{granted ? "yes" : "no"}</td>
+                      <td>{granted ? "Yes" : "No"}</td>
                       {admin ? (
                         <td>
                           <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">

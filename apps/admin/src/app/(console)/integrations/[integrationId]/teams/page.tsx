@@ -34,9 +34,9 @@ export default async function TeamsPage({
         <div className="field">
           <label htmlFor="team-status">Status</label>
           <select id="team-status" name="status" defaultValue={status ?? ""}>
-            <option value="">all</option>
-            <option value="active">active</option>
-            <option value="archived">archived</option>
+            <option value="">All</option>
+            <option value="active">Active</option>
+            <option value="archived">Archived</option>
           </select>
         </div>
         <button type="submit" className="button">

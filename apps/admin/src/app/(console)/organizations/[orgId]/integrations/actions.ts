@@ -9,5 +9,5 @@ export async function createIntegrationAction(_state: FormState, form: FormData)
   return runAction(async (api) => {
     const integration = await api.staff.integrations.create.mutate({ organization_id: text(form, "orgId"), slug, aliases: list(form, "aliases") });
     return { status: "ok", message: `Integration ${integration.slug} created.` };
-  }, undefined, ["slug", "aliases"]);
+  }, undefined, { slug: "slug", aliases: "aliases", alias: "aliases" });
 }

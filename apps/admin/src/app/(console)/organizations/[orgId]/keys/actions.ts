@@ -21,6 +21,7 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
       scopes: scopes as Array<Parameters<typeof api.staff.keys.create.mutate>[0]["scopes"][number]>,
       rate_limit_per_minute: rateLimit,
     });
-    return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext, warnings: created.warnings };
-  });
+    // The separation warnings were shown while the scopes were chosen (create-key-form.tsx).
+    return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext };
+  }, undefined, { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit" });
 }

@@ -28,7 +28,7 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
                   <code>…{key.last_four}</code>
                 </td>
                 <td className="scopes-cell">{key.scopes.join(", ")}</td>
-                <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "default"}</td>
+                <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "Default"}</td>
                 <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
                 <td>
                   <Badge value={key.status} />
@@ -41,7 +41,7 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
       </Section>
       <Section title="Create an API key">
         {admin ? (
-          <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} maxRateLimit={catalog.max_rate_limit_per_minute} />
+          <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} soloScopes={catalog.solo_scopes} maxRateLimit={catalog.max_rate_limit_per_minute} />
         ) : (
           <ReadOnlyNote />
         )}

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CopyableId } from "../../../../../../components/copyable-id";
 import { Badge, Empty, PageHeader, Section, Table } from "../../../../../../components/ui";
 import { formatTime, param } from "../../../../../../lib/format";
+import { describeValue } from "../../../../../../lib/words";
 import { load } from "../../../../../../lib/session";
 
 /** One import with its per-row results; `?failed=1` keeps only the rows that failed. */
@@ -26,7 +27,7 @@ export default async function ImportPage({
           <CopyableId value={job.job_id} />
         </p>
         <p>
-          <Badge value={job.status} /> {summary.processed} of {job.total} processed: {summary.created} created, {summary.existing} existing, {summary.pending} pending,{" "}
+          <Badge kind="importStatus" value={job.status} /> {summary.processed} of {job.total} processed: {summary.created} created, {summary.existing} existing, {summary.pending} pending,{" "}
           {summary.failed} failed. Started {formatTime(job.created_at)}, completed {formatTime(job.completed_at)}.
         </p>
       </PageHeader>
@@ -49,9 +50,9 @@ export default async function ImportPage({
                   <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
                 </td>
                 <td>
-                  <Badge value={row.outcome} />
+                  <Badge kind="importOutcome" value={row.outcome} />
                 </td>
-                <td>{row.error ? `${row.error.code}: ${row.error.message}` : "—"}</td>
+                <td title={row.error ? `${row.error.code}: ${row.error.message}` : undefined}>{row.error ? describeValue("errorCode", row.error.code) : "—"}</td>
               </tr>
             ))}
           </Table>

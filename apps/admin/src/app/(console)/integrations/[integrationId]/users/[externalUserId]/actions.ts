@@ -14,18 +14,18 @@ export async function setUserStatusAction(_state: FormState, form: FormData): Pr
 
 export async function deleteUserAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
-    const { operation_id } = await api.staff.partnerUsers.requestDeletion.mutate({ ...ref(form), note: optionalText(form, "note") });
-    return { status: "ok", message: `Deletion started (operation ${operation_id}).` };
-  });
+    await api.staff.partnerUsers.requestDeletion.mutate({ ...ref(form), note: optionalText(form, "note") });
+    return { status: "ok", message: "Deletion started: access is cut now and the rest completes in the background." };
+  }, undefined, { note: "note" });
 }
 
 export async function reprovisionUserAction(_state: FormState, form: FormData): Promise<FormState> {
   const email = text(form, "email");
   if (!email) return { status: "error", fieldErrors: { email: "A reprovisioned user needs an email address." } };
   return runAction(async (api) => {
-    const { operation_id } = await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
-    return { status: "ok", message: `Reprovision started (operation ${operation_id}).` };
-  }, undefined, ["email"]);
+    await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
+    return { status: "ok", message: "Reprovision started: the user gets a new account generation." };
+  }, undefined, { email: "email", name: "name" });
 }
 
 export async function overrideProfileAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -38,6 +38,10 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
   return runAction(async (api) => {
     const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
-    return { status: "ok", message: `Override applied as operation ${operation.operation_id} (${operation.status}); recorded in the audit log.` };
-  }, undefined, ["email"]);
+    const done = operation.status === "completed";
+    return {
+      status: "ok",
+      message: done ? "Profile override applied and recorded in the audit log." : "Profile override recorded in the audit log; it is being applied.",
+    };
+  }, undefined, { email: "email", name: "name", reason: "reason" });
 }

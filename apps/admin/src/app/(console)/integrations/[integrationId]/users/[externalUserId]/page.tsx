@@ -1,11 +1,12 @@
-import { ActionForm } from "../../../../../../components/action-form";
 import { ConfirmAction } from "../../../../../../components/confirm-action";
-import { Field, SubmitButton } from "../../../../../../components/fields";
 import { CopyableId } from "../../../../../../components/copyable-id";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "../../../../../../components/ui";
+import { Field } from "../../../../../../components/fields";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Term, Time } from "../../../../../../components/ui";
 import { isAdmin } from "../../../../../../lib/current-staff";
 import { formatTime, segment } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
+import { availableUserActions, type UserAction } from "../../../../../../lib/user-actions";
+import { describeBlockingReasons } from "../../../../../../lib/words";
 import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 
 /** One partner user: statuses, launch eligibility, team, generation, operations, and the lifecycle actions. */
@@ -18,6 +19,8 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
   ]);
   const hidden = { integrationId, externalUserId };
   const eligibility = user.launch_eligibility;
+  const { actions, note } = availableUserActions(user);
+  const offers = (action: UserAction) => actions.includes(action);
   return (
     <>
       <PageHeader title={`User ${user.external_user_id}`} />
@@ -28,30 +31,34 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
             <Badge value={user.status} />
           </dd>
           <dt>Launch</dt>
-          <dd data-testid="launch-eligibility">
-            {eligibility.can_launch ? "Can launch" : `Blocked: ${eligibility.blocking_reasons.join(", ").replaceAll("_", " ")}`}
+          <dd data-testid="launch-eligibility" title={eligibility.blocking_reasons.join(", ") || undefined}>
+            {eligibility.can_launch ? "Can launch" : describeBlockingReasons(eligibility.blocking_reasons)}
           </dd>
-          <dt>Provisioning</dt>
+          <dt>Setup</dt>
           <dd>
-            <Badge value={user.provisioning_status} />
+            <Badge kind="provisioning" value={user.provisioning_status} />
           </dd>
-          <dt>Profile sync</dt>
+          <dt>Profile</dt>
           <dd>
-            <Badge value={user.profile_sync_status} />
+            <Badge kind="sync" value={user.profile_sync_status} />
           </dd>
-          <dt>Site account sync</dt>
+          <dt>Site account</dt>
           <dd>
-            <Badge value={user.wordpress_sync_status} /> {user.wordpress_linked ? "linked" : "not linked"}
+            <Badge kind="sync" value={user.wordpress_sync_status} /> <span title={`wordpress_linked: ${user.wordpress_linked}`}>{user.wordpress_linked ? "Linked" : "Not linked"}</span>
           </dd>
           <dt>Identity</dt>
           <dd>
-            {user.identity_origin ?? "—"}, mapping {user.mapping_status}, {user.experience_type}
+            {user.identity_origin ? <Term kind="identityOrigin" value={user.identity_origin} /> : "Not known yet"}
+            {" · "}
+            <Term kind="mapping" value={user.mapping_status} />
+            {" · "}
+            <Term kind="experience" value={user.experience_type} />
           </dd>
           <dt>Team</dt>
-          <dd>{user.team ? `${user.team.name} (${user.team.external_team_id}, ${user.team.status})` : "none"}</dd>
+          <dd>{user.team ? `${user.team.name} (${user.team.external_team_id}${user.team.status === "archived" ? ", archived" : ""})` : "None"}</dd>
           <dt>Generation</dt>
           <dd>
-            account generation {user.account_generation}, access version {user.access_version}, profile version {user.profile_version}
+            Account generation {user.account_generation}, access version {user.access_version}, profile version {user.profile_version}
           </dd>
           <dt>Contact</dt>
           <dd>
@@ -65,59 +72,71 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
       <Section title="Actions">
         {!admin ? (
           <ReadOnlyNote />
-        ) : user.status === "deleted" ? (
-          <ConfirmAction
-            action={reprovisionUserAction}
-            label="Reprovision…"
-            question={`Reprovision ${user.external_user_id} as a new account generation? Earlier conversations stay unreadable.`}
-            confirmLabel="Reprovision"
-            hidden={hidden}
-            tone="normal"
-          >
-            <Field label="Email" name="email" type="email" required />
-            <Field label="Name (optional)" name="name" />
-          </ConfirmAction>
         ) : (
           <div className="stack">
-            <div className="actions">
-              {user.status === "active" ? (
-                <ConfirmAction
-                  action={setUserStatusAction}
-                  label="Disable…"
-                  question={`Disable ${user.external_user_id}? Their grants and sessions are revoked at once.`}
-                  confirmLabel="Disable user"
-                  hidden={{ ...hidden, status: "disabled" }}
-                />
-              ) : (
-                <ConfirmAction
-                  action={setUserStatusAction}
-                  label="Reactivate…"
-                  question={`Reactivate ${user.external_user_id}? They can sign in again.`}
-                  confirmLabel="Reactivate user"
-                  hidden={{ ...hidden, status: "active" }}
-                  tone="normal"
-                />
-              )}
-              <ConfirmAction
-                action={deleteUserAction}
-                label="Delete…"
-                question={`Delete ${user.external_user_id}? Access is cut now; the deletion completes in the background and cannot be undone.`}
-                confirmLabel="Delete user"
-                hidden={hidden}
-              >
-                <Field label="Note (optional)" name="note" maxLength={500} />
-              </ConfirmAction>
-            </div>
-            <h3>Profile override (audited)</h3>
-            <p className="hint">Applies an email change without verification, or a name change. The reason goes to the audit log.</p>
-            <ActionForm action={overrideProfileAction} label="Profile override" className="form form-inline">
-              <input type="hidden" name="integrationId" value={integrationId} />
-              <input type="hidden" name="externalUserId" value={externalUserId} />
-              <Field label="New email" name="email" type="email" />
-              <Field label="New name" name="name" />
-              <Field label="Reason" name="reason" required maxLength={500} />
-              <SubmitButton>Apply override</SubmitButton>
-            </ActionForm>
+            {note ? <p className="notice-box">{note}</p> : null}
+            {actions.length ? (
+              <div className="actions">
+                {offers("reprovision") ? (
+                  <ConfirmAction
+                    action={reprovisionUserAction}
+                    label="Reprovision…"
+                    question={`Reprovision ${user.external_user_id} as a new account generation? Earlier conversations stay unreadable.`}
+                    confirmLabel="Reprovision"
+                    hidden={hidden}
+                    tone="normal"
+                  >
+                    <Field label="Email" name="email" type="email" required />
+                    <Field label="Name (optional)" name="name" />
+                  </ConfirmAction>
+                ) : null}
+                {/* One control for both directions, so focus can return to it relabelled after the change. */}
+                {offers("disable") || offers("reactivate") ? (
+                  <ConfirmAction
+                    action={setUserStatusAction}
+                    {...(offers("disable")
+                      ? {
+                          label: "Disable…",
+                          question: `Disable ${user.external_user_id}? Their grants and sessions are revoked at once.`,
+                          confirmLabel: "Disable user",
+                          hidden: { ...hidden, status: "disabled" },
+                        }
+                      : {
+                          label: "Reactivate…",
+                          question: `Reactivate ${user.external_user_id}? They can sign in again.`,
+                          confirmLabel: "Reactivate user",
+                          hidden: { ...hidden, status: "active" },
+                          tone: "normal" as const,
+                        })}
+                  />
+                ) : null}
+                {offers("delete") ? (
+                  <ConfirmAction
+                    action={deleteUserAction}
+                    label="Delete…"
+                    question={`Delete ${user.external_user_id}? Access is cut now; the deletion completes in the background and cannot be undone.`}
+                    confirmLabel="Delete user"
+                    hidden={hidden}
+                  >
+                    <Field label="Note (optional)" name="note" maxLength={500} />
+                  </ConfirmAction>
+                ) : null}
+                {offers("overrideProfile") ? (
+                  <ConfirmAction
+                    action={overrideProfileAction}
+                    label="Override profile…"
+                    question={`Change the profile of ${user.external_user_id} without email verification? The change and your reason go to the audit log.`}
+                    confirmLabel="Apply override"
+                    hidden={hidden}
+                    tone="normal"
+                  >
+                    <Field label="New email" name="email" type="email" />
+                    <Field label="New name" name="name" />
+                    <Field label="Reason" name="reason" required maxLength={500} />
+                  </ConfirmAction>
+                ) : null}
+              </div>
+            ) : null}
           </div>
         )}
       </Section>
@@ -131,11 +150,13 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                 <td>
                   <CopyableId value={operation.operation_id} />
                 </td>
-                <td>{operation.type.replaceAll("_", " ")}</td>
                 <td>
-                  <Badge value={operation.status} />
+                  <Term kind="operationType" value={operation.type} />
                 </td>
-                <td>{operation.error_code ?? "—"}</td>
+                <td>
+                  <Badge kind="operationStatus" value={operation.status} />
+                </td>
+                <td>{operation.error_code ? <Term kind="errorCode" value={operation.error_code} /> : "—"}</td>
                 <td>
                   <Time iso={operation.created_at} />
                 </td>

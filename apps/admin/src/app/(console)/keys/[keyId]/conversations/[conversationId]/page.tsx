@@ -2,6 +2,7 @@ import { Breadcrumbs, organizationTrail } from "../../../../../../components/bre
 import { CopyableId } from "../../../../../../components/copyable-id";
 import { Badge, Empty, PageHeader, Section } from "../../../../../../components/ui";
 import { formatTime } from "../../../../../../lib/format";
+import { capitalise } from "../../../../../../lib/words";
 import { load } from "../../../../../../lib/session";
 
 /** A conversation's messages, read only, for support. */
@@ -31,8 +32,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ k
             {messages.map((message) => (
               <li key={message.id} className={`message message-${message.role}`}>
                 <div className="message-meta">
-                  <strong>{message.role}</strong> · {formatTime(message.created_at)}
-                  {message.citations ? ` · ${message.citations} citations` : ""} {message.status !== "complete" ? <Badge value={message.status} /> : null}
+                  <strong>{capitalise(message.role)}</strong> · {formatTime(message.created_at)}
+                  {message.citations ? ` · ${message.citations} citations` : ""} {message.status !== "complete" ? <Badge kind="messageStatus" value={message.status} /> : null}
                 </div>
                 <p className="message-content">{message.content}</p>
               </li>

@@ -1,0 +1,93 @@
+/**
+ * The words staff read for the API's technical values (statuses, blocking reasons, operation
+ * types, error codes). Pages show these and keep the value itself in a title (hover), so what
+ * the API says can still be quoted to an engineer. Defined once here: every page uses them.
+ */
+export type ValueKind =
+  | "status"
+  | "provisioning"
+  | "sync"
+  | "mapping"
+  | "identityOrigin"
+  | "experience"
+  | "blockingReason"
+  | "operationType"
+  | "operationStatus"
+  | "importStatus"
+  | "importOutcome"
+  | "messageStatus"
+  | "role"
+  | "errorCode";
+
+const WORDS: Record<ValueKind, Record<string, string>> = {
+  // Users, integrations, keys, teams and staff accounts.
+  status: { active: "Active", disabled: "Disabled", deleted: "Deleted", revoked: "Revoked", archived: "Archived" },
+  provisioning: { pending: "Being set up", active: "Set up", failed: "Setup failed" },
+  sync: { applied: "Up to date", pending: "Being updated", failed: "Update failed" },
+  mapping: { pending: "Being linked", mapped: "Linked", failed: "Linking failed", unmapped: "Not linked" },
+  identityOrigin: { existing_mg: "Existing account of the hosted product", partner_created: "Created by the partner" },
+  experience: { mg: "Hosted product experience", white_label: "White-label experience" },
+  blockingReason: {
+    disabled: "the user is disabled",
+    deleted: "the user is deleted",
+    provisioning_pending: "setup has not finished",
+    provisioning_failed: "setup failed",
+    profile_sync_pending: "a profile change is still being applied",
+    profile_sync_failed: "a profile change failed",
+    wordpress_sync_pending: "the site account is still being updated",
+    wordpress_sync_failed: "updating the site account failed",
+    wordpress_unlinked: "no site account is linked",
+    chat_identity_unlinked: "no chat identity is linked",
+  },
+  operationType: { profile_change: "Profile change", deletion: "Deletion", reprovision: "Reprovision" },
+  operationStatus: {
+    queued: "Queued",
+    verification_pending: "Waiting for email verification",
+    processing: "In progress",
+    completed: "Completed",
+    failed: "Failed",
+    expired: "Expired",
+    cancelled: "Cancelled",
+  },
+  importStatus: { queued: "Queued", processing: "In progress", completed: "Completed", failed: "Failed" },
+  importOutcome: { created: "Created", existing: "Already existed", pending: "Being set up", failed: "Failed" },
+  messageStatus: { complete: "Complete", incomplete: "Incomplete" },
+  role: { admin: "Admin", viewer: "Viewer" },
+  errorCode: {
+    invalid_request: "Refused as invalid",
+    unauthorized: "Not signed in or key not valid",
+    forbidden: "Not allowed",
+    not_found: "Not found",
+    rate_limited: "Too many requests",
+    idempotency_conflict: "Repeated request with different content",
+    identity_conflict: "Conflicts with the user's current state",
+    team_not_found: "Team not found",
+    team_archived: "Team archived",
+    team_in_use: "Team still has users",
+    upstream_error: "The site-account system or chat service failed",
+    internal_error: "Internal error",
+    deletion_failed: "Deletion failed",
+    reprovision_failed: "Reprovision failed",
+    profile_change_failed: "Profile change failed",
+  },
+};
+
+/** Staff words for a value; an unknown value (a newer API) reads as itself, spaced and capitalised. */
+export function describeValue(kind: ValueKind, value: string): string {
+  return WORDS[kind][value] ?? capitalise(value.replaceAll("_", " "));
+}
+
+/** Why a user cannot launch, as one sentence ("Blocked: the user is disabled; no site account is linked."). */
+export function describeBlockingReasons(reasons: readonly string[]): string {
+  return `Blocked: ${reasons.map((reason) => describeValue("blockingReason", reason)).join("; ")}.`;
+}
+
+export function capitalise(text: string): string {
+  return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
+}
+
+/** A message as a sentence: a capital first and a full stop last. */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return trimmed ? `${capitalise(trimmed)}${/[.!?]$/.test(trimmed) ? "" : "."}` : trimmed;
+}
