@@ -3,16 +3,21 @@ import { describe, expect, it } from "vitest";
 import { describeApiError } from "../src/lib/describe-error";
 import { list, optionalText, text } from "../src/lib/form-state";
 
-function clientError(message: string, httpStatus: number, code = "invalid_request") {
-  return new TRPCClientError(message, { result: { error: { message, code: -32600, data: { httpStatus }, envelope: { error: { code, message, request_id: "" } } } } as never });
+function clientError(message: string, httpStatus: number, code = "invalid_request", field?: string) {
+  const data = field ? { httpStatus, field } : { httpStatus };
+  return new TRPCClientError(message, { result: { error: { message, code: -32600, data, envelope: { error: { code, message, request_id: "" } } } } as never });
 }
 
 describe("form state of console actions", () => {
   it("says in plain words what the API refused, and when the session ended or the role is read-only", () => {
-    expect(describeApiError(clientError("slug already used in this organization: acme", 400), { slug: "slug" })).toEqual({
+    const taken = clientError("the name acme is already used by an integration or alias of this organization", 400, "invalid_request", "slug");
+    expect(describeApiError(taken, { slug: "slug" })).toEqual({
       status: "error",
       fieldErrors: { slug: "This organization already has an integration or alias named acme." },
     });
+    // A refusal naming an input no rule knows is still shown beside that input, as a sentence.
+    const alias = clientError("the name acme is already an alias of acme-los", 400, "invalid_request", "alias");
+    expect(describeApiError(alias, { alias: "alias" })).toEqual({ status: "error", fieldErrors: { alias: "The name acme is already an alias of acme-los." } });
     expect(describeApiError(clientError("no session", 401, "unauthorized")).message).toBe("Your session has ended. Sign in again.");
     expect(describeApiError(clientError("this action needs the admin role", 403, "forbidden")).message).toBe("Only admins can do this; your role is read-only.");
     expect(describeApiError(new Error("ECONNREFUSED")).message).toBe("The API could not be reached. Try again in a moment.");

@@ -42,7 +42,7 @@ const RULES: Rule[] = [
   [/^shared source "(.+)" is not in assignedSharedSourceTypes$/, (m) => `Shared source ${m[1]} is not one of the assigned shared source types.`],
   // Integrations, aliases and keys.
   [/^must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators$/, () => "Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them."],
-  [/^slug already used in this organization: (.+)$/, (m) => ({ path: "slug", text: `This organization already has an integration or alias named ${m[1]}.` })],
+  [/^the name (.+) is already used by an integration or alias of this organization$/, (m) => `This organization already has an integration or alias named ${m[1]}.`],
   [/^must differ from the canonical slug$/, () => "An alias must differ from the integration's own slug."],
   [/^alias (\S+) is not an alias of \S+$/, (m) => `${m[1]} is no longer an alias of this integration: reload the page.`],
   [/^key \S+ is revoked$/, () => "This key is revoked."],
@@ -50,6 +50,7 @@ const RULES: Rule[] = [
   [/^no integration or alias named (\S+) in the key's organization$/, (m) => ({ path: "integration", text: `No integration or alias of this organization is named ${m[1]}.` })],
   [/^must be an integer from 1 to (\d+) requests per minute$/, (m) => `Enter a whole number from 1 to ${m[1]}.`],
   [/^(organization|integration|key|alias|import|team|operation) \S+ not found/, (m) => `This ${m[1]} no longer exists: reload the page.`],
+  [/^(.+ still has .+; only an organization without integrations and keys can be deleted)$/, (m) => sentence(m[1] ?? "")],
   // Partner users.
   [/^user \S+ not found$/, () => "This user no longer exists: reload the page."],
   [/^user \S+ is already deleted$/, () => "This user is already deleted."],
@@ -64,6 +65,9 @@ const RULES: Rule[] = [
   [/^(\S+@\S+) already has a staff account/, (m) => `${m[1]} already has a staff account.`],
   [/^this action needs the admin role$/, () => "Only admins can do this; your role is read-only."],
   [/^(you cannot .*|this invitation .*|this staff account is disabled.*|no pending invitation with this id|no staff account with this id|too many failed attempts.*)$/i, (m) => sentence(m[1] ?? "")],
+  // Core's newer messages are written as sentences for people (a capital first, a full stop last):
+  // shown as they are ("Enter a label: spaces alone are not one.").
+  [/^[A-Z][^]*\.$/, (m) => m[0]],
 ];
 
 /** What staff read when no rule knows the message, per error code. */

@@ -163,7 +163,7 @@ describe("console defects (issue 12)", () => {
     expect(await page.getByLabel("New alias").inputValue()).toBe("acme");
     await page.getByLabel("New alias").fill("acme-los");
     await page.getByRole("button", { name: "Add alias" }).click();
-    await expect.poll(() => error.textContent()).toBe("The name acme-los is already used by an integration or alias of this organization.");
+    await expect.poll(() => error.textContent()).toBe("This organization already has an integration or alias named acme-los.");
     await screenshot(page, "defects-06-alias-exists");
   });
 
