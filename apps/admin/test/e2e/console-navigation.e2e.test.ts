@@ -1,7 +1,8 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, settled } from "../support/browser";
+import { launchBrowser, screenshot } from "../support/browser";
+import { arrive, restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
 import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
 
 /**
@@ -19,28 +20,9 @@ const ADMIN = { email: "nadia@example.com", password: "admin password 1" };
 const VIEWER = { email: "victor@example.com", password: "viewer password 1" };
 const data = {} as { orgId: string; integrationId: string; key: string; keyId: string; lastFour: string; conversationId: string; operationId: string; jobId: string };
 
-async function rest(url: string, init: RequestInit & { key?: string } = {}) {
-  const response = await fetch(`${service.apiUrl}${url}`, {
-    ...init,
-    headers: { "Content-Type": "application/json", ...(init.key ? { Authorization: `Bearer ${init.key}` } : {}), ...(init.headers ?? {}) },
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-async function visit(target: Page, url: string) {
-  await target.goto(`${service.consoleUrl}${url}`);
-  await settled(target);
-}
-async function arrive(target: Page, url: RegExp) {
-  await target.waitForURL(url);
-  await settled(target);
-}
-async function signIn(target: Page, who: { email: string; password: string }) {
-  await visit(target, "/sign-in");
-  await target.getByLabel("Email").fill(who.email);
-  await target.getByLabel("Password").fill(who.password);
-  await target.getByRole("button", { name: "Sign in" }).click();
-  await arrive(target, /\/organizations$/);
-}
+const rest = (url: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, url, init);
+const visit = (target: Page, url: string) => visitPage(target, `${service.consoleUrl}${url}`);
+const signIn = (target: Page, who: { email: string; password: string }) => signInAs(target, service.consoleUrl, who);
 const until = async (done: () => Promise<boolean>) => {
   for (let i = 0; i < 100 && !(await done()); i += 1) await new Promise((resolve) => setTimeout(resolve, 150));
 };

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot, settled } from "../support/browser";
+import { launchBrowser, screenshot } from "../support/browser";
+import { restCall, visit as visitPage } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 
 /**
@@ -15,18 +16,8 @@ let page: Page;
 const ADMIN = { email: "wendy@example.com", password: "admin password 1" };
 const fixture: { orgId?: string; integrationId?: string; key?: string; keyId?: string } = {};
 
-async function rest(path: string, init: RequestInit & { key?: string } = {}) {
-  const response = await fetch(`${service.apiUrl}${path}`, {
-    ...init,
-    headers: { "Content-Type": "application/json", ...(init.key ? { Authorization: `Bearer ${init.key}` } : {}), ...(init.headers ?? {}) },
-  });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
-async function visit(target: Page, url: string) {
-  await target.goto(`${service.consoleUrl}${url}`);
-  await settled(target);
-}
+const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
+const visit = (target: Page, url: string) => visitPage(target, `${service.consoleUrl}${url}`);
 
 /** Visible text outside <code> (ids and slugs are shown as code on purpose), one entry per text node. */
 async function visibleWords(target: Page): Promise<string[]> {
