@@ -59,6 +59,36 @@ describe("hosted chat: refresh", () => {
     expect(rows[0]?.conversation_id).toBe(rows[1]?.conversation_id);
     await context.close();
   });
+
+  it("a reload while the service briefly fails keeps the chat: it offers Try again, which resumes the same conversation", { timeout: 90_000 }, async () => {
+    upstreamAnswers(() => answer("An answer kept across an outage."));
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await signInThroughPopup(context, frame, email);
+    await frame.fill("#question", "Does a gift count toward reserves?");
+    await frame.click("#send");
+    await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+
+    // The token check fails as an overloaded service would (503), once.
+    let failures = 0;
+    await context.route("**/embed/api/chat/check", async (route) => {
+      if (failures++ === 0) await route.fulfill({ status: 503, contentType: "application/json", body: "{}" });
+      else await route.continue();
+    });
+    await page.reload();
+    const reloaded = await chatFrame(page, partnerSite.origin);
+    await reloaded.waitForSelector("#unavailable", { state: "visible", timeout: 10_000 });
+    expect(await reloaded.isVisible("#ended")).toBe(false);
+    await screenshot(page, "chat-unavailable-after-reload");
+    await reloaded.click("#retry-start");
+    await reloaded.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+    await reloaded.waitForSelector(".msg.assistant", { timeout: 10_000 });
+    expect(await reloaded.textContent(".msg.user .text")).toBe("Does a gift count toward reserves?");
+    expect(failures).toBe(2);
+    await context.close();
+  });
 });
 
 const CITATIONS = [

@@ -153,3 +153,19 @@ describe("password-setup and email-verification links", () => {
     expect((await post("/site/password-setup", { token: "made-up", password: "a fine new passphrase" }, "192.0.2.32")).status).toBe(401);
   });
 });
+
+describe("set or reset your password", () => {
+  it("a request typed by anyone cannot cancel the link the user was sent; the first link used withdraws the other", async () => {
+    const partner = await newPartner(app);
+    const email = `lo-reset-${partner.organizationId}@acme.test`.toLowerCase();
+    await partner.put("/users/lo-reset", { email });
+    const sent = tokenOf(await setupLink(email));
+    // A stranger who knows the address asks for a link.
+    expect((await post("/site/password-reset", { email }, "203.0.113.7")).status).toBe(200);
+    const requested = tokenOf(await setupLink(email));
+    expect(requested).not.toBe(sent);
+    // The link the user was sent still works, and using it withdraws the requested one.
+    expect((await post("/site/password-setup", { token: sent, password: "a fine new passphrase" }, "192.0.2.60")).status).toBe(200);
+    expect((await post("/site/password-setup", { token: requested, password: "another fine passphrase" }, "192.0.2.60")).status).toBe(401);
+  });
+});

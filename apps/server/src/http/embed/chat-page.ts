@@ -23,6 +23,7 @@ export function sendChatPage(res: ServerResponse): void {
 <h1>Mortgage guideline assistant</h1>
 <p id="status" class="muted" role="status">Starting…</p>
 <div id="login" hidden><p>Sign in with your site account to continue.</p><button id="login-button" type="button">Sign in</button></div>
+<div id="unavailable" hidden><p class="error" role="alert">The assistant cannot be reached right now. Your chat is kept.</p><button id="retry-start" type="button">Try again</button></div>
 <p id="ended" class="error" role="alert" hidden>This chat session has ended. Open the assistant again from your loan file to start a fresh launch.</p>
 <section id="chat" hidden aria-label="Chat">
   <div id="messages" aria-live="polite"></div>

@@ -5,9 +5,14 @@
  * iframe that storage is partitioned per top-level site and per tab, so it survives a reload
  * of the partner's page, whose iframe still names the used `#code=`. The state remembers a
  * digest of the code it came from: when the fragment holds that same (used) code the page
- * resumes instead of consuming it again, so a used code is never sent twice; any other code
- * is a fresh launch. Where the browser refuses storage in third-party frames, a reload finds
- * nothing and asks for a fresh launch.
+ * resumes instead of consuming it again, so where storage works a used code is never sent
+ * twice; any other code is a fresh launch, which keeps the conversation id (the history route
+ * answers only the same user's conversations on the same loan, so another launch's is simply
+ * not found). Where the browser refuses storage in third-party frames, a reload finds nothing,
+ * sends the used code once more, is refused (codes are single-use), and asks for a fresh launch.
+ *
+ * Only a refusal ends a session (401, 403, 404, 410, or a code the server refuses): a
+ * momentary failure (a 429, a 5xx, no network) keeps the saved state and offers Try again.
  *
  * Written with String.raw: the text below is the script exactly as the browser gets it.
  */
@@ -47,15 +52,27 @@ export const CHAT_SCRIPT = String.raw`(() => {
     } catch { return null; }
   }
 
+  // A session is over only when the server says so; anything else may pass.
+  const refused = (res) => [400, 401, 403, 404, 410].includes(res.status);
+
+  function unavailable() {
+    show("chat", false); show("login", false); status(""); show("unavailable", true);
+    $("retry-start").onclick = () => { show("unavailable", false); status("Starting…"); start().catch(unavailable); };
+  }
+
   function ended() {
     store.remove(STORE);
     state = null; chatToken = null; conversationId = null;
-    show("chat", false); show("login", false); show("context", false); show("ended", true); status("");
+    show("chat", false); show("login", false); show("context", false); show("unavailable", false); show("ended", true); status("");
   }
 
+  // Read once and taken out of the address at once; kept in memory so Try again after a failed
+  // consume still has it.
+  let launchCode = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (launchCode) history.replaceState(null, "", location.pathname);
+
   async function start() {
-    const code = new URLSearchParams(location.hash.slice(1)).get("code");
-    if (code) history.replaceState(null, "", location.pathname); // out of the address at once
+    const code = launchCode;
     const saved = load();
     const launch = code ? await digest(code) : null;
     if (code && !(saved && launch && saved.launch === launch)) return consume(code, launch);
@@ -70,10 +87,12 @@ export const CHAT_SCRIPT = String.raw`(() => {
 
   async function consume(code, launch) {
     const res = await fetch("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
-    if (!res.ok) return ended();
+    if (!res.ok) return refused(res) ? ended() : unavailable();
+    launchCode = null;
     const session = await res.json();
-    state = { launch, session: { token: session.session_token, login_url: session.login_url, login_required: session.login_required } };
-    conversationId = null;
+    const previous = load();
+    conversationId = (previous && previous.conversationId) || null;
+    state = { launch, session: { token: session.session_token, login_url: session.login_url, login_required: session.login_required }, conversationId };
     save();
     return awaitSignIn(state.session);
   }
@@ -92,9 +111,14 @@ export const CHAT_SCRIPT = String.raw`(() => {
   async function pollSession(sessionToken, loginOrigin) {
     for (;;) {
       const res = await fetch("/embed/api/session", auth(sessionToken));
-      if (!res.ok) return ended();
+      if (!res.ok) return refused(res) ? ended() : unavailable();
       const body = await res.json();
-      if (body.status === "authorized") return startChat(body.chat_token);
+      if (body.status === "authorized") {
+        // The session route hands the chat token out once: saved before anything else can fail.
+        state = { launch: state && state.launch, token: body.chat_token, conversationId };
+        save();
+        return startChat(body.chat_token);
+      }
       await new Promise((resolve) => { const t = setTimeout(resolve, 1000); window.addEventListener("message", function once(e) {
         if (e.origin === loginOrigin && e.data && e.data.type === "mga:site-login") { clearTimeout(t); window.removeEventListener("message", once); resolve(); }
       }); });
@@ -103,12 +127,12 @@ export const CHAT_SCRIPT = String.raw`(() => {
 
   async function startChat(token) {
     const res = await fetch("/embed/api/chat/check", auth(token));
-    if (!res.ok) return ended();
+    if (!res.ok) return refused(res) ? ended() : unavailable();
     chatToken = token;
     state = { launch: state && state.launch, token, conversationId };
     save();
     showContext(await res.json());
-    show("login", false); show("chat", true); status("");
+    show("login", false); show("unavailable", false); show("chat", true); status("");
     if (conversationId) await loadHistory();
     $("question").focus();
   }
@@ -279,5 +303,5 @@ export const CHAT_SCRIPT = String.raw`(() => {
     ask(message);
   });
 
-  start().catch(() => ended());
+  start().catch(unavailable);
 })();`;

@@ -19,13 +19,18 @@ export const PASSWORD_SETUP_DAYS = 7;
 
 const INVALID_LINK = "this password link is invalid, expired or already used; ask for a new one";
 
-/** Sends (to the outbox) a new password-setup link; older links of the account stop working. */
-export async function issuePasswordSetup(db: Database, accountId: string): Promise<void> {
+/**
+ * Sends (to the outbox) a new password-setup link. Older links of the account stop working,
+ * except for a self-service request (`keepEarlier`): anyone may type an address into "Set or
+ * reset your password", so that request must not be able to cancel a link the user was sent.
+ * Whichever link is used first sets the password and withdraws the others.
+ */
+export async function issuePasswordSetup(db: Database, accountId: string, options: { keepEarlier?: boolean } = {}): Promise<void> {
   const token = newSecretToken(24);
   await withTransaction(db, async (client) => {
     const { rows } = await client.query<{ email: string }>("SELECT email FROM site_accounts WHERE id = $1", [accountId]);
     if (!rows[0]) throw new AppError("not_found", `site account ${accountId} not found`);
-    await revokeIn(client, accountId);
+    if (!options.keepEarlier) await revokeIn(client, accountId);
     const tokenId = newId("spt");
     await client.query(
       "INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))",
@@ -67,6 +72,7 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
     );
     if (!rows[0]) throw new AppError("unauthorized", INVALID_LINK);
     await client.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
+    await revokeIn(client, rows[0].site_account_id);
   });
   await attempt.succeeded();
 }
@@ -94,5 +100,5 @@ export async function requestPasswordSetup(db: Database, input: { email: string;
   const email = normalizeEmail(input.email);
   await beginSignInAttempt(db, "site-password-reset", { account: email, address: input.address });
   const account = await db.prisma.siteAccount.findUnique({ where: { email }, select: { id: true, locked: true, deletedAt: true } });
-  if (account && !account.locked && !account.deletedAt) await issuePasswordSetup(db, account.id);
+  if (account && !account.locked && !account.deletedAt) await issuePasswordSetup(db, account.id, { keepEarlier: true });
 }
