@@ -1,3 +1,4 @@
+import { toApiError } from "@mga/api";
 import { createIntegration, setAliasGrant, updateIntegration } from "@mga/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
@@ -77,5 +78,29 @@ describe("aliases an integration already has", () => {
     });
     const aliases = await app.t.db.pool.query("SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug", [p.organizationId]);
     expect(aliases.rows.map((row) => row.slug)).toEqual(["dup", "other"]);
+  });
+});
+
+describe("changes racing each other", () => {
+  it("grants of one alias to several keys at once all stay", async () => {
+    const p = await newPartner(app, { slug: "race-los" });
+    await updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["race-alias"] });
+    const keys = await Promise.all(Array.from({ length: 8 }, () => anotherKey(app, p.organizationId, ["chat:read"])));
+    await Promise.all(keys.map((key) => setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "race-alias", apiKeyId: key.id, granted: true })));
+    const { rows } = await app.t.db.pool.query<{ granted_key_ids: string[] }>("SELECT granted_key_ids FROM integration_aliases WHERE slug = 'race-alias' AND organization_id = $1", [p.organizationId]);
+    expect([...(rows[0]?.granted_key_ids ?? [])].sort()).toEqual(keys.map((key) => key.id).sort());
+  });
+
+  it("the same alias added twice at once: one wins, the other is a 409 in the envelope, never a 500", async () => {
+    const p = await newPartner(app, { slug: "twice-los" });
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () => updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["twice-alias"] })),
+    );
+    expect(results.filter((result) => result.status === "fulfilled").length).toBeGreaterThanOrEqual(1);
+    for (const result of results) {
+      if (result.status === "rejected") expect(toApiError(result.reason).status).toBeLessThan(500);
+    }
+    const { rows } = await app.t.db.pool.query("SELECT 1 FROM integration_aliases WHERE slug = 'twice-alias' AND organization_id = $1", [p.organizationId]);
+    expect(rows).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { AppError, describeIssues, type ErrorCode } from "@mga/core";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { databaseConflict } from "./database-conflict";
 import { HTTP_STATUS_OF } from "./http-status";
 
 /** What the transport sends for any failure: status, envelope fields, extra headers. */
@@ -15,7 +16,8 @@ export interface ApiErrorResponse {
 
 /**
  * Maps anything thrown while serving a request to its public form. Domain errors keep their
- * code and message; input validation names the fields; adapter errors get their status;
+ * code and message; input validation names the fields; adapter errors get their status; a
+ * constraint refusing a write raced by another request is a conflict (database-conflict.ts);
  * everything else is a 500 with a fixed message, so internals never leak.
  */
 export function toApiError(error: unknown): ApiErrorResponse {
@@ -26,6 +28,8 @@ export function toApiError(error: unknown): ApiErrorResponse {
   if (cause instanceof ZodError) {
     return { status: 400, code: "invalid_request", message: describeIssues(cause.issues), headers: {} };
   }
+  const conflict = databaseConflict(cause);
+  if (conflict) return conflict;
   if (error instanceof TRPCError) {
     switch (error.code) {
       case "NOT_FOUND":

@@ -35,9 +35,15 @@ export async function listOrganizations(db: Database): Promise<Organization[]> {
 /** Renames an organization; returns it with the name it had before (for the audit trail). */
 export async function renameOrganization(db: Database, id: string, newName: string): Promise<Organization & { previousName: string }> {
   const name = checkedName(newName);
-  const before = await getOrganization(db, id);
-  const org = await db.prisma.organization.update({ where: { id }, data: { name } });
-  return { id: org.id, name: org.name, createdAt: org.createdAt, previousName: before.name };
+  // One statement: an organization deleted meanwhile is a 404, not a failed update.
+  const { rows } = await db.pool.query<{ id: string; name: string; created_at: Date; previous_name: string }>(
+    `UPDATE organizations o SET name = $2, updated_at = now() FROM (SELECT id, name FROM organizations WHERE id = $1 FOR UPDATE) before
+     WHERE o.id = before.id RETURNING o.id, o.name, o.created_at, before.name AS previous_name`,
+    [id, name],
+  );
+  const org = rows[0];
+  if (!org) throw new AppError("not_found", `organization ${id} not found`);
+  return { id: org.id, name: org.name, createdAt: org.created_at, previousName: org.previous_name };
 }
 
 /**

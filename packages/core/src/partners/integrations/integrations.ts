@@ -72,10 +72,13 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
   const key = await db.prisma.apiKey.findFirst({ where: { id: input.apiKeyId, organizationId: input.organizationId } });
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
   if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
-  const granted = new Set(alias.grantedKeyIds);
-  if (input.granted) granted.add(key.id);
-  else granted.delete(key.id);
-  await db.prisma.integrationAlias.update({ where: { id: alias.id }, data: { grantedKeyIds: [...granted] } });
+  // Changed in the database, not read-modified-written: two grants at once both stay.
+  await db.pool.query(
+    `UPDATE integration_aliases
+     SET granted_key_ids = CASE WHEN $3::boolean THEN array_append(array_remove(granted_key_ids, $2), $2) ELSE array_remove(granted_key_ids, $2) END
+     WHERE id = $1`,
+    [alias.id, key.id, input.granted],
+  );
   return getIntegration(db, input.organizationId, alias.integration.slug);
 }
 
