@@ -1,6 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { escapeHtml, sendPage } from "../html";
-import { sendScript } from "../site/site-routes";
+import { escapeHtml, sendPage, sendScript } from "../html";
 import { CHAT_SCRIPT } from "./chat-script";
 
 /**

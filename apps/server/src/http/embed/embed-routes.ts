@@ -2,12 +2,14 @@ import type { ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
 import { AppError, chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
 import { z } from "zod";
+import { sendJson } from "../html";
 import { type StreamDeps, streamAnswer } from "../stream-message";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
- * cookies: the page keeps its tokens in memory and sends them as `Authorization: Bearer`).
+ * cookies: the page keeps its tokens in memory, mirrored in sessionStorage for resume,
+ * and sends them as `Authorization: Bearer`).
  *   GET  /embed/partner/{integration}          the hosted chat page (chat-page.ts)
  *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh), and the header:
  *                                              the loan in words and the user's display name
@@ -127,13 +129,4 @@ function bearer(req: ApiRequest): string {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "");
   if (!match?.[1]) throw new AppError("unauthorized", "send the session token as Authorization: Bearer <token>");
   return match[1];
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  res.end(text);
 }

@@ -17,7 +17,7 @@ import {
   signInAtLocalSite,
 } from "@mga/core";
 import { toApiError } from "@mga/api";
-import { escapeHtml, sendPage } from "../html";
+import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
 
 /**
  * The built-in site-account system's pages (the embedded default):
@@ -64,10 +64,7 @@ export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: Serv
     const token = (req.body as { token?: unknown } | undefined)?.token;
     if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", "send {\"token\": \"<the token from the link's fragment>\"}");
     const usable = await isPasswordSetupLinkUsable(db, { token, address });
-    const text = JSON.stringify({ request_id: req.requestId ?? "", usable });
-    res.setHeader("Content-Type", "application/json");
-    res.setHeader("Cache-Control", "no-store");
-    res.end(text);
+    sendJson(res, 200, { request_id: req.requestId ?? "", usable });
     return true;
   }
   if (path === "/site/password-reset") {
@@ -273,12 +270,6 @@ const PASSWORD_SCRIPT = `(() => {
     .then((body) => { if (!body.usable) dead(); })
     .catch(() => {});
 })();`;
-
-export function sendScript(res: ServerResponse, script: string): void {
-  res.setHeader("Content-Type", "text/javascript; charset=utf-8");
-  res.setHeader("Cache-Control", "no-cache");
-  res.end(script);
-}
 
 /**
  * A real site's login page (SITE_LOGIN_URL) reports, server to server, that the user of a
