@@ -38,6 +38,7 @@ export * from "./partners/users/list-users";
 export * from "./partners/users/partner-user";
 export * from "./partners/users/users";
 export * from "./partners/users/one-user-per-email";
+export * from "./partners/users/site-account-for-email";
 export * from "./partners/ports/local-directory";
 export * from "./audit/audit-log";
 export * from "./jobs/job-queue";

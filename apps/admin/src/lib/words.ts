@@ -91,3 +91,16 @@ export function sentence(text: string): string {
   const trimmed = text.trim();
   return trimmed ? `${capitalise(trimmed)}${/[.!?]$/.test(trimmed) ? "" : "."}` : trimmed;
 }
+
+/**
+ * The warning staff read before giving a user an address that already has a site account:
+ * identity matching links the user to that account instead of creating one (docs/decisions.md,
+ * "Console defects (issue 12)"). Counts only; nothing names who uses the account.
+ */
+export function describeExistingSiteAccount(found: { site_account_exists: boolean; other_integrations: number; hosted_product: boolean }): string | undefined {
+  if (!found.site_account_exists) return undefined;
+  const n = found.other_integrations;
+  const users = [...(n > 0 ? [`${n} other integration${n === 1 ? "" : "s"}`] : []), ...(found.hosted_product ? ["the hosted product"] : [])];
+  const used = users.length ? `, used by ${users.join(" and ")}` : "";
+  return `This address already has a site account${used}: the user will sign in with that account's password, and it is not created anew.`;
+}

@@ -25,6 +25,15 @@ const usersWith = async (p: Partner, email: string) =>
     )
   ).rows.map((row) => row.external_user_id);
 
+const profiles = async (p: Partner) =>
+  (
+    await db().pool.query(
+      `SELECT u.external_user_id, u.email, u.site_account_id, u.profile_version, u.access_version FROM partner_users u
+       JOIN integrations i ON i.id = u.integration_id WHERE i.organization_id = $1 ORDER BY 1`,
+      [p.organizationId],
+    )
+  ).rows;
+
 async function deleted(p: Partner, externalUserId: string) {
   const accepted = await post(p, `/users/${externalUserId}/deletions`, {}, `delete-${externalUserId}`);
   expect(accepted.status).toBe(202);
@@ -74,6 +83,40 @@ describe("one user per email in an integration", () => {
     const { results } = (await p.get(`/user-imports/${jobId}`)).body.import;
     expect(results[0]).toMatchObject({ external_user_id: "lo-3", outcome: "failed", error: { code: "identity_conflict" } });
     expect(results[1]).toMatchObject({ external_user_id: "lo-4", error: null });
+  });
+
+  it("an email change confirmed after another user of the integration took the address fails with identity_conflict and changes nothing", async () => {
+    const p = await newPartner(app, { slug: "email-late" });
+    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_late', 'late@acme.test', 'self')");
+    expect((await p.put("/users/lo-1", { email: "late@acme.test" })).status).toBe(201);
+    // A pre-existing account: the change waits for verification; the address is still free.
+    const pending = await post(p, "/users/lo-1/profile-changes", { email: "wanted@acme.test" }, "late-1");
+    expect(pending.body.operation.status).toBe("verification_pending");
+    expect((await p.put("/users/lo-2", { email: "wanted@acme.test" })).status).toBe(201);
+    await expect.poll(async () => (await p.get("/users/lo-2")).body.user.provisioning_status, { timeout: 15_000, interval: 200 }).toBe("active");
+    const before = await profiles(p);
+
+    let link: string | undefined;
+    await expect
+      .poll(async () => {
+        const { rows } = await db().pool.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'wanted@acme.test'");
+        link = rows[0] ? db().secrets.open("notification-link", rows[0].payload.link) : undefined;
+        return link;
+      })
+      .toMatch(/#token=/);
+    const token = (link as string).split("#token=")[1] as string;
+    const confirmed = await fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    expect(confirmed.status).toBe(200);
+
+    const operationId = pending.body.operation.operation_id as string;
+    await expect.poll(async () => (await p.get(`/user-operations/${operationId}`)).body.operation.status, { timeout: 15_000, interval: 200 }).toBe("failed");
+    expect((await p.get(`/user-operations/${operationId}`)).body.operation.error_code).toBe("identity_conflict");
+    // Nothing moved: lo-1 keeps its address and account, and no account is linked to two users.
+    const after = await profiles(p);
+    expect(after).toEqual(before);
+    expect(after.find((row) => row.external_user_id === "lo-1")).toMatchObject({ email: "late@acme.test", site_account_id: "sa_late" });
+    expect((await p.get("/users/lo-1")).body.user.profile_sync_status).toBe("failed");
+    expect(await usersWith(p, "wanted@acme.test")).toEqual(["lo-2"]);
   });
 
   it("two concurrent PUTs of different users with one email: exactly one is created, the other is 409", async () => {

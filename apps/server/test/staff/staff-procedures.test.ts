@@ -435,6 +435,10 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) => expect(data).toMatchObject({ total: expect.any(Number), active: expect.any(Number), deleted: expect.any(Number) }),
   },
+  "staff.partnerUsers.siteAccountForEmail": {
+    input: () => ({ integration_id: f.mainIntegrationId, email: "U-Override@authz.test" }),
+    check: (data) => expect(data).toEqual({ site_account_exists: true, other_integrations: 0, hosted_product: false }),
+  },
   "staff.partnerUsers.get": {
     input: () => userRef("u-override"),
     check: (data) => {
@@ -919,6 +923,28 @@ describe("partner users and the outbox", () => {
     const partnerView = await rest("GET", `/v1/integrations/${SLUG}/users/emp-1`, key);
     expect(partnerView.text).not.toContain("emp.one@crm.test");
     expect((await query(viewer, "staff.partnerUsers.get", ref("nobody"))).status).toBe(404);
+  });
+
+  it("siteAccountForEmail says whether an address has a site account and how many other integrations use it, naming none of them", async () => {
+    const lookup = async (email: string) => ok(await query(viewer, "staff.partnerUsers.siteAccountForEmail", { integration_id: integrationId, email }));
+    expect(await lookup("nobody.yet@lookup.test")).toEqual({ site_account_exists: false, other_integrations: 0, hosted_product: false });
+    // A user of this integration alone: no other integration uses the account.
+    expect(await lookup("EMP.ONE@crm.test")).toEqual({ site_account_exists: true, other_integrations: 0, hosted_product: false });
+    // Two other integrations (of another organization) link one partner-created account.
+    const otherOrg = await newOrg("Lookup Lender");
+    const otherKey = (await newKey(otherOrg.id, ALL_PARTNER_SCOPES)).plaintext;
+    for (const slug of ["lookup-a", "lookup-b"]) {
+      ok(await mutate(admin, "staff.integrations.create", { organization_id: otherOrg.id, slug }));
+      expect((await rest("PUT", `/v1/integrations/${slug}/users/lo-1`, otherKey, { email: "shared.person@lookup.test" })).status).toBe(201);
+    }
+    const shared = ok(await query(admin, "staff.partnerUsers.siteAccountForEmail", { integration_id: integrationId, email: "Shared.Person@lookup.test" }));
+    expect(shared).toEqual({ site_account_exists: true, other_integrations: 2, hosted_product: false });
+    expect(JSON.stringify(shared)).not.toMatch(/lookup|Lender|int_|org_/);
+    // The hosted product's own account, used by no partner.
+    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_lookup_self', 'own.account@lookup.test', 'self')");
+    expect(await lookup("own.account@lookup.test")).toEqual({ site_account_exists: true, other_integrations: 0, hosted_product: true });
+    expect((await query(viewer, "staff.partnerUsers.siteAccountForEmail", { integration_id: integrationId, email: "x" })).status).toBe(400);
+    expect((await query(viewer, "staff.partnerUsers.siteAccountForEmail", { integration_id: "int_missing", email: "own.account@lookup.test" })).status).toBe(404);
   });
 
   it("setStatus disables a user (the partner API shows it) and reactivates; both audited", async () => {

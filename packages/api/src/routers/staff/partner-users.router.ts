@@ -1,6 +1,7 @@
 import {
   applyProfileOverride,
   countPartnerUsers,
+  findSiteAccountForEmail,
   getPartnerUser,
   getPartnerUserContact,
   listPartnerUsers,
@@ -61,6 +62,16 @@ export const staffPartnerUsersRouter = router({
     const user = await getPartnerUser(ctx.db, integration, input.external_user_id);
     const [contact, operations] = await Promise.all([getPartnerUserContact(ctx.db, user.id), listUserOperations(ctx.db, integration, input.external_user_id)]);
     return { user: userToWire(user), contact, operations: operations.map(operationToWire) };
+  }),
+
+  /**
+   * Whether an address already has a site account a user given it would be linked to (shown
+   * before a reprovision or an email override is confirmed): counts only, never who uses it.
+   */
+  siteAccountForEmail: staffProcedure.input(z.strictObject({ integration_id: staffId, email })).query(async ({ ctx, input }) => {
+    const integration = await integrationForStaff(ctx, input.integration_id);
+    const found = await findSiteAccountForEmail(operationDeps(ctx), integration, input.email);
+    return { site_account_exists: found.exists, other_integrations: found.otherIntegrations, hosted_product: found.hostedProduct };
   }),
 
   setStatus: adminProcedure.input(userRef.extend({ status: z.enum(["active", "disabled"]) })).mutation(async ({ ctx, input }) => {

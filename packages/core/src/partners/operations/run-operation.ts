@@ -1,7 +1,9 @@
 import type pg from "pg";
+import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import { type EmailHolder, emailTakenError, findEmailHolder } from "../users/one-user-per-email";
 import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
 import { createVerificationToken, enqueueVerification, type OperationAuthority, VERIFICATION_HOURS } from "./operations";
@@ -54,7 +56,8 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     return;
   }
   if (op.status !== "queued" && op.status !== "processing") return;
-  await db.pool.query("UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [op.id]);
+  const taken = await startProcessing(db, op);
+  if (taken) return refuseTakenEmail(deps, op, taken);
 
   try {
     if (op.type === "deletion") await runDeletion(deps, op);
@@ -68,6 +71,39 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     if (op.type === "reprovision") await db.pool.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
     if (op.type === "profile_change") await db.pool.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
   }
+}
+
+/**
+ * Marks the operation processing. An email change claims its address first (one user per
+ * email in an integration): checked at the request, it is checked again here, since another
+ * user of the integration may have taken the address while the change waited for verification
+ * or in the queue. From here until it completes, the change holds the address.
+ */
+async function startProcessing(db: Database, op: OperationRow): Promise<EmailHolder | undefined> {
+  const markProcessing = "UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'";
+  const email = op.type === "profile_change" ? op.requested_email : null;
+  if (!email) {
+    await db.pool.query(markProcessing, [op.id]);
+    return undefined;
+  }
+  return withTransaction(db, async (client) => {
+    const holder = await findEmailHolder(client, { integrationId: op.integration_id, email, externalUserId: op.external_user_id });
+    if (!holder) await client.query(markProcessing, [op.id]);
+    return holder;
+  });
+}
+
+/** Applying the change would link two users of the integration to one account: it fails at once (a retry cannot help) and nothing changes. */
+async function refuseTakenEmail(deps: DirectoryDeps, op: OperationRow, holder: EmailHolder): Promise<void> {
+  const error = emailTakenError(holder);
+  deps.log?.("lifecycle step refused", { operation_id: op.id, error_code: error.code, error: error.message });
+  await withTransaction(deps.db, async (client) => {
+    const { rowCount } = await client.query(
+      "UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')",
+      [op.id, error.code],
+    );
+    if (rowCount === 1) await client.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+  });
 }
 
 /**

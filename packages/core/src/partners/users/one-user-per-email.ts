@@ -10,23 +10,44 @@ import { AppError } from "../../errors/app-error";
  * the address: that is the shared site account of docs/decisions.md.
  *
  * Called inside the transaction that stores the email (PUT user and imports, reprovision,
- * profile changes), it takes a transaction-level advisory lock on (integration, email) first,
- * so two requests claiming one address at once are serialized and the second sees the first.
+ * profile changes) and by the worker as it starts applying a queued email change; it takes a
+ * transaction-level advisory lock on (integration, email) first, so claims of one address are
+ * serialized and the second sees the first. An email change the worker is applying
+ * (`processing`) holds its address too: the user's record takes the address only when the
+ * change completes, and nobody may take it in between.
  */
-export async function claimEmailInIntegration(client: pg.PoolClient, input: { integrationId: string; email: string; externalUserId: string }): Promise<void> {
+export interface EmailHolder {
+  externalUserId: string;
+  /** The holder's email change to this address is being applied (its record does not show it yet). */
+  changing: boolean;
+}
+
+export async function findEmailHolder(client: pg.PoolClient, input: { integrationId: string; email: string; externalUserId: string }): Promise<EmailHolder | undefined> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`partner-user-email:${input.integrationId}:${input.email}`]);
-  const { rows } = await client.query<{ external_user_id: string }>(
-    `SELECT external_user_id FROM partner_users
-     WHERE integration_id = $1 AND email = $2 AND status <> 'deleted' AND external_user_id <> $3
-     ORDER BY created_at LIMIT 1`,
+  const { rows } = await client.query<{ external_user_id: string; changing: boolean }>(
+    `(SELECT external_user_id, false AS changing FROM partner_users
+      WHERE integration_id = $1 AND email = $2 AND status <> 'deleted' AND external_user_id <> $3
+      ORDER BY created_at LIMIT 1)
+     UNION ALL
+     (SELECT u.external_user_id, true AS changing FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id
+      WHERE o.integration_id = $1 AND o.type = 'profile_change' AND o.status = 'processing' AND o.requested_email = $2 AND u.external_user_id <> $3
+      LIMIT 1)
+     LIMIT 1`,
     [input.integrationId, input.email, input.externalUserId],
   );
-  const holder = rows[0];
-  if (holder) {
-    throw new AppError(
-      "identity_conflict",
-      `another user of this integration (${holder.external_user_id}) already has this email. One person is one user per integration: use another address`,
-      { field: "email" },
-    );
-  }
+  const row = rows[0];
+  return row ? { externalUserId: row.external_user_id, changing: row.changing } : undefined;
+}
+
+/** The refusal when another user of the integration holds the address. */
+export function emailTakenError(holder: EmailHolder): AppError {
+  const has = holder.changing ? "is being given this email" : "already has this email";
+  return new AppError("identity_conflict", `another user of this integration (${holder.externalUserId}) ${has}. One person is one user per integration: use another address`, {
+    field: "email",
+  });
+}
+
+export async function claimEmailInIntegration(client: pg.PoolClient, input: { integrationId: string; email: string; externalUserId: string }): Promise<void> {
+  const holder = await findEmailHolder(client, input);
+  if (holder) throw emailTakenError(holder);
 }

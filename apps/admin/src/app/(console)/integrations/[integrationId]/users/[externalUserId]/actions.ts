@@ -2,6 +2,8 @@
 
 import { runAction } from "../../../../../../lib/actions";
 import { type FormState, optionalText, text } from "../../../../../../lib/form-state";
+import { staffClient } from "../../../../../../lib/session";
+import { describeExistingSiteAccount } from "../../../../../../lib/words";
 
 const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), external_user_id: text(form, "externalUserId") });
 
@@ -44,4 +46,17 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
       message: done ? "Profile override applied and recorded in the audit log." : "Profile override recorded in the audit log; it is being applied.",
     };
   }, undefined, { email: "email", name: "name", reason: "reason" });
+}
+
+/**
+ * The confirmation's warning for an address typed into it (nothing when the address has no
+ * site account, or cannot be checked: the action itself still validates it).
+ */
+export async function existingSiteAccountWarning(integrationId: string, email: string): Promise<string | undefined> {
+  const api = await staffClient();
+  try {
+    return describeExistingSiteAccount(await api.staff.partnerUsers.siteAccountForEmail.query({ integration_id: integrationId, email }));
+  } catch {
+    return undefined;
+  }
 }

@@ -7,6 +7,7 @@ import { formatTime, segment } from "../../../../../../lib/format";
 import { load } from "../../../../../../lib/session";
 import { availableUserActions, type UserAction } from "../../../../../../lib/user-actions";
 import { describeBlockingReasons } from "../../../../../../lib/words";
+import { EmailFieldWithAccountCheck } from "./email-field-with-account-check";
 import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 
 /** One partner user: statuses, launch eligibility, team, generation, operations, and the lifecycle actions. */
@@ -86,7 +87,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                     hidden={hidden}
                     tone="normal"
                   >
-                    <Field label="Email" name="email" type="email" required />
+                    <EmailFieldWithAccountCheck integrationId={integrationId} label="Email" required />
                     <Field label="Name (optional)" name="name" />
                   </ConfirmAction>
                 ) : null}
@@ -130,7 +131,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                     hidden={hidden}
                     tone="normal"
                   >
-                    <Field label="New email" name="email" type="email" />
+                    <EmailFieldWithAccountCheck integrationId={integrationId} label="New email" />
                     <Field label="New name" name="name" />
                     <Field label="Reason" name="reason" required maxLength={500} />
                   </ConfirmAction>
