@@ -97,10 +97,15 @@ export function sentence(text: string): string {
  * identity matching links the user to that account instead of creating one (docs/decisions.md,
  * "Console defects (issue 12)"). Counts only; nothing names who uses the account.
  */
-export function describeExistingSiteAccount(found: { site_account_exists: boolean; other_integrations: number; hosted_product: boolean }): string | undefined {
+/** Why an address is checked: a reprovision links the user to its account; an email change of the user's own account cannot take it. */
+export type AccountCheckPurpose = "link" | "change";
+
+export function describeExistingSiteAccount(found: { site_account_exists: boolean; other_integrations: number; hosted_product: boolean }, purpose: AccountCheckPurpose): string | undefined {
   if (!found.site_account_exists) return undefined;
   const n = found.other_integrations;
   const users = [...(n > 0 ? [`${n} other integration${n === 1 ? "" : "s"}`] : []), ...(found.hosted_product ? ["the hosted product"] : [])];
   const used = users.length ? `, used by ${users.join(" and ")}` : "";
-  return `This address already has a site account${used}: the user will sign in with that account's password, and it is not created anew.`;
+  return purpose === "link"
+    ? `This address already has a site account${used}: the user will sign in with that account's password, and it is not created anew.`
+    : `This address already has a site account${used}: the user's own account cannot take it, so this change would be refused. Ask the user for an address of their own.`;
 }

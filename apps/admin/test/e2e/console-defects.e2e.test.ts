@@ -141,7 +141,7 @@ describe("console defects (issue 12)", () => {
     await page.getByLabel("Email").fill("LO-5001@example.test");
     await page.getByRole("button", { name: "Reprovision", exact: true }).click();
     const error = page.locator('[data-field-error="email"]');
-    await expect(error.textContent()).resolves.toBe("Another user of this integration (lo-5001) already has this email. One person is one user per integration: use another address.");
+    await expect(error.textContent()).resolves.toBe("Another user of this integration already has this email. One person is one user per integration: use another address.");
     expect(await page.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
     await screenshot(page, "defects-05-reprovision-email-of-another-user");
     // Nothing changed: still deleted, the same generation.

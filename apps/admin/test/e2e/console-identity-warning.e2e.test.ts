@@ -26,6 +26,8 @@ async function provision(slug: string, key: string, externalUserId: string, emai
 }
 
 const SHARED_WARNING = "This address already has a site account, used by 1 other integration: the user will sign in with that account's password, and it is not created anew.";
+const CHANGE_REFUSED_WARNING =
+  "This address already has a site account, used by 1 other integration: the user's own account cannot take it, so this change would be refused. Ask the user for an address of their own.";
 
 beforeAll(async () => {
   service = await startRunCommand();
@@ -80,8 +82,10 @@ describe("the console warns before linking a user to an existing site account", 
     await screenshot(page, "identity-reprovision-linked");
   });
 
-  it("the profile override's new email warns the same way; a name-only override shows nothing", async () => {
+  it("the profile override's new email warns that the change would be refused, and it is, with nothing changed; a name-only override shows nothing", async () => {
     await provision("acme-los", keys.directory, "lo-2", "lo-2@example.test");
+    // Another lender's user with an address of their own (lo-1 of this integration now has the first one).
+    await provision("other-los", keys.otherDirectory, "b-2", "second.person@example.test");
     await expect.poll(async () => (await user("lo-2")).provisioning_status, { timeout: 20_000 }).toBe("active");
     await visit(page, `${service.consoleUrl}/integrations/${integrationId}/users/lo-2`);
     await page.getByRole("button", { name: "Override profile…" }).click();
@@ -89,8 +93,17 @@ describe("the console warns before linking a user to an existing site account", 
     const warning = question.locator("[data-site-account-warning]");
     await question.getByLabel("New name").fill("Lee Two");
     expect(await warning.count()).toBe(0);
-    await question.getByLabel("New email").fill("shared.person@example.test");
-    await expect.poll(() => warning.textContent()).toBe(SHARED_WARNING);
+    await question.getByLabel("New email").fill("second.person@example.test");
+    await expect.poll(() => warning.textContent()).toBe(CHANGE_REFUSED_WARNING);
     await screenshot(page, "identity-override-existing-account-warning");
+    // Confirmed anyway: the change fails as the warning said, and the user keeps their account.
+    await question.getByLabel("Reason", { exact: true }).fill("Support ticket 42");
+    await question.getByRole("button", { name: "Apply override", exact: true }).click();
+    const outcome = page.locator(".form-ok, .form-error").first();
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toMatch(/^Profile override recorded/);
+    await expect.poll(async () => (await user("lo-2")).lifecycle_operation?.status, { timeout: 20_000 }).toBe("failed");
+    expect((await user("lo-2")).lifecycle_operation?.error_code).toBe("identity_conflict");
+    expect((await user("lo-2")).identity_origin).toBe("partner_created");
   });
 });

@@ -45,7 +45,7 @@ describe("one user per email in an integration", () => {
     const p = await newPartner(app, { slug: "email-put" });
     expect((await p.put("/users/lo-1", { email: "Pat@Acme.test" })).status).toBe(201);
     const refused = expectEnvelope(await p.put("/users/lo-2", { email: "pat@ACME.test" }), 409, "identity_conflict");
-    expect(refused.message).toBe("another user of this integration (lo-1) already has this email. One person is one user per integration: use another address");
+    expect(refused.message).toBe("another user of this integration already has this email. One person is one user per integration: use another address");
     expectEnvelope(await p.get("/users/lo-2"), 404, "not_found");
     expect((await p.put("/users/lo-1", { email: "pat@acme.test" })).status).toBe(200);
     expect(await usersWith(p, "pat@acme.test")).toEqual(["lo-1"]);

@@ -95,7 +95,11 @@ async function startProcessing(db: Database, op: OperationRow): Promise<EmailHol
 
 /** Applying the change would link two users of the integration to one account: it fails at once (a retry cannot help) and nothing changes. */
 async function refuseTakenEmail(deps: DirectoryDeps, op: OperationRow, holder: EmailHolder): Promise<void> {
-  const error = emailTakenError(holder);
+  await refuseEmailChange(deps, op, emailTakenError(holder));
+}
+
+/** An email change that cannot be applied as asked: failed at once with the error's code, nothing changed. */
+async function refuseEmailChange(deps: DirectoryDeps, op: OperationRow, error: AppError): Promise<void> {
   deps.log?.("lifecycle step refused", { operation_id: op.id, error_code: error.code, error: error.message });
   await withTransaction(deps.db, async (client) => {
     const { rowCount } = await client.query(
@@ -162,6 +166,11 @@ async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<vo
  *   unconfirmed one waits for verification first, and a name applies to our record only.
  * An email change revokes grants and sessions (access_version moves); a name-only change keeps them.
  */
+const ADDRESS_HAS_ACCOUNT = new AppError(
+  "identity_conflict",
+  "the new address already belongs to another site account, and this user's account cannot take it; ask the user for an address of their own",
+);
+
 async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
   const accountId = op.site_account_id;
   const finish = (options: { relink: boolean }, client?: Queryable) =>
@@ -185,6 +194,10 @@ async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: O
     async () => {
       const owns = await ownsSiteAccount(deps.db, accountId, op.partner_user_id);
       if (owns || op.authorized_by === "staff_override") {
+        // Re-emailing this account to an address another site account has would fail in the
+        // site system on every retry: refused at once, in words, with nothing changed.
+        const holder = op.requested_email ? await deps.siteAccounts.findByEmail(op.requested_email) : null;
+        if (holder && holder.id !== accountId) return refuseEmailChange(deps, op, ADDRESS_HAS_ACCOUNT);
         await deps.siteAccounts.updateProfile(accountId, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
         if (op.requested_email) {
           await deps.siteAccounts.destroySessions(accountId);

@@ -39,10 +39,14 @@ export async function findEmailHolder(client: pg.PoolClient, input: { integratio
   return row ? { externalUserId: row.external_user_id, changing: row.changing } : undefined;
 }
 
-/** The refusal when another user of the integration holds the address. */
+/**
+ * The refusal when another user of the integration holds the address. It does not name the
+ * holder: the partner would learn which of its users has an address it typed (emails are never
+ * returned, spec 2.9); staff find the holder with the console's search.
+ */
 export function emailTakenError(holder: EmailHolder): AppError {
   const has = holder.changing ? "is being given this email" : "already has this email";
-  return new AppError("identity_conflict", `another user of this integration (${holder.externalUserId}) ${has}. One person is one user per integration: use another address`, {
+  return new AppError("identity_conflict", `another user of this integration ${has}. One person is one user per integration: use another address`, {
     field: "email",
   });
 }

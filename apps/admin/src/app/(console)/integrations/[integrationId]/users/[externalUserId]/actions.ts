@@ -3,7 +3,7 @@
 import { runAction } from "../../../../../../lib/actions";
 import { type FormState, optionalText, text } from "../../../../../../lib/form-state";
 import { staffClient } from "../../../../../../lib/session";
-import { describeExistingSiteAccount } from "../../../../../../lib/words";
+import { type AccountCheckPurpose, describeExistingSiteAccount } from "../../../../../../lib/words";
 
 const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), external_user_id: text(form, "externalUserId") });
 
@@ -52,10 +52,10 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
  * The confirmation's warning for an address typed into it (nothing when the address has no
  * site account, or cannot be checked: the action itself still validates it).
  */
-export async function existingSiteAccountWarning(integrationId: string, email: string): Promise<string | undefined> {
+export async function existingSiteAccountWarning(integrationId: string, email: string, purpose: AccountCheckPurpose): Promise<string | undefined> {
   const api = await staffClient();
   try {
-    return describeExistingSiteAccount(await api.staff.partnerUsers.siteAccountForEmail.query({ integration_id: integrationId, email }));
+    return describeExistingSiteAccount(await api.staff.partnerUsers.siteAccountForEmail.query({ integration_id: integrationId, email }), purpose);
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@
 
 import { type ChangeEvent, useRef, useState } from "react";
 import { Field } from "../../../../../../components/fields";
+import type { AccountCheckPurpose } from "../../../../../../lib/words";
 import { existingSiteAccountWarning } from "./actions";
 
 /** Checked once typing pauses, so each keystroke does not ask the API. */
@@ -9,9 +10,10 @@ const PAUSE_MS = 300;
 
 /**
  * An email input of a confirmation that says, before the staff member confirms, when the
- * address already has a site account the user will be linked to (instead of a new one).
+ * address already has a site account: a reprovisioned user is linked to it (`link`), while an
+ * email change of the user's own account to it is refused (`change`).
  */
-export function EmailFieldWithAccountCheck({ integrationId, label, required }: { integrationId: string; label: string; required?: boolean }) {
+export function EmailFieldWithAccountCheck({ integrationId, label, required, purpose }: { integrationId: string; label: string; required?: boolean; purpose: AccountCheckPurpose }) {
   const [warning, setWarning] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // Only the answer for the address typed last is shown (an earlier, slower one is dropped).
@@ -25,7 +27,7 @@ export function EmailFieldWithAccountCheck({ integrationId, label, required }: {
     setWarning(undefined);
     if (!checkable) return;
     timer.current = setTimeout(async () => {
-      const found = await existingSiteAccountWarning(integrationId, email);
+      const found = await existingSiteAccountWarning(integrationId, email, purpose);
       if (latest.current === email) setWarning(found);
     }, PAUSE_MS);
   };

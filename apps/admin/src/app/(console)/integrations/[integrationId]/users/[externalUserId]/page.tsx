@@ -87,7 +87,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                     hidden={hidden}
                     tone="normal"
                   >
-                    <EmailFieldWithAccountCheck integrationId={integrationId} label="Email" required />
+                    <EmailFieldWithAccountCheck integrationId={integrationId} label="Email" required purpose="link" />
                     <Field label="Name (optional)" name="name" />
                   </ConfirmAction>
                 ) : null}
@@ -131,7 +131,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
                     hidden={hidden}
                     tone="normal"
                   >
-                    <EmailFieldWithAccountCheck integrationId={integrationId} label="New email" />
+                    <EmailFieldWithAccountCheck integrationId={integrationId} label="New email" purpose="change" />
                     <Field label="New name" name="name" />
                     <Field label="Reason" name="reason" required maxLength={500} />
                   </ConfirmAction>
