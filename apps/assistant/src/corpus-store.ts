@@ -94,15 +94,11 @@ export const MIN_RELEVANCE = 0.5;
 const PROGRAM_SOURCES: Record<string, string[]> = { fha: ["fha"], va: ["va"], usda: ["usda"], conventional: ["fannie_mae", "freddie_mac"] };
 
 /**
- * How much more an agency excerpt of the loan's program weighs: a boost, not a sort key, so a
- * lender's own overlay that answers the question much better still comes before it.
- */
-const PROGRAM_BOOST = 1.5;
-
-/**
  * Full-text search over the selected sources only. The question's words (less the generic
  * ones) are OR-ed and ranked with ts_rank_cd, titles weighing more than bodies; anything
- * under MIN_RELEVANCE is left out; agency excerpts of the loan's program weigh PROGRAM_BOOST times more.
+ * under MIN_RELEVANCE is left out. With a loan program, agency excerpts written for other
+ * programs come last; the program's own excerpts and the lender's overlays keep their rank
+ * order, so an overlay that answers better is never pushed out by an agency excerpt.
  */
 export async function searchPassages(pool: pg.Pool, question: string, sources: SelectedSources, limit = 3, program?: string): Promise<RetrievedPassage[]> {
   const words = (question.toLowerCase().match(/[a-z0-9-]+/g) ?? []).filter((word) => !GENERIC_WORDS.has(word)).join(" ");
@@ -125,9 +121,9 @@ export async function searchPassages(pool: pg.Pool, question: string, sources: S
               OR (p.kind = 'shared' AND p.source = ANY($4))))
      SELECT id, kind, source, source_label, title, section, body, rank FROM ranked
      WHERE rank >= $7
-     ORDER BY rank * CASE WHEN in_program THEN $8::float8 ELSE 1 END DESC, id
+     ORDER BY (kind = 'agency' AND cardinality($6::text[]) > 0 AND NOT in_program), rank DESC, id
      LIMIT $5`,
-    [words, sources.agency_source_types, sources.tenant_source_keys, sources.shared_source_types, limit, PROGRAM_SOURCES[program ?? ""] ?? [], MIN_RELEVANCE, PROGRAM_BOOST],
+    [words, sources.agency_source_types, sources.tenant_source_keys, sources.shared_source_types, limit, PROGRAM_SOURCES[program ?? ""] ?? [], MIN_RELEVANCE],
   );
   return rows.map((row) => ({
     id: row.id,

@@ -81,6 +81,14 @@ describe("local assistant", () => {
     expect(await first("conventional")).toBe("fannie_mae");
   });
 
+  it("keeps a lender's overlay that answers better ahead of the loan program's agency excerpts", async () => {
+    const sources = { agency_source_types: ["fha", "va"], tenant_source_keys: ["acme_overlays"] };
+    const events = await ask("What minimum credit score does Acme require on FHA loans?", sources, "local-secret", { external_loan_id: "LN-1", program: "fha" });
+    const citations = (events.find((event) => event.type === "content_postprocessed") as { citations: Array<{ source_type: string }> }).citations;
+    expect(citations.map((citation) => citation.source_type)).toContain("fha");
+    expect(citations[0]?.source_type).toBe("tenant_bucket");
+  });
+
   it("says it has no relevant excerpt rather than answering from a loosely related one", async () => {
     // The VA excerpts share a word with the question, no more: below the relevance threshold.
     const events = await ask("How many months of reserves?", { agency_source_types: ["va"] });
