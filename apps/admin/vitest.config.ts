@@ -1,7 +1,9 @@
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { conditions: ["source"] },
+  // `@/…` is the console's src folder, as in tsconfig.json's paths (Next reads those itself).
+  resolve: { conditions: ["source"], alias: { "@": path.resolve(import.meta.dirname, "src") } },
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",

@@ -1,7 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import { describeApiError } from "../src/lib/describe-error";
-import { list, optionalText, text } from "../src/lib/form-state";
+import { describeApiError } from "@/lib/describe-error";
+import { list, optionalText, text } from "@/lib/form-state";
 
 function clientError(message: string, httpStatus: number, code = "invalid_request", field?: string) {
   const data = field ? { httpStatus, field } : { httpStatus };

@@ -2,8 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TRPCClientError } from "@trpc/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeStatus, type StatusOutcome } from "../src/lib/describe-status";
-import { createApiClient } from "../src/lib/trpc";
+import { describeStatus, type StatusOutcome } from "@/lib/describe-status";
+import { createApiClient } from "@/lib/trpc";
 
 const API = "http://api.test";
 

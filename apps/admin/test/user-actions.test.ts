@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableUserActions } from "../src/lib/user-actions";
+import { availableUserActions } from "@/lib/user-actions";
 
 const operation = (type: "deletion" | "reprovision" | "profile_change", status: string) => ({ operation_id: "op_1", type, status, error_code: null, updated_at: "2026-01-01T00:00:00Z" });
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, startTransition, useActionState, useEffect, useRef } from "react";
-import { type FormState, idleState } from "../lib/form-state";
+import { type FormState, idleState } from "@/lib/form-state";
 import { OutcomeMessage, useOutcomeRegion } from "./action-outcome";
 import { FormStateContext } from "./form-state-context";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, type ReactNode, useContext, useState } from "react";
-import type { FormState } from "../lib/form-state";
+import type { FormState } from "@/lib/form-state";
 
 /**
  * Where a section (every `Section` is one) shows what its last action did: one message at a

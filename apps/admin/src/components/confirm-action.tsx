@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import type { FormState } from "../lib/form-state";
+import type { FormState } from "@/lib/form-state";
 import { ActionForm } from "./action-form";
 import { useOutcomeRegion } from "./action-outcome";
 import { SubmitButton } from "./fields";

@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { queryString } from "../lib/format";
-import { firstRow, neighbours, type PagePosition } from "../lib/paging";
+import { queryString } from "@/lib/format";
+import { firstRow, neighbours, type PagePosition } from "@/lib/paging";
 
 /**
  * The one pager of every paged table: "1–25 of 30", then Previous and Next. Both links keep

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatTime } from "../lib/format";
-import { describeValue, type ValueKind } from "../lib/words";
+import { formatTime } from "@/lib/format";
+import { describeValue, type ValueKind } from "@/lib/words";
 import { OutcomeRegion } from "./action-outcome";
 
 /** Small presentational pieces shared by the console's pages (server components). */

@@ -1,6 +1,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { env } from "@/env";
 import { describeApiErrorMessage } from "./describe-error";
 import { type ApiClient, apiBaseUrl, createApiClient, type StaffCredentials } from "./trpc";
 
@@ -40,7 +41,7 @@ export async function openSession(email: string, password: string): Promise<void
 
 async function storeCredentials(credentials: StaffCredentials, maxAgeSeconds: number): Promise<void> {
   const jar = await cookies();
-  const options = { httpOnly: true, sameSite: "strict" as const, path: "/", maxAge: maxAgeSeconds, secure: process.env.ADMIN_COOKIE_SECURE === "true" };
+  const options = { httpOnly: true, sameSite: "strict" as const, path: "/", maxAge: maxAgeSeconds, secure: env().ADMIN_COOKIE_SECURE === "true" };
   jar.set(SESSION_COOKIE, credentials.sessionToken, options);
   jar.set(CSRF_COOKIE, credentials.csrfToken, options);
 }

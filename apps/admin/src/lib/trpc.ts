@@ -1,13 +1,14 @@
 import type { AdminRouter } from "@mga/api";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { headers } from "next/headers";
+import { env } from "@/env";
 
 /**
  * Base URL of the API's admin listener (its tRPC endpoint is `${base}/trpc`), from the
  * server's environment: ADMIN_API_URL, which the run command points at ADMIN_API_PORT.
  */
 export function apiBaseUrl(): string {
-  return (process.env.ADMIN_API_URL ?? "http://127.0.0.1:3001").replace(/\/+$/, "");
+  return env().ADMIN_API_URL;
 }
 
 /** The API session a signed-in staff member holds (kept in the console's own httpOnly cookies). */

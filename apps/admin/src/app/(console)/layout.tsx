@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Tabs } from "../../components/tabs";
-import { currentStaff } from "../../lib/current-staff";
-import { describeValue } from "../../lib/words";
-import { signOutAction } from "../sign-in/actions";
+import { Tabs } from "@/components/tabs";
+import { currentStaff } from "@/lib/current-staff";
+import { describeValue } from "@/lib/words";
+import { signOutAction } from "@/app/sign-in/actions";
 
 // Every console page reads live data as the signed-in staff member: never prerendered.
 export const dynamic = "force-dynamic";

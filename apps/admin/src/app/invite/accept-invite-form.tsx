@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { ActionForm } from "../../components/action-form";
-import { Field, SubmitButton } from "../../components/fields";
-import { formatTime } from "../../lib/format";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
+import { formatTime } from "@/lib/format";
 import { acceptInviteAction, describeInviteAction, type InviteDescription } from "./actions";
 
 /**

@@ -2,10 +2,10 @@
 
 import { TRPCClientError } from "@trpc/client";
 import { redirect } from "next/navigation";
-import { type FormState, text } from "../../lib/form-state";
-import { sentence } from "../../lib/words";
-import { clearCredentials, openSession, readCredentials } from "../../lib/session";
-import { apiBaseUrl, createApiClient } from "../../lib/trpc";
+import { type FormState, text } from "@/lib/form-state";
+import { sentence } from "@/lib/words";
+import { clearCredentials, openSession, readCredentials } from "@/lib/session";
+import { apiBaseUrl, createApiClient } from "@/lib/trpc";
 
 export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
   const email = text(form, "email");

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ActionForm } from "../../components/action-form";
-import { Field, SubmitButton } from "../../components/fields";
-import { param } from "../../lib/format";
-import { readCredentials } from "../../lib/session";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
+import { param } from "@/lib/format";
+import { readCredentials } from "@/lib/session";
 import { signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in · Staff console" };

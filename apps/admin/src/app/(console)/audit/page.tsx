@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { ListRefusal } from "../../../components/list-refusal";
-import { Pagination } from "../../../components/pagination";
-import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
-import { describeAction, detailEntries, targetHref } from "../../../lib/audit-entry";
-import { param, queryString } from "../../../lib/format";
-import { pagePosition } from "../../../lib/paging";
-import { loadOrRefusal } from "../../../lib/session";
+import { ListRefusal } from "@/components/list-refusal";
+import { Pagination } from "@/components/pagination";
+import { Empty, PageHeader, Section, Table, Time } from "@/components/ui";
+import { describeAction, detailEntries, targetHref } from "@/lib/audit-entry";
+import { param, queryString } from "@/lib/format";
+import { pagePosition } from "@/lib/paging";
+import { loadOrRefusal } from "@/lib/session";
 
 const PAGE_SIZE = 50;
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { runAction } from "../../../lib/actions";
-import { type FormState, text } from "../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { type FormState, text } from "@/lib/form-state";
 import { duplicateNameWarning, sameOrganizationName } from "./organization-names";
 
 export async function createOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { ActionForm } from "../../../components/action-form";
-import { Field, SubmitButton } from "../../../components/fields";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
 import { createOrganizationAction } from "./actions";
 import { duplicateNameWarning, sameOrganizationName } from "./organization-names";
 

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { CopyableId } from "../../../components/copyable-id";
-import { Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "../../../components/ui";
-import { isAdmin } from "../../../lib/current-staff";
-import { load } from "../../../lib/session";
+import { CopyableId } from "@/components/copyable-id";
+import { Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { load } from "@/lib/session";
 import { CreateOrganizationForm } from "./create-organization-form";
 
 export default async function OrganizationsPage() {

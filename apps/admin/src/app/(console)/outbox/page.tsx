@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { ListRefusal } from "../../../components/list-refusal";
-import { Pagination } from "../../../components/pagination";
-import { Empty, PageHeader, Section, Table, Time } from "../../../components/ui";
-import { param, queryString } from "../../../lib/format";
-import { pagePosition } from "../../../lib/paging";
-import { loadOrRefusal } from "../../../lib/session";
-import { capitalise } from "../../../lib/words";
+import { ListRefusal } from "@/components/list-refusal";
+import { Pagination } from "@/components/pagination";
+import { Empty, PageHeader, Section, Table, Time } from "@/components/ui";
+import { param, queryString } from "@/lib/format";
+import { pagePosition } from "@/lib/paging";
+import { loadOrRefusal } from "@/lib/session";
+import { capitalise } from "@/lib/words";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { CopyableId } from "../../../components/copyable-id";
-import { Badge, Empty, PageHeader, Section, Table } from "../../../components/ui";
-import { param } from "../../../lib/format";
-import { loadOrRefusal } from "../../../lib/session";
+import { CopyableId } from "@/components/copyable-id";
+import { Badge, Empty, PageHeader, Section, Table } from "@/components/ui";
+import { param } from "@/lib/format";
+import { loadOrRefusal } from "@/lib/session";
 
 /**
  * The header's search: one term against users (part of the external id or email), keys (id

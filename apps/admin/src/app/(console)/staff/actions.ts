@@ -1,8 +1,8 @@
 "use server";
 
-import { runAction } from "../../../lib/actions";
-import { type FormState, text } from "../../../lib/form-state";
-import { describeValue } from "../../../lib/words";
+import { runAction } from "@/lib/actions";
+import { type FormState, text } from "@/lib/form-state";
+import { describeValue } from "@/lib/words";
 
 const role = (form: FormData) => (text(form, "role") === "admin" ? "admin" : "viewer");
 

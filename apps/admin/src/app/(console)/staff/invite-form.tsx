@@ -1,11 +1,11 @@
 "use client";
 
-import { ActionForm } from "../../../components/action-form";
-import { Field, SubmitButton } from "../../../components/fields";
-import { OneTimeSecret } from "../../../components/one-time-secret";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
+import { OneTimeSecret } from "@/components/one-time-secret";
 import { inviteStaffAction } from "./actions";
 import { ROLE_DESCRIPTIONS } from "./roles";
-import { describeValue } from "../../../lib/words";
+import { describeValue } from "@/lib/words";
 
 /** The link is built here, from the console's own address, with the token in its fragment. */
 const inviteLink = (token: string) => `${window.location.origin}/invite#token=${token}`;

@@ -1,11 +1,11 @@
-import { ActionForm } from "../../../components/action-form";
-import { ConfirmAction } from "../../../components/confirm-action";
-import { SubmitButton } from "../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../components/ui";
-import { currentStaff } from "../../../lib/current-staff";
-import { formatTime } from "../../../lib/format";
-import { load } from "../../../lib/session";
-import { describeValue } from "../../../lib/words";
+import { ActionForm } from "@/components/action-form";
+import { ConfirmAction } from "@/components/confirm-action";
+import { SubmitButton } from "@/components/fields";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { currentStaff } from "@/lib/current-staff";
+import { formatTime } from "@/lib/format";
+import { load } from "@/lib/session";
+import { describeValue } from "@/lib/words";
 import { revokeInviteAction, setStaffRoleAction, setStaffStatusAction } from "./actions";
 import { InviteForm } from "./invite-form";
 

@@ -1,5 +1,5 @@
-import { describeStatus, type StatusOutcome, type StatusView } from "../../../lib/describe-status";
-import { apiBaseUrl, createApiClient } from "../../../lib/trpc";
+import { describeStatus, type StatusOutcome, type StatusView } from "@/lib/describe-status";
+import { apiBaseUrl, createApiClient } from "@/lib/trpc";
 
 // Rendered on every request (the API's status is live), never prerendered at build time.
 export const dynamic = "force-dynamic";

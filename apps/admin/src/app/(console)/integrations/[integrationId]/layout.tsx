@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { organizationTrail } from "../../../../components/breadcrumbs";
-import { CopyableId } from "../../../../components/copyable-id";
-import { PathBreadcrumbs } from "../../../../components/path-breadcrumbs";
-import { Tabs } from "../../../../components/tabs";
-import { Badge, PageHeader } from "../../../../components/ui";
-import { load } from "../../../../lib/session";
+import { organizationTrail } from "@/components/breadcrumbs";
+import { CopyableId } from "@/components/copyable-id";
+import { PathBreadcrumbs } from "@/components/path-breadcrumbs";
+import { Tabs } from "@/components/tabs";
+import { Badge, PageHeader } from "@/components/ui";
+import { load } from "@/lib/session";
 
 export default async function IntegrationLayout({ children, params }: { children: ReactNode; params: Promise<{ integrationId: string }> }) {
   const { integrationId } = await params;

@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { ListRefusal } from "../../../../components/list-refusal";
-import { Pagination } from "../../../../components/pagination";
-import { Badge, Empty, Section, Table, Time } from "../../../../components/ui";
-import { param, queryString } from "../../../../lib/format";
-import { pagePosition } from "../../../../lib/paging";
-import { load, loadOrRefusal } from "../../../../lib/session";
-import { describeBlockingReasons, describeValue } from "../../../../lib/words";
+import { ListRefusal } from "@/components/list-refusal";
+import { Pagination } from "@/components/pagination";
+import { Badge, Empty, Section, Table, Time } from "@/components/ui";
+import { param, queryString } from "@/lib/format";
+import { pagePosition } from "@/lib/paging";
+import { load, loadOrRefusal } from "@/lib/session";
+import { describeBlockingReasons, describeValue } from "@/lib/words";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const STATUSES = ["active", "disabled", "deleted"] as const;

@@ -1,7 +1,7 @@
 "use server";
 
-import { runAction } from "../../../../lib/actions";
-import { type FormState, text } from "../../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { type FormState, text } from "@/lib/form-state";
 
 export async function revokeKeyAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {

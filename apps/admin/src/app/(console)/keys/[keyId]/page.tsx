@@ -1,13 +1,13 @@
 import Link from "next/link";
-import { ActionForm } from "../../../../components/action-form";
-import { Breadcrumbs, organizationTrail } from "../../../../components/breadcrumbs";
-import { ConfirmAction } from "../../../../components/confirm-action";
-import { CopyableId } from "../../../../components/copyable-id";
-import { Field, SelectField, SubmitButton } from "../../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "../../../../components/ui";
-import { isAdmin } from "../../../../lib/current-staff";
-import { formatTime, plural } from "../../../../lib/format";
-import { load } from "../../../../lib/session";
+import { ActionForm } from "@/components/action-form";
+import { Breadcrumbs, organizationTrail } from "@/components/breadcrumbs";
+import { ConfirmAction } from "@/components/confirm-action";
+import { CopyableId } from "@/components/copyable-id";
+import { Field, SelectField, SubmitButton } from "@/components/fields";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { formatTime, plural } from "@/lib/format";
+import { load } from "@/lib/session";
 import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchAction } from "./actions";
 
 /** One key: its settings, launch binding and (for support) its conversations. Never the key itself. */

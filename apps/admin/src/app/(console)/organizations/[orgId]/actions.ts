@@ -1,9 +1,9 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { runAction } from "../../../../lib/actions";
-import { describeProblems } from "../../../../lib/describe-error";
-import { type FormState, list, optionalText, text } from "../../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { describeProblems } from "@/lib/describe-error";
+import { type FormState, list, optionalText, text } from "@/lib/form-state";
 
 const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
 const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assignedSharedSourceTypes", "defaultSharedSourceTypes"] as const;

@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import { organizationTrail } from "../../../../components/breadcrumbs";
-import { CopyableId } from "../../../../components/copyable-id";
-import { PathBreadcrumbs } from "../../../../components/path-breadcrumbs";
-import { Tabs } from "../../../../components/tabs";
-import { PageHeader } from "../../../../components/ui";
-import { load } from "../../../../lib/session";
+import { organizationTrail } from "@/components/breadcrumbs";
+import { CopyableId } from "@/components/copyable-id";
+import { PathBreadcrumbs } from "@/components/path-breadcrumbs";
+import { Tabs } from "@/components/tabs";
+import { PageHeader } from "@/components/ui";
+import { load } from "@/lib/session";
 
 export default async function OrganizationLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;

@@ -1,10 +1,10 @@
-import { ActionForm } from "../../../../components/action-form";
-import { ConfirmAction } from "../../../../components/confirm-action";
-import { Field, SubmitButton } from "../../../../components/fields";
-import { ReadOnlyNote, Section } from "../../../../components/ui";
-import { isAdmin } from "../../../../lib/current-staff";
-import { formatTime } from "../../../../lib/format";
-import { load } from "../../../../lib/session";
+import { ActionForm } from "@/components/action-form";
+import { ConfirmAction } from "@/components/confirm-action";
+import { Field, SubmitButton } from "@/components/fields";
+import { ReadOnlyNote, Section } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { formatTime } from "@/lib/format";
+import { load } from "@/lib/session";
 import { configureTenantAction, deleteOrganizationAction, renameOrganizationAction } from "./actions";
 import { SourceRowsEditor } from "./source-rows-editor";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import { useFormOutcome } from "../../../../components/form-state-context";
+import { useFormOutcome } from "@/components/form-state-context";
 
 /**
  * The tenant's source entries (spec 2.4) as rows of inputs instead of JSON: one row per

@@ -1,7 +1,7 @@
 "use server";
 
-import { runAction } from "../../../../../lib/actions";
-import { type FormState, text } from "../../../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { type FormState, text } from "@/lib/form-state";
 
 export async function setIntegrationStatusAction(_state: FormState, form: FormData): Promise<FormState> {
   const status = text(form, "status") === "active" ? "active" : "disabled";

@@ -1,10 +1,10 @@
 import Link from "next/link";
-import { ActionForm } from "../../../../../components/action-form";
-import { ConfirmAction } from "../../../../../components/confirm-action";
-import { Field, SubmitButton } from "../../../../../components/fields";
-import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
-import { isAdmin } from "../../../../../lib/current-staff";
-import { load } from "../../../../../lib/session";
+import { ActionForm } from "@/components/action-form";
+import { ConfirmAction } from "@/components/confirm-action";
+import { Field, SubmitButton } from "@/components/fields";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { load } from "@/lib/session";
 import { addAliasAction, removeAliasAction, setAliasGrantAction, setIntegrationStatusAction } from "./actions";
 
 /** Status, public aliases and which keys each alias is granted to; launch keys bound here. */

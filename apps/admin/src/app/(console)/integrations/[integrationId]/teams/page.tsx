@@ -1,10 +1,10 @@
 import Link from "next/link";
-import { ListRefusal } from "../../../../../components/list-refusal";
-import { Pagination } from "../../../../../components/pagination";
-import { Badge, Empty, Section, Table, Time } from "../../../../../components/ui";
-import { param, queryString } from "../../../../../lib/format";
-import { pagePosition } from "../../../../../lib/paging";
-import { loadOrRefusal } from "../../../../../lib/session";
+import { ListRefusal } from "@/components/list-refusal";
+import { Pagination } from "@/components/pagination";
+import { Badge, Empty, Section, Table, Time } from "@/components/ui";
+import { param, queryString } from "@/lib/format";
+import { pagePosition } from "@/lib/paging";
+import { loadOrRefusal } from "@/lib/session";
 
 const PAGE_SIZE = 50;
 

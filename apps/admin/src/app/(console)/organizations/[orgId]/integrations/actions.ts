@@ -1,7 +1,7 @@
 "use server";
 
-import { runAction } from "../../../../../lib/actions";
-import { type FormState, list, text } from "../../../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { type FormState, list, text } from "@/lib/form-state";
 
 export async function createIntegrationAction(_state: FormState, form: FormData): Promise<FormState> {
   const slug = text(form, "slug");

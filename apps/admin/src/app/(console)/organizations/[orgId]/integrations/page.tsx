@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { ActionForm } from "../../../../../components/action-form";
-import { Field, SubmitButton } from "../../../../../components/fields";
-import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
-import { isAdmin } from "../../../../../lib/current-staff";
-import { load } from "../../../../../lib/session";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { load } from "@/lib/session";
 import { createIntegrationAction } from "./actions";
 
 export default async function IntegrationsPage({ params }: { params: Promise<{ orgId: string }> }) {

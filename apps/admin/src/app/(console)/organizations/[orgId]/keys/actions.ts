@@ -1,7 +1,7 @@
 "use server";
 
-import { runAction } from "../../../../../lib/actions";
-import { type FormState, text } from "../../../../../lib/form-state";
+import { runAction } from "@/lib/actions";
+import { type FormState, text } from "@/lib/form-state";
 
 /** Creates a key; its plaintext travels back in this action's result only, to be shown once. */
 export async function createKeyAction(_state: FormState, form: FormData): Promise<FormState> {

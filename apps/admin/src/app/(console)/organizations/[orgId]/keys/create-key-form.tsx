@@ -1,10 +1,10 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { ActionForm } from "../../../../../components/action-form";
-import { Field, SubmitButton } from "../../../../../components/fields";
-import { useFormOutcome } from "../../../../../components/form-state-context";
-import { OneTimeSecret } from "../../../../../components/one-time-secret";
+import { ActionForm } from "@/components/action-form";
+import { Field, SubmitButton } from "@/components/fields";
+import { useFormOutcome } from "@/components/form-state-context";
+import { OneTimeSecret } from "@/components/one-time-secret";
 import { createKeyAction } from "./actions";
 
 type SoloScope = { scope: string; warning: string };

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { Badge, Empty, ReadOnlyNote, Section, Table } from "../../../../../components/ui";
-import { isAdmin } from "../../../../../lib/current-staff";
-import { formatTime } from "../../../../../lib/format";
-import { load } from "../../../../../lib/session";
+import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { formatTime } from "@/lib/format";
+import { load } from "@/lib/session";
 import { CreateKeyForm } from "./create-key-form";
 
 export default async function KeysPage({ params }: { params: Promise<{ orgId: string }> }) {

@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { CopyableId } from "../../../../../../components/copyable-id";
-import { Badge, Empty, PageHeader, Section, Table } from "../../../../../../components/ui";
-import { formatTime, param } from "../../../../../../lib/format";
-import { describeValue } from "../../../../../../lib/words";
-import { load } from "../../../../../../lib/session";
+import { CopyableId } from "@/components/copyable-id";
+import { Badge, Empty, PageHeader, Section, Table } from "@/components/ui";
+import { formatTime, param } from "@/lib/format";
+import { describeValue } from "@/lib/words";
+import { load } from "@/lib/session";
 
 /** One import with its per-row results; `?failed=1` keeps only the rows that failed. */
 export default async function ImportPage({

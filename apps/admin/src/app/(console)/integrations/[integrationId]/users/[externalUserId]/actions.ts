@@ -1,9 +1,9 @@
 "use server";
 
-import { runAction } from "../../../../../../lib/actions";
-import { type FormState, optionalText, text } from "../../../../../../lib/form-state";
-import { staffClient } from "../../../../../../lib/session";
-import { type AccountCheckPurpose, describeExistingSiteAccount } from "../../../../../../lib/words";
+import { runAction } from "@/lib/actions";
+import { type FormState, optionalText, text } from "@/lib/form-state";
+import { staffClient } from "@/lib/session";
+import { type AccountCheckPurpose, describeExistingSiteAccount } from "@/lib/words";
 
 const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), external_user_id: text(form, "externalUserId") });
 

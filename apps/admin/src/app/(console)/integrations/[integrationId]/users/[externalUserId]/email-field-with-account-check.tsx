@@ -1,8 +1,8 @@
 "use client";
 
 import { type ChangeEvent, useRef, useState } from "react";
-import { Field } from "../../../../../../components/fields";
-import type { AccountCheckPurpose } from "../../../../../../lib/words";
+import { Field } from "@/components/fields";
+import type { AccountCheckPurpose } from "@/lib/words";
 import { existingSiteAccountWarning } from "./actions";
 
 /** Checked once typing pauses, so each keystroke does not ask the API. */

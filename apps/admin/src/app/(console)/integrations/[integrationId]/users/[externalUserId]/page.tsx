@@ -1,12 +1,12 @@
-import { ConfirmAction } from "../../../../../../components/confirm-action";
-import { CopyableId } from "../../../../../../components/copyable-id";
-import { Field } from "../../../../../../components/fields";
-import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Term, Time } from "../../../../../../components/ui";
-import { isAdmin } from "../../../../../../lib/current-staff";
-import { formatTime, segment } from "../../../../../../lib/format";
-import { load } from "../../../../../../lib/session";
-import { availableUserActions, type UserAction } from "../../../../../../lib/user-actions";
-import { describeBlockingReasons } from "../../../../../../lib/words";
+import { ConfirmAction } from "@/components/confirm-action";
+import { CopyableId } from "@/components/copyable-id";
+import { Field } from "@/components/fields";
+import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Term, Time } from "@/components/ui";
+import { isAdmin } from "@/lib/current-staff";
+import { formatTime, segment } from "@/lib/format";
+import { load } from "@/lib/session";
+import { availableUserActions, type UserAction } from "@/lib/user-actions";
+import { describeBlockingReasons } from "@/lib/words";
 import { EmailFieldWithAccountCheck } from "./email-field-with-account-check";
 import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 

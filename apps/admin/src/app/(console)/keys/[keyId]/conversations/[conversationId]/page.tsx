@@ -1,9 +1,9 @@
-import { Breadcrumbs, organizationTrail } from "../../../../../../components/breadcrumbs";
-import { CopyableId } from "../../../../../../components/copyable-id";
-import { Badge, Empty, PageHeader, Section } from "../../../../../../components/ui";
-import { formatTime } from "../../../../../../lib/format";
-import { capitalise } from "../../../../../../lib/words";
-import { load } from "../../../../../../lib/session";
+import { Breadcrumbs, organizationTrail } from "@/components/breadcrumbs";
+import { CopyableId } from "@/components/copyable-id";
+import { Badge, Empty, PageHeader, Section } from "@/components/ui";
+import { formatTime } from "@/lib/format";
+import { capitalise } from "@/lib/words";
+import { load } from "@/lib/session";
 
 /** A conversation's messages, read only, for support. */
 export default async function ConversationPage({ params }: { params: Promise<{ keyId: string; conversationId: string }> }) {

@@ -1,0 +1,30 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseConsoleEnv } from "@/env";
+import { freePort } from "./support/run-command";
+
+describe("the console's configuration", () => {
+  it("has defaults for a local run and refuses a bad value with the variable's name", () => {
+    expect(parseConsoleEnv({})).toEqual({ ADMIN_API_URL: "http://127.0.0.1:3001", ADMIN_COOKIE_SECURE: "false" });
+    expect(parseConsoleEnv({ ADMIN_API_URL: "https://admin-api.internal:8443/", ADMIN_COOKIE_SECURE: "true" }).ADMIN_API_URL).toBe("https://admin-api.internal:8443");
+    expect(() => parseConsoleEnv({ ADMIN_API_URL: "not-a-url" })).toThrow(/ADMIN_API_URL/);
+    expect(() => parseConsoleEnv({ ADMIN_COOKIE_SECURE: "yes" })).toThrow(/ADMIN_COOKIE_SECURE/);
+  });
+
+  it("stops the console's server at start, with the reason, when a value is bad", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.resolve(import.meta.dirname, "../server.mjs")], {
+      cwd: path.resolve(import.meta.dirname, ".."),
+      env: { ...process.env, PORT: String(port), ADMIN_API_URL: "not-a-url" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(output).toContain("invalid console configuration");
+    expect(output).toContain("ADMIN_API_URL");
+  });
+});
