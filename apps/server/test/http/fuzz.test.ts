@@ -925,6 +925,8 @@ function buildRoutes(): Record<Surface, Route[]> {
   const signIn: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.signIn", credentials: trpcCredentials, body: { type: "json", value: { ...STAFF } } };
   const create: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.organizations.create", credentials: trpcCredentials, body: { type: "json", value: { name: "Fuzz organization" } } };
   const list: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/staff.organizations.list", credentials: trpcCredentials };
+  // An organization that does not exist: even a well-formed rename changes nothing.
+  const rename: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.organizations.rename", credentials: trpcCredentials, body: { type: "json", value: { id: "org_fuzz_missing", name: "Renamed" } } };
   const status: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/system.status", credentials: trpcCredentials };
   const trpc = (c: Case): Case => ({ ...c, expect: "trpc" });
   const wrongMethod = (route: Route, method: string) =>
@@ -947,6 +949,12 @@ function buildRoutes(): Record<Surface, Route[]> {
     badFields(create, fc.constant(staff), { name: ["", "   ", "x".repeat(201), 42, null, { a: 1 }, "<absent>"] }).map(trpc),
     wrongMethod(create, "GET"),
   ];
+  rename.semantic = [
+    fc.constant(trpc(caseOf(rename, "no CSRF token", { Cookie: f.staffCookie }))),
+    unknownField(rename, fc.constant(staff)).map(trpc),
+    badFields(rename, fc.constant(staff), { id: ["", 42, null, "<absent>"], name: ["", "   ", "x".repeat(201), 42, null, "<absent>"] }).map(trpc),
+    wrongMethod(rename, "GET"),
+  ];
   list.semantic = [fc.constant(trpc(caseOf(list, "no staff session", {}))), wrongMethod(list, "POST")];
   status.semantic = [wrongMethod(status, "POST")];
 
@@ -955,7 +963,12 @@ function buildRoutes(): Record<Surface, Route[]> {
     { surface: "site", method: "POST", path: "/site/login", credentials: siteCredentials, body: { type: "form", value: { session: "fuzz-session", email: USER_EMAIL, password: "fuzz password 1" } } },
     { surface: "site", method: "POST", path: "/site/password-setup", credentials: siteCredentials, body: { type: "form", value: { token: "fuzz-token", password: "a brand new password 1" } } },
     { surface: "site", method: "POST", path: "/site/verify-email", credentials: siteCredentials, body: { type: "form", value: { token: "fuzz-token" } } },
+    { surface: "site", method: "POST", path: "/site/password-reset", credentials: siteCredentials, body: { type: "form", value: { email: USER_EMAIL } } },
   ];
+  const setupCheck: Route = { surface: "site", method: "POST", path: "/site/api/password-setup/check", credentials: siteCredentials, body: { type: "json", value: { token: "fuzz-token" } } };
+  // Refused before the throttle counts anything: a malformed token is not a check.
+  setupCheck.semantic = [badFields(setupCheck, fc.constantFrom(...siteCredentials), { token: ["", "x".repeat(257), 42, null, ["a"], { a: 1 }, "<absent>"] })];
+  site.push(setupCheck);
   const loginComplete: Route = {
     surface: "site",
     method: "POST",
@@ -986,6 +999,8 @@ function buildRoutes(): Record<Surface, Route[]> {
     unknownField(chatMessages, fc.constant(chat)),
     badFields(chatMessages, fc.constant(chat), { message: ["", "x".repeat(4001), 42, null, "<absent>"], conversation_id: ["", "x".repeat(65), 42] }),
   ];
+  const check: Route = { surface: "embed", method: "GET", path: "/embed/api/chat/check", credentials: embedCredentials };
+  check.semantic = [fc.tuple(notChat).map(([creds]) => caseOf(check, "check without a chat token", creds))];
   const session: Route = { surface: "embed", method: "GET", path: "/embed/api/session", credentials: embedCredentials };
   session.semantic = [fc.tuple(notChat).map(([creds]) => caseOf(session, "session without a session token", creds))];
   const history: Route = { surface: "embed", method: "GET", path: `/embed/api/chat/conversations/${f.conversationId}/messages`, credentials: embedCredentials };
@@ -1002,9 +1017,9 @@ function buildRoutes(): Record<Surface, Route[]> {
     query: [["launch", `${setup.app.baseUrl}/embed/partner/${INTEGRATION}#code=fuzz`]],
     credentials: embedCredentials,
   };
-  const embed = [consume, chatMessages, session, history, demo];
+  const embed = [consume, chatMessages, check, session, history, demo];
 
-  return { v1, sse, trpc: [signIn, create, list, status], site, embed };
+  return { v1, sse, trpc: [signIn, create, rename, list, status], site, embed };
 }
 
 // ---------------------------------------------------------------------------------------
