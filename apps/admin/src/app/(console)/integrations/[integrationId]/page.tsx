@@ -27,9 +27,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
     unassigned: param(query, "unassigned") === "1" ? "1" : undefined,
   };
   const position = pagePosition(query);
-  // The counts cover the whole integration (spec 4.10): read apart, a refused filter cannot hide them.
-  const [result, counts] = await Promise.all([
-    loadOrRefusal((api) =>
+  const result = await loadOrRefusal((api) =>
     api.staff.partnerUsers.list.query({
       integration_id: integrationId,
       q: filters.q,
@@ -39,9 +37,10 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
       cursor: position.cursor,
       limit: PAGE_SIZE,
     }),
-    ),
-    load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId })),
-  ]);
+  );
+  // The counts cover the whole integration (spec 4.10), so a list carries them whatever its
+  // filter; a refused filter has no list, and then they are read on their own.
+  const counts = result.ok ? result.value.counts : await load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId }));
   const base = `/integrations/${integrationId}`;
   const page = result.ok ? result.value : { users: [], next_cursor: null, total: 0 };
   const filtered = Boolean(filters.q || filters.status || filters.team || filters.unassigned);

@@ -73,5 +73,5 @@ export async function deleteOrganizationAction(_state: FormState, form: FormData
     await api.staff.organizations.delete.mutate({ id: text(form, "orgId") });
   });
   if (state.status === "ok") redirect("/organizations");
-  return state.message && !state.message.endsWith(".") ? { ...state, message: `${state.message}.` } : state;
+  return state;
 }
