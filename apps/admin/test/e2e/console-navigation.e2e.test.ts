@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "../support/browser";
+import { launchBrowser, SCREENSHOTS, screenshot } from "../support/browser";
 import { arrive, restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
 import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
 
@@ -249,11 +249,28 @@ describe("console navigation", () => {
       expect(await page.getByRole("navigation", { name: "Sections" }).first().count(), url).toBe(1);
     }
     await screenshot(page, "nav-12-not-found");
-    // The first bytes of a console page are its frame with a skeleton; the data streams after.
-    const html = await (await page.context().request.get(`${service.consoleUrl}/audit`)).text();
-    const skeleton = html.indexOf('class="loading skeleton"');
-    expect(skeleton).toBeGreaterThan(html.indexOf('role="search"'));
-    expect(skeleton).toBeLessThan(html.indexOf("table audit"));
+    // While a page's data is on its way the frame stays, with a skeleton where the page will be:
+    // the audit log's data is held back (its navigation request, not the prefetch) until checked.
+    await visit(page, "/organizations");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const auditPage = /\/audit(\?|$)/;
+    await page.route(auditPage, async (route) => {
+      const headers = route.request().headers();
+      if (headers.rsc && !headers["next-router-prefetch"]) await held;
+      await route.continue();
+    });
+    await page.getByRole("navigation", { name: "Sections" }).first().getByRole("link", { name: "Audit log" }).click();
+    await page.locator(".loading.skeleton").waitFor();
+    expect(await page.getByRole("search", { name: "Search the console" }).count()).toBe(1);
+    expect(await page.locator("table.audit").count()).toBe(0);
+    // Taken as is (screenshot() would wait for the page to settle, which is held back here).
+    await page.screenshot({ path: path.join(SCREENSHOTS, "nav-14-loading-skeleton.png"), fullPage: true });
+    release();
+    await page.locator("table.audit").waitFor();
+    await page.unroute(auditPage);
   });
 
   it("shows viewers read-only fields, not inputs that look editable", async () => {
