@@ -10,5 +10,8 @@ export default defineConfig({
     // The browser suite drives the whole service; one step waits on the last.
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // A page updates after a server action's round trip, which on a loaded 2-core CI machine
+    // can take seconds: expect.poll waits up to 10 s for it (its default of 1 s made CI flaky).
+    expect: { poll: { timeout: 10_000 } },
   },
 });
