@@ -9,7 +9,12 @@ import type { ServerSecrets } from "../secrets/server-secrets";
  * per-query overhead; and the keys derived from SECRET_KEY, for the values the database
  * keeps or hands out that must not be forged or read (signed cursors, sealed replays).
  */
+/** What a domain function queries through: the pool outside a transaction, one connection inside one. */
+export type Sql = Pick<pg.Pool, "query">;
+
 export interface Database {
+  /** The one way domain code runs SQL (issue 13 replaces `prisma` and `pool` with it). */
+  sql: Sql;
   prisma: PrismaClient;
   pool: pg.Pool;
   /**
@@ -31,6 +36,7 @@ export function openDatabase(url: string, options: { secrets: ServerSecrets; max
   const lockPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)), connectionTimeoutMillis: 30_000 });
   lockPool.on("error", () => {});
   return {
+    sql: pool,
     prisma,
     pool,
     lockPool,
