@@ -47,7 +47,7 @@ export interface Fixtures {
   outage: { siteAccounts: boolean };
   email(): string;
   organization(input?: { name?: string }): Promise<Organization>;
-  integration(input?: { org?: Organization; slug?: string; aliases?: string[]; status?: IntegrationStatus }): Promise<IntegrationRecord>;
+  integration(input?: { org?: { id: string }; slug?: string; aliases?: string[]; status?: IntegrationStatus }): Promise<IntegrationRecord>;
   team(input: { integration: IntegrationRecord; externalTeamId?: string; name?: string }): Promise<TeamRecord>;
   /** A provisioned user, then brought to `status` ("pending": provisioned while the site-account system is down). */
   user(input?: {
