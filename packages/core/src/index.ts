@@ -78,3 +78,7 @@ export * from "./shared/files";
 export * from "./launches/local-site-login";
 export * from "./partners/users/site-account-sync";
 export * from "./partners/ports/local-password-setup";
+export * from "./orgs/organization-counts";
+export * from "./partners/integrations/integration-user-counts";
+export * from "./tenants/tenant-configured-at";
+export * from "./db/database-health";

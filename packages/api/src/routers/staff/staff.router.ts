@@ -1,14 +1,19 @@
 import { router } from "../../trpc";
-import { staffIntegrationsRouter } from "./integrations.router";
-import { staffInvitationsRouter } from "./invitations.router";
-import { staffKeysRouter } from "./keys.router";
-import { staffMembersRouter } from "./members.router";
-import { staffOrganizationsRouter } from "./organizations.router";
-import { staffPartnerImportsRouter, staffPartnerTeamsRouter } from "./partner-teams.router";
-import { staffPartnerUsersRouter } from "./partner-users.router";
-import { search } from "./search.router";
-import { me, signIn, signOut } from "./session";
-import { staffAuditRouter, staffConversationsRouter, staffOutboxRouter } from "./support.router";
+import { staffAuditRouter } from "./audit/audit.router";
+import { staffConversationsRouter } from "./conversations/conversations.router";
+import { staffIntegrationsRouter } from "./integrations/integrations.router";
+import { staffInvitationsRouter } from "./invitations/invitations.router";
+import { staffKeysRouter } from "./keys/keys.router";
+import { staffMembersRouter } from "./members/members.router";
+import { staffOrganizationsRouter } from "./organizations/organizations.router";
+import { staffOutboxRouter } from "./outbox/outbox.router";
+import { staffPartnerImportsRouter } from "./partner-imports/partner-imports.router";
+import { staffPartnerTeamsRouter } from "./partner-teams/partner-teams.router";
+import { staffPartnerUsersRouter } from "./partner-users/partner-users.router";
+import { search } from "./search/search";
+import { me } from "./session/me";
+import { signIn } from "./session/sign-in";
+import { signOut } from "./session/sign-out";
 
 /**
  * The admin console's procedures (served on /trpc, never on /v1). Queries need a signed-in

@@ -1,0 +1,64 @@
+import { createStaff } from "@mga/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_PARTNER_SCOPES } from "../support/partners";
+import { ok, type StaffSession } from "../support/staff-client";
+import { useStaffProcedures } from "../support/staff-procedures";
+
+/** Staff procedures: the audit log's filters and cursor pages. */
+const { db, query, mutate, signIn, rest, auditList, newOrg, newKey, sessions } = useStaffProcedures();
+let admin: StaffSession;
+let viewer: StaffSession;
+beforeAll(() => {
+  ({ admin, viewer } = sessions);
+});
+
+// The action-prefix filter below needs partner-user entries in this file's own database: an
+// admin disables and reactivates a partner user (both audited as partner_user.*).
+beforeAll(async () => {
+  const org = await newOrg("Audit Lender");
+  const integration = ok(await mutate(admin, "staff.integrations.create", { organization_id: org.id, slug: "audit-los" }));
+  const key = await newKey(org.id, ALL_PARTNER_SCOPES);
+  expect((await rest("PUT", "/v1/integrations/audit-los/users/audit-1", key.plaintext, { email: "audit-1@audit.test" })).status).toBe(201);
+  for (const status of ["disabled", "active"]) {
+    ok(await mutate(admin, "staff.partnerUsers.setStatus", { integration_id: integration.id, external_user_id: "audit-1", status }));
+  }
+});
+
+describe("audit log", () => {
+  it("filters by actor and by action prefix, newest first, and pages with a cursor bound to the filters", async () => {
+    await createStaff(db(), { email: "auditor@mga.test", password: "auditor password 1", role: "admin", actor: "test" });
+    const auditor = await signIn("auditor@mga.test", "auditor password 1");
+    const ids: string[] = [];
+    for (let i = 1; i <= 5; i += 1) ids.push(ok(await mutate(auditor, "staff.organizations.create", { name: `Audit page ${i}` })).id);
+
+    const byAuditor = await auditList({ actor: "auditor@mga.test" });
+    expect(byAuditor.map((e) => e.action).sort()).toEqual(["organization.create", "organization.create", "organization.create", "organization.create", "organization.create", "staff.sign_in"]);
+    expect(byAuditor.every((e) => e.actor === "auditor@mga.test")).toBe(true);
+
+    const filter = { actor: "auditor@mga.test", action: "organization." };
+    const all = await auditList(filter);
+    expect(all.map((e) => e.target).sort()).toEqual([...ids].sort());
+    expect(all.map((e) => e.details.name).sort()).toEqual(["Audit page 1", "Audit page 2", "Audit page 3", "Audit page 4", "Audit page 5"]);
+    const times = all.map((e) => Date.parse(e.created_at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = ok(await query(viewer, "staff.audit.list", { ...filter, limit: 2, ...(cursor ? { cursor } : {}) }));
+      pages.push(page.entries.map((e: { id: string }) => e.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && pages.length < 10);
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(all.map((e) => e.id));
+
+    const firstPage = ok(await query(viewer, "staff.audit.list", { ...filter, limit: 2 }));
+    expect((await query(viewer, "staff.audit.list", { actor: "auditor@mga.test", action: "staff.", limit: 2, cursor: firstPage.next_cursor })).status).toBe(400);
+    expect((await query(viewer, "staff.audit.list", { ...filter, limit: 2, cursor: "not-a-cursor" })).status).toBe(400);
+
+    const prefixed = await auditList({ action: "partner_user." });
+    expect(prefixed.length).toBeGreaterThan(0);
+    expect(prefixed.every((e) => e.action.startsWith("partner_user."))).toBe(true);
+    expect(await auditList({ action: "organization.create", actor: "nobody@mga.test" })).toEqual([]);
+  });
+});

@@ -1,0 +1,16 @@
+import { listAudit } from "@mga/core";
+import { staffProcedure } from "../../../trpc";
+import { listAuditInput, listAuditOutput } from "./audit.types";
+
+/** Filters by a part of the actor and by an action prefix, newest first. */
+export const listStaffAudit = staffProcedure
+  .input(listAuditInput)
+  .output(listAuditOutput)
+  .query(async ({ ctx, input }) => {
+    const page = await listAudit(ctx.db, input);
+    return {
+      entries: page.entries.map((entry) => ({ id: entry.id, actor: entry.actor, action: entry.action, target: entry.target, details: entry.details, created_at: entry.createdAt.toISOString() })),
+      next_cursor: page.nextCursor,
+      total: page.total,
+    };
+  });

@@ -1,0 +1,9 @@
+import { getIntegrationById } from "@mga/core";
+import { integrationToOperatorView } from "../../../operator/operator-views";
+import { staffProcedure } from "../../../trpc";
+import { integrationIdInput, integrationViewSchema } from "./integrations.types";
+
+export const getStaffIntegration = staffProcedure
+  .input(integrationIdInput)
+  .output(integrationViewSchema)
+  .query(async ({ ctx, input }) => integrationToOperatorView(await getIntegrationById(ctx.db, input.id)));

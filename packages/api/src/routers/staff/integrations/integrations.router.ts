@@ -1,0 +1,21 @@
+import { router } from "../../../trpc";
+import { addAlias } from "./add-alias";
+import { aliasRule } from "./alias-rule";
+import { createStaffIntegration } from "./create-integration";
+import { getStaffIntegration } from "./get-integration";
+import { listStaffIntegrations } from "./list-integrations";
+import { removeAlias } from "./remove-alias";
+import { setAliasGrant } from "./set-alias-grant";
+import { setIntegrationStatus } from "./set-integration-status";
+
+/** Partner integrations, their public aliases and which keys each alias is granted to. */
+export const staffIntegrationsRouter = router({
+  aliasRule,
+  list: listStaffIntegrations,
+  get: getStaffIntegration,
+  create: createStaffIntegration,
+  setStatus: setIntegrationStatus,
+  addAlias,
+  removeAlias,
+  setAliasGrant,
+});

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { activeOrDisabledSchema, countSchema, staffId } from "../staff.types";
+
+/** Partner integrations, their public aliases and which keys each alias is granted to. */
+const slug = z.string().trim().min(1).max(100);
+
+/** integrationToOperatorView's shape (the CLI prints the same). */
+export const integrationViewSchema = z.strictObject({
+  id: z.string(),
+  organization_id: z.string(),
+  slug: z.string(),
+  status: activeOrDisabledSchema,
+  aliases: z.array(z.strictObject({ slug: z.string(), granted_key_ids: z.array(z.string()) })),
+});
+
+export const aliasRuleOutput = z.string();
+
+export const listIntegrationsInput = z.strictObject({ organization_id: staffId });
+export const listIntegrationsOutput = z.array(integrationViewSchema.extend({ users: countSchema }));
+
+export const integrationIdInput = z.strictObject({ id: staffId });
+
+export const createIntegrationInput = z.strictObject({ organization_id: staffId, slug, aliases: z.array(slug).max(20).default([]) });
+export const setIntegrationStatusInput = z.strictObject({ id: staffId, status: activeOrDisabledSchema });
+export const aliasInput = z.strictObject({ id: staffId, alias: slug });
+export const setAliasGrantInput = aliasInput.extend({ key_id: staffId, granted: z.boolean() });

@@ -1,0 +1,17 @@
+import { setAliasGrant as setCoreAliasGrant } from "@mga/core";
+import { integrationToOperatorView } from "../../../operator/operator-views";
+import { adminProcedure } from "../../../trpc";
+import { auditStaffAction } from "../audit-action";
+import { integrationWithAlias } from "./integration-with-alias";
+import { integrationViewSchema, setAliasGrantInput } from "./integrations.types";
+
+/** An alias resolves only for the keys granted it (spec section 5 item 4). */
+export const setAliasGrant = adminProcedure
+  .input(setAliasGrantInput)
+  .output(integrationViewSchema)
+  .mutation(async ({ ctx, input }) => {
+    const current = await integrationWithAlias(ctx, input.id, input.alias);
+    const integration = await setCoreAliasGrant(ctx.db, { organizationId: current.organizationId, alias: input.alias, apiKeyId: input.key_id, granted: input.granted });
+    await auditStaffAction(ctx, input.granted ? "integration.alias_grant" : "integration.alias_revoke", integration.id, { alias: input.alias, key_id: input.key_id });
+    return integrationToOperatorView(integration);
+  });

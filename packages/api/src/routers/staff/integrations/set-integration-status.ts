@@ -1,0 +1,16 @@
+import { getIntegrationById, updateIntegration } from "@mga/core";
+import { integrationToOperatorView } from "../../../operator/operator-views";
+import { adminProcedure } from "../../../trpc";
+import { auditStaffAction } from "../audit-action";
+import { integrationViewSchema, setIntegrationStatusInput } from "./integrations.types";
+
+/** Disabling refuses every partner request naming it (403) until it is enabled again. */
+export const setIntegrationStatus = adminProcedure
+  .input(setIntegrationStatusInput)
+  .output(integrationViewSchema)
+  .mutation(async ({ ctx, input }) => {
+    const current = await getIntegrationById(ctx.db, input.id);
+    const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, status: input.status });
+    await auditStaffAction(ctx, `integration.${input.status === "disabled" ? "disable" : "enable"}`, integration.id, { slug: integration.slug });
+    return integrationToOperatorView(integration);
+  });

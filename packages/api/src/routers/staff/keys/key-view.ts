@@ -1,0 +1,7 @@
+import { type ApiKeySummary, type Database, listLaunchBindings } from "@mga/core";
+import { keyToOperatorView } from "../../../operator/operator-views";
+
+/** The key with its launch binding, so every procedure returning a key shows it as keys.get does. */
+export async function keyViewWithBinding(db: Database, key: ApiKeySummary) {
+  return keyToOperatorView(key, (await listLaunchBindings(db, key.organizationId)).get(key.id));
+}

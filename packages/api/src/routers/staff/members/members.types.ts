@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { activeOrDisabledSchema, staffId, staffRoleSchema } from "../staff.types";
+
+/** Staff accounts and invitations. */
+export const memberSchema = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  role: staffRoleSchema,
+  status: activeOrDisabledSchema,
+  locked_until: z.iso.datetime().nullable(),
+  last_sign_in_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+});
+
+export const inviteSchema = z.strictObject({
+  id: z.string(),
+  email: z.string(),
+  role: staffRoleSchema,
+  invited_by: z.string(),
+  created_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+});
+
+export const listMembersOutput = z.strictObject({ members: z.array(memberSchema), invites: z.array(inviteSchema) });
+
+export const inviteMemberInput = z.strictObject({ email: z.string().trim().min(1).max(254), role: staffRoleSchema });
+export const inviteMemberOutput = z.strictObject({ invite: inviteSchema, token: z.string() });
+
+export const memberIdInput = z.strictObject({ id: staffId });
+export const revokeInviteOutput = z.strictObject({ revoked: z.literal(true) });
+
+export const setMemberRoleInput = z.strictObject({ id: staffId, role: staffRoleSchema });
+export const setMemberStatusInput = z.strictObject({ id: staffId, status: activeOrDisabledSchema });

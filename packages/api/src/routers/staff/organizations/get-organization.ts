@@ -1,0 +1,19 @@
+import { AGENCY_SOURCE_TYPES, getOrganization, getTenantConfig, tenantConfiguredAt } from "@mga/core";
+import { staffProcedure } from "../../../trpc";
+import { getOrganizationOutput, organizationIdInput } from "./organizations.types";
+
+export const getStaffOrganization = staffProcedure
+  .input(organizationIdInput)
+  .output(getOrganizationOutput)
+  .query(async ({ ctx, input }) => {
+    const org = await getOrganization(ctx.db, input.id);
+    const [tenant, configuredAt] = await Promise.all([getTenantConfig(ctx.db, org.id), tenantConfiguredAt(ctx.db, org.id)]);
+    return {
+      id: org.id,
+      name: org.name,
+      created_at: org.createdAt.toISOString(),
+      tenant,
+      tenant_configured_at: configuredAt?.toISOString() ?? null,
+      suggested_agency_sources: [...AGENCY_SOURCE_TYPES],
+    };
+  });

@@ -1,0 +1,23 @@
+import { listPartnerUsers } from "@mga/core";
+import { staffProcedure } from "../../../trpc";
+import { userToWire } from "../../partners/users/to-wire";
+import { integrationForStaff } from "../partner-directory";
+import { listPartnerUsersInput, listPartnerUsersOutput } from "./partner-users.types";
+
+/** Spec 4.10's filters and counts; the counts cover the whole integration. */
+export const listStaffPartnerUsers = staffProcedure
+  .input(listPartnerUsersInput)
+  .output(listPartnerUsersOutput)
+  .query(async ({ ctx, input }) => {
+    const integration = await integrationForStaff(ctx, input.integration_id);
+    const page = await listPartnerUsers(ctx.db, integration, {
+      q: input.q,
+      teamExternalId: input.team_external_id,
+      unassigned: input.unassigned,
+      status: input.status,
+      limit: input.limit,
+      cursor: input.cursor,
+      withTotal: true,
+    });
+    return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
+  });

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { operationSchema } from "../../partners/operations/operations.types";
+import { listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
+import { activeOrDisabledSchema, countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
+
+/** Partner users for support staff: the partner's view plus the contact details partners never read back. */
+const email = z.string().trim().min(3).max(254);
+const name = z.string().trim().min(1).max(200);
+
+export const userRefInput = z.strictObject({ integration_id: staffId, external_user_id: externalId });
+export const integrationIdInput = z.strictObject({ integration_id: staffId });
+
+/** Spec 4.10's counts: the whole integration, whatever the filters. */
+export const userCountsSchema = listUsersOutput.shape.counts;
+
+export const listPartnerUsersInput = z.strictObject({
+  integration_id: staffId,
+  q: z.string().trim().min(1).max(255).optional(),
+  team_external_id: externalId.optional(),
+  unassigned: z.boolean().optional(),
+  status: z.enum(["active", "disabled", "deleted"]).optional(),
+  limit: staffLimit(25),
+  cursor: staffCursor,
+});
+export const listPartnerUsersOutput = z.strictObject({ users: z.array(partnerUserSchema), counts: userCountsSchema, next_cursor: z.string().nullable(), total: countSchema });
+
+export const getPartnerUserOutput = z.strictObject({
+  user: partnerUserSchema,
+  contact: z.strictObject({ email: z.string(), name: z.string().nullable() }),
+  operations: z.array(operationSchema),
+});
+
+export const siteAccountForEmailInput = z.strictObject({ integration_id: staffId, email });
+export const siteAccountForEmailOutput = z.strictObject({ site_account_exists: z.boolean(), other_integrations: countSchema, hosted_product: z.boolean() });
+
+export const setPartnerUserStatusInput = userRefInput.extend({ status: activeOrDisabledSchema });
+export const requestDeletionInput = userRefInput.extend({ note: z.string().trim().max(500).optional() });
+export const requestReprovisionInput = userRefInput.extend({ email, name: name.optional() });
+/** The operation a deletion or reprovision started (the user's operations list shows its progress). */
+export const operationStartedOutput = z.strictObject({ operation_id: z.string() });
+
+export const overrideProfileInput = userRefInput.extend({ email: email.optional(), name: name.optional(), reason: z.string().trim().min(1).max(500) });
