@@ -78,3 +78,4 @@ export * from "./shared/files";
 export * from "./launches/local-site-login";
 export * from "./partners/users/site-account-sync";
 export * from "./partners/ports/local-password-setup";
+export * from "./closed-values";

@@ -1,0 +1,7 @@
+/** A staff member's role (columns staff_accounts.role and staff_invites.role, enforced by CHECK constraints). */
+export const STAFF_ROLES = ["admin", "viewer"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** Not stored: `disabled` is a set staff_accounts.disabled_at. */
+export const STAFF_STATUSES = ["active", "disabled"] as const;
+export type StaffStatus = (typeof STAFF_STATUSES)[number];
