@@ -1,4 +1,4 @@
-import { ALIAS_GRANT_RULE, AppError, createIntegration, getIntegrationById, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { ALIAS_GRANT_RULE, AppError, createIntegration, getIntegrationById, INTEGRATION_STATUSES, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
 import { z } from "zod";
 import { integrationToOperatorView } from "../../operator/operator-views";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
@@ -33,7 +33,7 @@ export const staffIntegrationsRouter = router({
     }),
 
   /** Disabling refuses every partner request naming it (403) until it is enabled again. */
-  setStatus: adminProcedure.input(z.strictObject({ id: staffId, status: z.enum(["active", "disabled"]) })).mutation(async ({ ctx, input }) => {
+  setStatus: adminProcedure.input(z.strictObject({ id: staffId, status: z.enum(INTEGRATION_STATUSES) })).mutation(async ({ ctx, input }) => {
     const current = await getIntegrationById(ctx.db, input.id);
     const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, status: input.status });
     await auditStaffAction(ctx, `integration.${input.status === "disabled" ? "disable" : "enable"}`, integration.id, { slug: integration.slug });

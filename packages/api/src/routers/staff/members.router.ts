@@ -1,10 +1,10 @@
-import { inviteStaff, listPendingInvites, listStaff, revokeStaffInvite, setStaffRole, setStaffStatus, type StaffAccountView, type StaffInvite } from "@mga/core";
+import { inviteStaff, listPendingInvites, listStaff, revokeStaffInvite, setStaffRole, setStaffStatus, STAFF_ROLES, STAFF_STATUSES, type StaffAccountView, type StaffInvite } from "@mga/core";
 import { z } from "zod";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
 import { staffId } from "./staff.types";
 
 /** Staff accounts and invitations. Everyone reads; admins invite and change colleagues. */
-const role = z.enum(["admin", "viewer"]);
+const role = z.enum(STAFF_ROLES);
 
 const memberView = (member: StaffAccountView) => ({
   id: member.id,
@@ -47,7 +47,7 @@ export const staffMembersRouter = router({
   ),
 
   /** Disabling ends the colleague's sessions at once; enabling also lifts a lockout. */
-  setStatus: adminProcedure.input(z.strictObject({ id: staffId, status: z.enum(["active", "disabled"]) })).mutation(async ({ ctx, input }) =>
+  setStatus: adminProcedure.input(z.strictObject({ id: staffId, status: z.enum(STAFF_STATUSES) })).mutation(async ({ ctx, input }) =>
     memberView(await setStaffStatus(ctx.db, { id: input.id, status: input.status, actor: ctx.staff })),
   ),
 });

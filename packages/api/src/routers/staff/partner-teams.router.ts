@@ -1,4 +1,4 @@
-import { getImport, listImports, listTeams } from "@mga/core";
+import { getImport, listImports, listTeams, TEAM_STATUSES } from "@mga/core";
 import { z } from "zod";
 import { router, staffProcedure } from "../../trpc";
 import { importToWire } from "../partners/imports/to-wire";
@@ -12,7 +12,7 @@ export const staffPartnerTeamsRouter = router({
     .input(
       z.strictObject({
         integration_id: staffId,
-        status: z.enum(["active", "archived"]).optional(),
+        status: z.enum(TEAM_STATUSES).optional(),
         q: z.string().trim().max(128).optional(),
         limit: staffLimit(50),
         cursor: staffCursor,

@@ -9,6 +9,7 @@ import {
   requestDeletion,
   requestReprovision,
   setPartnerUserStatus,
+  USER_STATUSES,
 } from "@mga/core";
 import { z } from "zod";
 import { adminProcedure, router, staffProcedure } from "../../trpc";
@@ -32,7 +33,7 @@ export const staffPartnerUsersRouter = router({
         q: z.string().trim().min(1).max(255).optional(),
         team_external_id: externalId.optional(),
         unassigned: z.boolean().optional(),
-        status: z.enum(["active", "disabled", "deleted"]).optional(),
+        status: z.enum(USER_STATUSES).optional(),
         limit: staffLimit(25),
         cursor: staffCursor,
       }),
@@ -74,7 +75,7 @@ export const staffPartnerUsersRouter = router({
     return { site_account_exists: found.exists, other_integrations: found.otherIntegrations, hosted_product: found.hostedProduct };
   }),
 
-  setStatus: adminProcedure.input(userRef.extend({ status: z.enum(["active", "disabled"]) })).mutation(async ({ ctx, input }) => {
+  setStatus: adminProcedure.input(userRef.extend({ status: z.enum(USER_STATUSES).exclude(["deleted"]) })).mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const user = await setPartnerUserStatus(operationDeps(ctx), integration, input.external_user_id, input.status);
     await auditStaffAction(ctx, input.status === "disabled" ? "partner_user.disable" : "partner_user.reactivate", `${integration.slug}/${input.external_user_id}`);
