@@ -1,8 +1,8 @@
 /**
- * Every closed value set stored in a column (statuses, kinds, roles): each is one `as const`
- * list in its own area, and the database enforces it with a CHECK constraint of the same
- * values (test/db/closed-values.test.ts keeps the two equal). These files import nothing, so
- * this entry (`@mga/core/closed-values`) is safe to bundle into the console.
+ * Every closed value set (statuses, kinds, roles, reasons): each is one `as const` list in its
+ * own area. Those stored in a column are enforced by a CHECK constraint of the same values
+ * (test/db/closed-values.test.ts keeps the two equal). These files import nothing, so this
+ * entry (`@mga/core/closed-values`) is safe to bundle into the console.
  */
 export * from "./keys/key-status";
 export * from "./partners/integrations/integration-status";

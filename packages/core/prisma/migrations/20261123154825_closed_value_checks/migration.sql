@@ -36,5 +36,5 @@ ALTER TABLE "lifecycle_operations" ADD CONSTRAINT "lifecycle_operations_authoriz
 ALTER TABLE "import_jobs" ADD CONSTRAINT "import_jobs_status_check" CHECK ("status" IN ('queued', 'processing', 'completed', 'failed'));
 ALTER TABLE "import_job_rows" ADD CONSTRAINT "import_job_rows_outcome_check" CHECK ("outcome" IN ('created', 'existing', 'pending', 'failed'));
 -- STAFF_ROLES
-ALTER TABLE "staff_accounts" ADD CONSTRAINT "staff_accounts_role_check" CHECK ("role" IN ('admin', 'viewer'));
-ALTER TABLE "staff_invites" ADD CONSTRAINT "staff_invites_role_check" CHECK ("role" IN ('admin', 'viewer'));
+ALTER TABLE "staff_accounts" ADD CONSTRAINT "staff_accounts_role_check" CHECK ("role" IN ('viewer', 'admin'));
+ALTER TABLE "staff_invites" ADD CONSTRAINT "staff_invites_role_check" CHECK ("role" IN ('viewer', 'admin'));

@@ -21,3 +21,18 @@ export type IdentityOrigin = (typeof IDENTITY_ORIGINS)[number];
 
 export const EXPERIENCE_TYPES = ["mg", "white_label"] as const;
 export type ExperienceType = (typeof EXPERIENCE_TYPES)[number];
+
+/** Spec 2.9 `launch_eligibility.blocking_reasons`, in the spec's order (computed, not stored). */
+export const BLOCKING_REASONS = [
+  "disabled",
+  "deleted",
+  "provisioning_pending",
+  "provisioning_failed",
+  "profile_sync_pending",
+  "profile_sync_failed",
+  "wordpress_sync_pending",
+  "wordpress_sync_failed",
+  "wordpress_unlinked",
+  "chat_identity_unlinked",
+] as const;
+export type BlockingReason = (typeof BLOCKING_REASONS)[number];

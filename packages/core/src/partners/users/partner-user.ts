@@ -1,23 +1,8 @@
 import type { OperationStatus, OperationType } from "../operations/operation-values";
 import type { TeamStatus } from "../teams/team-status";
-import type { ExperienceType, IdentityOrigin, MappingStatus, ProvisioningStatus, SyncStatus, UserStatus } from "./partner-user-values";
+import type { BlockingReason, ExperienceType, IdentityOrigin, MappingStatus, ProvisioningStatus, SyncStatus, UserStatus } from "./partner-user-values";
 
 /** A partner user as the domain sees it (spec 2.9); the transport picks the public fields. */
-
-export const BLOCKING_REASONS = [
-  "disabled",
-  "deleted",
-  "provisioning_pending",
-  "provisioning_failed",
-  "profile_sync_pending",
-  "profile_sync_failed",
-  "wordpress_sync_pending",
-  "wordpress_sync_failed",
-  "wordpress_unlinked",
-  "chat_identity_unlinked",
-] as const;
-export type BlockingReason = (typeof BLOCKING_REASONS)[number];
-
 export interface PartnerUserRecord {
   id: string;
   integration: string;
