@@ -82,3 +82,5 @@ export * from "./orgs/organization-counts";
 export * from "./partners/integrations/integration-user-counts";
 export * from "./tenants/tenant-configured-at";
 export * from "./db/database-health";
+
+export * from "./closed-values";

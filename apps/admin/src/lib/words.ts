@@ -2,7 +2,29 @@
  * The words staff read for the API's technical values (statuses, blocking reasons, operation
  * types, error codes). Pages show these and keep the value itself in a title (hover), so what
  * the API says can still be quoted to an engineer. Defined once here: every page uses them.
+ * Each table is typed by its value set (core's `as const` lists), so a value without words,
+ * or words for a value that no longer exists, is a type error.
  */
+import type {
+  BlockingReason,
+  ExperienceType,
+  IdentityOrigin,
+  ImportStatus,
+  IntegrationStatus,
+  KeyStatus,
+  MappingStatus,
+  MessageStatus,
+  OperationStatus,
+  OperationType,
+  ProvisioningStatus,
+  RowOutcome,
+  StaffRole,
+  StaffStatus,
+  SyncStatus,
+  TeamStatus,
+  UserStatus,
+} from "@mga/api/closed-values";
+
 export type ValueKind =
   | "status"
   | "provisioning"
@@ -19,14 +41,18 @@ export type ValueKind =
   | "role"
   | "errorCode";
 
-const WORDS: Record<ValueKind, Record<string, string>> = {
+type Words<Value extends string> = Record<Value, string>;
+
+const WORDS = {
   // Users, integrations, keys, teams and staff accounts.
-  status: { active: "Active", disabled: "Disabled", deleted: "Deleted", revoked: "Revoked", archived: "Archived" },
-  provisioning: { pending: "Being set up", active: "Set up", failed: "Setup failed" },
-  sync: { applied: "Up to date", pending: "Being updated", failed: "Update failed" },
-  mapping: { pending: "Being linked", mapped: "Linked", failed: "Linking failed", unmapped: "Not linked" },
-  identityOrigin: { existing_mg: "Existing account of the hosted product", partner_created: "Created by the partner" },
-  experience: { mg: "Hosted product experience", white_label: "White-label experience" },
+  status: { active: "Active", disabled: "Disabled", deleted: "Deleted", revoked: "Revoked", archived: "Archived" } satisfies Words<
+    UserStatus | IntegrationStatus | KeyStatus | TeamStatus | StaffStatus
+  >,
+  provisioning: { pending: "Being set up", active: "Set up", failed: "Setup failed" } satisfies Words<ProvisioningStatus>,
+  sync: { applied: "Up to date", pending: "Being updated", failed: "Update failed" } satisfies Words<SyncStatus>,
+  mapping: { pending: "Being linked", mapped: "Linked", failed: "Linking failed", unmapped: "Not linked" } satisfies Words<MappingStatus>,
+  identityOrigin: { existing_mg: "Existing account of the hosted product", partner_created: "Created by the partner" } satisfies Words<IdentityOrigin>,
+  experience: { mg: "Hosted product experience", white_label: "White-label experience" } satisfies Words<ExperienceType>,
   blockingReason: {
     disabled: "the user is disabled",
     deleted: "the user is deleted",
@@ -38,8 +64,8 @@ const WORDS: Record<ValueKind, Record<string, string>> = {
     wordpress_sync_failed: "updating the site account failed",
     wordpress_unlinked: "no site account is linked",
     chat_identity_unlinked: "no chat identity is linked",
-  },
-  operationType: { profile_change: "Profile change", deletion: "Deletion", reprovision: "Reprovision" },
+  } satisfies Words<BlockingReason>,
+  operationType: { profile_change: "Profile change", deletion: "Deletion", reprovision: "Reprovision" } satisfies Words<OperationType>,
   operationStatus: {
     queued: "Queued",
     verification_pending: "Waiting for email verification",
@@ -48,11 +74,12 @@ const WORDS: Record<ValueKind, Record<string, string>> = {
     failed: "Failed",
     expired: "Expired",
     cancelled: "Cancelled",
-  },
-  importStatus: { queued: "Queued", processing: "In progress", completed: "Completed", failed: "Failed" },
-  importOutcome: { created: "Created", existing: "Already existed", pending: "Being set up", failed: "Failed" },
-  messageStatus: { complete: "Complete", incomplete: "Incomplete" },
-  role: { admin: "Admin", viewer: "Viewer" },
+  } satisfies Words<OperationStatus>,
+  importStatus: { queued: "Queued", processing: "In progress", completed: "Completed", failed: "Failed" } satisfies Words<ImportStatus>,
+  importOutcome: { created: "Created", existing: "Already existed", pending: "Being set up", failed: "Failed" } satisfies Words<RowOutcome>,
+  messageStatus: { complete: "Complete", incomplete: "Incomplete" } satisfies Words<MessageStatus>,
+  role: { admin: "Admin", viewer: "Viewer" } satisfies Words<StaffRole>,
+  // Open: an operation's error code may be any code the service reports (unknown ones read as themselves).
   errorCode: {
     invalid_request: "Refused as invalid",
     unauthorized: "Not signed in or key not valid",
@@ -70,11 +97,11 @@ const WORDS: Record<ValueKind, Record<string, string>> = {
     reprovision_failed: "Reprovision failed",
     profile_change_failed: "Profile change failed",
   },
-};
+} satisfies Record<ValueKind, Words<string>>;
 
 /** Staff words for a value; an unknown value (a newer API) reads as itself, spaced and capitalised. */
 export function describeValue(kind: ValueKind, value: string): string {
-  return WORDS[kind][value] ?? capitalise(value.replaceAll("_", " "));
+  return (WORDS[kind] as Words<string>)[value] ?? capitalise(value.replaceAll("_", " "));
 }
 
 /** Why a user cannot launch, as one sentence ("Blocked: the user is disabled; no site account is linked."). */

@@ -1,15 +1,16 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import type { EmbeddedOwner, EndUser } from "./conversations";
+import type { MessageRole, MessageStatus } from "./message-values";
 
 export interface NewMessage {
   id: string;
-  role: "user" | "assistant";
+  role: MessageRole;
   content: string;
   citations?: unknown[];
   sources?: unknown[];
   metadata?: Record<string, unknown>;
-  status?: "complete" | "incomplete";
+  status?: MessageStatus;
   createdAt: Date;
 }
 

@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
+import type { MessageRole, MessageStatus } from "./message-values";
 import type { PublicCitation, PublicSource } from "./sanitize";
 
 export interface EndUser {
@@ -21,12 +22,12 @@ export interface ConversationRecord {
 
 export interface MessageRecord {
   id: string;
-  role: "user" | "assistant";
+  role: MessageRole;
   content: string;
   citations: PublicCitation[];
   sources: PublicSource[];
   metadata: Record<string, unknown>;
-  status: "complete" | "incomplete";
+  status: MessageStatus;
   createdAt: Date;
 }
 

@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { getOrganization } from "../orgs/organizations";
 import { generateApiKey } from "./key-secret";
+import type { KeyStatus } from "./key-status";
 import { parseScopes, type Scope } from "./scopes";
 
 /** A key as operators see it: never the secret, never its hash. */
@@ -10,7 +11,7 @@ export interface ApiKeySummary {
   id: string;
   organizationId: string;
   name: string;
-  status: "active" | "revoked";
+  status: KeyStatus;
   scopes: Scope[];
   lastFour: string;
   rateLimitPerMinute: number | null;
@@ -85,7 +86,7 @@ function toSummary(row: {
   id: string;
   organizationId: string;
   name: string;
-  status: "active" | "revoked";
+  status: string;
   scopes: string[];
   lastFour: string;
   rateLimitPerMinute: number | null;
@@ -97,7 +98,7 @@ function toSummary(row: {
     id: row.id,
     organizationId: row.organizationId,
     name: row.name,
-    status: row.status,
+    status: row.status as KeyStatus,
     scopes: row.scopes as Scope[],
     lastFour: row.lastFour,
     rateLimitPerMinute: row.rateLimitPerMinute,

@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error";
 import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
+import type { KeyStatus } from "./key-status";
 import type { Scope } from "./scopes";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from "../rate-limits/rate-limit";
 
@@ -56,7 +57,7 @@ interface Row {
   name: string;
   scopes: string[];
   last_four: string;
-  status: "active" | "revoked";
+  status: KeyStatus;
   rate_limit_per_minute: number | null;
   organization_name: string;
   tenant_config: unknown;

@@ -7,7 +7,8 @@ import { hashSecret, newSecretToken } from "../ids/secret-token";
 import { hashPassword } from "../passwords/password-hash";
 import { assertAcceptablePassword } from "../passwords/password-policy";
 import { beginSignInAttempt } from "../sign-ins/sign-in-throttle";
-import { assertStaffRole, normalizeStaffEmail, type StaffRole } from "./staff";
+import { assertStaffRole, normalizeStaffEmail } from "./staff";
+import type { StaffRole } from "./staff-values";
 
 /**
  * Invitations: an admin invites a colleague by email and role; the console shows the link

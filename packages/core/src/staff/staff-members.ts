@@ -4,7 +4,8 @@ import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { clearSignInLock, lockedUntil } from "../sign-ins/sign-in-throttle";
-import { assertStaffRole, type StaffMember, type StaffRole } from "./staff";
+import { assertStaffRole, type StaffMember } from "./staff";
+import type { StaffRole, StaffStatus } from "./staff-values";
 
 /**
  * Admins manage their colleagues: role changes and disabling (which ends the account's
@@ -15,7 +16,7 @@ export interface StaffAccountView {
   id: string;
   email: string;
   role: StaffRole;
-  status: "active" | "disabled";
+  status: StaffStatus;
   lockedUntil: Date | null;
   lastSignInAt: Date | null;
   createdAt: Date;
@@ -59,7 +60,7 @@ export async function setStaffRole(db: Database, input: { id: string; role: stri
   });
 }
 
-export async function setStaffStatus(db: Database, input: { id: string; status: "active" | "disabled"; actor: StaffMember }, now = new Date()): Promise<StaffAccountView> {
+export async function setStaffStatus(db: Database, input: { id: string; status: StaffStatus; actor: StaffMember }, now = new Date()): Promise<StaffAccountView> {
   const view = await changeColleague(db, input.id, input.actor, "disable your own account", async (client, before) => {
     const current = before.disabled_at ? "disabled" : "active";
     if (current === input.status) return undefined;

@@ -6,6 +6,7 @@ import { assertAcceptablePassword } from "../passwords/password-policy";
 import { recordAudit } from "../audit/audit-log";
 import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
+import { STAFF_ROLES, type StaffRole } from "./staff-values";
 
 /**
  * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
@@ -14,7 +15,6 @@ import { hashSecret, newSecretToken } from "../ids/secret-token";
  * failed or refused one is audited. Roles: `admin` may do everything, `viewer` only read.
  * Admins invite colleagues (staff-invites.ts) and manage them (staff-members.ts).
  */
-export type StaffRole = "admin" | "viewer";
 export const STAFF_SESSION_HOURS = 12;
 
 export interface StaffMember {
@@ -32,7 +32,7 @@ export function normalizeStaffEmail(raw: string): string {
 }
 
 export function assertStaffRole(role: string): asserts role is StaffRole {
-  if (role !== "admin" && role !== "viewer") throw new AppError("invalid_request", "role: admin or viewer");
+  if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new AppError("invalid_request", "role: admin or viewer");
 }
 
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {

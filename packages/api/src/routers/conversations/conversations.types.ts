@@ -1,3 +1,4 @@
+import { MESSAGE_ROLES } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../schemas/common";
 
@@ -71,7 +72,7 @@ export const conversationSchema = z
 export const messageSchema = z
   .strictObject({
     message_id: z.string().min(1),
-    role: z.enum(["user", "assistant"]).nullable(),
+    role: z.enum(MESSAGE_ROLES).nullable(),
     content: z.string().nullable(),
     citations: z.array(citationSchema),
     sources: z.array(sourceSchema),

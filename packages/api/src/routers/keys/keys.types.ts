@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SCOPES, tenantConfigSchema } from "@mga/core";
+import { KEY_STATUSES, SCOPES, tenantConfigSchema } from "@mga/core";
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 export const clientSchema = z
@@ -19,7 +19,7 @@ export const apiKeyRecordSchema = z
   .strictObject({
     id: z.string().min(1),
     name: z.string().min(1),
-    status: z.enum(["active", "revoked"]),
+    status: z.enum(KEY_STATUSES),
     scopes: z.array(z.enum(SCOPES)),
     last_four: z.string().min(1),
     tenant: tenantSchema,

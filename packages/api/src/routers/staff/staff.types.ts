@@ -1,4 +1,4 @@
-import type { StaffRole } from "@mga/core";
+import { STAFF_ROLES } from "@mga/core";
 import { z } from "zod";
 
 /** Ids the console passes back (org_…, int_…, key_…); checked for shape, looked up by core. */
@@ -12,10 +12,7 @@ export const staffCursor = z.string().min(1).max(500).optional();
 export const externalId = z.string().trim().min(1).max(255);
 
 /** A staff member's role, in requests and results alike (core's StaffRole). */
-export const staffRoleSchema = z.enum(["admin", "viewer"] as const satisfies readonly StaffRole[]);
-
-/** The status admins set on colleagues, integrations and partner users alike. */
-export const activeOrDisabledSchema = z.enum(["active", "disabled"]);
+export const staffRoleSchema = z.enum(STAFF_ROLES);
 
 /** Counts and totals of the console's tables. */
 export const countSchema = z.int().min(0).max(Number.MAX_SAFE_INTEGER);

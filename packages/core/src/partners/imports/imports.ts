@@ -6,6 +6,7 @@ import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { type DirectoryDeps, provisionPartnerUser } from "../users/users";
+import type { ImportStatus, RowOutcome } from "./import-values";
 
 /**
  * Bulk imports (spec 2.13, 3.8, 4.10): provisioning and identity matching only, at most
@@ -23,9 +24,6 @@ export interface ImportRowInput {
   name?: string | undefined;
   team_external_id?: string | null | undefined;
 }
-
-export type ImportStatus = "queued" | "processing" | "completed" | "failed";
-export type RowOutcome = "created" | "existing" | "pending" | "failed";
 
 export interface ImportRecord {
   id: string;

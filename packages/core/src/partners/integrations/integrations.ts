@@ -2,9 +2,8 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { getOrganization } from "../../orgs/organizations";
+import type { IntegrationStatus } from "./integration-status";
 import { assertIntegrationSlug } from "./slug";
-
-export type IntegrationStatus = "active" | "disabled";
 
 export interface IntegrationRecord {
   id: string;

@@ -7,7 +7,7 @@ import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { normalizeEmail } from "../../shared/email";
-import type { OperationStatus, OperationType } from "../users/partner-user";
+import type { OperationAuthority, OperationStatus, OperationType } from "./operation-values";
 import type { DirectoryDeps } from "../users/users";
 import { claimEmailInIntegration } from "../users/one-user-per-email";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
@@ -27,13 +27,6 @@ import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
  * rest, in one transaction; the worker (run-operation.ts) finishes it.
  */
 export const VERIFICATION_HOURS = 24;
-
-/**
- * What, beyond the partner's own request, allows a profile change to alter a site account
- * that the partner's mapping does not solely own: the new address was confirmed, or staff
- * applied an audited override. Null: the partner's request alone.
- */
-export type OperationAuthority = "verification" | "staff_override";
 
 export interface OperationDeps extends DirectoryDeps {
   queue: JobQueue;

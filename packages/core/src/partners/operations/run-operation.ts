@@ -6,7 +6,8 @@ import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import { type EmailHolder, emailTakenError, findEmailHolder } from "../users/one-user-per-email";
 import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
-import { createVerificationToken, enqueueVerification, type OperationAuthority, VERIFICATION_HOURS } from "./operations";
+import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./operations";
+import type { OperationAuthority } from "./operation-values";
 
 /**
  * The worker side of lifecycle operations. Every step is idempotent and checks what is

@@ -3,8 +3,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
-
-export type TeamStatus = "active" | "archived";
+import type { TeamStatus } from "./team-status";
 
 export interface TeamRecord {
   id: string;

@@ -2,7 +2,8 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
-import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow, type UserStatus } from "./partner-user";
+import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
+import type { UserStatus } from "./partner-user-values";
 
 /** The filters of a user list ($1 the integration, $2–$6 the filters), shared by its page and its count. */
 const USERS_MATCH = `u.integration_id = $1

@@ -1,31 +1,17 @@
+import type { OperationStatus, OperationType } from "../operations/operation-values";
+import type { TeamStatus } from "../teams/team-status";
+import type { BlockingReason, ExperienceType, IdentityOrigin, MappingStatus, ProvisioningStatus, SyncStatus, UserStatus } from "./partner-user-values";
+
 /** A partner user as the domain sees it (spec 2.9); the transport picks the public fields. */
-export type UserStatus = "active" | "disabled" | "deleted";
-export type ProvisioningStatus = "pending" | "active" | "failed";
-export type SyncStatus = "applied" | "pending" | "failed";
-
-export const BLOCKING_REASONS = [
-  "disabled",
-  "deleted",
-  "provisioning_pending",
-  "provisioning_failed",
-  "profile_sync_pending",
-  "profile_sync_failed",
-  "wordpress_sync_pending",
-  "wordpress_sync_failed",
-  "wordpress_unlinked",
-  "chat_identity_unlinked",
-] as const;
-export type BlockingReason = (typeof BLOCKING_REASONS)[number];
-
 export interface PartnerUserRecord {
   id: string;
   integration: string;
   externalUserId: string;
-  team: { id: string; externalTeamId: string; name: string; status: "active" | "archived" } | null;
+  team: { id: string; externalTeamId: string; name: string; status: TeamStatus } | null;
   assignmentVersion: number;
-  identityOrigin: "existing_mg" | "partner_created" | null;
-  experienceType: "mg" | "white_label";
-  mappingStatus: "pending" | "mapped" | "failed" | "unmapped";
+  identityOrigin: IdentityOrigin | null;
+  experienceType: ExperienceType;
+  mappingStatus: MappingStatus;
   status: UserStatus;
   provisioningStatus: ProvisioningStatus;
   wordpressLinked: boolean;
@@ -39,9 +25,6 @@ export interface PartnerUserRecord {
   createdAt: Date;
   updatedAt: Date;
 }
-
-export type OperationType = "profile_change" | "deletion" | "reprovision";
-export type OperationStatus = "queued" | "verification_pending" | "processing" | "completed" | "failed" | "expired" | "cancelled";
 
 /** Spec 2.10: what a partner may see of an operation. */
 export interface OperationSummary {
@@ -99,7 +82,7 @@ export interface UserRow {
   team_id: string | null;
   team_external_id: string | null;
   team_name: string | null;
-  team_status: "active" | "archived" | null;
+  team_status: TeamStatus | null;
   op_id: string | null;
   op_type: OperationType | null;
   op_status: OperationStatus | null;

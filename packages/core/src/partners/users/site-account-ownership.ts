@@ -2,6 +2,7 @@ import { withAdvisoryLocks } from "../../db/advisory-locks";
 import type { Database } from "../../db/database";
 import type { SiteAccounts } from "../ports/site-accounts";
 import { normalizeEmail } from "../../shared/email";
+import type { IdentityOrigin } from "./partner-user-values";
 
 /**
  * Who may change a site account (docs/decisions.md, "Site accounts shared between partners").
@@ -93,7 +94,7 @@ export async function reconcileAllSiteAccountLocks(deps: OwnershipDeps): Promise
 
 export interface LinkedAccount {
   accountId: string;
-  identityOrigin: "existing_mg" | "partner_created";
+  identityOrigin: IdentityOrigin;
 }
 
 const MAX_LOOKUPS = 5;

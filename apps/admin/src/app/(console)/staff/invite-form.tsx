@@ -1,5 +1,6 @@
 "use client";
 
+import { STAFF_ROLES } from "@mga/api/closed-values";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { OneTimeSecret } from "@/components/one-time-secret";
@@ -28,8 +29,11 @@ export function InviteForm() {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" name="role" defaultValue="viewer">
-            <option value="viewer">{describeValue("role", "viewer")}</option>
-            <option value="admin">{describeValue("role", "admin")}</option>
+            {STAFF_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {describeValue("role", role)}
+              </option>
+            ))}
           </select>
         </div>
         <SubmitButton>Create invitation link</SubmitButton>

@@ -1,3 +1,4 @@
+import { STAFF_ROLES } from "@mga/api/closed-values";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmAction } from "@/components/confirm-action";
 import { SubmitButton } from "@/components/fields";
@@ -45,8 +46,11 @@ export default async function StaffPage() {
                             Role of {member.email}
                           </label>
                           <select id={`role-${member.id}`} name="role" defaultValue={member.role}>
-                            <option value="viewer">{describeValue("role", "viewer")}</option>
-                            <option value="admin">{describeValue("role", "admin")}</option>
+                            {STAFF_ROLES.map((role) => (
+                              <option key={role} value={role}>
+                                {describeValue("role", role)}
+                              </option>
+                            ))}
                           </select>
                           <SubmitButton className="button button-secondary">Save role</SubmitButton>
                         </ActionForm>

@@ -1,4 +1,4 @@
-import { MAX_IMPORT_USERS } from "@mga/core";
+import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
@@ -23,13 +23,13 @@ export const importJobSchema = z
   .strictObject({
     job_id: z.string().min(1),
     integration: integrationSlugSchema,
-    status: z.enum(["queued", "processing", "completed", "failed"]),
+    status: z.enum(IMPORT_STATUSES),
     total: count,
     summary: z.strictObject({ processed: count, created: count, existing: count, pending: count, failed: count }),
     results: z.array(
       z.strictObject({
         external_user_id: externalUserIdSchema,
-        outcome: z.enum(["created", "existing", "pending", "failed"]),
+        outcome: z.enum(IMPORT_ROW_OUTCOMES),
         error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
       }),
     ),

@@ -1,3 +1,4 @@
+import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema, opaqueIdSchema } from "../../../schemas/partner-ids";
@@ -12,8 +13,8 @@ export const operationAcceptedSchema = z
 export const operationSchema = z
   .strictObject({
     operation_id: opaqueIdSchema,
-    type: z.enum(["profile_change", "deletion", "reprovision"]),
-    status: z.enum(["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"]),
+    type: z.enum(OPERATION_TYPES),
+    status: z.enum(OPERATION_STATUSES),
     error_code: opaqueIdSchema.nullable(),
     user: z.strictObject({ integration: integrationSlugSchema, external_user_id: externalUserIdSchema }),
     created_at: z.iso.datetime(),

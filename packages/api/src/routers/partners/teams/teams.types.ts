@@ -1,10 +1,11 @@
+import { TEAM_STATUSES } from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
 
 /** Spec 2.8 and 4.9. */
 export const teamNameSchema = z.string().trim().min(1).max(120);
-export const teamStatusSchema = z.enum(["active", "archived"]);
+export const teamStatusSchema = z.enum(TEAM_STATUSES);
 
 export const teamSchema = z
   .strictObject({

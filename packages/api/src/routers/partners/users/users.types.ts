@@ -1,18 +1,29 @@
-import { BLOCKING_REASONS } from "@mga/core";
+import {
+  BLOCKING_REASONS,
+  EXPERIENCE_TYPES,
+  IDENTITY_ORIGINS,
+  MAPPING_STATUSES,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  PROVISIONING_STATUSES,
+  SYNC_STATUSES,
+  USER_STATUSES,
+  type UserStatus,
+} from "@mga/core";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
 import { teamNameSchema, teamStatusSchema } from "../teams/teams.types";
 
 /** Spec 2.9, 2.10 and 4.10. Names, emails, passwords and site-account ids are never part of a response. */
-const syncStatus = z.enum(["applied", "pending", "failed"]);
+const syncStatus = z.enum(SYNC_STATUSES);
 const positiveInt = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 export const lifecycleOperationSummarySchema = z
   .strictObject({
     operation_id: opaqueIdSchema,
-    type: z.enum(["profile_change", "deletion", "reprovision"]),
-    status: z.enum(["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"]),
+    type: z.enum(OPERATION_TYPES),
+    status: z.enum(OPERATION_STATUSES),
     error_code: opaqueIdSchema.nullable(),
     updated_at: z.iso.datetime(),
   })
@@ -24,12 +35,12 @@ export const partnerUserSchema = z
     external_user_id: externalUserIdSchema,
     team: z.strictObject({ id: z.string().min(1), external_team_id: externalTeamIdSchema, name: teamNameSchema, status: teamStatusSchema }).nullable(),
     assignment_version: positiveInt,
-    identity_origin: z.enum(["existing_mg", "partner_created"]).nullable(),
-    experience_type: z.enum(["mg", "white_label"]),
-    mapping_status: z.enum(["pending", "mapped", "failed", "unmapped"]),
+    identity_origin: z.enum(IDENTITY_ORIGINS).nullable(),
+    experience_type: z.enum(EXPERIENCE_TYPES),
+    mapping_status: z.enum(MAPPING_STATUSES),
     launch_eligibility: z.strictObject({ can_launch: z.boolean(), blocking_reasons: z.array(z.enum(BLOCKING_REASONS)) }),
-    status: z.enum(["active", "disabled", "deleted"]),
-    provisioning_status: z.enum(["pending", "active", "failed"]),
+    status: z.enum(USER_STATUSES),
+    provisioning_status: z.enum(PROVISIONING_STATUSES),
     wordpress_linked: z.boolean(),
     access_version: positiveInt,
     account_generation: positiveInt,
@@ -52,7 +63,8 @@ export const putUserInput = userPathInput.extend({
   team_external_id: externalTeamIdSchema.nullable().optional(),
 });
 
-export const patchUserInput = userPathInput.extend({ status: z.enum(["disabled", "active"]) });
+// The spec lists `disabled` first; the OpenAPI document keeps that order.
+export const patchUserInput = userPathInput.extend({ status: z.enum(["disabled", "active"] as const satisfies readonly UserStatus[]) });
 
 export const listUsersInput = z.strictObject({
   integration: integrationSlugSchema,
@@ -60,7 +72,7 @@ export const listUsersInput = z.strictObject({
   external_user_id: externalUserIdSchema.optional(),
   q: z.string().min(1).max(128).optional(),
   unassigned: queryBooleanSchema.optional(),
-  status: z.enum(["active", "disabled", "deleted"]).optional(),
+  status: z.enum(USER_STATUSES).optional(),
   limit: z.int().min(1).max(100).default(25),
   cursor: cursorSchema.optional(),
 });

@@ -1,3 +1,4 @@
+import { MESSAGE_ROLES, MESSAGE_STATUSES } from "@mga/core";
 import { z } from "zod";
 import { countSchema, staffId, staffLimit } from "../staff.types";
 
@@ -25,9 +26,9 @@ export const conversationMessagesOutput = z.strictObject({
   messages: z.array(
     z.strictObject({
       id: z.string(),
-      role: z.enum(["user", "assistant"]),
+      role: z.enum(MESSAGE_ROLES),
       content: z.string(),
-      status: z.enum(["complete", "incomplete"]),
+      status: z.enum(MESSAGE_STATUSES),
       /** How many citations the answer has (the console shows the count only). */
       citations: countSchema,
       created_at: z.iso.datetime(),

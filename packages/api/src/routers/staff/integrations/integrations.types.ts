@@ -1,5 +1,6 @@
+import { INTEGRATION_STATUSES } from "@mga/core";
 import { z } from "zod";
-import { activeOrDisabledSchema, countSchema, staffId } from "../staff.types";
+import { countSchema, staffId } from "../staff.types";
 
 /** Partner integrations, their public aliases and which keys each alias is granted to. */
 const slug = z.string().trim().min(1).max(100);
@@ -9,7 +10,7 @@ export const integrationViewSchema = z.strictObject({
   id: z.string(),
   organization_id: z.string(),
   slug: z.string(),
-  status: activeOrDisabledSchema,
+  status: z.enum(INTEGRATION_STATUSES),
   aliases: z.array(z.strictObject({ slug: z.string(), granted_key_ids: z.array(z.string()) })),
 });
 
@@ -21,6 +22,6 @@ export const listIntegrationsOutput = z.array(integrationViewSchema.extend({ use
 export const integrationIdInput = z.strictObject({ id: staffId });
 
 export const createIntegrationInput = z.strictObject({ organization_id: staffId, slug, aliases: z.array(slug).max(20).default([]) });
-export const setIntegrationStatusInput = z.strictObject({ id: staffId, status: activeOrDisabledSchema });
+export const setIntegrationStatusInput = z.strictObject({ id: staffId, status: z.enum(INTEGRATION_STATUSES) });
 export const aliasInput = z.strictObject({ id: staffId, alias: slug });
 export const setAliasGrantInput = aliasInput.extend({ key_id: staffId, granted: z.boolean() });

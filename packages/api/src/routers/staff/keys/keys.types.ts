@@ -1,4 +1,4 @@
-import { MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from "@mga/core";
+import { KEY_STATUSES, MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from "@mga/core";
 import { z } from "zod";
 import { staffId } from "../staff.types";
 
@@ -14,7 +14,7 @@ export const keyViewSchema = z.strictObject({
   id: z.string(),
   organization_id: z.string(),
   name: z.string(),
-  status: z.enum(["active", "revoked"]),
+  status: z.enum(KEY_STATUSES),
   scopes: z.array(scopeSchema),
   last_four: z.string(),
   rate_limit_per_minute: z.int().nullable(),

@@ -1,12 +1,13 @@
+import { STAFF_STATUSES } from "@mga/core";
 import { z } from "zod";
-import { activeOrDisabledSchema, staffId, staffRoleSchema } from "../staff.types";
+import { staffId, staffRoleSchema } from "../staff.types";
 
 /** Staff accounts and invitations. */
 export const memberSchema = z.strictObject({
   id: z.string(),
   email: z.string(),
   role: staffRoleSchema,
-  status: activeOrDisabledSchema,
+  status: z.enum(STAFF_STATUSES),
   locked_until: z.iso.datetime().nullable(),
   last_sign_in_at: z.iso.datetime().nullable(),
   created_at: z.iso.datetime(),
@@ -30,4 +31,4 @@ export const memberIdInput = z.strictObject({ id: staffId });
 export const revokeInviteOutput = z.strictObject({ revoked: z.literal(true) });
 
 export const setMemberRoleInput = z.strictObject({ id: staffId, role: staffRoleSchema });
-export const setMemberStatusInput = z.strictObject({ id: staffId, status: activeOrDisabledSchema });
+export const setMemberStatusInput = z.strictObject({ id: staffId, status: z.enum(STAFF_STATUSES) });

@@ -1,7 +1,8 @@
+import { USER_STATUSES } from "@mga/core";
 import { z } from "zod";
 import { operationSchema } from "../../partners/operations/operations.types";
 import { listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
-import { activeOrDisabledSchema, countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
+import { countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
 
 /** Partner users for support staff: the partner's view plus the contact details partners never read back. */
 const email = z.string().trim().min(3).max(254);
@@ -18,7 +19,7 @@ export const listPartnerUsersInput = z.strictObject({
   q: z.string().trim().min(1).max(255).optional(),
   team_external_id: externalId.optional(),
   unassigned: z.boolean().optional(),
-  status: z.enum(["active", "disabled", "deleted"]).optional(),
+  status: z.enum(USER_STATUSES).optional(),
   limit: staffLimit(25),
   cursor: staffCursor,
 });
@@ -33,7 +34,7 @@ export const getPartnerUserOutput = z.strictObject({
 export const siteAccountForEmailInput = z.strictObject({ integration_id: staffId, email });
 export const siteAccountForEmailOutput = z.strictObject({ site_account_exists: z.boolean(), other_integrations: countSchema, hosted_product: z.boolean() });
 
-export const setPartnerUserStatusInput = userRefInput.extend({ status: activeOrDisabledSchema });
+export const setPartnerUserStatusInput = userRefInput.extend({ status: z.enum(USER_STATUSES).exclude(["deleted"]) });
 export const requestDeletionInput = userRefInput.extend({ note: z.string().trim().max(500).optional() });
 export const requestReprovisionInput = userRefInput.extend({ email, name: name.optional() });
 /** The operation a deletion or reprovision started (the user's operations list shows its progress). */

@@ -1,3 +1,4 @@
+import { USER_STATUSES } from "@mga/api/closed-values";
 import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
@@ -8,7 +9,6 @@ import { load, loadOrRefusal } from "@/lib/session";
 import { describeBlockingReasons, describeValue } from "@/lib/words";
 
 type SearchParams = Record<string, string | string[] | undefined>;
-const STATUSES = ["active", "disabled", "deleted"] as const;
 const PAGE_SIZE = 25;
 /** Spec 4.10's counts, over the whole integration. */
 const COUNTED = ["total", "active", "disabled", "deleted", "pending", "failed"] as const;
@@ -22,7 +22,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
   const query = await searchParams;
   const filters = {
     q: param(query, "q"),
-    status: STATUSES.find((status) => status === param(query, "status")),
+    status: USER_STATUSES.find((status) => status === param(query, "status")),
     team: param(query, "team"),
     unassigned: param(query, "unassigned") === "1" ? "1" : undefined,
   };
@@ -62,7 +62,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
           <label htmlFor="filter-status">Status</label>
           <select id="filter-status" name="status" defaultValue={filters.status ?? ""}>
             <option value="">Active and disabled</option>
-            {STATUSES.map((status) => (
+            {USER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {describeValue("status", status)}
               </option>

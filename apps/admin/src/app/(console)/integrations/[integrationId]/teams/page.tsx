@@ -1,3 +1,4 @@
+import { TEAM_STATUSES } from "@mga/api/closed-values";
 import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
@@ -5,6 +6,7 @@ import { Badge, Empty, Section, Table, Time } from "@/components/ui";
 import { param, queryString } from "@/lib/format";
 import { pagePosition } from "@/lib/paging";
 import { loadOrRefusal } from "@/lib/session";
+import { describeValue } from "@/lib/words";
 
 const PAGE_SIZE = 50;
 
@@ -18,7 +20,7 @@ export default async function TeamsPage({
 }) {
   const { integrationId } = await params;
   const query = await searchParams;
-  const status = (["active", "archived"] as const).find((value) => value === param(query, "status"));
+  const status = TEAM_STATUSES.find((value) => value === param(query, "status"));
   const q = param(query, "q");
   const position = pagePosition(query);
   const result = await loadOrRefusal((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor: position.cursor, limit: PAGE_SIZE }));
@@ -35,8 +37,11 @@ export default async function TeamsPage({
           <label htmlFor="team-status">Status</label>
           <select id="team-status" name="status" defaultValue={status ?? ""}>
             <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="archived">Archived</option>
+            {TEAM_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {describeValue("status", value)}
+              </option>
+            ))}
           </select>
         </div>
         <button type="submit" className="button">

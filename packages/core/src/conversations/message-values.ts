@@ -1,0 +1,7 @@
+/** The closed value sets of a message's columns, enforced by CHECK constraints on messages. */
+export const MESSAGE_ROLES = ["user", "assistant"] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** `incomplete`: a streamed answer cut off by an upstream failure. */
+export const MESSAGE_STATUSES = ["complete", "incomplete"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];

@@ -1,0 +1,140 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createApiKey,
+  createOrganization,
+  ensureDatabase,
+  EXPERIENCE_TYPES,
+  findMigrationsDir,
+  IDENTITY_ORIGINS,
+  IMPORT_ROW_OUTCOMES,
+  IMPORT_STATUSES,
+  INTEGRATION_STATUSES,
+  KEY_STATUSES,
+  MAPPING_STATUSES,
+  MESSAGE_ROLES,
+  MESSAGE_STATUSES,
+  migrateDatabase,
+  OPERATION_AUTHORITIES,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  PROVISIONING_STATUSES,
+  STAFF_ROLES,
+  SYNC_STATUSES,
+  TEAM_STATUSES,
+  USER_STATUSES,
+} from "../../src/index";
+import { quoteIdent } from "../../src/db/embedded-postgres";
+import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";
+
+/** Every column holding a closed value set, with the list its CHECK constraint must equal. */
+const CHECKED_COLUMNS: Record<string, readonly string[]> = {
+  "api_keys.status": KEY_STATUSES,
+  "messages.role": MESSAGE_ROLES,
+  "messages.status": MESSAGE_STATUSES,
+  "integrations.status": INTEGRATION_STATUSES,
+  "partner_teams.status": TEAM_STATUSES,
+  "partner_users.status": USER_STATUSES,
+  "partner_users.provisioning_status": PROVISIONING_STATUSES,
+  "partner_users.profile_sync_status": SYNC_STATUSES,
+  "partner_users.wordpress_sync_status": SYNC_STATUSES,
+  "partner_users.mapping_status": MAPPING_STATUSES,
+  "partner_users.identity_origin": IDENTITY_ORIGINS,
+  "partner_users.experience_type": EXPERIENCE_TYPES,
+  "lifecycle_operations.type": OPERATION_TYPES,
+  "lifecycle_operations.status": OPERATION_STATUSES,
+  "lifecycle_operations.authorized_by": OPERATION_AUTHORITIES,
+  "import_jobs.status": IMPORT_STATUSES,
+  "import_job_rows.outcome": IMPORT_ROW_OUTCOMES,
+  "staff_accounts.role": STAFF_ROLES,
+  "staff_invites.role": STAFF_ROLES,
+};
+
+const CHECK_VIOLATION = "23514";
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => {
+  await t.drop();
+});
+
+/** The single-column CHECK constraints of the migrated schema, as "table.column" → the quoted values, in order. */
+async function checkConstraints(pool: pg.Pool): Promise<Record<string, string[]>> {
+  const { rows } = await pool.query<{ target: string; definition: string }>(
+    `SELECT c.conrelid::regclass::text || '.' || a.attname AS target, pg_get_constraintdef(c.oid) AS definition
+     FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+     WHERE c.contype = 'c' AND c.connamespace = 'public'::regnamespace AND cardinality(c.conkey) = 1`,
+  );
+  // PostgreSQL stores `IN (...)` as `= ANY (ARRAY['a'::text, ...])`: the literals, in the list's order.
+  return Object.fromEntries(rows.map((row) => [row.target, [...row.definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => (m[1] ?? "").replaceAll("''", "'"))]));
+}
+
+describe("closed value sets", () => {
+  it("every list equals its column's CHECK constraint in the database, and no other constraint lists values", async () => {
+    const constraints = await checkConstraints(t.db.pool);
+    expect(Object.keys(constraints).sort()).toEqual(Object.keys(CHECKED_COLUMNS).sort());
+    for (const [target, list] of Object.entries(CHECKED_COLUMNS)) expect({ target, values: constraints[target] }).toEqual({ target, values: [...list] });
+  });
+
+  it("the database refuses a value outside the list, on insert and on update, and changes nothing", async () => {
+    const org = await createOrganization(t.db, { name: "Closed Values Lending" });
+    const insert = t.db.pool.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ('int_bad', $1, 'bad-status', 'paused')", [org.id]);
+    await expect(insert).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "integrations_status_check" });
+    expect((await t.db.pool.query("SELECT 1 FROM integrations WHERE id = 'int_bad'")).rowCount).toBe(0);
+
+    const { key } = await createApiKey(t.db, { organizationId: org.id, name: "server", scopes: "chat:read" });
+    const update = t.db.pool.query("UPDATE api_keys SET status = 'Active' WHERE id = $1", [key.id]);
+    await expect(update).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_status_check" });
+    expect((await t.db.pool.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ status: "active" }]);
+
+    // Nullable columns stay nullable: NULL is not a value outside the list.
+    await expect(t.db.pool.query("UPDATE partner_users SET identity_origin = NULL WHERE false")).resolves.toBeDefined();
+  });
+});
+
+describe("the closed-value migration", () => {
+  const adminUrl = () => process.env[TEST_ADMIN_URL_ENV] as string;
+  const name = `closed_values_upgrade_${process.pid}`;
+  const url = () => Object.assign(new URL(adminUrl()), { pathname: `/${name}` }).toString();
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it("keeps a revoked key revoked when api_keys.status turns from an enum type into checked text", async () => {
+    const all = findMigrationsDir();
+    const before = mkdtempSync(path.join(os.tmpdir(), "mga-migrations-"));
+    dirs.push(before);
+    cpSync(all, before, { recursive: true, filter: (source) => !path.basename(source).endsWith("_closed_value_checks") });
+    await ensureDatabase(adminUrl(), name);
+    await migrateDatabase(url(), before);
+
+    const pool = new pg.Pool({ connectionString: url() });
+    try {
+      await pool.query("INSERT INTO organizations (id, name, updated_at) VALUES ('org_old', 'Old', now())");
+      await pool.query(
+        `INSERT INTO api_keys (id, organization_id, name, secret_hash, last_four, scopes, status) VALUES
+         ('key_live', 'org_old', 'live', 'h1', 'aaaa', '{}', 'active'), ('key_gone', 'org_old', 'gone', 'h2', 'bbbb', '{}', 'revoked')`,
+      );
+      const result = await migrateDatabase(url(), all);
+      expect(result.applied.map((applied) => applied.replace(/^\d+_/, ""))).toEqual(["closed_value_checks"]);
+      const { rows } = await pool.query("SELECT id, status, pg_typeof(status)::text AS type FROM api_keys ORDER BY id");
+      expect(rows).toEqual([
+        { id: "key_gone", status: "revoked", type: "text" },
+        { id: "key_live", status: "active", type: "text" },
+      ]);
+      expect((await pool.query("SELECT 1 FROM pg_type WHERE typname = 'ApiKeyStatus'")).rowCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+});
