@@ -21,6 +21,8 @@ export interface ApiErrorResponse {
  * everything else is a 500 with a fixed message, so internals never leak.
  */
 export function toApiError(error: unknown): ApiErrorResponse {
+  // A result that does not match its procedure's `.output()` is our bug, not the caller's input.
+  if (isOutputValidationFailure(error)) return internalError();
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof AppError) {
     return { status: cause.status ?? HTTP_STATUS_OF[cause.code], code: cause.code, message: cause.message, headers: cause.headers, field: cause.field };
@@ -48,5 +50,14 @@ export function toApiError(error: unknown): ApiErrorResponse {
         break;
     }
   }
+  return internalError();
+}
+
+function internalError(): ApiErrorResponse {
   return { status: 500, code: "internal_error", message: "internal error", headers: {} };
+}
+
+/** tRPC reports a failed `.output()` check as this error, with the ZodError as its cause. */
+function isOutputValidationFailure(error: unknown): boolean {
+  return error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" && error.message === "Output validation failed" && error.cause instanceof ZodError;
 }

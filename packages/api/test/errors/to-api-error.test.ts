@@ -25,6 +25,12 @@ describe("toApiError: the one mapping from failures to HTTP", () => {
     expect(mapped.message).toContain("unknown field: extra");
   });
 
+  it("reports a result that fails its output schema as our fault (500), not as the caller's input", () => {
+    const drift = z.strictObject({ id: z.string() }).safeParse({ id: 1 });
+    const mapped = toApiError(new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "Output validation failed", cause: drift.error }));
+    expect(mapped).toEqual({ status: 500, code: "internal_error", message: "internal error", headers: {} });
+  });
+
   it("never leaks an unexpected error's message", () => {
     expect(toApiError(new Error("password=hunter2 at db.internal"))).toEqual({ status: 500, code: "internal_error", message: "internal error", headers: {} });
     expect(toApiError(new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "secret detail" })).message).toBe("internal error");
