@@ -1,4 +1,4 @@
-import { AppError, type AuthenticatedKey, authenticateApiKey, authenticateStaff, enforceRateLimit, requireScope, resolveIntegration, type Scope } from "@mga/core";
+import { AppError, authenticateStaff, resolveIntegration, type Scope } from "@mga/core";
 import { z } from "zod";
 import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
@@ -6,6 +6,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
 import { toApiError } from "./errors/to-api-error";
 import { trpcCodeOf } from "./errors/trpc-code";
+import { authorizeKeyRequest } from "./pipeline/authorize-key-request";
 
 /**
  * Procedure metadata: the OpenAPI route, plus what our middlewares and the document
@@ -45,13 +46,11 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
 /**
- * Every public route: authenticates the API key and counts the request against its rate
- * limit (one SQL round trip), then checks the route's scope.
+ * Every public route: the key, its rate limit and the route's scope, checked by the one
+ * pipeline the streamed answers use too (pipeline/authorize-key-request.ts).
  */
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
-  const key: AuthenticatedKey = await authenticateApiKey(ctx.db, ctx.presentedKey);
-  Object.assign(ctx.response.headers, enforceRateLimit(key.rateLimit));
-  if (meta?.scope) requireScope(key, meta.scope);
+  const key = await authorizeKeyRequest(ctx, meta?.scope);
   return next({ ctx: { ...ctx, key } });
 });
 

@@ -1,11 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler } from "@mga/api";
+import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, matchMessageStream } from "@mga/api";
 import type { Logger } from "../log";
 import { handleEmbedRoute } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { describe, requestPipeline } from "./request-pipeline";
 import { handleSiteRoute } from "./site/site-routes";
-import { matchStreamRoute, streamMessage } from "./stream-message";
+import { writeMessageStream } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
   logger: Logger;
@@ -37,6 +37,7 @@ export function createApp(options: AppOptions) {
     ...options,
     onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
   });
+  const createContext = createContextFactory(options);
   let openApiJson: string | undefined;
   const streamDeps = { db, upstream, logger, keepAliveMs: options.sseKeepAliveMs };
   const embedDeps = { ...streamDeps, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
@@ -53,8 +54,8 @@ export function createApp(options: AppOptions) {
     if (path.startsWith("/site/")) return handleSiteRoute(siteDeps, req, res, path);
     if (path.startsWith("/embed/")) return handleEmbedRoute(embedDeps, req, res, path);
     if (path === "/v1" || path.startsWith("/v1/")) {
-      const streamRoute = matchStreamRoute(req.method, path, req.body);
-      if (streamRoute) await streamMessage(streamDeps, req, res, streamRoute);
+      const stream = matchMessageStream(req.method, path, req.body);
+      if (stream) await writeMessageStream(streamDeps, createContext({ req }), req, res, stream);
       else await rest(req, res);
       return true;
     }

@@ -1,13 +1,6 @@
-import {
-  AppError,
-  type AuthenticatedKey,
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  parseIdempotencyKey,
-  releaseIdempotencyKey,
-  requestFingerprint,
-} from "@mga/core";
+import { type AuthenticatedKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "@mga/core";
 import type { ApiContext } from "../context";
+import { idempotencyKeyOf } from "./idempotency-rules";
 
 export const REPLAY_HEADER = "Idempotent-Replayed";
 
@@ -21,13 +14,7 @@ export async function withIdempotency<T>(
   options: { route: string; input: unknown; status: number; stream?: boolean | undefined; required?: boolean },
   run: () => Promise<T>,
 ): Promise<T> {
-  const idempotencyKey = parseIdempotencyKey(ctx.idempotencyKey);
-  if (idempotencyKey !== undefined && options.stream) {
-    throw new AppError("invalid_request", "Idempotency-Key is not supported with stream: true; send one or the other");
-  }
-  if (idempotencyKey === undefined && options.required) {
-    throw new AppError("invalid_request", "Idempotency-Key: this operation requires the header (a UUID or an operation-and-record key, generated and stored before sending)");
-  }
+  const idempotencyKey = idempotencyKeyOf(ctx.idempotencyKey, options);
   if (idempotencyKey === undefined) {
     ctx.response.status = options.status;
     return run();

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { errorEnvelopeSchema } from "../schemas/common";
 import { appRouter } from "../routers/app.router";
+import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
 
@@ -71,7 +72,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
 }
 
 /** Routes that answer `stream: true` with text/event-stream (served by apps/server, not the adapter). */
-const STREAMING_ROUTES = new Set(["/v1/messages", "/v1/conversations/{conversationId}/messages"]);
+const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => route.path));
 
 function withEventStream(success: unknown): unknown {
   const response = success as { description?: string; content?: Record<string, unknown> };

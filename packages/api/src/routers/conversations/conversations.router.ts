@@ -2,7 +2,13 @@ import { router } from "../../trpc";
 import { createConversation } from "./create-conversation";
 import { getConversation } from "./get-conversation";
 import { listMessages } from "./list-messages";
-import { sendMessage } from "./send-message";
-import { sendToConversation } from "./send-to-conversation";
+import { messageProcedure } from "./message-procedure";
+import { sendMessageRoute, sendToConversationRoute } from "./message-routes";
 
-export const conversationsRouter = router({ createConversation, sendMessage, sendToConversation, getConversation, listMessages });
+export const conversationsRouter = router({
+  createConversation,
+  sendMessage: messageProcedure(sendMessageRoute),
+  sendToConversation: messageProcedure(sendToConversationRoute),
+  getConversation,
+  listMessages,
+});

@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { sendMessageInput, sendToConversationInput } from "./conversations.types";
 
 /**
- * The wire body of either message route → core's sendMessage input. Shared by both JSON
- * procedures and by apps/server's SSE route, so the three cannot drift apart.
+ * The wire body of either message route → core's sendMessage input. Shared by the JSON
+ * procedures and the streamed answers (pipeline/stream-message.ts), so they cannot drift apart.
  */
 export function toSendMessageInput(
   key: AuthenticatedKey,

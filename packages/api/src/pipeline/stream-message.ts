@@ -1,0 +1,49 @@
+import { parseOrThrow } from "@mga/core";
+import type { ApiContext } from "../context";
+import { refuseIdempotencyKeyWithStream } from "../idempotency/idempotency-rules";
+import { MESSAGE_ROUTES, type MessageRoute } from "../routers/conversations/message-routes";
+import { toSendMessageInput } from "../routers/conversations/to-send-message-input";
+import { type AnswerStreamOptions, answerAsFrames, type FrameSink } from "./answer-frames";
+import { authorizeKeyRequest } from "./authorize-key-request";
+
+/** A message route asked to stream: which one, and its input as the JSON procedure would get it (body and path parameters). */
+export interface MessageStreamRequest {
+  route: MessageRoute;
+  input: unknown;
+}
+
+/**
+ * The route a request streams on, if any: POST to a message route with `stream: true` (spec 6.1).
+ * Paths match as the REST adapter matches them (any case, one trailing slash), and path
+ * parameters join the body as they do there. Anything else goes to the REST adapter.
+ */
+export function matchMessageStream(method: string | undefined, path: string, body: unknown): MessageStreamRequest | undefined {
+  if (method !== "POST" || typeof body !== "object" || body === null || (body as { stream?: unknown }).stream !== true) return undefined;
+  for (const route of MESSAGE_ROUTES) {
+    const match = pathPattern(route.path).exec(path);
+    if (!match) continue;
+    const parameters = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+    return { route, input: { ...body, ...parameters } };
+  }
+  return undefined;
+}
+
+function pathPattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}/?$`, "i");
+}
+
+/**
+ * A message route's streamed answer: the same pipeline as its JSON procedure (key, rate limit,
+ * scope; then Idempotency-Key, refused with stream before the body is read; then the route's
+ * own input schema, so refusals are word for word the JSON route's), then the answer's frames.
+ * The rate-limit headers are recorded on `ctx.response` for the host to send.
+ */
+export function streamMessage(ctx: ApiContext, request: MessageStreamRequest, sink: FrameSink, options: Pick<AnswerStreamOptions, "onError"> = {}): Promise<void> {
+  const { route } = request;
+  const prepare = async () => {
+    const key = await authorizeKeyRequest(ctx, route.scope);
+    refuseIdempotencyKeyWithStream(ctx.idempotencyKey);
+    return toSendMessageInput(key, ctx.requestId, parseOrThrow(route.input, request.input));
+  };
+  return answerAsFrames(ctx, prepare, sink, { requestId: ctx.requestId, signal: ctx.signal, announcesConversation: route.announcesConversation, onError: options.onError });
+}
