@@ -14,7 +14,7 @@ export const staffIntegrationsRouter = router({
 
   list: staffProcedure.input(z.strictObject({ organization_id: staffId })).query(async ({ ctx, input }) => {
     const integrations = await listIntegrations(ctx.db, input.organization_id);
-    const { rows } = await ctx.db.pool.query<{ integration_id: string; users: number }>(
+    const { rows } = await ctx.db.sql.query<{ integration_id: string; users: number }>(
       "SELECT integration_id, count(*)::int AS users FROM partner_users WHERE status <> 'deleted' AND integration_id = ANY($1) GROUP BY integration_id",
       [integrations.map((integration) => integration.id)],
     );

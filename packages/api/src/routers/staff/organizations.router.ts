@@ -20,7 +20,7 @@ const orgName = z.string().trim().min(1).max(200);
 export const staffOrganizationsRouter = router({
   list: staffProcedure.query(async ({ ctx }) => {
     const orgs = await listOrganizations(ctx.db);
-    const { rows } = await ctx.db.pool.query<{ organization_id: string; integrations: number; keys: number }>(
+    const { rows } = await ctx.db.sql.query<{ organization_id: string; integrations: number; keys: number }>(
       `SELECT o.id AS organization_id,
               (SELECT count(*)::int FROM integrations i WHERE i.organization_id = o.id) AS integrations,
               (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.status = 'active') AS keys
@@ -38,13 +38,13 @@ export const staffOrganizationsRouter = router({
 
   get: staffProcedure.input(z.strictObject({ id: staffId })).query(async ({ ctx, input }) => {
     const org = await getOrganization(ctx.db, input.id);
-    const configured = await ctx.db.prisma.tenantConfiguration.findUnique({ where: { organizationId: org.id }, select: { updatedAt: true } });
+    const { rows: configured } = await ctx.db.sql.query<{ updated_at: Date }>("SELECT updated_at FROM tenant_configurations WHERE organization_id = $1", [org.id]);
     return {
       id: org.id,
       name: org.name,
       created_at: org.createdAt.toISOString(),
       tenant: await getTenantConfig(ctx.db, org.id),
-      tenant_configured_at: configured?.updatedAt.toISOString() ?? null,
+      tenant_configured_at: configured[0]?.updated_at.toISOString() ?? null,
       suggested_agency_sources: [...AGENCY_SOURCE_TYPES],
     };
   }),

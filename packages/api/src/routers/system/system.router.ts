@@ -5,7 +5,7 @@ import { publicProcedure, router } from "../../trpc";
 /** Not part of /v1: served on /trpc for the admin console (and health checks). */
 export const systemRouter = router({
   status: publicProcedure.output(z.object({ service: z.string(), api_version: z.string(), database: z.enum(["ok", "unavailable"]) })).query(async ({ ctx }) => {
-    const database = await ctx.db.pool.query("SELECT 1").then(
+    const database = await ctx.db.sql.query("SELECT 1").then(
       () => "ok" as const,
       () => "unavailable" as const,
     );
