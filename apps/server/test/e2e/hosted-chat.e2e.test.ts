@@ -52,7 +52,7 @@ describe("hosted chat: refresh", () => {
     await reloaded.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 15_000 });
     // The upstream got the earlier exchange as history, and the database holds one conversation of four messages.
     expect(received.at(-1)?.body.history.map((m: { content: string }) => m.content)).toEqual(["How many months of reserves?", "First answer about reserves. [1]"]);
-    const { rows } = await setup.app.t.db.pool.query<{ conversation_id: string }>(
+    const { rows } = await setup.app.t.db.sql.query<{ conversation_id: string }>(
       "SELECT conversation_id FROM messages WHERE content IN ('How many months of reserves?', 'And for a second home?')",
     );
     expect(rows).toHaveLength(2);
@@ -224,14 +224,14 @@ describe("hosted chat: the site login popup", () => {
     await screenshot(popup, "chat-popup-sign-in-failed");
 
     // "Set or reset your password": a new link goes to the account's address; the answer never tells whether one exists.
-    const before = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    const before = await setup.app.t.db.sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
     await popup.click("text=Set or reset your password");
     await popup.waitForSelector("h1:text('Set or reset your password')");
     await screenshot(popup, "chat-popup-reset-request");
     await popup.fill("input[name=email]", email);
     await popup.click("button[type=submit]");
     expect(await (await popup.waitForSelector("#sent")).textContent()).toMatch(/^If an account uses .+, we sent it a link to set a new password\./);
-    const after = await setup.app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    const after = await setup.app.t.db.sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
     expect(after.rows[0].n).toBe(before.rows[0].n + 1);
     await screenshot(popup, "chat-popup-reset-sent");
 
@@ -251,7 +251,7 @@ describe("hosted chat: the site login popup", () => {
     const email = `new-${partner.organizationId.toLowerCase()}@acme.test`;
     await partner.put("/users/lo-2", { email });
     const link = async () => {
-      const { rows } = await setup.app.t.db.pool.query(
+      const { rows } = await setup.app.t.db.sql.query(
         "SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1",
         [email],
       );

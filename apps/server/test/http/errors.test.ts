@@ -48,7 +48,7 @@ describe("transport errors use the envelope", () => {
   it("a crash inside a procedure is a 500 internal_error with a fixed message, logged with its request id", async () => {
     const { key } = await app.newKey({ scopes: ["sources:read"] });
     // Corrupt the stored tenant configuration so that building the catalog throws.
-    await app.t.db.pool.query(`INSERT INTO tenant_configurations (organization_id, config, updated_at)
+    await app.t.db.sql.query(`INSERT INTO tenant_configurations (organization_id, config, updated_at)
       SELECT organization_id, '{"clientName": "x", "enabledSources": 5}'::jsonb, now() FROM api_keys WHERE secret_hash IS NOT NULL
       ON CONFLICT (organization_id) DO UPDATE SET config = EXCLUDED.config`);
     const res = await app.request("/v1/sources", { key });

@@ -117,7 +117,7 @@ beforeAll(async () => {
   const code = new URLSearchParams(new URL(launch.body.launch_url as string).hash.slice(1)).get("code");
   const consumed = await call("POST", "/embed/api/launches/consume", undefined, { code });
   expect(consumed.status, consumed.text).toBe(200);
-  const siteAccountId = (await db.pool.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])).rows[0].site_account_id as string;
+  const siteAccountId = (await db.sql.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])).rows[0].site_account_id as string;
   await completeSiteLogin(db, { sessionToken: consumed.body.session_token, siteAccountId });
   const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
   expect(session.body?.status, session.text).toBe("authorized");
@@ -163,10 +163,10 @@ async function takeSnapshot(): Promise<Snapshot> {
     reads[path] = withoutRequestIds(res.body);
   }
   const counts: Record<string, number> = {};
-  for (const table of COUNTED_TABLES) counts[table] = (await app.t.db.pool.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+  for (const table of COUNTED_TABLES) counts[table] = (await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
   const rows: Record<string, string> = {};
   for (const table of FROZEN_TABLES) {
-    rows[table] = (await app.t.db.pool.query(`SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS h FROM ${table} t`)).rows[0].h;
+    rows[table] = (await app.t.db.sql.query(`SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS h FROM ${table} t`)).rows[0].h;
   }
   return { reads, counts, rows };
 }

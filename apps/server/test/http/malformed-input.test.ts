@@ -19,7 +19,7 @@ afterAll(() => app.close());
 const json = { "Content-Type": "application/json" };
 const post = (path: string, body: string, withKey?: string) => app.request(path, { method: "POST", key: withKey, headers: json, body });
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
-const conversations = async () => (await app.t.db.pool.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n as number;
+const conversations = async () => (await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n as number;
 
 /** A raw request: fetch would re-encode a malformed path before sending it. */
 function raw(method: string, path: string, body?: string): Promise<{ status: number; headers: Headers; body: any }> {

@@ -14,7 +14,7 @@ const post = (on: TestApp, path: string, key: string, body: unknown, idempotency
     headers: { "Content-Type": "application/json", ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}) },
     body: JSON.stringify(body),
   });
-const count = async (sql: string, apiKeyId: string) => (await setup.app.t.db.pool.query(sql, [apiKeyId])).rows[0].n as number;
+const count = async (sql: string, apiKeyId: string) => (await setup.app.t.db.sql.query(sql, [apiKeyId])).rows[0].n as number;
 const conversationsOf = (apiKeyId: string) => count("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", apiKeyId);
 
 describe("Idempotency-Key", () => {
@@ -98,7 +98,7 @@ describe("Idempotency-Key", () => {
   it("expired records no longer replay", async () => {
     const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     await post(setup.app, "/v1/conversations", key, { user }, "old-1");
-    await setup.app.t.db.pool.query("UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE api_key_id = $1", [id]);
+    await setup.app.t.db.sql.query("UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE api_key_id = $1", [id]);
     const again = await post(setup.app, "/v1/conversations", key, { user }, "old-1");
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect(await conversationsOf(id)).toBe(2);

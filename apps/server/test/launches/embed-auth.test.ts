@@ -26,7 +26,7 @@ async function setup() {
   await p.put("/users/lo-1", { email: `lo1-${p.organizationId}@acme.test` });
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
-  const siteAccountId = (await app.t.db.pool.query("SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'", [p.organizationId])).rows[0].site_account_id as string;
+  const siteAccountId = (await app.t.db.sql.query("SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'", [p.organizationId])).rows[0].site_account_id as string;
   const launch = async () => {
     const res = await app.request("/v1/embed-sessions", {
       method: "POST",
@@ -80,7 +80,7 @@ describe("launch code, sign-in session, grant and chat token", () => {
 
     // A relaunch 20 hours into the grant (the grant is moved back, since launches are issued
     // on the real clock): no login, and the token ends with the grant, four hours later.
-    await app.t.db.pool.query("UPDATE chat_grants SET created_at = created_at - interval '20 hours', expires_at = expires_at - interval '20 hours' WHERE expires_at = $1", [grantExpiresAt]);
+    await app.t.db.sql.query("UPDATE chat_grants SET created_at = created_at - interval '20 hours', expires_at = expires_at - interval '20 hours' WHERE expires_at = $1", [grantExpiresAt]);
     const now = Date.now();
     const relaunch = await consumeLaunchCode(app.t.db, await launch(), at(now, 0));
     expect(relaunch.loginRequired).toBe(false);
@@ -88,7 +88,7 @@ describe("launch code, sign-in session, grant and chat token", () => {
     if (later.status !== "authorized") throw new Error("expected a token");
     expect(later.expiresAt.getTime()).toBe(grantExpiresAt.getTime() - 20 * HOUR);
     // Once the grant has ended, a relaunch needs the login again.
-    await app.t.db.pool.query("UPDATE chat_grants SET expires_at = now() - interval '1 second' WHERE expires_at = $1", [new Date(grantExpiresAt.getTime() - 20 * HOUR)]);
+    await app.t.db.sql.query("UPDATE chat_grants SET expires_at = now() - interval '1 second' WHERE expires_at = $1", [new Date(grantExpiresAt.getTime() - 20 * HOUR)]);
     expect((await consumeLaunchCode(app.t.db, await launch())).loginRequired).toBe(true);
   });
 });

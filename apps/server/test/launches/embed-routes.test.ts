@@ -25,7 +25,7 @@ async function issue(existing?: Partner, options: { loanId?: string; launcher?: 
     body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: options.loanContext ?? { external_loan_id: options.loanId ?? "LN-9" } }),
   });
   const code = new URLSearchParams(new URL(res.body.launch_url).hash.slice(1)).get("code") as string;
-  const siteAccountId = (await app.t.db.pool.query("SELECT site_account_id FROM partner_users WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`])).rows[0].site_account_id;
+  const siteAccountId = (await app.t.db.sql.query("SELECT site_account_id FROM partner_users WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`])).rows[0].site_account_id;
   return { code, siteAccountId, p };
 }
 
@@ -56,7 +56,7 @@ describe("hosted chat: chatting", () => {
     expect(received[0]?.body.sources.agency_source_types).toEqual(["fannie_mae"]);
     const history = await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${token}` } });
     expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
-    const stored = await app.t.db.pool.query("SELECT metadata FROM conversations WHERE id = $1", [conversationId]);
+    const stored = await app.t.db.sql.query("SELECT metadata FROM conversations WHERE id = $1", [conversationId]);
     expect(stored.rows[0].metadata).toMatchObject({ attribution: { public_name: expect.any(String) }, loan_context: { external_loan_id: "LN-9" } });
   });
 
@@ -95,14 +95,14 @@ describe("hosted chat: the loan", () => {
     upstreamAnswers(answer());
     const { token } = await chatToken(undefined, { loanContext });
     // A stored context with anything more (an older version, a future field) still sends only the allowed fields.
-    await app.t.db.pool.query("UPDATE launches SET loan_context = loan_context || '{\"borrower_name\": \"Pat Doe\"}'::jsonb WHERE loan_context->>'external_loan_id' = 'LN-77'");
+    await app.t.db.sql.query("UPDATE launches SET loan_context = loan_context || '{\"borrower_name\": \"Pat Doe\"}'::jsonb WHERE loan_context->>'external_loan_id' = 'LN-77'");
     await readSse(await chat(token, { message: "Cash-out limits?" }));
     expect(received[0]?.body.loan_context).toEqual(loanContext);
   });
 
   it("the chat check names the loan in words and the user by display name, never by email", async () => {
     const { token, p } = await chatToken(undefined, { loanContext });
-    await app.t.db.pool.query("UPDATE partner_users SET name = 'Dana Officer' WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`]);
+    await app.t.db.sql.query("UPDATE partner_users SET name = 'Dana Officer' WHERE email = lower($1)", [`lo1-${p.organizationId}@acme.test`]);
     const res = await app.request("/embed/api/chat/check", { headers: { Authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(res.body.loan).toEqual({ external_loan_id: "LN-77", program: "FHA", purpose: "Cash-out refinance", property_state: "TX" });
@@ -132,7 +132,7 @@ describe("hosted chat: limits and scope", () => {
     const second = new Date().getSeconds();
     if (second >= 50) await new Promise((resolve) => setTimeout(resolve, (61 - second) * 1000));
     // The key has one request left in this window (and in the next, should the minute turn now).
-    await app.t.db.pool.query(
+    await app.t.db.sql.query(
       `INSERT INTO rate_limit_counters (api_key_id, window_start, count)
        SELECT $1, w, 1 FROM unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
        ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = 1`,
@@ -215,7 +215,7 @@ describe("the built-in site pages", () => {
   it("sets a password from the password-setup link once, then signs in with it", async () => {
     const { p } = await issue();
     const email = `lo1-${p.organizationId}@acme.test`.toLowerCase();
-    const { rows } = await app.t.db.pool.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
+    const { rows } = await app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup'", [email]);
     const link = app.t.db.secrets.open("notification-link", rows[0].payload.link) as string;
     expect(link).toMatch(/^\/site\/password-setup#token=/);
     const token = link.split("#token=")[1] as string;

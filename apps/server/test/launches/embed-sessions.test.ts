@@ -38,7 +38,7 @@ describe("POST /v1/embed-sessions", () => {
     const expires = Date.parse(res.body.expires_at);
     expect(expires - before).toBeGreaterThanOrEqual(119_000);
     expect(expires - before).toBeLessThanOrEqual(121_000);
-    const stored = await app.t.db.pool.query("SELECT code_hash, loan_context, attribution, access_version FROM launches WHERE id = $1", [res.body.launch_id]);
+    const stored = await app.t.db.sql.query("SELECT code_hash, loan_context, attribution, access_version FROM launches WHERE id = $1", [res.body.launch_id]);
     expect(stored.rows[0].code_hash).toBe(hashSecret(code));
     expect(JSON.stringify(stored.rows[0])).not.toContain(code);
     expect(stored.rows[0]).toMatchObject({ loan_context: loan, attribution: { public_name: "acme-los", integration: "acme-los" }, access_version: 1 });
@@ -100,7 +100,7 @@ describe("POST /v1/embed-sessions", () => {
       [{ ...base, user: { external_user_id: "lo-1", email: "x@y.z" } }, "email"],
       [{ integration: "acme-los", user: { external_user_id: "lo-1" } }, "loan_context"],
     ];
-    const count = async () => (await app.t.db.pool.query("SELECT count(*)::int AS n FROM launches")).rows[0].n;
+    const count = async () => (await app.t.db.sql.query("SELECT count(*)::int AS n FROM launches")).rows[0].n;
     const before = await count();
     for (const [body, field] of cases) {
       expect(expectEnvelope(await launch(body), 400, "invalid_request").message, JSON.stringify(body).slice(0, 100)).toContain(field);
@@ -121,10 +121,10 @@ describe("POST /v1/embed-sessions", () => {
     expect(other.body.launch_url).not.toBe(first.body.launch_url);
     // The replay keeps the live code, sealed: the database alone does not give it away.
     const code = new URLSearchParams(new URL(first.body.launch_url).hash.slice(1)).get("code") as string;
-    const stored = await app.t.db.pool.query("SELECT response_body::text AS body FROM idempotency_records WHERE key = 'launch-lo-1-a'");
+    const stored = await app.t.db.sql.query("SELECT response_body::text AS body FROM idempotency_records WHERE key = 'launch-lo-1-a'");
     expect(stored.rows[0].body).toMatch(/^"v1\./);
     expect(stored.rows[0].body).not.toContain(code);
-    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM idempotency_records t WHERE t::text LIKE $1", [`%${code}%`])).rows[0].n).toBe(0);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM idempotency_records t WHERE t::text LIKE $1", [`%${code}%`])).rows[0].n).toBe(0);
   });
 
   it("one alias rule: a launch key is bound to an alias only once it is granted, and a launch through an alias whose grant was withdrawn is refused", async () => {
@@ -135,7 +135,7 @@ describe("POST /v1/embed-sessions", () => {
       field: "integration",
       message: "the alias acme-granted is not granted to this key; grant it to the key first, then bind it",
     });
-    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM launch_bindings WHERE api_key_id = $1", [launcher.id])).rows[0].n).toBe(0);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM launch_bindings WHERE api_key_id = $1", [launcher.id])).rows[0].n).toBe(0);
     expectEnvelope(await launch(body), 403, "forbidden");
     await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "acme-granted", apiKeyId: launcher.id, granted: true });
     await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: "acme-granted" });

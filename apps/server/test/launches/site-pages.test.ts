@@ -33,7 +33,7 @@ async function signInSession(p?: Partner, externalUserId = "lo-1") {
   const partner = p ?? (await newPartner(app));
   const email = `${externalUserId}-${partner.organizationId}@acme.test`.toLowerCase();
   await partner.put(`/users/${externalUserId}`, { email });
-  await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
   const session = await openSignInSession(app, partner, externalUserId);
   return { email, session, partner };
 }
@@ -41,7 +41,7 @@ async function signInSession(p?: Partner, externalUserId = "lo-1") {
 describe("the site login", () => {
   it("checks the sign-in session first: with an expired session a right password is answered exactly like a wrong one", async () => {
     const { email, session } = await signInSession();
-    await app.t.db.pool.query("UPDATE embed_sessions SET expires_at = now() - interval '1 second'");
+    await app.t.db.sql.query("UPDATE embed_sessions SET expires_at = now() - interval '1 second'");
     const right = await post("/site/login", { session, email, password: PASSWORD }, "192.0.2.1");
     const wrong = await post("/site/login", { session, email, password: "not the password at all" }, "192.0.2.1");
     expect(right.status).toBe(401);
@@ -86,7 +86,7 @@ describe("the site login", () => {
 
 /** The password-setup link in the outbox (sealed there), as the person receiving it would open it. */
 async function setupLink(email: string): Promise<string> {
-  const { rows } = await app.t.db.pool.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1", [email]);
+  const { rows } = await app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1", [email]);
   return app.t.db.secrets.open("notification-link", rows[0].payload.link) as string;
 }
 const tokenOf = (link: string) => new URLSearchParams(link.split("#")[1]).get("token") as string;
@@ -99,7 +99,7 @@ describe("password-setup and email-verification links", () => {
     expect(link).toMatch(/^\/site\/password-setup#token=[\w-]{32}$/);
     const token = tokenOf(link);
     for (const table of ["notification_outbox", "site_password_tokens", "audit_log", "pgboss.job"]) {
-      expect((await app.t.db.pool.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`])).rows[0].n, table).toBe(0);
+      expect((await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`])).rows[0].n, table).toBe(0);
     }
     expect((await post("/site/password-setup", { token, password: "a fine new passphrase" }, "192.0.2.20")).status).toBe(200);
   });
@@ -126,7 +126,7 @@ describe("password-setup and email-verification links", () => {
 
     await p.put("/users/again", { email: "again@acme.test" });
     const older = await setupLink("again@acme.test");
-    const account = (await app.t.db.pool.query("SELECT id FROM site_accounts WHERE email = 'again@acme.test'")).rows[0].id;
+    const account = (await app.t.db.sql.query("SELECT id FROM site_accounts WHERE email = 'again@acme.test'")).rows[0].id;
     await new LocalSiteAccounts(app.t.db).sendPasswordSetup(account);
     const newer = await setupLink("again@acme.test");
     expect(newer).not.toBe(older);

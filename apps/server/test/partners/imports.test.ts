@@ -82,7 +82,7 @@ describe("bulk import", () => {
     expect(expectEnvelope(await startImport(p, [], "k3"), 400, "invalid_request").message).toMatch(/users/);
     expect(expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test", password: "x" }], "k4"), 400, "invalid_request").message).toMatch(/password/);
     expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test" }]), 400, "invalid_request");
-    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)", [p.organizationId])).rows[0].n).toBe(0);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)", [p.organizationId])).rows[0].n).toBe(0);
   });
 
   it("replays the same job for the same Idempotency-Key", async () => {

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const countUsers = async () => (await app.t.db.pool.query("SELECT count(*)::int AS n FROM partner_users")).rows[0].n as number;
+const countUsers = async () => (await app.t.db.sql.query("SELECT count(*)::int AS n FROM partner_users")).rows[0].n as number;
 
 describe("integration checks on partner routes", () => {
   it("unknown, disabled and other organizations' integrations are refused the same way, and nothing is created", async () => {
@@ -76,7 +76,7 @@ describe("aliases an integration already has", () => {
       field: "alias",
       message: "the name other is already used by an integration or alias of this organization",
     });
-    const aliases = await app.t.db.pool.query("SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug", [p.organizationId]);
+    const aliases = await app.t.db.sql.query("SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug", [p.organizationId]);
     expect(aliases.rows.map((row) => row.slug)).toEqual(["dup", "other"]);
   });
 });
@@ -87,7 +87,7 @@ describe("changes racing each other", () => {
     await updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["race-alias"] });
     const keys = await Promise.all(Array.from({ length: 8 }, () => anotherKey(app, p.organizationId, ["chat:read"])));
     await Promise.all(keys.map((key) => setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "race-alias", apiKeyId: key.id, granted: true })));
-    const { rows } = await app.t.db.pool.query<{ granted_key_ids: string[] }>("SELECT granted_key_ids FROM integration_aliases WHERE slug = 'race-alias' AND organization_id = $1", [p.organizationId]);
+    const { rows } = await app.t.db.sql.query<{ granted_key_ids: string[] }>("SELECT granted_key_ids FROM integration_aliases WHERE slug = 'race-alias' AND organization_id = $1", [p.organizationId]);
     expect([...(rows[0]?.granted_key_ids ?? [])].sort()).toEqual(keys.map((key) => key.id).sort());
   });
 
@@ -100,7 +100,7 @@ describe("changes racing each other", () => {
     for (const result of results) {
       if (result.status === "rejected") expect(toApiError(result.reason).status).toBeLessThan(500);
     }
-    const { rows } = await app.t.db.pool.query("SELECT 1 FROM integration_aliases WHERE slug = 'twice-alias' AND organization_id = $1", [p.organizationId]);
+    const { rows } = await app.t.db.sql.query("SELECT 1 FROM integration_aliases WHERE slug = 'twice-alias' AND organization_id = $1", [p.organizationId]);
     expect(rows).toHaveLength(1);
   });
 });

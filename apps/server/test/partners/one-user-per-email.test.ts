@@ -19,7 +19,7 @@ const post = (p: Partner, path: string, body: unknown, idempotencyKey: string) =
   app.request(`${p.base}${path}`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey }, body: JSON.stringify(body) });
 const usersWith = async (p: Partner, email: string) =>
   (
-    await db().pool.query<{ external_user_id: string }>(
+    await db().sql.query<{ external_user_id: string }>(
       "SELECT u.external_user_id FROM partner_users u JOIN integrations i ON i.id = u.integration_id WHERE i.organization_id = $1 AND u.email = $2 AND u.status <> 'deleted' ORDER BY 1",
       [p.organizationId, email],
     )
@@ -27,7 +27,7 @@ const usersWith = async (p: Partner, email: string) =>
 
 const profiles = async (p: Partner) =>
   (
-    await db().pool.query(
+    await db().sql.query(
       `SELECT u.external_user_id, u.email, u.site_account_id, u.profile_version, u.access_version FROM partner_users u
        JOIN integrations i ON i.id = u.integration_id WHERE i.organization_id = $1 ORDER BY 1`,
       [p.organizationId],
@@ -87,7 +87,7 @@ describe("one user per email in an integration", () => {
 
   it("an email change confirmed after another user of the integration took the address fails with identity_conflict and changes nothing", async () => {
     const p = await newPartner(app, { slug: "email-late" });
-    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_late', 'late@acme.test', 'self')");
+    await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_late', 'late@acme.test', 'self')");
     expect((await p.put("/users/lo-1", { email: "late@acme.test" })).status).toBe(201);
     // A pre-existing account: the change waits for verification; the address is still free.
     const pending = await post(p, "/users/lo-1/profile-changes", { email: "wanted@acme.test" }, "late-1");
@@ -99,7 +99,7 @@ describe("one user per email in an integration", () => {
     let link: string | undefined;
     await expect
       .poll(async () => {
-        const { rows } = await db().pool.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'wanted@acme.test'");
+        const { rows } = await db().sql.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'wanted@acme.test'");
         link = rows[0] ? db().secrets.open("notification-link", rows[0].payload.link) : undefined;
         return link;
       })

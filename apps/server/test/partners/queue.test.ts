@@ -27,13 +27,13 @@ describe("durable queue", () => {
     const ops = await Promise.all(ids.map((id, i) => post(i % 2 ? a : b, p, `/users/${id}/profile-changes`, { name: `After ${id}` }, `rename-${id}`)));
     expect(ops.every((op) => op.status === 202)).toBe(true);
     await expect
-      .poll(async () => (await a.t.db.pool.query("SELECT count(*)::int AS n FROM lifecycle_operations WHERE status = 'completed' AND type = 'profile_change'")).rows[0].n, {
+      .poll(async () => (await a.t.db.sql.query("SELECT count(*)::int AS n FROM lifecycle_operations WHERE status = 'completed' AND type = 'profile_change'")).rows[0].n, {
         timeout: 30_000,
         interval: 250,
       })
       .toBe(ids.length);
     // Applied exactly once each: profile_version moved by one, not two.
-    const versions = await a.t.db.pool.query("SELECT DISTINCT profile_version FROM partner_users WHERE external_user_id LIKE 'twin-%'");
+    const versions = await a.t.db.sql.query("SELECT DISTINCT profile_version FROM partner_users WHERE external_user_id LIKE 'twin-%'");
     expect(versions.rows).toEqual([{ profile_version: 2 }]);
   });
 
@@ -53,11 +53,11 @@ describe("durable queue", () => {
     await p.put("/users/victim", { email: "victim@acme.test" });
     const accepted = await post(c, p, "/users/victim/deletions", {}, "del-victim");
     await expect.poll(() => started.length, { timeout: 10_000 }).toBe(1);
-    expect((await a.t.db.pool.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status).toBe("processing");
+    expect((await a.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status).toBe("processing");
     await c.queue.boss.offWork("partner-user-lifecycle", { wait: false });
     // C dies: its connections drop, and PostgreSQL releases what they held (the lock on the
     // site account it was deleting).
-    const killed = await a.t.db.pool.query(
+    const killed = await a.t.db.sql.query(
       `SELECT pg_terminate_backend(pid) FROM pg_locks
        WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
       [accountLockKey(started[0] as string)],
@@ -68,14 +68,14 @@ describe("durable queue", () => {
     const { startWorkers, localDirectory } = await import("@mga/core");
     await startWorkers(b.queue, { db: b.t.db, ...localDirectory(b.t.db) });
     await expect
-      .poll(async () => (await a.t.db.pool.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status, {
+      .poll(async () => (await a.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status, {
         timeout: 40_000,
         interval: 500,
       })
       .toBe("completed");
-    const user = await a.t.db.pool.query("SELECT status, access_version FROM partner_users WHERE external_user_id = 'victim'");
+    const user = await a.t.db.sql.query("SELECT status, access_version FROM partner_users WHERE external_user_id = 'victim'");
     expect(user.rows[0]).toEqual({ status: "deleted", access_version: 2 });
-    expect((await a.t.db.pool.query("SELECT deleted_at IS NOT NULL AS gone FROM site_accounts WHERE id = $1", [started[0]])).rows[0].gone).toBe(true);
+    expect((await a.t.db.sql.query("SELECT deleted_at IS NOT NULL AS gone FROM site_accounts WHERE id = $1", [started[0]])).rows[0].gone).toBe(true);
     await c.close();
   });
 });

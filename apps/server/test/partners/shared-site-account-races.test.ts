@@ -64,7 +64,7 @@ function signal() {
 }
 const within = (promise: Promise<void>, ms: number) => Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
 const accountOf = async (externalUserId: string, email: string) =>
-  (await app.t.db.pool.query("SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2", [externalUserId, email]))
+  (await app.t.db.sql.query("SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2", [externalUserId, email]))
     .rows[0] as { locked: boolean; deleted_at: Date | null } | undefined;
 
 describe("a partner links the person while the creator's partner acts", () => {
@@ -121,7 +121,7 @@ describe("a partner links the person while the creator's partner acts", () => {
     const a = await newPartner(app, { slug: "alpha-los" });
     await b.put("/users/b-1", { email });
     await b.patch("/users/b-1", { status: "disabled" });
-    expect((await app.t.db.pool.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0].locked).toBe(true);
+    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0].locked).toBe(true);
     site.failUnlocks = 1;
     const put = await a.put("/users/a-1", { email });
     expect(put.status).toBe(202);
@@ -139,7 +139,7 @@ describe("one partner's own changes in quick succession", () => {
       await Promise.all([b.patch(`/users/t-${round}`, { status: "disabled" }), b.patch(`/users/t-${round}`, { status: "active" })]);
       await expect.poll(async () => (await b.get(`/users/t-${round}`)).body.user.wordpress_sync_status, { timeout: 15_000 }).toBe("applied");
       const { status } = (await b.get(`/users/t-${round}`)).body.user;
-      const { locked } = (await app.t.db.pool.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0];
+      const { locked } = (await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0];
       expect(locked, `round ${round}: ${status}`).toBe(status === "disabled");
     }
   });

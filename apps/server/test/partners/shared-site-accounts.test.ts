@@ -27,7 +27,7 @@ async function sharedPerson(email: string) {
   const linked = await a.put("/users/a-1", { email });
   expect(linked.status).toBe(201);
   expect(linked.body.user.identity_origin).toBe("existing_mg");
-  await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
   return { a, b };
 }
 
@@ -55,7 +55,7 @@ async function expectIntactForA(a: Partner) {
 }
 
 async function account(email: string) {
-  const { rows } = await app.t.db.pool.query("SELECT id, email, locked, deleted_at FROM site_accounts WHERE id = (SELECT site_account_id FROM partner_users WHERE external_user_id = 'a-1' AND email = $1)", [email]);
+  const { rows } = await app.t.db.sql.query("SELECT id, email, locked, deleted_at FROM site_accounts WHERE id = (SELECT site_account_id FROM partner_users WHERE external_user_id = 'a-1' AND email = $1)", [email]);
   return rows[0] as { id: string; email: string; locked: boolean; deleted_at: Date | null };
 }
 
@@ -84,18 +84,18 @@ describe("a site account shared by two organizations' partners", () => {
     expect(await siteLogin(a, "a-1", email)).toBe(200);
     await expectIntactForA(a);
     // The verification link went to the new address, for its owner to confirm.
-    const sent = () => app.t.db.pool.query("SELECT recipient FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'hijack@example.test'");
+    const sent = () => app.t.db.sql.query("SELECT recipient FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'hijack@example.test'");
     await expect.poll(async () => (await sent()).rowCount, { timeout: 10_000 }).toBe(1);
   });
 
   it("B renaming its user changes B's record only, not the shared account's name", async () => {
     const email = "shared-name@example.test";
     const { a, b } = await sharedPerson(email);
-    await app.t.db.pool.query("UPDATE site_accounts SET name = 'Real Name' WHERE email = $1", [email]);
+    await app.t.db.sql.query("UPDATE site_accounts SET name = 'Real Name' WHERE email = $1", [email]);
     const change = await b.post("/users/b-1/profile-changes", { name: "Someone Else" }, undefined, { "Idempotency-Key": "pc-shared-2" });
     expect(change.status, change.text).toBe(202);
     await poll(b, change.body.operation.operation_id, "completed");
-    expect((await app.t.db.pool.query("SELECT name FROM site_accounts WHERE email = $1", [email])).rows[0].name).toBe("Real Name");
+    expect((await app.t.db.sql.query("SELECT name FROM site_accounts WHERE email = $1", [email])).rows[0].name).toBe("Real Name");
     await expectIntactForA(a);
   });
 
@@ -118,13 +118,13 @@ describe("a site account shared by two organizations' partners", () => {
     const a = await newPartner(app, { slug: "alpha-los" });
     await b.put("/users/b-1", { email });
     await b.patch("/users/b-1", { status: "disabled" });
-    const id = (await app.t.db.pool.query("SELECT id FROM site_accounts WHERE email = $1", [email])).rows[0].id;
-    expect((await app.t.db.pool.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(true);
+    const id = (await app.t.db.sql.query("SELECT id FROM site_accounts WHERE email = $1", [email])).rows[0].id;
+    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(true);
     await a.put("/users/a-1", { email });
-    expect((await app.t.db.pool.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(false);
+    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(false);
     const deletion = await a.post("/users/a-1/deletions", {}, undefined, { "Idempotency-Key": "del-a-1" });
     await poll(a, deletion.body.operation.operation_id, "completed");
-    expect((await app.t.db.pool.query("SELECT locked, deleted_at FROM site_accounts WHERE id = $1", [id])).rows[0]).toMatchObject({ locked: true, deleted_at: null });
+    expect((await app.t.db.sql.query("SELECT locked, deleted_at FROM site_accounts WHERE id = $1", [id])).rows[0]).toMatchObject({ locked: true, deleted_at: null });
   });
 });
 
@@ -132,24 +132,24 @@ describe("attacks through a partner's own user", () => {
   it("confirming an email change at an address the partner controls moves only that partner's user: the shared account keeps its email and name", async () => {
     const email = "victim@example.test";
     const { a, b } = await sharedPerson(email);
-    await app.t.db.pool.query("UPDATE site_accounts SET name = 'Victim' WHERE email = $1", [email]);
+    await app.t.db.sql.query("UPDATE site_accounts SET name = 'Victim' WHERE email = $1", [email]);
     // A's user is linked (existing_mg) to the account B's user created; A asks to move it to an address A controls.
     const change = await a.post("/users/a-1/profile-changes", { email: "attacker@alpha.test", name: "Attacker" }, undefined, { "Idempotency-Key": "hijack-1" });
     expect(change.status, change.text).toBe(202);
     expect(change.body.operation.status).toBe("verification_pending");
-    const sent = () => app.t.db.pool.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'attacker@alpha.test'");
+    const sent = () => app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'attacker@alpha.test'");
     await expect.poll(async () => (await sent()).rowCount, { timeout: 10_000 }).toBe(1);
     const token = (app.t.db.secrets.open("notification-link", (await sent()).rows[0].payload.link) as string).split("#token=")[1] as string;
     const confirmed = await fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
     expect(confirmed.status).toBe(200);
     await poll(a, change.body.operation.operation_id, "completed");
     // The shared account is untouched; B's user still signs in with it and B's view is unchanged.
-    expect((await app.t.db.pool.query("SELECT email, name FROM site_accounts WHERE email = $1", [email])).rows).toEqual([{ email, name: "Victim" }]);
+    expect((await app.t.db.sql.query("SELECT email, name FROM site_accounts WHERE email = $1", [email])).rows).toEqual([{ email, name: "Victim" }]);
     expect(await siteLogin(b, "b-1", email)).toBe(200);
     expect((await b.get("/users/b-1")).body.user).toMatchObject({ status: "active", wordpress_linked: true, wordpress_sync_status: "applied", launch_eligibility: { can_launch: true } });
     // A's user now belongs to the account of the address A confirmed.
     await expect
-      .poll(async () => (await app.t.db.pool.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows)
+      .poll(async () => (await app.t.db.sql.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows)
       .toEqual([{ email: "attacker@alpha.test" }]);
   });
 
@@ -157,13 +157,13 @@ describe("attacks through a partner's own user", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     const a = await newPartner(app, { slug: "alpha-los" });
     await b.put("/users/b-1", { email: "squatter@bravo.test" });
-    await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", ["squatter@bravo.test", await hashPassword(PASSWORD)]);
+    await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", ["squatter@bravo.test", await hashPassword(PASSWORD)]);
     // B owns the account, so the change is applied directly…
     const change = await b.post("/users/b-1/profile-changes", { email: "ceo@alpha-lender.test" }, undefined, { "Idempotency-Key": "squat-1" });
     await poll(b, change.body.operation.operation_id, "completed");
     // …but the password B chose is gone, and the setup link went to the new address.
-    expect((await app.t.db.pool.query("SELECT password_hash FROM site_accounts WHERE email = 'ceo@alpha-lender.test'")).rows).toEqual([{ password_hash: null }]);
-    expect((await app.t.db.pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient = 'ceo@alpha-lender.test'")).rows[0].n).toBe(1);
+    expect((await app.t.db.sql.query("SELECT password_hash FROM site_accounts WHERE email = 'ceo@alpha-lender.test'")).rows).toEqual([{ password_hash: null }]);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient = 'ceo@alpha-lender.test'")).rows[0].n).toBe(1);
     // A provisions the real CEO and links that account: B's password does not open it.
     expect((await a.put("/users/a-1", { email: "ceo@alpha-lender.test" })).body.user.identity_origin).toBe("existing_mg");
     expect(await siteLogin(a, "a-1", "ceo@alpha-lender.test")).toBe(401);
@@ -183,7 +183,7 @@ describe("races between partners, with real concurrency", () => {
     expect(deletion?.status).toBe(202);
     for (const put of puts) expect([201, 202]).toContain(put.status);
     await poll(b, deletion?.body.operation.operation_id, "completed");
-    const linked = await app.t.db.pool.query(
+    const linked = await app.t.db.sql.query(
       `SELECT u.provisioning_status, a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id
        WHERE u.external_user_id = 'a-1' AND u.email = $1`,
       [email],
@@ -202,7 +202,7 @@ describe("races between partners, with real concurrency", () => {
       ...Array.from({ length: 5 }, (_, i) => b.patch("/users/b-1", { status: i % 2 === 0 ? "disabled" : "active" })),
     ]);
     await b.patch("/users/b-1", { status: "disabled" });
-    const { rows } = await app.t.db.pool.query("SELECT DISTINCT a.locked FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.email = $1", [email]);
+    const { rows } = await app.t.db.sql.query("SELECT DISTINCT a.locked FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.email = $1", [email]);
     expect(rows).toEqual([{ locked: false }]);
   });
 });

@@ -43,18 +43,18 @@ describe("PUT user: provisioning and identity matching", () => {
       lifecycle_operation: null,
     });
     expect(res.text).not.toMatch(/new\.person|New Person|sa_/i);
-    const outbox = await db().pool.query("SELECT kind, recipient FROM notification_outbox");
+    const outbox = await db().sql.query("SELECT kind, recipient FROM notification_outbox");
     expect(outbox.rows).toEqual([{ kind: "password_setup", recipient: "new.person@acme.test" }]);
   });
 
   it("links an existing site account (existing_mg) without a notification", async () => {
     const p = await newPartner(app);
-    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_existing', 'known@acme.test', 'self')");
-    const before = (await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n;
+    await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_existing', 'known@acme.test', 'self')");
+    const before = (await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n;
     const res = await p.put("/users/emp-002", { email: "known@acme.test" });
     expect(res.status).toBe(201);
     expect(res.body.user).toMatchObject({ identity_origin: "existing_mg", experience_type: "mg", wordpress_linked: true });
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n).toBe(before);
+    expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n).toBe(before);
   });
 
   it("answers 200 for the same user again, applies team changes, keeps what is omitted", async () => {
@@ -112,12 +112,12 @@ describe("PUT user: provisioning and identity matching", () => {
         provisioning_status: "pending",
         launch_eligibility: { can_launch: false, blocking_reasons: ["provisioning_pending", "wordpress_unlinked", "chat_identity_unlinked"] },
       });
-      expect((await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(0);
+      expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(0);
       siteAccounts.failing = false;
       const done = await p.put("/users/p1", { email: "p1@acme.test" });
       expect(done.status).toBe(200);
       expect(done.body.user).toMatchObject({ provisioning_status: "active", launch_eligibility: { can_launch: true } });
-      expect((await db().pool.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(1);
+      expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(1);
     } finally {
       await flakyApp.close();
     }
@@ -163,28 +163,28 @@ describe("PATCH user: disable and reactivate", () => {
   it("disabling locks a partner-created account, destroys its sessions and moves access_version; reactivation unlocks without restoring sessions", async () => {
     const p = await newPartner(app);
     await p.put("/users/d1", { email: "d1@acme.test" });
-    const account = (await db().pool.query("SELECT id FROM site_accounts WHERE email = 'd1@acme.test'")).rows[0].id;
-    await db().pool.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_1', $1, now() + interval '1 day')", [account]);
+    const account = (await db().sql.query("SELECT id FROM site_accounts WHERE email = 'd1@acme.test'")).rows[0].id;
+    await db().sql.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_1', $1, now() + interval '1 day')", [account]);
     const disabled = await p.patch("/users/d1", { status: "disabled" });
     expect(disabled.status).toBe(200);
     expect(disabled.body.user).toMatchObject({ status: "disabled", access_version: 2, launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] } });
-    expect((await db().pool.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(true);
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
+    expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(true);
+    expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
 
     const active = await p.patch("/users/d1", { status: "active" });
     expect(active.body.user).toMatchObject({ status: "active", access_version: 2, launch_eligibility: { can_launch: true } });
-    expect((await db().pool.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(false);
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
+    expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(false);
+    expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
   });
 
   it("a pre-existing account keeps its site access when the partner user is disabled", async () => {
     const p = await newPartner(app);
-    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_keep', 'keep@acme.test', 'self')");
-    await db().pool.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_keep', 'sa_keep', now() + interval '1 day')");
+    await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_keep', 'keep@acme.test', 'self')");
+    await db().sql.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_keep', 'sa_keep', now() + interval '1 day')");
     await p.put("/users/k1", { email: "keep@acme.test" });
     await p.patch("/users/k1", { status: "disabled" });
-    expect((await db().pool.query("SELECT locked FROM site_accounts WHERE id = 'sa_keep'")).rows[0].locked).toBe(false);
-    expect((await db().pool.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = 'sa_keep'")).rows[0].n).toBe(1);
+    expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = 'sa_keep'")).rows[0].locked).toBe(false);
+    expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = 'sa_keep'")).rows[0].n).toBe(1);
   });
 
   it("with the site-account system down, disabling still answers 200 (site sync pending) and the queue locks the account later", async () => {
@@ -209,7 +209,7 @@ describe("PATCH user: disable and reactivate", () => {
       expect(disabled.status).toBe(200);
       expect(disabled.body.user).toMatchObject({ status: "disabled", wordpress_sync_status: "pending" });
       expect(disabled.body.user.launch_eligibility.blocking_reasons).toEqual(["disabled", "wordpress_sync_pending"]);
-      const locked = () => flakyApp.t.db.pool.query("SELECT locked FROM site_accounts WHERE email = 'sd1@acme.test'");
+      const locked = () => flakyApp.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = 'sd1@acme.test'");
       expect((await locked()).rows[0].locked).toBe(false);
       (siteAccounts as DownSiteAccounts).down = false;
       await expect.poll(async () => (await p.get("/users/sd1")).body.user.wordpress_sync_status, { timeout: 15_000 }).toBe("applied");
@@ -222,7 +222,7 @@ describe("PATCH user: disable and reactivate", () => {
   it("a deleted user stays deleted (PATCH and PUT are 409)", async () => {
     const p = await newPartner(app);
     await p.put("/users/gone", { email: "gone@acme.test" });
-    await db().pool.query("UPDATE partner_users SET status = 'deleted' WHERE external_user_id = 'gone'");
+    await db().sql.query("UPDATE partner_users SET status = 'deleted' WHERE external_user_id = 'gone'");
     expectEnvelope(await p.patch("/users/gone", { status: "active" }), 409, "identity_conflict");
     expectEnvelope(await p.put("/users/gone", { email: "gone@acme.test" }), 409, "identity_conflict");
     expect((await p.get("/users/gone")).body.user.status).toBe("deleted");
@@ -244,7 +244,7 @@ describe("GET users: filters, combinations, paging and counts", () => {
     for (let i = 1; i <= 6; i += 1) await p.put(`/users/emp-${i}`, { email: `emp${i}@acme.test`, ...(i <= 3 ? { team_external_id: "east" } : {}) });
     await p.put("/users/other-7", { email: "o7@acme.test" });
     await p.patch("/users/emp-5", { status: "disabled" });
-    await db().pool.query("UPDATE partner_users SET status = 'deleted' WHERE external_user_id = 'emp-6'");
+    await db().sql.query("UPDATE partner_users SET status = 'deleted' WHERE external_user_id = 'emp-6'");
 
     const ids = (res: { body: { users: Array<{ external_user_id: string }> } }) => res.body.users.map((u) => u.external_user_id);
     const all = await p.get("/users");

@@ -48,7 +48,7 @@ describe("rate limits", () => {
     await app.request("/v1/me", { key });
     expectEnvelope(await app.request("/v1/me", { key }), 429, "rate_limited");
     // Move this key's counter into the past, as if the minute had passed.
-    await app.t.db.pool.query("UPDATE rate_limit_counters SET window_start = window_start - interval '1 minute' WHERE api_key_id = $1", [id]);
+    await app.t.db.sql.query("UPDATE rate_limit_counters SET window_start = window_start - interval '1 minute' WHERE api_key_id = $1", [id]);
     expect((await app.request("/v1/me", { key })).status).toBe(200);
   });
 });

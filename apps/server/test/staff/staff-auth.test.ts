@@ -64,14 +64,14 @@ describe("staff sign-in and authorization", () => {
     expect(locked.status).toBe(429);
     expect(locked.error?.message).toMatch(/^too many failed attempts; try again in 1[45] minutes$/);
     // Once the window has passed (its expiry moved into the past here), the right password works.
-    await app.t.db.pool.query("UPDATE sign_in_throttle SET expire = 1 WHERE key LIKE 'staff:account:%'");
+    await app.t.db.sql.query("UPDATE sign_in_throttle SET expire = 1 WHERE key LIKE 'staff:account:%'");
     await expect(signInStaff(app.t.db, { email: "lock@mga.test", password: "right password 1", address: "198.51.100.7" })).resolves.toMatchObject({ staff: { role: "viewer" } });
   });
 
   it("stores only password and session hashes", async () => {
     const { cookie } = await signIn("ana@mga.test", "admin password 1");
     const token = decodeURIComponent(cookie.split("=")[1] as string);
-    const dump = JSON.stringify((await app.t.db.pool.query("SELECT * FROM staff_accounts, staff_sessions")).rows);
+    const dump = JSON.stringify((await app.t.db.sql.query("SELECT * FROM staff_accounts, staff_sessions")).rows);
     expect(dump).not.toContain("admin password 1");
     expect(dump).not.toContain(token);
   });

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const { trpc, signIn, query, mutate } = staffClient(() => app.adminUrl);
-const rows = async (sql: string, params: unknown[] = []) => (await app.t.db.pool.query(sql, params)).rows;
+const rows = async (sql: string, params: unknown[] = []) => (await app.t.db.sql.query(sql, params)).rows;
 const describeInvite = (token: string) => trpc("staff.invitations.describe", { input: { token } });
 const accept = (token: string, password: string) => trpc("staff.invitations.accept", { mutation: true, input: { token, password } });
 const invite = async (email: string, role: "admin" | "viewer") =>

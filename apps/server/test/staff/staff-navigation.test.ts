@@ -14,7 +14,7 @@ import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/up
 const setup = useAppWithMockedUpstream();
 const db = () => setup.app.t.db;
 const { query, mutate } = staffClient(() => setup.app.adminUrl);
-const rows = async (sql: string, params: unknown[] = []) => (await db().pool.query(sql, params)).rows;
+const rows = async (sql: string, params: unknown[] = []) => (await db().sql.query(sql, params)).rows;
 
 const ADMIN = { email: "ana@mga.test", password: "admin password 1" };
 const VIEWER = { email: "vic@mga.test", password: "viewer password 1" };
@@ -113,12 +113,12 @@ describe("renaming and deleting organizations", () => {
     expect(await rows("SELECT id FROM organizations WHERE id = $1", [org.id])).toHaveLength(1);
     expect(await rows("SELECT id FROM audit_log WHERE action = 'organization.delete' AND target = $1", [org.id])).toEqual([]);
     // A revoked key still holds its conversations: it blocks the deletion too.
-    await db().pool.query("DELETE FROM integrations WHERE organization_id = $1", [org.id]);
-    await db().pool.query("UPDATE api_keys SET status = 'revoked' WHERE id = $1", [key.id]);
+    await db().sql.query("DELETE FROM integrations WHERE organization_id = $1", [org.id]);
+    await db().sql.query("UPDATE api_keys SET status = 'revoked' WHERE id = $1", [key.id]);
     expect((await mutate(admin, "staff.organizations.delete", { id: org.id })).error?.message).toBe(
       "Busy Lending still has 1 API key; only an organization without integrations and keys can be deleted",
     );
-    await db().pool.query("DELETE FROM api_keys WHERE id = $1", [key.id]);
+    await db().sql.query("DELETE FROM api_keys WHERE id = $1", [key.id]);
     expect(ok(await mutate(admin, "staff.organizations.delete", { id: org.id }))).toEqual({ id: org.id, deleted: true });
     expect((await query(viewer, "staff.organizations.get", { id: org.id })).status).toBe(404);
     expect((await rows("SELECT actor, details FROM audit_log WHERE action = 'organization.delete' AND target = $1", [org.id]))[0]).toEqual({

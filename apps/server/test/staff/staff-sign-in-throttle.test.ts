@@ -16,7 +16,7 @@ afterAll(() => app.close());
 const { trpc } = staffClient(() => app.adminUrl);
 const signIn = (email: string, password: string, address: string) => trpc("staff.signIn", { mutation: true, input: { email, password }, address });
 const audit = async (action: string, actor: string) =>
-  (await app.t.db.pool.query("SELECT details FROM audit_log WHERE action = $1 AND actor = $2", [action, actor])).rows as Array<{ details: Record<string, unknown> }>;
+  (await app.t.db.sql.query("SELECT details FROM audit_log WHERE action = $1 AND actor = $2", [action, actor])).rows as Array<{ details: Record<string, unknown> }>;
 
 describe("staff sign-in throttling", () => {
   it("4 rounds of 20 parallel wrong passwords: 5 are checked, the rest refused, and the right password is then refused too", async () => {

@@ -36,7 +36,7 @@ export async function prepareLaunches(app: TestApp, options: { name?: string; lo
   await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   const email = `lo-${p.organizationId.toLowerCase()}@acme.test`;
   await p.put("/users/lo-1", { email, ...(options.name ? { name: options.name } : {}) });
-  await app.t.db.pool.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(CHAT_PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(CHAT_PASSWORD)]);
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
   const loanContext = options.loanContext ?? { external_loan_id: "LN-2026-0042", program: "fha" };

@@ -6,14 +6,11 @@ import type { ApiErrorResponse } from "./to-api-error";
  * renamed as it is removed). The domain checks these cases first; when a concurrent request
  * slips between its check and its write, the constraint is the last word. That is a conflict
  * with the current state, answered 409 (or 404) in the envelope, never a server fault.
- * Codes: Prisma's P2002/P2003/P2025 and PostgreSQL's SQLSTATEs as `pg` reports them.
+ * Codes: PostgreSQL's SQLSTATEs as `pg` reports them (all runtime access is SQL through pg).
  */
 const CONFLICTS: Record<string, Pick<ApiErrorResponse, "status" | "code" | "message">> = {
-  P2002: { status: 409, code: "invalid_request", message: "this name or identifier was just taken by another request; choose another or try again" },
   "23505": { status: 409, code: "invalid_request", message: "this name or identifier was just taken by another request; choose another or try again" },
-  P2003: { status: 409, code: "invalid_request", message: "something this refers to was changed or removed at the same moment; reload and try again" },
   "23503": { status: 409, code: "invalid_request", message: "something this refers to was changed or removed at the same moment; reload and try again" },
-  P2025: { status: 404, code: "not_found", message: "this record no longer exists" },
   "40001": { status: 409, code: "invalid_request", message: "another change was made at the same moment; try again" },
   "40P01": { status: 409, code: "invalid_request", message: "another change was made at the same moment; try again" },
 };

@@ -23,14 +23,14 @@ export async function listAudit(
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null; total: number }> {
   const filters = { actor: input.actor?.toLowerCase() ?? null, action: input.action ?? null };
   const before = decodeCursor(db.secrets, input.cursor, filters);
-  const { rows } = await db.pool.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date }>(
+  const { rows } = await db.sql.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date }>(
     `SELECT id, actor, action, target, details, created_at FROM audit_log
      WHERE ${AUDIT_MATCHES}
        AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::text))
      ORDER BY created_at DESC, id DESC LIMIT $5`,
     [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const counted = await db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_log WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
+  const counted = await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_log WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     total: counted.rows[0]?.total ?? 0,

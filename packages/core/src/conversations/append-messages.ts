@@ -60,7 +60,7 @@ WITH c AS (
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $11, $12, $13, $14, now(), now())
   RETURNING id, 0 AS base
 )${insertMessages.replace("$ROWS", "$10")}`;
-    await db.pool.query(sql, [
+    await db.sql.query(sql, [
       conversation.id,
       target.apiKeyId,
       conversation.organizationId,
@@ -85,7 +85,7 @@ WITH c AS (
                          ELSE partner_user_id = $5 AND account_generation = $6 AND external_loan_id = $7 END
   RETURNING id, message_count - $3 AS base
 )${insertMessages.replace("$ROWS", "$4")}`;
-  const result = await db.pool.query(sql, [
+  const result = await db.sql.query(sql, [
     target.conversationId,
     target.apiKeyId,
     messages.length,

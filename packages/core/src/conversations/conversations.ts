@@ -35,19 +35,21 @@ export async function createConversation(
   db: Database,
   input: { apiKeyId: string; organizationId: string; user: EndUser; title?: string | undefined; metadata?: Record<string, unknown> | undefined },
 ): Promise<ConversationRecord> {
-  const row = await db.prisma.conversation.create({
-    data: {
-      id: newId("conv"),
-      apiKeyId: input.apiKeyId,
-      organizationId: input.organizationId,
-      externalUserId: input.user.external_user_id,
-      userEmail: input.user.email ?? null,
-      userName: input.user.name ?? null,
-      title: input.title ?? null,
-      metadata: (input.metadata ?? {}) as object,
-    },
-  });
-  return toConversation(row);
+  const { rows } = await db.sql.query<ConversationRow>(
+    `INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
+    [
+      newId("conv"),
+      input.apiKeyId,
+      input.organizationId,
+      input.user.external_user_id,
+      input.user.email ?? null,
+      input.user.name ?? null,
+      input.title ?? null,
+      JSON.stringify(input.metadata ?? {}),
+    ],
+  );
+  return toConversation(rows[0] as ConversationRow);
 }
 
 /**
@@ -67,15 +69,18 @@ export interface EmbeddedOwner {
   launchId: string;
 }
 
-function ownerFilter(owner: ConversationOwner) {
+/** The owner's condition on `conversations`, its parameters numbered from $2 ($1 is the conversation id). */
+function ownerFilter(owner: ConversationOwner): { where: string; params: unknown[] } {
   return typeof owner === "string"
-    ? { apiKeyId: owner, partnerUserId: null }
-    : { partnerUserId: owner.partnerUserId, accountGeneration: owner.generation, externalLoanId: owner.loanId };
+    ? { where: "api_key_id = $2 AND partner_user_id IS NULL", params: [owner] }
+    : { where: "partner_user_id = $2 AND account_generation = $3 AND external_loan_id = $4", params: [owner.partnerUserId, owner.generation, owner.loanId] };
 }
 
 /** A conversation of this owner; anyone else's (or none) is the same 404. */
 export async function getOwnedConversation(db: Database, owner: ConversationOwner, conversationId: string): Promise<ConversationRecord> {
-  const row = await db.prisma.conversation.findFirst({ where: { id: conversationId, ...ownerFilter(owner) } });
+  const filter = ownerFilter(owner);
+  const { rows } = await db.sql.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND ${filter.where}`, [conversationId, ...filter.params]);
+  const row = rows[0];
   if (!row) throw new AppError("not_found", `conversation ${conversationId} not found`);
   return toConversation(row);
 }
@@ -83,11 +88,17 @@ export async function getOwnedConversation(db: Database, owner: ConversationOwne
 /** Stored messages in conversation order. */
 export async function listMessages(db: Database, owner: ConversationOwner, conversationId: string): Promise<MessageRecord[]> {
   await getOwnedConversation(db, owner, conversationId);
-  const rows = await db.prisma.message.findMany({ where: { conversationId }, orderBy: { position: "asc" } });
+  return conversationMessages(db, conversationId);
+}
+
+/** Every message of a conversation, in conversation order (whoever asks has checked ownership). */
+export async function conversationMessages(db: Database, conversationId: string): Promise<MessageRecord[]> {
+  const { rows } = await db.sql.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY position`, [conversationId]);
   return rows.map(toMessage);
 }
 
-export function toConversation(row: {
+/** A `conversations` row as CONVERSATION_COLUMNS selects it. */
+export interface ConversationRow {
   id: string;
   title: string | null;
   status: string;
@@ -95,7 +106,27 @@ export function toConversation(row: {
   messageCount: number;
   createdAt: Date;
   updatedAt: Date;
-}): ConversationRecord {
+  externalUserId: string;
+  partnerUserId: string | null;
+}
+
+export const CONVERSATION_COLUMNS = `id, title, status, metadata, message_count AS "messageCount", created_at AS "createdAt", updated_at AS "updatedAt",
+  external_user_id AS "externalUserId", partner_user_id AS "partnerUserId"`;
+
+interface MessageRow {
+  id: string;
+  role: string;
+  content: string;
+  citations: unknown;
+  sources: unknown;
+  metadata: unknown;
+  status: string;
+  createdAt: Date;
+}
+
+const MESSAGE_COLUMNS = `id, role, content, citations, sources, metadata, status, created_at AS "createdAt"`;
+
+export function toConversation(row: ConversationRow): ConversationRecord {
   return {
     id: row.id,
     title: row.title,
@@ -107,16 +138,7 @@ export function toConversation(row: {
   };
 }
 
-export function toMessage(row: {
-  id: string;
-  role: string;
-  content: string;
-  citations: unknown;
-  sources: unknown;
-  metadata: unknown;
-  status: string;
-  createdAt: Date;
-}): MessageRecord {
+export function toMessage(row: MessageRow): MessageRecord {
   return {
     id: row.id,
     role: row.role as MessageRecord["role"],

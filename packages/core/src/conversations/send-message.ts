@@ -67,7 +67,7 @@ export async function sendMessage(
   let history: Array<{ role: "user" | "assistant"; content: string }> = [];
   if (input.conversationId) {
     await getOwnedConversation(db, input.embedded ?? input.key.id, input.conversationId);
-    const { rows } = await db.pool.query<{ role: "user" | "assistant"; content: string }>(
+    const { rows } = await db.sql.query<{ role: "user" | "assistant"; content: string }>(
       `SELECT role, content FROM (
          SELECT role, content, position FROM messages WHERE conversation_id = $1 AND status = 'complete'
          ORDER BY position DESC LIMIT $2) recent ORDER BY position`,

@@ -1,12 +1,39 @@
 import type pg from "pg";
 import type { Database } from "./database";
 
-/** Runs `work` in one transaction on one pooled connection: COMMIT on success, ROLLBACK on any error. */
-export async function withTransaction<T>(db: Database, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await db.pool.connect();
+/** The pool each opened database takes a transaction's connection from (kept out of `Database`). */
+const pools = new WeakMap<Database, pg.Pool>();
+/** The `Database` values handed to `withTransaction`'s work. */
+const transactions = new WeakSet<Database>();
+
+/** Called once by openDatabase. */
+export function registerPool(db: Database, pool: pg.Pool): Database {
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * Runs `work` in one transaction on one pooled connection: COMMIT on success, ROLLBACK on any
+ * error. `tx` is a `Database` whose `sql` is that connection, so every domain function (audit,
+ * outbox, domain writes) called with `tx` joins the transaction. Called with a `tx`, it runs
+ * `work` inside that same transaction (no nested BEGIN: the outer one commits or rolls back all).
+ */
+export async function withTransaction<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  if (transactions.has(db)) return work(db);
+  const pool = pools.get(db);
+  if (!pool) throw new Error("withTransaction needs a Database made by openDatabase");
+  const client = await pool.connect();
+  const tx: Database = {
+    ...db,
+    sql: client,
+    async close() {
+      throw new Error("a transaction ends with its withTransaction call");
+    },
+  };
+  transactions.add(tx);
   try {
     await client.query("BEGIN");
-    const result = await work(client);
+    const result = await work(tx);
     await client.query("COMMIT");
     return result;
   } catch (error) {

@@ -47,9 +47,9 @@ ON CONFLICT (api_key_id, key) DO UPDATE
 RETURNING 1`;
 
 export async function claimIdempotencyKey(db: Database, input: { apiKeyId: string; key: string; fingerprint: string }): Promise<IdempotencyClaim> {
-  const claimed = await db.pool.query(CLAIM_SQL, [input.apiKeyId, input.key, input.fingerprint, LEASE_SECONDS, RETENTION_HOURS]);
+  const claimed = await db.sql.query(CLAIM_SQL, [input.apiKeyId, input.key, input.fingerprint, LEASE_SECONDS, RETENTION_HOURS]);
   if (claimed.rowCount === 1) return { kind: "claimed" };
-  const { rows } = await db.pool.query<{ fingerprint: string; state: string; response_status: number | null; response_body: unknown }>(
+  const { rows } = await db.sql.query<{ fingerprint: string; state: string; response_status: number | null; response_body: unknown }>(
     "SELECT fingerprint, state, response_status, response_body FROM idempotency_records WHERE api_key_id = $1 AND key = $2",
     [input.apiKeyId, input.key],
   );
@@ -74,7 +74,7 @@ export async function claimIdempotencyKey(db: Database, input: { apiKeyId: strin
 }
 
 export async function completeIdempotencyKey(db: Database, input: { apiKeyId: string; key: string; status: number; body: unknown }): Promise<void> {
-  await db.pool.query(
+  await db.sql.query(
     `UPDATE idempotency_records SET state = 'completed', response_status = $3, response_body = $4::jsonb, locked_until = now()
      WHERE api_key_id = $1 AND key = $2`,
     [input.apiKeyId, input.key, input.status, JSON.stringify(db.secrets.seal("stored-response", JSON.stringify(input.body)))],
@@ -82,13 +82,13 @@ export async function completeIdempotencyKey(db: Database, input: { apiKeyId: st
 }
 
 export async function releaseIdempotencyKey(db: Database, input: { apiKeyId: string; key: string }): Promise<void> {
-  await db.pool.query("DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND state = 'in_progress'", [input.apiKeyId, input.key]);
+  await db.sql.query("DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND state = 'in_progress'", [input.apiKeyId, input.key]);
 }
 
 /** Deletes expired records and old rate-limit windows; run periodically by the server. */
 export async function sweepExpiredRecords(db: Database): Promise<{ idempotency: number; rateLimits: number }> {
-  const idempotency = await db.pool.query("DELETE FROM idempotency_records WHERE expires_at < now()");
-  const rateLimits = await db.pool.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
+  const idempotency = await db.sql.query("DELETE FROM idempotency_records WHERE expires_at < now()");
+  const rateLimits = await db.sql.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
   return { idempotency: idempotency.rowCount ?? 0, rateLimits: rateLimits.rowCount ?? 0 };
 }
 

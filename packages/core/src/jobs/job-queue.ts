@@ -1,5 +1,5 @@
-import type pg from "pg";
 import { type JobWithMetadata, PgBoss } from "pg-boss";
+import type { Database } from "../db/database";
 
 /**
  * The durable job queue: pg-boss, in its own `pgboss` schema of the service's database.
@@ -68,18 +68,14 @@ export class JobQueue {
   }
 
   /**
-   * Enqueues inside the caller's transaction (`client` between BEGIN and COMMIT), so the
-   * job exists if and only if the state change that needs it was committed.
+   * Enqueues through `db`: called with a transaction's `tx` (withTransaction), the job exists
+   * if and only if the state change that needs it was committed.
    */
-  async enqueueIn(client: pg.PoolClient, name: QueueName, data: object, singletonKey: string): Promise<void> {
+  async enqueue(db: Database, name: QueueName, data: object, singletonKey: string): Promise<void> {
     await this.boss.send(name, data, {
       singletonKey,
-      db: { executeSql: (text: string, values?: unknown[]) => client.query(text, values as unknown[]) },
+      db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
     });
-  }
-
-  async enqueue(name: QueueName, data: object, singletonKey: string): Promise<void> {
-    await this.boss.send(name, data, { singletonKey });
   }
 
   /**

@@ -33,41 +33,43 @@ export async function createApiKey(
   const rateLimit = input.rateLimitPerMinute ?? null;
   assertRateLimit(rateLimit);
   const secret = generateApiKey();
-  const row = await db.prisma.apiKey.create({
-    data: {
-      id: newId("key"),
-      organizationId: input.organizationId,
-      name,
-      secretHash: secret.secretHash,
-      lastFour: secret.lastFour,
-      scopes,
-      rateLimitPerMinute: rateLimit,
-    },
-  });
-  return { key: toSummary(row), plaintext: secret.plaintext };
+  const { rows } = await db.sql.query<KeyRow>(
+    `INSERT INTO api_keys (id, organization_id, name, secret_hash, last_four, scopes, rate_limit_per_minute) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING ${COLUMNS}`,
+    [newId("key"), input.organizationId, name, secret.secretHash, secret.lastFour, scopes, rateLimit],
+  );
+  return { key: toSummary(rows[0] as KeyRow), plaintext: secret.plaintext };
 }
 
 export async function revokeApiKey(db: Database, id: string): Promise<ApiKeySummary> {
-  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
-  if (!existing) throw new AppError("not_found", `key ${id} not found`);
+  const existing = await findKey(db, id);
   if (existing.status === "revoked") return toSummary(existing);
-  const row = await db.prisma.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
-  return toSummary(row);
+  return updateKey(db, id, "status = 'revoked', revoked_at = $2", [new Date()]);
 }
 
 /** Changes a key's rate limit (null: the service default); takes effect on its next request. */
 export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerMinute: number | null): Promise<ApiKeySummary> {
   assertRateLimit(rateLimitPerMinute);
-  const existing = await db.prisma.apiKey.findUnique({ where: { id } });
-  if (!existing) throw new AppError("not_found", `key ${id} not found`);
+  const existing = await findKey(db, id);
   if (existing.status !== "active") throw new AppError("invalid_request", `key ${id} is revoked`);
-  return toSummary(await db.prisma.apiKey.update({ where: { id }, data: { rateLimitPerMinute } }));
+  return updateKey(db, id, "rate_limit_per_minute = $2", [rateLimitPerMinute]);
 }
 
 export async function getApiKey(db: Database, id: string): Promise<ApiKeySummary> {
-  const row = await db.prisma.apiKey.findUnique({ where: { id } });
-  if (!row) throw new AppError("not_found", `key ${id} not found`);
-  return toSummary(row);
+  return toSummary(await findKey(db, id));
+}
+
+async function findKey(db: Database, id: string): Promise<KeyRow> {
+  const { rows } = await db.sql.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+  if (!rows[0]) throw new AppError("not_found", `key ${id} not found`);
+  return rows[0];
+}
+
+/** One UPDATE of a key ($1 is its id); a key deleted meanwhile is the same 404 as a missing one. */
+async function updateKey(db: Database, id: string, set: string, params: unknown[]): Promise<ApiKeySummary> {
+  const { rows } = await db.sql.query<KeyRow>(`UPDATE api_keys SET ${set} WHERE id = $1 RETURNING ${COLUMNS}`, [id, ...params]);
+  if (!rows[0]) throw new AppError("not_found", `key ${id} not found`);
+  return toSummary(rows[0]);
 }
 
 function assertRateLimit(rateLimit: number | null): void {
@@ -78,11 +80,12 @@ function assertRateLimit(rateLimit: number | null): void {
 
 export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {
   await getOrganization(db, organizationId);
-  const rows = await db.prisma.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } });
+  const { rows } = await db.sql.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at`, [organizationId]);
   return rows.map(toSummary);
 }
 
-function toSummary(row: {
+/** An `api_keys` row as COLUMNS selects it (never the secret's hash). */
+interface KeyRow {
   id: string;
   organizationId: string;
   name: string;
@@ -93,7 +96,12 @@ function toSummary(row: {
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
-}): ApiKeySummary {
+}
+
+const COLUMNS = `id, organization_id AS "organizationId", name, status, scopes, last_four AS "lastFour", rate_limit_per_minute AS "rateLimitPerMinute",
+  created_at AS "createdAt", revoked_at AS "revokedAt", last_used_at AS "lastUsedAt"`;
+
+function toSummary(row: KeyRow): ApiKeySummary {
   return {
     id: row.id,
     organizationId: row.organizationId,

@@ -68,7 +68,7 @@ export async function authenticateApiKey(db: Database, presented: string | undef
     throw new AppError("unauthorized", "missing API key: send Authorization: Bearer <key> or X-API-Key: <key>");
   }
   if (!isWellFormedApiKey(presented)) throw new AppError("unauthorized", "invalid API key");
-  const { rows } = await db.pool.query<Row>(AUTHENTICATE_SQL, [hashApiKey(presented)]);
+  const { rows } = await db.sql.query<Row>(AUTHENTICATE_SQL, [hashApiKey(presented)]);
   const row = rows[0];
   if (!row) throw new AppError("unauthorized", "invalid API key");
   if (row.status !== "active") throw new AppError("unauthorized", "this API key has been revoked");
@@ -102,7 +102,7 @@ export function requireScope(key: AuthenticatedKey, scope: Scope): void {
  * credential there).
  */
 export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
-  const { rows } = await db.pool.query<Row>(
+  const { rows } = await db.sql.query<Row>(
     `SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
             o.name AS organization_name, t.config AS tenant_config, NULL::int AS window_count, NULL::int AS reset_seconds
      FROM api_keys k JOIN organizations o ON o.id = k.organization_id

@@ -13,6 +13,7 @@ export interface ChatHeader {
 }
 
 export async function chatHeader(db: Database, authority: ChatAuthority): Promise<ChatHeader> {
-  const user = await db.prisma.partnerUser.findUnique({ where: { id: authority.partnerUserId }, select: { name: true } });
+  const { rows } = await db.sql.query<{ name: string | null }>("SELECT name FROM partner_users WHERE id = $1", [authority.partnerUserId]);
+  const user = rows[0];
   return { loan: describeLoan(authority.loanContext), userName: user?.name?.trim() || null };
 }

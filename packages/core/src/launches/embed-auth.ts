@@ -38,7 +38,7 @@ const revoked = () => new AppError("unauthorized", "this launch is no longer val
 
 /** The checks every step repeats; one query. */
 async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{ siteAccountId: string | null }> {
-  const { rows } = await db.pool.query<{ ok: boolean; site_account_id: string | null }>(
+  const { rows } = await db.sql.query<{ ok: boolean; site_account_id: string | null }>(
     `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active'
              AND b.enabled AND b.public_name = $6 AND k.status = 'active'
              -- an alias still granted to the key (ALIAS_GRANT_RULE): withdrawing the grant ends the launch's sessions
@@ -56,7 +56,7 @@ async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{
 }
 
 async function loadLaunch(db: Database, launchId: string): Promise<LaunchRow> {
-  const { rows } = await db.pool.query<LaunchRow>(
+  const { rows } = await db.sql.query<LaunchRow>(
     "SELECT id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution FROM launches WHERE id = $1",
     [launchId],
   );
@@ -74,7 +74,7 @@ export interface ConsumedLaunch {
 /** Consumes a launch code: exactly once, before it expires. A second consumption fails. */
 export async function consumeLaunchCode(db: Database, code: string, clock: Clock = systemClock): Promise<ConsumedLaunch> {
   const now = clock();
-  const { rows } = await db.pool.query<LaunchRow>(
+  const { rows } = await db.sql.query<LaunchRow>(
     `UPDATE launches SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL AND expires_at > $2
      RETURNING id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution`,
     [hashSecret(code), now],
@@ -85,24 +85,29 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   const grant = await findActiveGrant(db, launch, now);
   const sessionToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + AUTH_SESSION_SECONDS * 1000);
-  await db.prisma.embedSession.create({
-    data: { id: newId("es"), launchId: launch.id, partnerUserId: launch.partner_user_id, tokenHash: hashSecret(sessionToken), expiresAt, grantId: grant?.id ?? null, createdAt: now },
-  });
+  await db.sql.query(
+    "INSERT INTO embed_sessions (id, launch_id, partner_user_id, token_hash, expires_at, grant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    [newId("es"), launch.id, launch.partner_user_id, hashSecret(sessionToken), expiresAt, grant?.id ?? null, now],
+  );
   return { sessionToken, expiresAt, loginRequired: !grant };
 }
 
 async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Promise<{ id: string; expiresAt: Date } | undefined> {
-  const grant = await db.prisma.chatGrant.findFirst({
-    where: {
-      partnerUserId: launch.partner_user_id,
-      accessVersion: launch.access_version,
-      accountGeneration: launch.account_generation,
-      revokedAt: null,
-      expiresAt: { gt: now },
-    },
-    orderBy: { expiresAt: "desc" },
-  });
-  return grant ? { id: grant.id, expiresAt: grant.expiresAt } : undefined;
+  const { rows } = await db.sql.query<{ id: string; expiresAt: Date }>(
+    `SELECT id, expires_at AS "expiresAt" FROM chat_grants
+     WHERE partner_user_id = $1 AND access_version = $2 AND account_generation = $3 AND revoked_at IS NULL AND expires_at > $4
+     ORDER BY expires_at DESC LIMIT 1`,
+    [launch.partner_user_id, launch.access_version, launch.account_generation, now],
+  );
+  return rows[0];
+}
+
+async function findGrant(db: Database, id: string): Promise<{ id: string; expiresAt: Date; revokedAt: Date | null } | undefined> {
+  const { rows } = await db.sql.query<{ id: string; expiresAt: Date; revokedAt: Date | null }>(
+    `SELECT id, expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM chat_grants WHERE id = $1`,
+    [id],
+  );
+  return rows[0];
 }
 
 /** Throws unless the sign-in session is open: checked before any password, so a password's correctness never shows through. */
@@ -112,7 +117,11 @@ export async function assertSignInSessionOpen(db: Database, sessionToken: string
 }
 
 async function loadSession(db: Database, sessionToken: string, now: Date) {
-  const session = await db.prisma.embedSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
+  const { rows } = await db.sql.query<{ id: string; launchId: string; grantId: string | null; expiresAt: Date }>(
+    `SELECT id, launch_id AS "launchId", grant_id AS "grantId", expires_at AS "expiresAt" FROM embed_sessions WHERE token_hash = $1`,
+    [hashSecret(sessionToken)],
+  );
+  const session = rows[0];
   if (!session || session.expiresAt <= now) throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");
   return session;
 }
@@ -131,12 +140,12 @@ export async function completeSiteLogin(db: Database, input: { sessionToken: str
   }
   const grantId = newId("gr");
   const expiresAt = new Date(now.getTime() + GRANT_HOURS * 3600_000);
-  await withTransaction(db, async (client) => {
-    await client.query(
+  await withTransaction(db, async (tx) => {
+    await tx.sql.query(
       "INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
       [grantId, launch.partner_user_id, launch.access_version, launch.account_generation, now, expiresAt],
     );
-    await client.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
+    await tx.sql.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
   });
   return { grantExpiresAt: expiresAt };
 }
@@ -152,16 +161,16 @@ export async function exchangeSessionForChatToken(
   const launch = await loadLaunch(db, session.launchId);
   await assertStillAuthorized(db, launch);
   if (!session.grantId) return { status: "login_pending" };
-  const grant = await db.prisma.chatGrant.findUnique({ where: { id: session.grantId } });
+  const grant = await findGrant(db, session.grantId);
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
   const chatToken = newSecretToken(32);
   const expiresAt = new Date(Math.min(now.getTime() + CHAT_TOKEN_HOURS * 3600_000, grant.expiresAt.getTime()));
   const tokenId = newId("ct");
-  const issued = await withTransaction(db, async (client) => {
+  const issued = await withTransaction(db, async (tx) => {
     // One token per session: a replayed or concurrent exchange gets nothing.
-    const claimed = await client.query("UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL", [session.id, tokenId]);
+    const claimed = await tx.sql.query("UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL", [session.id, tokenId]);
     if (claimed.rowCount !== 1) return false;
-    await client.query(
+    await tx.sql.query(
       "INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
       [tokenId, grant.id, launch.id, launch.partner_user_id, hashSecret(chatToken), now, expiresAt],
     );
@@ -184,9 +193,13 @@ export interface ChatAuthority {
 /** Every chat request: the token is unexpired, its grant stands, and nothing revoked the launch. */
 export async function verifyChatToken(db: Database, chatToken: string, clock: Clock = systemClock): Promise<ChatAuthority> {
   const now = clock();
-  const token = await db.prisma.chatToken.findUnique({ where: { tokenHash: hashSecret(chatToken) } });
+  const { rows } = await db.sql.query<{ grantId: string; launchId: string; partnerUserId: string; expiresAt: Date }>(
+    `SELECT grant_id AS "grantId", launch_id AS "launchId", partner_user_id AS "partnerUserId", expires_at AS "expiresAt" FROM chat_tokens WHERE token_hash = $1`,
+    [hashSecret(chatToken)],
+  );
+  const token = rows[0];
   if (!token || token.expiresAt <= now) throw new AppError("unauthorized", "the chat session has ended; request a fresh launch");
-  const grant = await db.prisma.chatGrant.findUnique({ where: { id: token.grantId } });
+  const grant = await findGrant(db, token.grantId);
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
   const launch = await loadLaunch(db, token.launchId);
   await assertStillAuthorized(db, launch);

@@ -33,7 +33,7 @@ export async function embeddedMessageInput(
   if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
   const [key, user] = await Promise.all([
     getKeyById(db, authority.apiKeyId),
-    db.prisma.partnerUser.findUniqueOrThrow({ where: { id: authority.partnerUserId }, select: { externalUserId: true } }),
+    partnerUserExternalId(db, authority.partnerUserId),
   ]);
   // Embedded answers count against the launch key's rate limit, like its API requests.
   enforceRateLimit(await countKeyRequest(db, key));
@@ -49,4 +49,11 @@ export async function embeddedMessageInput(
     embedded: embeddedOwner(authority),
     loanContext: upstreamLoanContext(authority.loanContext),
   };
+}
+
+/** The partner's id for the user a chat token names; a row gone meanwhile is a 404 (as Prisma's "not found" was). */
+async function partnerUserExternalId(db: Database, partnerUserId: string): Promise<{ externalUserId: string }> {
+  const { rows } = await db.sql.query<{ externalUserId: string }>(`SELECT external_user_id AS "externalUserId" FROM partner_users WHERE id = $1`, [partnerUserId]);
+  if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
+  return rows[0];
 }

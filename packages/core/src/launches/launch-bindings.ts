@@ -26,11 +26,15 @@ export interface LaunchBindingRecord {
 
 export async function bindLaunchKey(db: Database, input: { apiKeyId: string; publicName: string }): Promise<LaunchBindingRecord> {
   assertIntegrationSlug(input.publicName, "integration");
-  const key = await db.prisma.apiKey.findUnique({ where: { id: input.apiKeyId } });
+  const { rows: keys } = await db.sql.query<{ id: string; organizationId: string; status: string; scopes: string[] }>(
+    `SELECT id, organization_id AS "organizationId", status, scopes FROM api_keys WHERE id = $1`,
+    [input.apiKeyId],
+  );
+  const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found`);
   if (key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
   if (!key.scopes.includes("embed:launch")) throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
-  const { rows } = await db.pool.query<{ id: string; slug: string; granted: boolean }>(
+  const { rows } = await db.sql.query<{ id: string; slug: string; granted: boolean }>(
     `SELECT i.id, i.slug, true AS granted FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2
      UNION ALL
      SELECT i.id, i.slug, $3 = ANY (a.granted_key_ids) AS granted
@@ -42,23 +46,23 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
   if (!integration.granted) {
     throw new AppError("invalid_request", `the alias ${input.publicName} is not granted to this key; grant it to the key first, then bind it`, { field: "integration" });
   }
-  await db.prisma.launchBinding.upsert({
-    where: { apiKeyId: key.id },
-    create: { apiKeyId: key.id, integrationId: integration.id, publicName: input.publicName, enabled: true },
-    update: { integrationId: integration.id, publicName: input.publicName, enabled: true, updatedAt: new Date() },
-  });
+  await db.sql.query(
+    `INSERT INTO launch_bindings (api_key_id, integration_id, public_name, enabled) VALUES ($1, $2, $3, true)
+     ON CONFLICT (api_key_id) DO UPDATE SET integration_id = EXCLUDED.integration_id, public_name = EXCLUDED.public_name, enabled = true, updated_at = now()`,
+    [key.id, integration.id, input.publicName],
+  );
   return { apiKeyId: key.id, publicName: input.publicName, integration: integration.slug, enabled: true };
 }
 
 export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{ apiKeyId: string; enabled: false }> {
-  const updated = await db.prisma.launchBinding.updateMany({ where: { apiKeyId }, data: { enabled: false, updatedAt: new Date() } });
-  if (updated.count === 0 && !(await db.prisma.apiKey.findUnique({ where: { id: apiKeyId } }))) throw new AppError("not_found", `key ${apiKeyId} not found`);
+  const updated = await db.sql.query("UPDATE launch_bindings SET enabled = false, updated_at = now() WHERE api_key_id = $1", [apiKeyId]);
+  if (!updated.rowCount && !(await db.sql.query("SELECT 1 FROM api_keys WHERE id = $1", [apiKeyId])).rowCount) throw new AppError("not_found", `key ${apiKeyId} not found`);
   return { apiKeyId, enabled: false };
 }
 
 /** The launch bindings of an organization's keys, by key id (the console's key list). */
 export async function listLaunchBindings(db: Database, organizationId: string): Promise<Map<string, LaunchBindingRecord>> {
-  const { rows } = await db.pool.query<{ api_key_id: string; public_name: string; slug: string; enabled: boolean }>(
+  const { rows } = await db.sql.query<{ api_key_id: string; public_name: string; slug: string; enabled: boolean }>(
     `SELECT b.api_key_id, b.public_name, i.slug, b.enabled FROM launch_bindings b
      JOIN api_keys k ON k.id = b.api_key_id JOIN integrations i ON i.id = b.integration_id
      WHERE k.organization_id = $1`,

@@ -9,6 +9,8 @@ export interface Organization {
   createdAt: Date;
 }
 
+const COLUMNS = `id, name, created_at AS "createdAt"`;
+
 function checkedName(raw: string): string {
   const name = raw.trim();
   if (name.length < 1 || name.length > 200) throw new AppError("invalid_request", "name: must be 1-200 characters");
@@ -17,26 +19,30 @@ function checkedName(raw: string): string {
 
 export async function createOrganization(db: Database, input: { name: string }): Promise<Organization> {
   const name = checkedName(input.name);
-  const org = await db.prisma.organization.create({ data: { id: newId("org"), name } });
-  return { id: org.id, name: org.name, createdAt: org.createdAt };
+  const { rows } = await db.sql.query<Organization>(
+    `INSERT INTO organizations (id, name, created_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING ${COLUMNS}`,
+    [newId("org"), name],
+  );
+  return rows[0] as Organization;
 }
 
 export async function getOrganization(db: Database, id: string): Promise<Organization> {
-  const org = await db.prisma.organization.findUnique({ where: { id } });
+  const { rows } = await db.sql.query<Organization>(`SELECT ${COLUMNS} FROM organizations WHERE id = $1`, [id]);
+  const org = rows[0];
   if (!org) throw new AppError("not_found", `organization ${id} not found`);
-  return { id: org.id, name: org.name, createdAt: org.createdAt };
+  return org;
 }
 
 export async function listOrganizations(db: Database): Promise<Organization[]> {
-  const orgs = await db.prisma.organization.findMany({ orderBy: { createdAt: "asc" } });
-  return orgs.map((org) => ({ id: org.id, name: org.name, createdAt: org.createdAt }));
+  const { rows } = await db.sql.query<Organization>(`SELECT ${COLUMNS} FROM organizations ORDER BY created_at`);
+  return rows;
 }
 
 /** Renames an organization; returns it with the name it had before (for the audit trail). */
 export async function renameOrganization(db: Database, id: string, newName: string): Promise<Organization & { previousName: string }> {
   const name = checkedName(newName);
   // One statement: an organization deleted meanwhile is a 404, not a failed update.
-  const { rows } = await db.pool.query<{ id: string; name: string; created_at: Date; previous_name: string }>(
+  const { rows } = await db.sql.query<{ id: string; name: string; created_at: Date; previous_name: string }>(
     `UPDATE organizations o SET name = $2, updated_at = now() FROM (SELECT id, name FROM organizations WHERE id = $1 FOR UPDATE) before
      WHERE o.id = before.id RETURNING o.id, o.name, o.created_at, before.name AS previous_name`,
     [id, name],
@@ -52,11 +58,11 @@ export async function renameOrganization(db: Database, id: string, newName: stri
  * first, so an integration or key created meanwhile either waits and then fails, or is counted.
  */
 export async function deleteOrganization(db: Database, id: string): Promise<Organization> {
-  return withTransaction(db, async (client) => {
-    const found = await client.query<{ id: string; name: string; created_at: Date }>("SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE", [id]);
+  return withTransaction(db, async (tx) => {
+    const found = await tx.sql.query<{ id: string; name: string; created_at: Date }>("SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE", [id]);
     const org = found.rows[0];
     if (!org) throw new AppError("not_found", `organization ${id} not found`);
-    const { rows } = await client.query<{ integrations: number; keys: number }>(
+    const { rows } = await tx.sql.query<{ integrations: number; keys: number }>(
       `SELECT (SELECT count(*)::int FROM integrations WHERE organization_id = $1) AS integrations,
               (SELECT count(*)::int FROM api_keys WHERE organization_id = $1) AS keys`,
       [id],
@@ -69,7 +75,7 @@ export async function deleteOrganization(db: Database, id: string): Promise<Orga
     if (parts.length) {
       throw new AppError("invalid_request", `${org.name} still has ${parts.join(" and ")}; only an organization without integrations and keys can be deleted`, { status: 409 });
     }
-    await client.query("DELETE FROM organizations WHERE id = $1", [id]);
+    await tx.sql.query("DELETE FROM organizations WHERE id = $1", [id]);
     return { id: org.id, name: org.name, createdAt: org.created_at };
   });
 }

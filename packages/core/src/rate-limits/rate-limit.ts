@@ -41,7 +41,7 @@ export function enforceRateLimit(state: RateLimitState): Record<string, string> 
  * chat, launched with the key) in the same window as its API requests.
  */
 export async function countKeyRequest(db: Database, key: { id: string; rateLimitPerMinute: number | null }): Promise<RateLimitState> {
-  const { rows } = await db.pool.query<{ count: number; reset_seconds: number }>(
+  const { rows } = await db.sql.query<{ count: number; reset_seconds: number }>(
     `INSERT INTO rate_limit_counters (api_key_id, window_start, count) VALUES ($1, date_trunc('minute', now()), 1)
      ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
      RETURNING count, ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now())))::int AS reset_seconds`,

@@ -75,7 +75,7 @@ export async function searchDirectory(db: Database, rawTerm: string): Promise<Di
   if (term.length < 1 || term.length > 254) throw new AppError("invalid_request", "q: must be 1-254 characters");
   const lower = term.toLowerCase();
   const limit = SEARCH_LIMIT + 1;
-  const q = <T extends object>(sql: string, params: unknown[]) => db.pool.query<T>(sql, [...params, limit]).then((result) => result.rows);
+  const q = <T extends object>(sql: string, params: unknown[]) => db.sql.query<T>(sql, [...params, limit]).then((result) => result.rows);
   const [users, organizations, integrations, keys, conversations, operations] = await Promise.all([
     q<UserHit>(
       `SELECT u.external_user_id AS "externalUserId", u.email, u.status, i.id AS "integrationId", i.slug AS "integrationSlug",

@@ -79,7 +79,8 @@ function limiter(db: Database, surface: SignInSurface, by: "account" | "address"
   let found = byName.get(name);
   if (!found) {
     found = new RateLimiterPostgres({
-      storeClient: db.pool,
+      // "pool": the limiter only calls query(), which `sql` is.
+      storeClient: db.sql,
       storeType: "pool",
       tableName: TABLE,
       tableCreated: true,

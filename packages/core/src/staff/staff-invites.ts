@@ -1,4 +1,4 @@
-import { recordAudit, recordAuditIn } from "../audit/audit-log";
+import { recordAudit } from "../audit/audit-log";
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
@@ -27,7 +27,20 @@ export interface StaffInvite {
   expiresAt: Date;
 }
 
-const toInvite = (row: { id: string; email: string; role: string; invitedBy: string; createdAt: Date; expiresAt: Date }): StaffInvite => ({
+interface InviteRow {
+  id: string;
+  email: string;
+  role: string;
+  invitedBy: string;
+  createdAt: Date;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const COLUMNS = `id, email, role, invited_by AS "invitedBy", created_at AS "createdAt", expires_at AS "expiresAt", accepted_at AS "acceptedAt", revoked_at AS "revokedAt"`;
+
+const toInvite = (row: InviteRow): StaffInvite => ({
   id: row.id,
   email: row.email,
   role: row.role as StaffRole,
@@ -43,45 +56,45 @@ export async function inviteStaff(
 ): Promise<{ invite: StaffInvite; token: string }> {
   const email = normalizeStaffEmail(input.email);
   assertStaffRole(input.role);
-  if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  if ((await db.sql.query("SELECT 1 FROM staff_accounts WHERE email = $1", [email])).rowCount) {
+    throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  }
   const token = newSecretToken(32);
-  // One live link per email: the older one stops working when the new one exists.
-  const [, row] = await db.prisma.$transaction([
-    db.prisma.staffInvite.updateMany({ where: { email, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } }),
-    db.prisma.staffInvite.create({
-      data: {
-        id: newId("sti"),
-        email,
-        role: input.role,
-        tokenHash: hashSecret(token),
-        invitedBy: input.actor,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + STAFF_INVITE_HOURS * 3600_000),
-      },
-    }),
-  ]);
-  await recordAudit(db, { actor: input.actor, action: "staff.invite", target: row.id, details: { email, role: input.role } });
+  const row = await withTransaction(db, async (tx) => {
+    // One live link per email: the older one stops working when the new one exists.
+    await tx.sql.query("UPDATE staff_invites SET revoked_at = $2 WHERE email = $1 AND accepted_at IS NULL AND revoked_at IS NULL", [email, now]);
+    const { rows } = await tx.sql.query<InviteRow>(
+      `INSERT INTO staff_invites (id, email, role, token_hash, invited_by, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [newId("sti"), email, input.role, hashSecret(token), input.actor, now, new Date(now.getTime() + STAFF_INVITE_HOURS * 3600_000)],
+    );
+    const created = rows[0] as InviteRow;
+    await recordAudit(tx, { actor: input.actor, action: "staff.invite", target: created.id, details: { email, role: input.role } });
+    return created;
+  });
   return { invite: toInvite(row), token };
 }
 
 /** Invitations not yet used, withdrawn or expired, newest first. */
 export async function listPendingInvites(db: Database, now = new Date()): Promise<StaffInvite[]> {
-  const rows = await db.prisma.staffInvite.findMany({
-    where: { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
-    orderBy: { createdAt: "desc" },
-  });
+  const { rows } = await db.sql.query<InviteRow>(
+    `SELECT ${COLUMNS} FROM staff_invites WHERE accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $1 ORDER BY created_at DESC`,
+    [now],
+  );
   return rows.map(toInvite);
 }
 
 export async function revokeStaffInvite(db: Database, input: { id: string; actor: string }, now = new Date()): Promise<void> {
-  const { count } = await db.prisma.staffInvite.updateMany({ where: { id: input.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
-  if (count === 0) throw new AppError("not_found", "no pending invitation with this id");
-  await recordAudit(db, { actor: input.actor, action: "staff.invite_revoke", target: input.id });
+  await withTransaction(db, async (tx) => {
+    const { rowCount } = await tx.sql.query("UPDATE staff_invites SET revoked_at = $2 WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL", [input.id, now]);
+    if (!rowCount) throw new AppError("not_found", "no pending invitation with this id");
+    await recordAudit(tx, { actor: input.actor, action: "staff.invite_revoke", target: input.id });
+  });
 }
 
 /** Whom a link invites, for the page that accepts it; a link that no longer works says why. */
 export async function describeStaffInvite(db: Database, token: string, now = new Date()): Promise<StaffInvite> {
-  const row = await db.prisma.staffInvite.findUnique({ where: { tokenHash: hashSecret(token) } });
+  const { rows } = await db.sql.query<InviteRow>(`SELECT ${COLUMNS} FROM staff_invites WHERE token_hash = $1`, [hashSecret(token)]);
+  const row = rows[0];
   if (!row) throw new AppError("not_found", "this invitation link is not valid; ask an admin for a new one");
   if (row.acceptedAt) throw new AppError("not_found", "this invitation was already used; sign in instead");
   if (row.revokedAt) throw new AppError("not_found", "this invitation was withdrawn; ask an admin for a new one");
@@ -105,20 +118,20 @@ export async function acceptStaffInvite(
   await attempt.succeeded();
   const passwordHash = await hashPassword(input.password);
   const id = newId("stf");
-  return withTransaction(db, async (client) => {
-    const claimed = await client.query(
+  return withTransaction(db, async (tx) => {
+    const claimed = await tx.sql.query(
       `UPDATE staff_invites SET accepted_at = $2, staff_id = $3
        WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2`,
       [invite.id, now, id],
     );
     if (claimed.rowCount !== 1) throw new AppError("not_found", "this invitation was already used; sign in instead");
-    const inserted = await client.query(
+    const inserted = await tx.sql.query(
       `INSERT INTO staff_accounts (id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (email) DO NOTHING`,
       [id, invite.email, passwordHash, invite.role, now],
     );
     if (inserted.rowCount !== 1) throw new AppError("invalid_request", `email: ${invite.email} already has a staff account; sign in instead`);
-    await recordAuditIn(client, { actor: invite.email, action: "staff.invite_accept", target: id, details: { invite_id: invite.id, role: invite.role, invited_by: invite.invitedBy } });
+    await recordAudit(tx, { actor: invite.email, action: "staff.invite_accept", target: id, details: { invite_id: invite.id, role: invite.role, invited_by: invite.invitedBy } });
     return { id, email: invite.email, role: invite.role };
   });
 }

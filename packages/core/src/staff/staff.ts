@@ -4,6 +4,7 @@ import { newId } from "../ids/new-id";
 import { hashPassword, verifyNothing, verifyPassword } from "../passwords/password-hash";
 import { assertAcceptablePassword } from "../passwords/password-policy";
 import { recordAudit } from "../audit/audit-log";
+import { withTransaction } from "../db/transaction";
 import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
 import { STAFF_ROLES, type StaffRole } from "./staff-values";
@@ -35,14 +36,29 @@ export function assertStaffRole(role: string): asserts role is StaffRole {
   if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new AppError("invalid_request", "role: admin or viewer");
 }
 
+interface AccountRow {
+  id: string;
+  email: string;
+  passwordHash: string;
+  role: string;
+  disabledAt: Date | null;
+}
+
+const ACCOUNT_COLUMNS = `id, email, password_hash AS "passwordHash", role, disabled_at AS "disabledAt"`;
+
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
   const email = normalizeStaffEmail(input.email);
   assertAcceptablePassword(input.password);
   assertStaffRole(input.role);
-  if (await db.prisma.staffAccount.findUnique({ where: { email } })) throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  if ((await db.sql.query("SELECT 1 FROM staff_accounts WHERE email = $1", [email])).rowCount) {
+    throw new AppError("invalid_request", `email: ${email} already has a staff account`);
+  }
   const id = newId("stf");
-  await db.prisma.staffAccount.create({ data: { id, email, passwordHash: await hashPassword(input.password), role: input.role } });
-  await recordAudit(db, { actor: input.actor, action: "staff.create", target: id, details: { email, role: input.role } });
+  const passwordHash = await hashPassword(input.password);
+  await withTransaction(db, async (tx) => {
+    await tx.sql.query("INSERT INTO staff_accounts (id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, now())", [id, email, passwordHash, input.role]);
+    await recordAudit(tx, { actor: input.actor, action: "staff.create", target: id, details: { email, role: input.role } });
+  });
   return { id, email, role: input.role };
 }
 
@@ -69,7 +85,7 @@ export async function signInStaff(
     if (error instanceof SignInThrottled && error.refusal.first) await audit("staff.sign_in_locked", who, { by: error.refusal.by });
     throw error;
   }
-  const account = await db.prisma.staffAccount.findUnique({ where: { email } });
+  const account = (await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE email = $1`, [email])).rows[0];
   const ok = account ? await verifyPassword(input.password, account.passwordHash) : await verifyNothing(input.password);
   if (!account || !ok) {
     await audit("staff.sign_in_failed", account?.id ?? who);
@@ -81,27 +97,36 @@ export async function signInStaff(
     await audit("staff.sign_in_refused", account.id, { reason: "disabled" });
     throw new AppError("forbidden", "this staff account is disabled; ask an admin");
   }
-  await db.prisma.staffAccount.update({ where: { id: account.id }, data: { lastSignInAt: now } });
+  await db.sql.query("UPDATE staff_accounts SET last_sign_in_at = $2 WHERE id = $1", [account.id, now]);
   const sessionToken = newSecretToken(32);
   const csrfToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
-  await db.prisma.staffSession.create({
-    data: { id: newId("sts"), staffId: account.id, tokenHash: hashSecret(sessionToken), csrfToken, createdAt: now, expiresAt },
-  });
+  await db.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)", [
+    newId("sts"),
+    account.id,
+    hashSecret(sessionToken),
+    csrfToken,
+    now,
+    expiresAt,
+  ]);
   await audit("staff.sign_in", account.id);
   return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken } };
 }
 
 export async function authenticateStaff(db: Database, sessionToken: string | undefined, now = new Date()): Promise<StaffMember> {
   if (!sessionToken) throw new AppError("unauthorized", "sign in first");
-  const session = await db.prisma.staffSession.findUnique({ where: { tokenHash: hashSecret(sessionToken) } });
+  const { rows: sessions } = await db.sql.query<{ staffId: string; csrfToken: string; expiresAt: Date; revokedAt: Date | null }>(
+    `SELECT staff_id AS "staffId", csrf_token AS "csrfToken", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM staff_sessions WHERE token_hash = $1`,
+    [hashSecret(sessionToken)],
+  );
+  const session = sessions[0];
   if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
-  const account = await db.prisma.staffAccount.findUnique({ where: { id: session.staffId } });
+  const account = (await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE id = $1`, [session.staffId])).rows[0];
   if (!account || account.disabledAt) throw new AppError("unauthorized", "your session has ended; sign in again");
   return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: session.csrfToken };
 }
 
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
-  await db.prisma.staffSession.updateMany({ where: { tokenHash: hashSecret(sessionToken), revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [hashSecret(sessionToken), new Date()]);
 }
 

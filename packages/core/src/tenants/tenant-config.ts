@@ -32,11 +32,11 @@ export function validateTenantConfig(config: unknown): { ok: true; config: Tenan
 export async function configureTenant(db: Database, input: { organizationId: string; config: unknown }): Promise<TenantConfig> {
   await getOrganization(db, input.organizationId);
   const config = parseOrThrow(tenantConfigSchema, input.config, "tenant");
-  await db.prisma.tenantConfiguration.upsert({
-    where: { organizationId: input.organizationId },
-    create: { organizationId: input.organizationId, config },
-    update: { config },
-  });
+  await db.sql.query(
+    `INSERT INTO tenant_configurations (organization_id, config, updated_at) VALUES ($1, $2, now())
+     ON CONFLICT (organization_id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
+    [input.organizationId, JSON.stringify(config)],
+  );
   return config;
 }
 
@@ -52,6 +52,6 @@ export function resolveTenantConfig(stored: unknown, organizationName: string): 
 
 export async function getTenantConfig(db: Database, organizationId: string): Promise<TenantConfig> {
   const org = await getOrganization(db, organizationId);
-  const stored = await db.prisma.tenantConfiguration.findUnique({ where: { organizationId } });
-  return resolveTenantConfig(stored?.config, org.name);
+  const { rows } = await db.sql.query<{ config: unknown }>("SELECT config FROM tenant_configurations WHERE organization_id = $1", [organizationId]);
+  return resolveTenantConfig(rows[0]?.config, org.name);
 }

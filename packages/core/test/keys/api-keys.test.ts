@@ -26,7 +26,7 @@ describe("API keys", () => {
     const { key, plaintext } = await createApiKey(t.db, { organizationId: org.id, name: "server", scopes: "chat:read,sources:read" });
     expect(isWellFormedApiKey(plaintext)).toBe(true);
     expect(key.lastFour).toBe(plaintext.slice(-4));
-    const { rows } = await t.db.pool.query("SELECT * FROM api_keys WHERE id = $1", [key.id]);
+    const { rows } = await t.db.sql.query("SELECT * FROM api_keys WHERE id = $1", [key.id]);
     expect(JSON.stringify(rows)).not.toContain(plaintext);
     expect(rows[0].secret_hash).toBe(hashApiKey(plaintext));
 
@@ -54,7 +54,7 @@ describe("API keys", () => {
     expect(await codeOf(authenticateApiKey(t.db, "nonsense"))).toBe("unauthorized");
     // Well-formed but never issued: last character changed breaks the checksum, so build a fresh one.
     const other = await createApiKey(t.db, { organizationId: org.id, name: "tmp", scopes: "chat:read" });
-    await t.db.pool.query("DELETE FROM api_keys WHERE id = $1", [other.key.id]);
+    await t.db.sql.query("DELETE FROM api_keys WHERE id = $1", [other.key.id]);
     expect(await codeOf(authenticateApiKey(t.db, other.plaintext))).toBe("unauthorized");
     expect(await codeOf(authenticateApiKey(t.db, plaintext))).toBe("unauthorized");
   });

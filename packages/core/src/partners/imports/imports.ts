@@ -49,19 +49,19 @@ export async function createImport(deps: { db: Database; queue: JobQueue }, inte
   if (duplicates.size) throw new AppError("invalid_request", `users: external_user_id must be unique within an import; repeated: ${[...duplicates].slice(0, 10).join(", ")}`);
 
   const id = newId("imp");
-  await withTransaction(deps.db, async (client) => {
-    await client.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [
+  await withTransaction(deps.db, async (tx) => {
+    await tx.sql.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [
       id,
       integration.id,
       rows.length,
     ]);
-    await client.query(
+    await tx.sql.query(
       `INSERT INTO import_job_rows (job_id, position, external_user_id, email, name, team_external_id, team_given)
        SELECT $1, r.position, r.external_user_id, r.email, r.name, r.team_external_id, r.team_given
        FROM jsonb_to_recordset($2::jsonb) AS r(position int, external_user_id text, email text, name text, team_external_id text, team_given boolean)`,
       [id, JSON.stringify(rows.map((row, position) => ({ position, ...row, team_given: row.team_external_id !== undefined })))],
     );
-    await deps.queue.enqueueIn(client, QUEUES.imports, { importId: id, integrationId: integration.id, slug: integration.slug }, id);
+    await deps.queue.enqueue(tx, QUEUES.imports, { importId: id, integrationId: integration.id, slug: integration.slug }, id);
   });
   return id;
 }
@@ -75,9 +75,9 @@ export interface ImportJobData {
 export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }): Promise<void> {
   const { db } = deps;
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
-  await db.pool.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
+  await db.sql.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
   try {
-    const { rows } = await db.pool.query<ImportRow>(
+    const { rows } = await db.sql.query<ImportRow>(
       "SELECT position, external_user_id, email, name, team_external_id, team_given FROM import_job_rows WHERE job_id = $1 AND outcome IS NULL ORDER BY position",
       [job.importId],
     );
@@ -87,7 +87,7 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
         const row = rows[next++];
         if (!row) return;
         const result = await provisionRow(deps, integration, row);
-        await db.pool.query("UPDATE import_job_rows SET outcome = $3, error_code = $4, error_message = $5 WHERE job_id = $1 AND position = $2", [
+        await db.sql.query("UPDATE import_job_rows SET outcome = $3, error_code = $4, error_message = $5 WHERE job_id = $1 AND position = $2", [
           job.importId,
           row.position,
           result.outcome,
@@ -97,11 +97,11 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
       }
     };
     await Promise.all(Array.from({ length: ROW_CONCURRENCY }, worker));
-    await db.pool.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1", [job.importId]);
+    await db.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1", [job.importId]);
   } catch (error) {
     deps.log?.("import step failed", { import_id: job.importId, last_attempt: attempt.last, error: String(error) });
     if (!attempt.last) throw error;
-    await db.pool.query("UPDATE import_jobs SET status = 'failed', updated_at = now() WHERE id = $1", [job.importId]);
+    await db.sql.query("UPDATE import_jobs SET status = 'failed', updated_at = now() WHERE id = $1", [job.importId]);
   }
 }
 
@@ -130,13 +130,13 @@ async function provisionRow(deps: DirectoryDeps, integration: ResolvedIntegratio
 }
 
 export async function getImport(db: Database, integration: ResolvedIntegration, importId: string): Promise<ImportRecord> {
-  const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; created_at: Date; updated_at: Date; completed_at: Date | null }>(
+  const { rows } = await db.sql.query<{ id: string; status: ImportStatus; total: number; created_at: Date; updated_at: Date; completed_at: Date | null }>(
     "SELECT id, status, total, created_at, updated_at, completed_at FROM import_jobs WHERE id = $1 AND integration_id = $2",
     [importId, integration.id],
   );
   const job = rows[0];
   if (!job) throw new AppError("not_found", `import ${importId} not found`);
-  const results = await db.pool.query<{ external_user_id: string; outcome: RowOutcome; error_code: string | null; error_message: string | null }>(
+  const results = await db.sql.query<{ external_user_id: string; outcome: RowOutcome; error_code: string | null; error_message: string | null }>(
     "SELECT external_user_id, outcome, error_code, error_message FROM import_job_rows WHERE job_id = $1 AND outcome IS NOT NULL ORDER BY position",
     [importId],
   );
@@ -173,7 +173,7 @@ export async function listImports(
 ): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; total: number }> {
   const filters = { integration: integration.id };
   const before = decodeCursor(db.secrets, input.cursor, filters);
-  const { rows } = await db.pool.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
+  const { rows } = await db.sql.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
     `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
             count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
      FROM import_jobs j LEFT JOIN import_job_rows r ON r.job_id = j.id
@@ -181,7 +181,7 @@ export async function listImports(
      GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $4`,
     [integration.id, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const counted = await db.pool.query<{ total: number }>("SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
+  const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     total: counted.rows[0]?.total ?? 0,

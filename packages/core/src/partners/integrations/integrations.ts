@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { getOrganization } from "../../orgs/organizations";
@@ -31,14 +32,9 @@ export async function createIntegration(
   await assertSlugsFree(db, input.organizationId, [slug], "slug");
   await assertSlugsFree(db, input.organizationId, aliases, "aliases");
   const id = newId("int");
-  await db.prisma.integration.create({
-    data: {
-      id,
-      organizationId: input.organizationId,
-      slug,
-      status: input.status ?? "active",
-      aliases: { create: aliases.map((alias) => ({ id: newId("ali"), organizationId: input.organizationId, slug: alias })) },
-    },
+  await withTransaction(db, async (tx) => {
+    await tx.sql.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ($1, $2, $3, $4)", [id, input.organizationId, slug, input.status ?? "active"]);
+    for (const alias of aliases) await addAlias(tx, id, input.organizationId, alias);
   });
   return getIntegration(db, input.organizationId, slug);
 }
@@ -53,51 +49,60 @@ export async function updateIntegration(
   const existing = add.filter((alias) => current.aliases.some((known) => known.slug === alias));
   if (existing.length) throw new AppError("invalid_request", `the name ${existing.join(", ")} is already an alias of ${current.slug}`, { field: "alias" });
   await assertSlugsFree(db, input.organizationId, add, "alias");
-  await db.prisma.$transaction([
-    ...(input.status ? [db.prisma.integration.update({ where: { id: current.id }, data: { status: input.status } })] : []),
-    ...add.map((alias) => db.prisma.integrationAlias.create({ data: { id: newId("ali"), integrationId: current.id, organizationId: input.organizationId, slug: alias } })),
-    db.prisma.integrationAlias.deleteMany({ where: { integrationId: current.id, slug: { in: input.removeAliases ?? [] } } }),
-  ]);
+  await withTransaction(db, async (tx) => {
+    if (input.status) {
+      const { rowCount } = await tx.sql.query("UPDATE integrations SET status = $2, updated_at = now() WHERE id = $1", [current.id, input.status]);
+      // Removed meanwhile: a 404, as Prisma's update made it.
+      if (!rowCount) throw new AppError("not_found", "this record no longer exists");
+    }
+    for (const alias of add) await addAlias(tx, current.id, input.organizationId, alias);
+    await tx.sql.query("DELETE FROM integration_aliases WHERE integration_id = $1 AND slug = ANY($2::text[])", [current.id, input.removeAliases ?? []]);
+  });
   return getIntegration(db, input.organizationId, input.slug);
 }
 
 /** Grants (or revokes) one key the use of an alias: without a grant the alias resolves for no one. */
 export async function setAliasGrant(db: Database, input: { organizationId: string; alias: string; apiKeyId: string; granted: boolean }): Promise<IntegrationRecord> {
-  const alias = await db.prisma.integrationAlias.findUnique({
-    where: { organizationId_slug: { organizationId: input.organizationId, slug: input.alias } },
-    include: { integration: true },
-  });
+  const { rows: aliases } = await db.sql.query<{ id: string; integrationSlug: string }>(
+    `SELECT a.id, i.slug AS "integrationSlug" FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
+    [input.organizationId, input.alias],
+  );
+  const alias = aliases[0];
   if (!alias) throw new AppError("not_found", `alias ${input.alias} not found in this organization`);
-  const key = await db.prisma.apiKey.findFirst({ where: { id: input.apiKeyId, organizationId: input.organizationId } });
+  const { rows: keys } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM api_keys WHERE id = $1 AND organization_id = $2", [
+    input.apiKeyId,
+    input.organizationId,
+  ]);
+  const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
   if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
   // Changed in the database, not read-modified-written: two grants at once both stay.
-  await db.pool.query(
+  await db.sql.query(
     `UPDATE integration_aliases
      SET granted_key_ids = CASE WHEN $3::boolean THEN array_append(array_remove(granted_key_ids, $2), $2) ELSE array_remove(granted_key_ids, $2) END
      WHERE id = $1`,
     [alias.id, key.id, input.granted],
   );
-  return getIntegration(db, input.organizationId, alias.integration.slug);
+  return getIntegration(db, input.organizationId, alias.integrationSlug);
 }
 
 export async function getIntegration(db: Database, organizationId: string, slug: string): Promise<IntegrationRecord> {
-  const row = await db.prisma.integration.findUnique({ where: { organizationId_slug: { organizationId, slug } }, include: { aliases: { orderBy: { slug: "asc" } } } });
-  if (!row) throw new AppError("not_found", `integration ${slug} not found in this organization`);
-  return toRecord(row);
+  const { rows } = await db.sql.query<IntegrationRecord>(`SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2`, [organizationId, slug]);
+  if (!rows[0]) throw new AppError("not_found", `integration ${slug} not found in this organization`);
+  return rows[0];
 }
 
 /** By id, for staff (the console links integrations by id). */
 export async function getIntegrationById(db: Database, id: string): Promise<IntegrationRecord> {
-  const row = await db.prisma.integration.findUnique({ where: { id }, include: { aliases: { orderBy: { slug: "asc" } } } });
-  if (!row) throw new AppError("not_found", `integration ${id} not found`);
-  return toRecord(row);
+  const { rows } = await db.sql.query<IntegrationRecord>(`SELECT ${COLUMNS} FROM integrations i WHERE i.id = $1`, [id]);
+  if (!rows[0]) throw new AppError("not_found", `integration ${id} not found`);
+  return rows[0];
 }
 
 export async function listIntegrations(db: Database, organizationId: string): Promise<IntegrationRecord[]> {
   await getOrganization(db, organizationId);
-  const rows = await db.prisma.integration.findMany({ where: { organizationId }, include: { aliases: { orderBy: { slug: "asc" } } }, orderBy: { createdAt: "asc" } });
-  return rows.map(toRecord);
+  const { rows } = await db.sql.query<IntegrationRecord>(`SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 ORDER BY i.created_at`, [organizationId]);
+  return rows;
 }
 
 const RESOLVE_SQL = `
@@ -115,7 +120,7 @@ LIMIT 1`;
  */
 export async function resolveIntegration(db: Database, key: { id: string; organizationId: string }, slug: string): Promise<ResolvedIntegration> {
   assertIntegrationSlug(slug);
-  const { rows } = await db.pool.query<{ id: string; organization_id: string; slug: string; status: string }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
+  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string; status: string }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
   const row = rows[0];
   if (!row || row.status !== "active") throw new AppError("forbidden", `integration ${slug} is not available to this key`);
   return { id: row.id, organizationId: row.organization_id, slug: row.slug };
@@ -124,20 +129,19 @@ export async function resolveIntegration(db: Database, key: { id: string; organi
 /** Canonical slugs and aliases share one namespace per organization; `field` names the input refused. */
 async function assertSlugsFree(db: Database, organizationId: string, slugs: string[], field: string): Promise<void> {
   if (slugs.length === 0) return;
-  const [integrations, aliases] = await Promise.all([
-    db.prisma.integration.findMany({ where: { organizationId, slug: { in: slugs } }, select: { slug: true } }),
-    db.prisma.integrationAlias.findMany({ where: { organizationId, slug: { in: slugs } }, select: { slug: true } }),
-  ]);
-  const taken = [...integrations, ...aliases].map((row) => row.slug);
+  const { rows } = await db.sql.query<{ slug: string }>(
+    `SELECT slug FROM integrations WHERE organization_id = $1 AND slug = ANY($2::text[])
+     UNION ALL SELECT slug FROM integration_aliases WHERE organization_id = $1 AND slug = ANY($2::text[])`,
+    [organizationId, slugs],
+  );
+  const taken = rows.map((row) => row.slug);
   if (taken.length) throw new AppError("invalid_request", `the name ${taken.join(", ")} is already used by an integration or alias of this organization`, { field });
 }
 
-function toRecord(row: { id: string; organizationId: string; slug: string; status: string; aliases: Array<{ slug: string; grantedKeyIds: string[] }> }): IntegrationRecord {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    slug: row.slug,
-    status: row.status as IntegrationStatus,
-    aliases: row.aliases.map((alias) => ({ slug: alias.slug, grantedKeyIds: alias.grantedKeyIds })),
-  };
+/** An integration as IntegrationRecord, its aliases by slug (select FROM integrations i). */
+const COLUMNS = `i.id, i.organization_id AS "organizationId", i.slug, i.status,
+  COALESCE((SELECT json_agg(json_build_object('slug', a.slug, 'grantedKeyIds', a.granted_key_ids) ORDER BY a.slug) FROM integration_aliases a WHERE a.integration_id = i.id), '[]') AS aliases`;
+
+async function addAlias(tx: Database, integrationId: string, organizationId: string, slug: string): Promise<void> {
+  await tx.sql.query("INSERT INTO integration_aliases (id, integration_id, organization_id, slug) VALUES ($1, $2, $3, $4)", [newId("ali"), integrationId, organizationId, slug]);
 }

@@ -1,7 +1,6 @@
-import type pg from "pg";
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { recordAuditIn } from "../../audit/audit-log";
+import { recordAudit } from "../../audit/audit-log";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -60,24 +59,24 @@ async function withLockedUser<T>(
   deps: OperationDeps,
   integration: ResolvedIntegration,
   externalUserId: string,
-  work: (client: pg.PoolClient, user: LockedUser) => Promise<{ result: T; enqueue?: string }>,
+  work: (tx: Database, user: LockedUser) => Promise<{ result: T; enqueue?: string }>,
 ): Promise<T> {
-  return withTransaction(deps.db, async (client) => {
-    const { rows } = await client.query<LockedUser>(
+  return withTransaction(deps.db, async (tx) => {
+    const { rows } = await tx.sql.query<LockedUser>(
       `SELECT u.id, u.status, u.identity_origin, u.provisioning_status, u.email, u.name,
               EXISTS (SELECT 1 FROM partner_users o WHERE o.site_account_id = u.site_account_id AND o.id <> u.id) AS shared
        FROM partner_users u WHERE u.integration_id = $1 AND u.external_user_id = $2 FOR UPDATE OF u`,
       [integration.id, externalUserId],
     );
     if (!rows[0]) throw new AppError("not_found", `user ${externalUserId} not found`);
-    const { result, enqueue } = await work(client, rows[0]);
-    if (enqueue) await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: enqueue }, enqueue);
+    const { result, enqueue } = await work(tx, rows[0]);
+    if (enqueue) await deps.queue.enqueue(tx, QUEUES.lifecycle, { operationId: enqueue }, enqueue);
     return result;
   });
 }
 
 async function insertOperation(
-  client: pg.PoolClient,
+  tx: Database,
   input: {
     integrationId: string;
     userId: string;
@@ -91,7 +90,7 @@ async function insertOperation(
   },
 ): Promise<string> {
   const id = newId("op");
-  await client.query(
+  await tx.sql.query(
     `INSERT INTO lifecycle_operations (id, integration_id, partner_user_id, type, status, requested_email, requested_name, note,
        verification_expires_at, authorized_by, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9 THEN now() + make_interval(hours => $10) ELSE NULL END, $11, now(), now())`,
@@ -109,26 +108,26 @@ async function insertOperation(
       input.authorizedBy ?? null,
     ],
   );
-  await client.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
+  await tx.sql.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
   return id;
 }
 
 /** POST deletions: access is cut now (status disabled, access_version moves); the worker deletes. */
 export async function requestDeletion(deps: OperationDeps, integration: ResolvedIntegration, externalUserId: string, input: { note?: string | undefined }): Promise<string> {
-  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+  return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is already deleted`);
-    const running = await client.query<{ id: string }>(
+    const running = await tx.sql.query<{ id: string }>(
       "SELECT id FROM lifecycle_operations WHERE partner_user_id = $1 AND type = 'deletion' AND status IN ('queued', 'processing')",
       [user.id],
     );
     // A deletion already under way is the answer to a second request.
     if (running.rows[0]) return { result: running.rows[0].id };
-    await client.query(
+    await tx.sql.query(
       "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
       [user.id],
     );
-    await client.query("UPDATE partner_users SET status = 'disabled', access_version = access_version + 1, updated_at = now() WHERE id = $1", [user.id]);
-    const id = await insertOperation(client, { integrationId: integration.id, userId: user.id, type: "deletion", status: "queued", note: input.note });
+    await tx.sql.query("UPDATE partner_users SET status = 'disabled', access_version = access_version + 1, updated_at = now() WHERE id = $1", [user.id]);
+    const id = await insertOperation(tx, { integrationId: integration.id, userId: user.id, type: "deletion", status: "queued", note: input.note });
     return { result: id, enqueue: id };
   });
 }
@@ -140,17 +139,17 @@ export async function requestReprovision(
   externalUserId: string,
   input: { email: string; name?: string | undefined },
 ): Promise<string> {
-  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+  return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status !== "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is not deleted; only a deleted user can be reprovisioned`);
-    await claimEmailInIntegration(client, { integrationId: integration.id, email: normalizeEmail(input.email), externalUserId });
-    await client.query(
+    await claimEmailInIntegration(tx, { integrationId: integration.id, email: normalizeEmail(input.email), externalUserId });
+    await tx.sql.query(
       `UPDATE partner_users SET account_generation = account_generation + 1, access_version = access_version + 1, status = 'active',
          provisioning_status = 'pending', mapping_status = 'pending', identity_origin = NULL, site_account_id = NULL, chat_identity_id = NULL,
          email = $2, name = $3, team_id = NULL, profile_sync_status = 'applied', wordpress_sync_status = 'applied', updated_at = now()
        WHERE id = $1`,
       [user.id, normalizeEmail(input.email), input.name ?? null],
     );
-    const id = await insertOperation(client, { integrationId: integration.id, userId: user.id, type: "reprovision", status: "queued" });
+    const id = await insertOperation(tx, { integrationId: integration.id, userId: user.id, type: "reprovision", status: "queued" });
     return { result: id, enqueue: id };
   });
 }
@@ -170,7 +169,7 @@ export async function requestProfileChange(
   input: { email?: string | undefined; name?: string | undefined; override?: { actor: string; reason: string } },
 ): Promise<string> {
   const email = input.email === undefined ? undefined : normalizeEmail(input.email);
-  return withLockedUser(deps, integration, externalUserId, async (client, user) => {
+  return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted`);
     if (user.provisioning_status !== "active") throw new AppError("identity_conflict", `user ${externalUserId} is not provisioned yet; retry once provisioning has completed`);
     const emailChanges = email !== undefined && email !== user.email;
@@ -180,8 +179,8 @@ export async function requestProfileChange(
     if (!input.override && !partnerCreated && !emailChanges) {
       throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
     }
-    if (emailChanges) await claimEmailInIntegration(client, { integrationId: integration.id, email, externalUserId });
-    await client.query(
+    if (emailChanges) await claimEmailInIntegration(tx, { integrationId: integration.id, email, externalUserId });
+    await tx.sql.query(
       "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
       [user.id],
     );
@@ -190,15 +189,15 @@ export async function requestProfileChange(
     // turns a direct email change into one that needs verification.
     const direct = input.override !== undefined || !emailChanges || (partnerCreated && !user.shared);
     if (direct) {
-      await client.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
-      const id = await insertOperation(client, {
+      await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
+      const id = await insertOperation(tx, {
         ...values,
         status: "queued",
         note: input.override ? `override by ${input.override.actor}: ${input.override.reason}` : null,
         authorizedBy: input.override ? "staff_override" : null,
       });
       if (input.override) {
-        await recordAuditIn(client, {
+        await recordAudit(tx, {
           actor: input.override.actor,
           action: "partner_user.profile_override",
           target: `${integration.slug}/${externalUserId}`,
@@ -207,8 +206,8 @@ export async function requestProfileChange(
       }
       return { result: id, enqueue: id };
     }
-    const id = await insertOperation(client, { ...values, status: "verification_pending", verification: true });
-    await enqueueVerification(deps, client, id);
+    const id = await insertOperation(tx, { ...values, status: "verification_pending", verification: true });
+    await enqueueVerification(deps, tx, id);
     return { result: id };
   });
 }
@@ -217,10 +216,8 @@ export async function requestProfileChange(
  * The worker creates the link's token (only its hash is stored) and sends it, so no secret
  * ever sits in a job's data or a response.
  */
-export async function enqueueVerification(deps: { queue: JobQueue }, client: pg.PoolClient | undefined, operationId: string): Promise<void> {
-  const job = { operationId, sendVerification: true };
-  if (client) await deps.queue.enqueueIn(client, QUEUES.lifecycle, job, `${operationId}:verify`);
-  else await deps.queue.enqueue(QUEUES.lifecycle, job, `${operationId}:verify`);
+export async function enqueueVerification(deps: { queue: JobQueue }, db: Database, operationId: string): Promise<void> {
+  await deps.queue.enqueue(db, QUEUES.lifecycle, { operationId, sendVerification: true }, `${operationId}:verify`);
 }
 
 /**
@@ -230,8 +227,8 @@ export async function enqueueVerification(deps: { queue: JobQueue }, client: pg.
 export async function confirmEmailVerification(deps: OperationDeps, input: { token: string; address: string }): Promise<OperationRecord> {
   const attempt = await beginSignInAttempt(deps.db, "site-email-verification", { address: input.address });
   const token = input.token;
-  const operationId = await withTransaction(deps.db, async (client) => {
-    const { rows } = await client.query<{ id: string; status: string; expired: boolean }>(
+  const operationId = await withTransaction(deps.db, async (tx) => {
+    const { rows } = await tx.sql.query<{ id: string; status: string; expired: boolean }>(
       "SELECT id, status, verification_expires_at < now() AS expired FROM lifecycle_operations WHERE verification_token_hash = $1 FOR UPDATE",
       [hashSecret(token)],
     );
@@ -239,13 +236,13 @@ export async function confirmEmailVerification(deps: OperationDeps, input: { tok
     if (!op) throw new AppError("not_found", "unknown or already used verification link");
     if (op.status !== "verification_pending") throw new AppError("identity_conflict", `this change is ${op.status}`);
     if (op.expired) {
-      await client.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
+      await tx.sql.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
     } else {
-      await client.query(
+      await tx.sql.query(
         "UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, authorized_by = 'verification', updated_at = now() WHERE id = $1",
         [op.id],
       );
-      await deps.queue.enqueueIn(client, QUEUES.lifecycle, { operationId: op.id }, op.id);
+      await deps.queue.enqueue(tx, QUEUES.lifecycle, { operationId: op.id }, op.id);
     }
     return op.id;
   });
@@ -255,7 +252,7 @@ export async function confirmEmailVerification(deps: OperationDeps, input: { tok
 
 /** Verification links not used in time expire (every operation by the periodic sweep; one operation when it is read). */
 export async function expireStaleVerifications(db: Database, operationId?: string): Promise<number> {
-  const { rowCount } = await db.pool.query(
+  const { rowCount } = await db.sql.query(
     `UPDATE lifecycle_operations SET status = 'expired', verification_token_hash = NULL, updated_at = now()
      WHERE status = 'verification_pending' AND verification_expires_at < now() AND ($1::text IS NULL OR id = $1)`,
     [operationId ?? null],
@@ -266,7 +263,7 @@ export async function expireStaleVerifications(db: Database, operationId?: strin
 /** A fresh verification token for an operation awaiting verification; only its hash is stored. */
 export async function createVerificationToken(db: Database, operationId: string): Promise<string | undefined> {
   const token = newSecretToken(24);
-  const { rowCount } = await db.pool.query(
+  const { rowCount } = await db.sql.query(
     "UPDATE lifecycle_operations SET verification_token_hash = $2, updated_at = now() WHERE id = $1 AND status = 'verification_pending'",
     [operationId, hashSecret(token)],
   );
@@ -296,7 +293,7 @@ async function findOperation(db: Database, where: string, values: unknown[]): Pr
 }
 
 async function selectOperations(db: Database, where: string, values: unknown[]): Promise<OperationRecord[]> {
-  const { rows } = await db.pool.query<{
+  const { rows } = await db.sql.query<{
     id: string;
     type: OperationType;
     status: OperationStatus;

@@ -1,4 +1,3 @@
-import type pg from "pg";
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
@@ -39,7 +38,7 @@ interface OperationRow {
 
 export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue }, job: LifecycleJob, attempt: { last: boolean }): Promise<void> {
   const { db } = deps;
-  const { rows } = await db.pool.query<OperationRow>(
+  const { rows } = await db.sql.query<OperationRow>(
     `SELECT o.id, o.type, o.status, o.authorized_by, o.requested_email, o.requested_name, o.partner_user_id, o.integration_id, i.slug,
             u.external_user_id, u.identity_origin, u.site_account_id, u.chat_identity_id
      FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id JOIN integrations i ON i.id = o.integration_id
@@ -68,9 +67,9 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     deps.log?.("lifecycle step failed", { operation_id: op.id, last_attempt: attempt.last, error: String(error) });
     if (!attempt.last) throw error;
     const code = error instanceof AppError ? error.code : `${op.type}_failed`;
-    await db.pool.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
-    if (op.type === "reprovision") await db.pool.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
-    if (op.type === "profile_change") await db.pool.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    await db.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
+    if (op.type === "reprovision") await db.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    if (op.type === "profile_change") await db.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
   }
 }
 
@@ -84,12 +83,12 @@ async function startProcessing(db: Database, op: OperationRow): Promise<EmailHol
   const markProcessing = "UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'";
   const email = op.type === "profile_change" ? op.requested_email : null;
   if (!email) {
-    await db.pool.query(markProcessing, [op.id]);
+    await db.sql.query(markProcessing, [op.id]);
     return undefined;
   }
-  return withTransaction(db, async (client) => {
-    const holder = await findEmailHolder(client, { integrationId: op.integration_id, email, externalUserId: op.external_user_id });
-    if (!holder) await client.query(markProcessing, [op.id]);
+  return withTransaction(db, async (tx) => {
+    const holder = await findEmailHolder(tx, { integrationId: op.integration_id, email, externalUserId: op.external_user_id });
+    if (!holder) await tx.sql.query(markProcessing, [op.id]);
     return holder;
   });
 }
@@ -102,12 +101,12 @@ async function refuseTakenEmail(deps: DirectoryDeps, op: OperationRow, holder: E
 /** An email change that cannot be applied as asked: failed at once with the error's code, nothing changed. */
 async function refuseEmailChange(deps: DirectoryDeps, op: OperationRow, error: AppError): Promise<void> {
   deps.log?.("lifecycle step refused", { operation_id: op.id, error_code: error.code, error: error.message });
-  await withTransaction(deps.db, async (client) => {
-    const { rowCount } = await client.query(
+  await withTransaction(deps.db, async (tx) => {
+    const { rowCount } = await tx.sql.query(
       "UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')",
       [op.id, error.code],
     );
-    if (rowCount === 1) await client.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    if (rowCount === 1) await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
   });
 }
 
@@ -123,7 +122,7 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
   const detach = async () => {
     if (op.chat_identity_id) await deps.chatIdentities.block(op.chat_identity_id);
     await finishWith(
-      deps,
+      deps.db,
       op,
       `UPDATE partner_users SET status = 'deleted', mapping_status = 'unmapped', site_account_id = NULL, chat_identity_id = NULL,
          team_id = NULL, email = '', name = NULL, updated_at = now()
@@ -136,7 +135,7 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
   await withSiteAccount(deps, accountId, async () => {
     if (await ownsSiteAccount(deps.db, accountId, op.partner_user_id)) {
       await deps.siteAccounts.deleteAccount(accountId);
-      await deps.db.pool.query("DELETE FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
+      await deps.db.sql.query("DELETE FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
     } else {
       // The mappings left may leave a disabled creator alone with the account.
       await reconcileSiteAccountLock(deps, accountId, { without: op.partner_user_id });
@@ -149,7 +148,7 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
 async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
   const provisioned = await completeProvisioning(deps, { id: op.integration_id, organizationId: "", slug: op.slug }, op.external_user_id);
   if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
-  await deps.db.pool.query(
+  await deps.db.sql.query(
     "UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'",
     [op.id],
   );
@@ -174,9 +173,9 @@ const ADDRESS_HAS_ACCOUNT = new AppError(
 
 async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
   const accountId = op.site_account_id;
-  const finish = (options: { relink: boolean }, client?: Queryable) =>
+  const finish = (options: { relink: boolean }, db: Database = deps.db) =>
     finishWith(
-      deps,
+      db,
       op,
       `UPDATE partner_users SET email = COALESCE($3, email), name = COALESCE($4, name), profile_version = profile_version + 1,
          access_version = access_version + CASE WHEN $3::text IS NULL THEN 0 ELSE 1 END, profile_sync_status = 'applied',
@@ -186,7 +185,6 @@ async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: O
          provisioning_status = CASE WHEN $5 THEN 'pending' ELSE provisioning_status END, updated_at = now()
        WHERE id = $2 AND EXISTS (SELECT 1 FROM done)`,
       [op.partner_user_id, op.requested_email, op.requested_name, options.relink],
-      client,
     );
   if (!accountId) return finish({ relink: false });
   await withSiteAccount(
@@ -215,10 +213,10 @@ async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: O
       // Confirmed at the new address: this mapping leaves the shared or pre-existing account
       // (whose lock is settled first) and the provisioning queue links the new address's.
       await reconcileSiteAccountLock(deps, accountId, { without: op.partner_user_id });
-      await withTransaction(deps.db, async (client) => {
-        await finish({ relink: true }, client);
+      await withTransaction(deps.db, async (tx) => {
+        await finish({ relink: true }, tx);
         const job = { integrationId: op.integration_id, slug: op.slug, externalUserId: op.external_user_id };
-        await deps.queue.enqueueIn(client, QUEUES.provisioning, job, `${op.integration_id}:${op.external_user_id}`);
+        await deps.queue.enqueue(tx, QUEUES.provisioning, job, `${op.integration_id}:${op.external_user_id}`);
       });
     },
     { newEmail: op.requested_email ?? undefined },
@@ -227,14 +225,14 @@ async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: O
 
 /** An email change that turned out to need the new address's confirmation: it waits for it, and our record keeps the old profile. */
 async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op: OperationRow): Promise<void> {
-  const { rowCount } = await deps.db.pool.query(
+  const { rowCount } = await deps.db.sql.query(
     `UPDATE lifecycle_operations SET status = 'verification_pending', verification_expires_at = now() + make_interval(hours => $2), updated_at = now()
      WHERE id = $1 AND status = 'processing'`,
     [op.id, VERIFICATION_HOURS],
   );
   if (rowCount !== 1) return;
-  await deps.db.pool.query("UPDATE partner_users SET profile_sync_status = 'applied', updated_at = now() WHERE id = $1", [op.partner_user_id]);
-  await enqueueVerification(deps, undefined, op.id);
+  await deps.db.sql.query("UPDATE partner_users SET profile_sync_status = 'applied', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+  await enqueueVerification(deps, deps.db, op.id);
 }
 
 /**
@@ -242,8 +240,8 @@ async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op
  * after a crash can never apply the effect twice (the second time the operation is no
  * longer `processing`, and the user update matches nothing).
  */
-async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: string, params: unknown[], client: Queryable = deps.db.pool): Promise<void> {
-  await client.query(
+async function finishWith(db: Database, op: OperationRow, userUpdate: string, params: unknown[]): Promise<void> {
+  await db.sql.query(
     `WITH done AS (
        UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now()
        WHERE id = $1 AND status = 'processing' RETURNING id
@@ -252,5 +250,3 @@ async function finishWith(deps: DirectoryDeps, op: OperationRow, userUpdate: str
     [op.id, ...params],
   );
 }
-
-type Queryable = Pick<pg.Pool, "query">;

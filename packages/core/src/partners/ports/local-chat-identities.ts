@@ -1,4 +1,5 @@
 import type { Database } from "../../db/database";
+import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ChatIdentities } from "./chat-identities";
 
@@ -7,15 +8,18 @@ export class LocalChatIdentities implements ChatIdentities {
   constructor(private readonly db: Database) {}
 
   async create(input: { partnerUserId: string; generation: number }): Promise<{ id: string }> {
-    const row = await this.db.prisma.chatIdentity.upsert({
-      where: { partnerUserId_generation: { partnerUserId: input.partnerUserId, generation: input.generation } },
-      create: { id: newId("chat"), partnerUserId: input.partnerUserId, generation: input.generation },
-      update: {},
-    });
-    return { id: row.id };
+    // The identity already made for this generation is the one returned, unchanged (the no-op update only returns it).
+    const { rows } = await this.db.sql.query<{ id: string }>(
+      `INSERT INTO chat_identities (id, partner_user_id, generation) VALUES ($1, $2, $3)
+       ON CONFLICT (partner_user_id, generation) DO UPDATE SET generation = chat_identities.generation RETURNING id`,
+      [newId("chat"), input.partnerUserId, input.generation],
+    );
+    return { id: (rows[0] as { id: string }).id };
   }
 
   async block(identityId: string): Promise<void> {
-    await this.db.prisma.chatIdentity.update({ where: { id: identityId }, data: { blocked: true } });
+    const { rowCount } = await this.db.sql.query("UPDATE chat_identities SET blocked = true WHERE id = $1", [identityId]);
+    // A missing identity is a 404, as Prisma's update made it.
+    if (!rowCount) throw new AppError("not_found", "this record no longer exists");
   }
 }

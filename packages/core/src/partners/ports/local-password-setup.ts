@@ -7,6 +7,7 @@ import { hashPassword } from "../../passwords/password-hash";
 import { assertAcceptablePassword } from "../../passwords/password-policy";
 import { normalizeEmail } from "../../shared/email";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
+import { addToOutbox } from "./notification-outbox";
 
 /**
  * Password-setup links of the built-in site-account system. A link carries a random token in
@@ -27,29 +28,27 @@ const INVALID_LINK = "this password link is invalid, expired or already used; as
  */
 export async function issuePasswordSetup(db: Database, accountId: string, options: { keepEarlier?: boolean } = {}): Promise<void> {
   const token = newSecretToken(24);
-  await withTransaction(db, async (client) => {
-    const { rows } = await client.query<{ email: string }>("SELECT email FROM site_accounts WHERE id = $1", [accountId]);
+  await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<{ email: string }>("SELECT email FROM site_accounts WHERE id = $1", [accountId]);
     if (!rows[0]) throw new AppError("not_found", `site account ${accountId} not found`);
-    if (!options.keepEarlier) await revokeIn(client, accountId);
+    if (!options.keepEarlier) await revokePasswordSetups(tx, accountId);
     const tokenId = newId("spt");
-    await client.query(
+    await tx.sql.query(
       "INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))",
       [tokenId, accountId, hashSecret(token), PASSWORD_SETUP_DAYS],
     );
-    await client.query(
-      "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at) VALUES ($1, $2, 'password_setup', $3, $4, now())",
-      [newId("ntf"), accountId, rows[0].email, JSON.stringify({ token_id: tokenId, link: db.secrets.seal("notification-link", `/site/password-setup#token=${token}`) })],
-    );
+    await addToOutbox(tx, {
+      accountId,
+      kind: "password_setup",
+      recipient: rows[0].email,
+      payload: { token_id: tokenId, link: db.secrets.seal("notification-link", `/site/password-setup#token=${token}`) },
+    });
   });
 }
 
 /** Outstanding password-setup links of the account stop working (lock, password reset, delete). */
 export async function revokePasswordSetups(db: Database, accountId: string): Promise<void> {
-  await revokeIn(db.pool, accountId);
-}
-
-async function revokeIn(client: { query: Database["pool"]["query"] }, accountId: string): Promise<void> {
-  await client.query("UPDATE site_password_tokens SET revoked_at = now() WHERE site_account_id = $1 AND used_at IS NULL AND revoked_at IS NULL", [accountId]);
+  await db.sql.query("UPDATE site_password_tokens SET revoked_at = now() WHERE site_account_id = $1 AND used_at IS NULL AND revoked_at IS NULL", [accountId]);
 }
 
 /** A usable token's row: unused, unrevoked, unexpired, of a live unlocked account. */
@@ -60,19 +59,19 @@ const LIVE_TOKEN = `site_password_tokens t JOIN site_accounts a ON a.id = t.site
 export async function setPasswordFromSetupLink(db: Database, input: { token: string; password: string; address: string }): Promise<void> {
   const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
   const tokenHash = hashSecret(input.token);
-  const found = await db.pool.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [tokenHash]);
+  const found = await db.sql.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [tokenHash]);
   if (found.rowCount !== 1) throw new AppError("unauthorized", INVALID_LINK);
   assertAcceptablePassword(input.password);
   const passwordHash = await hashPassword(input.password);
   // The link is used and the password set together, or neither.
-  await withTransaction(db, async (client) => {
-    const { rows } = await client.query<{ site_account_id: string }>(
+  await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<{ site_account_id: string }>(
       `UPDATE site_password_tokens SET used_at = now() WHERE id = (SELECT t.id FROM ${LIVE_TOKEN} FOR UPDATE OF t) RETURNING site_account_id`,
       [tokenHash],
     );
     if (!rows[0]) throw new AppError("unauthorized", INVALID_LINK);
-    await client.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
-    await revokeIn(client, rows[0].site_account_id);
+    await tx.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
+    await revokePasswordSetups(tx, rows[0].site_account_id);
   });
   await attempt.succeeded();
 }
@@ -84,7 +83,7 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
  */
 export async function isPasswordSetupLinkUsable(db: Database, input: { token: string; address: string }): Promise<boolean> {
   const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
-  const found = await db.pool.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [hashSecret(input.token)]);
+  const found = await db.sql.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [hashSecret(input.token)]);
   if (found.rowCount !== 1) return false;
   await attempt.succeeded();
   return true;
@@ -99,6 +98,7 @@ export async function isPasswordSetupLinkUsable(db: Database, input: { token: st
 export async function requestPasswordSetup(db: Database, input: { email: string; address: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   await beginSignInAttempt(db, "site-password-reset", { account: email, address: input.address });
-  const account = await db.prisma.siteAccount.findUnique({ where: { email }, select: { id: true, locked: true, deletedAt: true } });
-  if (account && !account.locked && !account.deletedAt) await issuePasswordSetup(db, account.id, { keepEarlier: true });
+  const { rows } = await db.sql.query<{ id: string; locked: boolean; deleted_at: Date | null }>("SELECT id, locked, deleted_at FROM site_accounts WHERE email = $1", [email]);
+  const account = rows[0];
+  if (account && !account.locked && !account.deleted_at) await issuePasswordSetup(db, account.id, { keepEarlier: true });
 }

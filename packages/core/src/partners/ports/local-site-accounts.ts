@@ -1,7 +1,10 @@
 import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
 import { issuePasswordSetup, revokePasswordSetups } from "./local-password-setup";
+import { addToOutbox } from "./notification-outbox";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
 /**
@@ -12,29 +15,33 @@ export class LocalSiteAccounts implements SiteAccounts {
   constructor(private readonly db: Database) {}
 
   async findByEmail(email: string): Promise<SiteAccount | null> {
-    const row = await this.db.prisma.siteAccount.findUnique({ where: { email: normalizeEmail(email) } });
-    if (!row || row.deletedAt) return null;
+    const { rows } = await this.db.sql.query<{ id: string; origin: string; deleted_at: Date | null }>("SELECT id, origin, deleted_at FROM site_accounts WHERE email = $1", [
+      normalizeEmail(email),
+    ]);
+    const row = rows[0];
+    if (!row || row.deleted_at) return null;
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
   }
 
   async createPartnerAccount(input: { email: string; name?: string | undefined }): Promise<SiteAccount> {
     const email = normalizeEmail(input.email);
-    const row = await this.db.prisma.siteAccount.upsert({
-      where: { email },
-      create: { id: newId("sa"), email, name: input.name ?? null, origin: "partner" },
-      update: {},
-    });
+    // An account that has the address already is the one returned, unchanged (the no-op update only returns it).
+    const { rows } = await this.db.sql.query<{ id: string; origin: string }>(
+      "INSERT INTO site_accounts (id, email, name, origin) VALUES ($1, $2, $3, 'partner') ON CONFLICT (email) DO UPDATE SET email = site_accounts.email RETURNING id, origin",
+      [newId("sa"), email, input.name ?? null],
+    );
+    const row = rows[0] as { id: string; origin: string };
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
   }
 
   async lock(accountId: string): Promise<void> {
-    await this.db.prisma.siteAccount.update({ where: { id: accountId }, data: { locked: true } });
+    await this.updateAccount(accountId, "locked = true", []);
     // A password-setup link must not outlive the access it would restore.
     await revokePasswordSetups(this.db, accountId);
   }
 
   async unlock(accountId: string): Promise<void> {
-    const { rows } = await this.db.pool.query<{ password_hash: string | null }>(
+    const { rows } = await this.db.sql.query<{ password_hash: string | null }>(
       "UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash",
       [accountId],
     );
@@ -44,11 +51,11 @@ export class LocalSiteAccounts implements SiteAccounts {
   }
 
   async destroySessions(accountId: string): Promise<void> {
-    await this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } });
+    await this.db.sql.query("DELETE FROM site_sessions WHERE site_account_id = $1", [accountId]);
   }
 
   async resetPassword(accountId: string): Promise<void> {
-    await this.db.pool.query("UPDATE site_accounts SET password_hash = NULL WHERE id = $1", [accountId]);
+    await this.db.sql.query("UPDATE site_accounts SET password_hash = NULL WHERE id = $1", [accountId]);
     await revokePasswordSetups(this.db, accountId);
     await this.destroySessions(accountId);
   }
@@ -59,28 +66,34 @@ export class LocalSiteAccounts implements SiteAccounts {
 
   async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {
     const link = this.db.secrets.seal("notification-link", `/site/verify-email#token=${input.token}`);
-    await this.db.prisma.notificationOutbox.create({
-      data: { id: newId("ntf"), siteAccountId: accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { link } },
-    });
+    await addToOutbox(this.db, { accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { link } });
   }
 
   async updateProfile(accountId: string, input: { email?: string | undefined; name?: string | undefined }): Promise<void> {
-    await this.db.prisma.siteAccount.update({
-      where: { id: accountId },
-      data: { ...(input.email !== undefined ? { email: normalizeEmail(input.email) } : {}), ...(input.name !== undefined ? { name: input.name } : {}) },
-    });
+    // Each column only when given (COALESCE keeps the stored value for an absent one).
+    await this.updateAccount(accountId, "email = COALESCE($2, email), name = CASE WHEN $3 THEN $4 ELSE name END", [
+      input.email !== undefined ? normalizeEmail(input.email) : null,
+      input.name !== undefined,
+      input.name ?? null,
+    ]);
   }
 
   async deleteAccount(accountId: string): Promise<void> {
     // The address is released (a later reprovision may create a new account for it); the row
     // stays as a tombstone without personal data.
     await revokePasswordSetups(this.db, accountId);
-    await this.db.prisma.$transaction([
-      this.db.prisma.siteSession.deleteMany({ where: { siteAccountId: accountId } }),
-      this.db.prisma.siteAccount.updateMany({
-        where: { id: accountId, deletedAt: null },
-        data: { deletedAt: new Date(), email: `deleted+${accountId}@invalid`, name: null, passwordHash: null, locked: true },
-      }),
-    ]);
+    await withTransaction(this.db, async (tx) => {
+      await tx.sql.query("DELETE FROM site_sessions WHERE site_account_id = $1", [accountId]);
+      await tx.sql.query(
+        "UPDATE site_accounts SET deleted_at = $2, email = $3, name = NULL, password_hash = NULL, locked = true WHERE id = $1 AND deleted_at IS NULL",
+        [accountId, new Date(), `deleted+${accountId}@invalid`],
+      );
+    });
+  }
+
+  /** One UPDATE of an account ($1 is its id); a missing account is a 404, as Prisma's update made it. */
+  private async updateAccount(accountId: string, set: string, params: unknown[]): Promise<void> {
+    const { rowCount } = await this.db.sql.query(`UPDATE site_accounts SET ${set} WHERE id = $1`, [accountId, ...params]);
+    if (!rowCount) throw new AppError("not_found", "this record no longer exists");
   }
 }

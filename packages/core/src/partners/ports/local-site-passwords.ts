@@ -9,9 +9,13 @@ import { normalizeEmail } from "../../shared/email";
  * right password counts as a success only once the whole sign-in has succeeded.
  */
 export async function verifySiteLogin(db: Database, input: { email: string; password: string }): Promise<string> {
-  const account = await db.prisma.siteAccount.findUnique({ where: { email: normalizeEmail(input.email) } });
+  const { rows } = await db.sql.query<{ id: string; password_hash: string | null; locked: boolean; deleted_at: Date | null }>(
+    "SELECT id, password_hash, locked, deleted_at FROM site_accounts WHERE email = $1",
+    [normalizeEmail(input.email)],
+  );
+  const account = rows[0];
   // Hash even when there is no account or no password, so timing does not tell which emails exist.
-  const ok = account?.passwordHash ? await verifyPassword(input.password, account.passwordHash) : await verifyNothing(input.password);
-  if (!account || !ok || account.locked || account.deletedAt) throw new AppError("unauthorized", "wrong email or password");
+  const ok = account?.password_hash ? await verifyPassword(input.password, account.password_hash) : await verifyNothing(input.password);
+  if (!account || !ok || account.locked || account.deleted_at) throw new AppError("unauthorized", "wrong email or password");
   return account.id;
 }

@@ -1,5 +1,17 @@
 import type { Database } from "../../db/database";
+import { newId } from "../../ids/new-id";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
+
+/** Adds a notification the built-in site-account system would send; with a `tx`, it exists exactly when the change that sends it does. */
+export async function addToOutbox(db: Database, input: { accountId: string; kind: "password_setup" | "email_verification"; recipient: string; payload: Record<string, unknown> }): Promise<void> {
+  await db.sql.query("INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at) VALUES ($1, $2, $3, $4, $5, now())", [
+    newId("ntf"),
+    input.accountId,
+    input.kind,
+    input.recipient,
+    JSON.stringify(input.payload),
+  ]);
+}
 
 export interface OutboxNotification {
   id: string;
@@ -22,7 +34,7 @@ export async function listOutbox(
 ): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; total: number }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
   const before = decodeCursor(db.secrets, input.cursor, filters);
-  const { rows } = await db.pool.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
+  const { rows } = await db.sql.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
     `SELECT n.id, n.kind, n.recipient, n.payload, n.created_at, t.used_at IS NOT NULL AS used,
             (n.kind <> 'password_setup' OR (t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now())) AS live
      FROM notification_outbox n LEFT JOIN site_password_tokens t ON t.id = n.payload->>'token_id'
@@ -31,7 +43,7 @@ export async function listOutbox(
      ORDER BY n.created_at DESC, n.id DESC LIMIT $4`,
     [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const counted = await db.pool.query<{ total: number }>(
+  const counted = await db.sql.query<{ total: number }>(
     "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)",
     [filters.email],
   );

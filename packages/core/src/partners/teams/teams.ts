@@ -44,7 +44,7 @@ function toTeam(integration: ResolvedIntegration, row: TeamRow): TeamRecord {
 }
 
 export async function getTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<TeamRecord> {
-  const { rows } = await db.pool.query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`, [
+  const { rows } = await db.sql.query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`, [
     integration.id,
     externalTeamId,
   ]);
@@ -54,7 +54,7 @@ export async function getTeam(db: Database, integration: ResolvedIntegration, ex
 
 /** PUT: creates the team (active, no users) or renames it; its status is changed only by PATCH. */
 export async function putTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string, input: { name: string }): Promise<{ team: TeamRecord; created: boolean }> {
-  const { rows } = await db.pool.query<{ created: boolean }>(
+  const { rows } = await db.sql.query<{ created: boolean }>(
     `INSERT INTO partner_teams (id, integration_id, external_team_id, name, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'active', now(), now())
      ON CONFLICT (integration_id, external_team_id) DO UPDATE
@@ -71,7 +71,7 @@ export async function putTeam(db: Database, integration: ResolvedIntegration, ex
  */
 export async function patchTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string, input: { name?: string | undefined; status?: TeamStatus | undefined }): Promise<TeamRecord> {
   const current = await getTeam(db, integration, externalTeamId);
-  const { rowCount } = await db.pool.query(
+  const { rowCount } = await db.sql.query(
     `UPDATE partner_teams t SET name = COALESCE($3, t.name), status = COALESCE($4, t.status), updated_at = now()
      WHERE t.integration_id = $1 AND t.external_team_id = $2
        AND ($4::text IS DISTINCT FROM 'archived'
@@ -96,7 +96,7 @@ export async function listTeams(
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
   const after = decodeCursor(db.secrets, input.cursor, filters);
-  const { rows } = await db.pool.query<TeamRow>(
+  const { rows } = await db.sql.query<TeamRow>(
     `SELECT ${TEAM_COLUMNS} FROM partner_teams t
      WHERE ${TEAMS_MATCH}
        AND ($4::timestamptz IS NULL OR (t.created_at, t.id) > ($4::timestamptz, $5::text))
@@ -105,7 +105,7 @@ export async function listTeams(
   );
   // The staff console's "1–50 of 60"; the partner API has no use for it.
   const counted = input.withTotal
-    ? await db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q])
+    ? await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q])
     : undefined;
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, ...(counted ? { total: counted.rows[0]?.total ?? 0 } : {}) };

@@ -57,7 +57,7 @@ export async function listPartnerUsers(
   const after = decodeCursor(db.secrets, input.cursor, filters);
   const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q, filters.unassigned];
   const [page, counts, matching] = await Promise.all([
-    db.pool.query<UserRow>(
+    db.sql.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
        WHERE ${USERS_MATCH}
          AND ($7::timestamptz IS NULL OR (u.created_at, u.id) > ($7::timestamptz, $8::text))
@@ -65,7 +65,7 @@ export async function listPartnerUsers(
       [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
     ),
     countPartnerUsers(db, integration.id),
-    input.withTotal ? db.pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${USER_FROM} WHERE ${USERS_MATCH}`, matchParams) : undefined,
+    input.withTotal ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${USER_FROM} WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
   const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
   return {
@@ -82,7 +82,7 @@ export async function listPartnerUsers(
  * is refused still shows them.
  */
 export async function countPartnerUsers(db: Database, integrationId: string): Promise<UserCounts> {
-  const { rows } = await db.pool.query<UserCounts>(
+  const { rows } = await db.sql.query<UserCounts>(
     `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
             count(*) FILTER (WHERE status = 'active')::int AS active,
             count(*) FILTER (WHERE status = 'disabled')::int AS disabled,

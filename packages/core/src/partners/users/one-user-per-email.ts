@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 
 /**
@@ -22,9 +22,9 @@ export interface EmailHolder {
   changing: boolean;
 }
 
-export async function findEmailHolder(client: pg.PoolClient, input: { integrationId: string; email: string; externalUserId: string }): Promise<EmailHolder | undefined> {
-  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`partner-user-email:${input.integrationId}:${input.email}`]);
-  const { rows } = await client.query<{ external_user_id: string; changing: boolean }>(
+export async function findEmailHolder(tx: Database, input: { integrationId: string; email: string; externalUserId: string }): Promise<EmailHolder | undefined> {
+  await tx.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`partner-user-email:${input.integrationId}:${input.email}`]);
+  const { rows } = await tx.sql.query<{ external_user_id: string; changing: boolean }>(
     `(SELECT external_user_id, false AS changing FROM partner_users
       WHERE integration_id = $1 AND email = $2 AND status <> 'deleted' AND external_user_id <> $3
       ORDER BY created_at LIMIT 1)
@@ -51,7 +51,7 @@ export function emailTakenError(holder: EmailHolder): AppError {
   });
 }
 
-export async function claimEmailInIntegration(client: pg.PoolClient, input: { integrationId: string; email: string; externalUserId: string }): Promise<void> {
-  const holder = await findEmailHolder(client, input);
+export async function claimEmailInIntegration(tx: Database, input: { integrationId: string; email: string; externalUserId: string }): Promise<void> {
+  const holder = await findEmailHolder(tx, input);
   if (holder) throw emailTakenError(holder);
 }

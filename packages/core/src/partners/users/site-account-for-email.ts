@@ -20,7 +20,7 @@ export interface SiteAccountForEmail {
 export async function findSiteAccountForEmail(deps: { db: Database; siteAccounts: SiteAccounts }, integration: ResolvedIntegration, email: string): Promise<SiteAccountForEmail> {
   const account = await deps.siteAccounts.findByEmail(normalizeEmail(email));
   if (!account) return { exists: false, otherIntegrations: 0, hostedProduct: false };
-  const { rows } = await deps.db.pool.query<{ n: number }>(
+  const { rows } = await deps.db.sql.query<{ n: number }>(
     "SELECT count(DISTINCT integration_id)::int AS n FROM partner_users WHERE site_account_id = $1 AND status <> 'deleted' AND integration_id <> $2",
     [account.id, integration.id],
   );

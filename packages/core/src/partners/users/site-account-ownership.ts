@@ -37,7 +37,7 @@ interface Mapping {
 }
 
 async function mappingsOf(db: Database, accountId: string, without?: string): Promise<Mapping[]> {
-  const { rows } = await db.pool.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [
+  const { rows } = await db.sql.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [
     accountId,
     without ?? null,
   ]);
@@ -45,7 +45,7 @@ async function mappingsOf(db: Database, accountId: string, without?: string): Pr
 }
 
 async function partnerCreated(db: Database, accountId: string): Promise<{ lockedByUs: boolean } | undefined> {
-  const { rows } = await db.pool.query<{ locked_by_us: boolean }>("SELECT locked_by_us FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
+  const { rows } = await db.sql.query<{ locked_by_us: boolean }>("SELECT locked_by_us FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
   return rows[0] ? { lockedByUs: rows[0].locked_by_us } : undefined;
 }
 
@@ -71,7 +71,7 @@ export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: s
   if (lock === record.lockedByUs) return;
   if (lock) await deps.siteAccounts.lock(accountId);
   else await deps.siteAccounts.unlock(accountId);
-  await deps.db.pool.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, lock]);
+  await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, lock]);
 }
 
 /** Runs `work` holding the account's lock (and the new email's, first, when one is given). */
@@ -82,7 +82,7 @@ export function withSiteAccount<T>(deps: OwnershipDeps, accountId: string, work:
 
 /** Every account whose lock disagrees with the rule (data from before it), brought in line; errors are the caller's to log. */
 export async function reconcileAllSiteAccountLocks(deps: OwnershipDeps): Promise<number> {
-  const { rows } = await deps.db.pool.query<{ site_account_id: string }>(
+  const { rows } = await deps.db.sql.query<{ site_account_id: string }>(
     `SELECT p.site_account_id FROM partner_created_site_accounts p
      LEFT JOIN partner_users u ON u.site_account_id = p.site_account_id
      GROUP BY p.site_account_id, p.locked_by_us
@@ -110,7 +110,7 @@ const MAX_LOOKUPS = 5;
  */
 export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; email: string; name: string | null }): Promise<LinkedAccount> {
   return withAdvisoryLocks(deps.db, [emailLockKey(user.email)], async (lock) => {
-    const current = await deps.db.pool.query<{ site_account_id: string | null; identity_origin: LinkedAccount["identityOrigin"] | null }>(
+    const current = await deps.db.sql.query<{ site_account_id: string | null; identity_origin: LinkedAccount["identityOrigin"] | null }>(
       "SELECT site_account_id, identity_origin FROM partner_users WHERE id = $1",
       [user.id],
     );
@@ -133,9 +133,9 @@ export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; e
       linked = { accountId: account.id, identityOrigin: found ? "existing_mg" : "partner_created" };
       if (!found) {
         await lock(accountLockKey(account.id));
-        await deps.db.pool.query("INSERT INTO partner_created_site_accounts (site_account_id, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING", [account.id]);
+        await deps.db.sql.query("INSERT INTO partner_created_site_accounts (site_account_id, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING", [account.id]);
       }
-      await deps.db.pool.query(
+      await deps.db.sql.query(
         `UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
          WHERE id = $1 AND site_account_id IS NULL`,
         [user.id, linked.accountId, linked.identityOrigin, linked.identityOrigin === "existing_mg" ? "mg" : "white_label"],

@@ -27,7 +27,7 @@ interface SyncDeps {
 
 export async function syncSiteAccount(deps: SyncDeps, job: SiteAccountSyncJob): Promise<void> {
   await withSiteAccount(deps, job.accountId, async () => {
-    const { rows } = await deps.db.pool.query<{ status: string; access_version: number; site_account_id: string | null }>(
+    const { rows } = await deps.db.sql.query<{ status: string; access_version: number; site_account_id: string | null }>(
       "SELECT status, access_version, site_account_id FROM partner_users WHERE id = $1",
       [job.partnerUserId],
     );
@@ -37,7 +37,7 @@ export async function syncSiteAccount(deps: SyncDeps, job: SiteAccountSyncJob): 
     if (user.status === "disabled" && user.access_version === job.accessVersion && (await ownsSiteAccount(deps.db, job.accountId, job.partnerUserId))) {
       await deps.siteAccounts.destroySessions(job.accountId);
     }
-    await deps.db.pool.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [
+    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [
       job.partnerUserId,
       job.syncVersion,
     ]);
@@ -51,7 +51,7 @@ export async function runSiteAccountSyncJob(deps: SyncDeps, job: SiteAccountSync
   } catch (error) {
     if (!attempt.last) throw error;
     deps.log?.("site account could not be updated; giving up", { user_id: job.partnerUserId, error: String(error) });
-    await deps.db.pool.query(
+    await deps.db.sql.query(
       "UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND site_sync_version = $2 AND wordpress_sync_status = 'pending'",
       [job.partnerUserId, job.syncVersion],
     );

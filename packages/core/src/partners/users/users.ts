@@ -22,7 +22,7 @@ export interface DirectoryDeps {
 }
 
 export async function findPartnerUser(db: Database, integration: ResolvedIntegration, externalUserId: string): Promise<PartnerUserRecord | undefined> {
-  const { rows } = await db.pool.query<UserRow>(
+  const { rows } = await db.sql.query<UserRow>(
     `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
      WHERE u.integration_id = $1 AND u.external_user_id = $2`,
     [integration.id, externalUserId],
@@ -36,9 +36,31 @@ export async function getPartnerUser(db: Database, integration: ResolvedIntegrat
   return user;
 }
 
+/** The stored fields provisioning decides on; a user gone meanwhile is a 404 (as Prisma's "not found" was). */
+async function storedUser(db: Database, integrationId: string, externalUserId: string) {
+  const { rows } = await db.sql.query<{
+    id: string;
+    email: string;
+    name: string | null;
+    team_id: string | null;
+    status: string;
+    provisioning_status: string;
+    account_generation: number;
+  }>("SELECT id, email, name, team_id, status, provisioning_status, account_generation FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [
+    integrationId,
+    externalUserId,
+  ]);
+  if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
+  return rows[0];
+}
+
 /** The team a request assigns: it must exist in this integration and be active. */
 async function resolveAssignableTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<string> {
-  const team = await db.prisma.partnerTeam.findUnique({ where: { integrationId_externalTeamId: { integrationId: integration.id, externalTeamId } } });
+  const { rows } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2", [
+    integration.id,
+    externalTeamId,
+  ]);
+  const team = rows[0];
   if (!team) throw new AppError("team_not_found", `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`);
   if (team.status !== "active") throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
   return team.id;
@@ -69,11 +91,11 @@ export async function provisionPartnerUser(
   const email = normalizeEmail(input.email);
   const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
 
-  const created = await withTransaction(db, async (client) => {
-    const known = await client.query("SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integration.id, externalUserId]);
+  const created = await withTransaction(db, async (tx) => {
+    const known = await tx.sql.query("SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integration.id, externalUserId]);
     if (known.rowCount) return false;
-    await claimEmailInIntegration(client, { integrationId: integration.id, email, externalUserId });
-    const inserted = await client.query(
+    await claimEmailInIntegration(tx, { integrationId: integration.id, email, externalUserId });
+    const inserted = await tx.sql.query(
       `INSERT INTO partner_users (id, integration_id, external_user_id, email, name, team_id, status, provisioning_status, mapping_status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'active', 'pending', 'pending', now(), now())
        ON CONFLICT (integration_id, external_user_id) DO NOTHING`,
@@ -82,23 +104,20 @@ export async function provisionPartnerUser(
     return inserted.rowCount === 1;
   });
   if (!created) {
-    const existing = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
+    const existing = await storedUser(db, integration.id, externalUserId);
     if (existing.status === "deleted") {
       throw new AppError("identity_conflict", `user ${externalUserId} is deleted; ordinary provisioning cannot revive it: use POST …/reprovision`);
     }
     if (existing.email !== email) {
       throw new AppError("identity_conflict", `user ${externalUserId} exists with a different email; change it with POST …/profile-changes`);
     }
-    if (teamId !== undefined && teamId !== existing.teamId) {
-      await db.prisma.partnerUser.update({
-        where: { id: existing.id },
-        data: { teamId, assignmentVersion: { increment: 1 }, updatedAt: new Date() },
-      });
+    if (teamId !== undefined && teamId !== existing.team_id) {
+      await db.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, teamId]);
     }
   }
   const provisioned = await completeProvisioning(deps, integration, externalUserId);
   if (!provisioned && deps.queue) {
-    await deps.queue.enqueue(QUEUES.provisioning, { integrationId: integration.id, slug: integration.slug, externalUserId }, `${integration.id}:${externalUserId}`);
+    await deps.queue.enqueue(db, QUEUES.provisioning, { integrationId: integration.id, slug: integration.slug, externalUserId }, `${integration.id}:${externalUserId}`);
   }
   const user = await getPartnerUser(db, integration, externalUserId);
   return { user, outcome: !provisioned ? "pending" : created ? "created" : "existing" };
@@ -107,23 +126,23 @@ export async function provisionPartnerUser(
 /** Links the site account and chat identity of a pending user. True when the user is fully provisioned. */
 export async function completeProvisioning(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<boolean> {
   const { db } = deps;
-  const user = await db.prisma.partnerUser.findUniqueOrThrow({ where: { integrationId_externalUserId: { integrationId: integration.id, externalUserId } } });
-  if (user.provisioningStatus === "active") return true;
+  const user = await storedUser(db, integration.id, externalUserId);
+  if (user.provisioning_status === "active") return true;
   if (user.status === "deleted") return false;
-  if (user.provisioningStatus === "failed") {
-    await db.prisma.partnerUser.update({ where: { id: user.id }, data: { provisioningStatus: "pending" } });
+  if (user.provisioning_status === "failed") {
+    await db.sql.query("UPDATE partner_users SET provisioning_status = 'pending' WHERE id = $1", [user.id]);
   }
   try {
     // Also when already linked: the account's lock is brought in line again, should an earlier attempt have failed there.
     const linked = await linkSiteAccount(deps, { id: user.id, email: user.email, name: user.name });
-    const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.accountGeneration });
+    const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.account_generation });
     // Only the attempt that completes provisioning sends the notification (a PUT and the
     // background retry may race).
-    const completed = await db.prisma.partnerUser.updateMany({
-      where: { id: user.id, provisioningStatus: { not: "active" } },
-      data: { chatIdentityId: identity.id, provisioningStatus: "active", updatedAt: new Date() },
-    });
-    if (completed.count === 1 && linked.identityOrigin === "partner_created") {
+    const completed = await db.sql.query(
+      "UPDATE partner_users SET chat_identity_id = $2, provisioning_status = 'active', updated_at = now() WHERE id = $1 AND provisioning_status <> 'active'",
+      [user.id, identity.id],
+    );
+    if (completed.rowCount === 1 && linked.identityOrigin === "partner_created") {
       // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
       await deps.siteAccounts.sendPasswordSetup(linked.accountId).catch((error: unknown) => {
         deps.log?.("password-setup notification failed", { user_id: user.id, error: String(error) });
@@ -156,8 +175,8 @@ export async function setPartnerUserStatus(
   status: "active" | "disabled",
 ): Promise<PartnerUserRecord> {
   const { db } = deps;
-  const job = await withTransaction(db, async (client) => {
-    const { rows } = await client.query<{ id: string; status: string; site_account_id: string | null }>(
+  const job = await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<{ id: string; status: string; site_account_id: string | null }>(
       "SELECT id, status, site_account_id FROM partner_users WHERE integration_id = $1 AND external_user_id = $2 FOR UPDATE",
       [integration.id, externalUserId],
     );
@@ -165,7 +184,7 @@ export async function setPartnerUserStatus(
     if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
     if (user.status === status) return undefined;
-    const changed = await client.query<{ access_version: number; site_sync_version: number }>(
+    const changed = await tx.sql.query<{ access_version: number; site_sync_version: number }>(
       `UPDATE partner_users SET status = $2, access_version = access_version + CASE WHEN $2 = 'disabled' THEN 1 ELSE 0 END,
          wordpress_sync_status = CASE WHEN site_account_id IS NULL THEN wordpress_sync_status ELSE 'pending' END,
          site_sync_version = site_sync_version + 1, updated_at = now()
@@ -174,7 +193,7 @@ export async function setPartnerUserStatus(
     );
     // An email change waiting at the new address is withdrawn with the access.
     if (status === "disabled") {
-      await client.query(
+      await tx.sql.query(
         "UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'",
         [user.id],
       );
@@ -182,7 +201,7 @@ export async function setPartnerUserStatus(
     if (!user.site_account_id) return undefined;
     const row = changed.rows[0] as { access_version: number; site_sync_version: number };
     const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: row.access_version, syncVersion: row.site_sync_version };
-    await deps.queue.enqueueIn(client, QUEUES.siteAccountSync, data, `${user.id}:${data.syncVersion}`);
+    await deps.queue.enqueue(tx, QUEUES.siteAccountSync, data, `${user.id}:${data.syncVersion}`);
     return data;
   });
   if (job) {
@@ -204,7 +223,7 @@ export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJ
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
   if (await completeProvisioning(deps, integration, job.externalUserId)) return;
   if (!attempt.last) throw new Error("provisioning still incomplete");
-  await deps.db.pool.query(
+  await deps.db.sql.query(
     "UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending'",
     [job.integrationId, job.externalUserId],
   );
@@ -212,7 +231,7 @@ export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJ
 
 /** The contact details partners never read back (spec 2.9), shown to staff for support. */
 export async function getPartnerUserContact(db: Database, userId: string): Promise<{ email: string; name: string | null }> {
-  const row = await db.prisma.partnerUser.findUnique({ where: { id: userId }, select: { email: true, name: true } });
-  if (!row) throw new AppError("not_found", `user ${userId} not found`);
-  return row;
+  const { rows } = await db.sql.query<{ email: string; name: string | null }>("SELECT email, name FROM partner_users WHERE id = $1", [userId]);
+  if (!rows[0]) throw new AppError("not_found", `user ${userId} not found`);
+  return rows[0];
 }
