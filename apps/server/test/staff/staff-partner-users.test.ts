@@ -77,7 +77,7 @@ describe("partner users and the outbox", () => {
     expect(shared).toEqual({ site_account_exists: true, other_integrations: 2, hosted_product: false });
     expect(JSON.stringify(shared)).not.toMatch(/lookup|Lender|int_|org_/);
     // The hosted product's own account, used by no partner.
-    await db().pool.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_lookup_self', 'own.account@lookup.test', 'self')");
+    await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_lookup_self', 'own.account@lookup.test', 'self')");
     expect(await lookup("own.account@lookup.test")).toEqual({ site_account_exists: true, other_integrations: 0, hosted_product: true });
     expect((await query(viewer, "staff.partnerUsers.siteAccountForEmail", { integration_id: integrationId, email: "x" })).status).toBe(400);
     expect((await query(viewer, "staff.partnerUsers.siteAccountForEmail", { integration_id: "int_missing", email: "own.account@lookup.test" })).status).toBe(404);

@@ -32,7 +32,7 @@ export function useStaffProcedures() {
     sessions.viewer = await signIn(VIEWER.email, VIEWER.password);
   });
 
-  const rows = async (sql: string, params: unknown[] = []) => (await db().pool.query(sql, params)).rows;
+  const rows = async (sql: string, params: unknown[] = []) => (await db().sql.query(sql, params)).rows;
   const json = { "Content-Type": "application/json" };
   const rest = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
     setup.app.request(path, { method, key, headers: { ...(body === undefined ? {} : json), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });

@@ -28,6 +28,7 @@ import {
   USER_STATUSES,
 } from "../../src/index";
 import { quoteIdent } from "../../src/db/embedded-postgres";
+import type { Sql } from "../../src/db/database";
 import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";
 
 /** Every column holding a closed value set, with the list its CHECK constraint must equal. */
@@ -64,7 +65,7 @@ afterAll(async () => {
 });
 
 /** The single-column CHECK constraints of the migrated schema, as "table.column" → the quoted values, in order. */
-async function checkConstraints(pool: pg.Pool): Promise<Record<string, string[]>> {
+async function checkConstraints(pool: Sql): Promise<Record<string, string[]>> {
   const { rows } = await pool.query<{ target: string; definition: string }>(
     `SELECT c.conrelid::regclass::text || '.' || a.attname AS target, pg_get_constraintdef(c.oid) AS definition
      FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
@@ -76,24 +77,24 @@ async function checkConstraints(pool: pg.Pool): Promise<Record<string, string[]>
 
 describe("closed value sets", () => {
   it("every list equals its column's CHECK constraint in the database, and no other constraint lists values", async () => {
-    const constraints = await checkConstraints(t.db.pool);
+    const constraints = await checkConstraints(t.db.sql);
     expect(Object.keys(constraints).sort()).toEqual(Object.keys(CHECKED_COLUMNS).sort());
     for (const [target, list] of Object.entries(CHECKED_COLUMNS)) expect({ target, values: constraints[target] }).toEqual({ target, values: [...list] });
   });
 
   it("the database refuses a value outside the list, on insert and on update, and changes nothing", async () => {
     const org = await createOrganization(t.db, { name: "Closed Values Lending" });
-    const insert = t.db.pool.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ('int_bad', $1, 'bad-status', 'paused')", [org.id]);
+    const insert = t.db.sql.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ('int_bad', $1, 'bad-status', 'paused')", [org.id]);
     await expect(insert).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "integrations_status_check" });
-    expect((await t.db.pool.query("SELECT 1 FROM integrations WHERE id = 'int_bad'")).rowCount).toBe(0);
+    expect((await t.db.sql.query("SELECT 1 FROM integrations WHERE id = 'int_bad'")).rowCount).toBe(0);
 
     const { key } = await createApiKey(t.db, { organizationId: org.id, name: "server", scopes: "chat:read" });
-    const update = t.db.pool.query("UPDATE api_keys SET status = 'Active' WHERE id = $1", [key.id]);
+    const update = t.db.sql.query("UPDATE api_keys SET status = 'Active' WHERE id = $1", [key.id]);
     await expect(update).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_status_check" });
-    expect((await t.db.pool.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ status: "active" }]);
+    expect((await t.db.sql.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ status: "active" }]);
 
     // Nullable columns stay nullable: NULL is not a value outside the list.
-    await expect(t.db.pool.query("UPDATE partner_users SET identity_origin = NULL WHERE false")).resolves.toBeDefined();
+    await expect(t.db.sql.query("UPDATE partner_users SET identity_origin = NULL WHERE false")).resolves.toBeDefined();
   });
 });
 
