@@ -7,6 +7,7 @@ import { ok, type StaffSession, staffClient } from "../support/staff-client";
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope } from "../support/test-app";
 import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * The admin console's staff procedures (packages/api/src/routers/staff), over /trpc as the
@@ -33,7 +34,7 @@ const json = { "Content-Type": "application/json" };
 const rest = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
   setup.app.request(path, { method, key, headers: { ...(body === undefined ? {} : json), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const auditList = async (filter: { action?: string; actor?: string }, limit = 200) =>
-  ok(await query(viewer, "staff.audit.list", { ...filter, limit })).entries as Array<{ id: string; actor: string; action: string; target: string; details: any; created_at: string }>;
+  ok(await query(viewer, "staff.audit.list", { ...filter, limit })).entries as Array<{ id: string; actor: string; action: string; target: string; details: UntypedJson; created_at: string }>;
 
 // ---------------------------------------------------------------------------------------
 // Fixture of the authorization tables: one organization with everything a procedure can
@@ -180,7 +181,7 @@ interface MutationCase {
   probe: () => Promise<unknown>;
   /** The audit entry a successful call writes: its action, and its target given the result. */
   audit: string;
-  target: (data: any) => string;
+  target: (data: UntypedJson) => string;
 }
 
 /** Every mutation that needs the admin role. */
@@ -322,7 +323,7 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
 interface QueryCase {
   input?: () => unknown;
   /** What a viewer gets, checked on concrete values of the fixture. */
-  check: (data: any) => void;
+  check: (data: UntypedJson) => void;
 }
 
 /** Every query: any signed-in staff member may read. */
@@ -591,7 +592,7 @@ describe("authorization of every staff procedure", () => {
 const newOrg = async (name: string) => ok(await mutate(admin, "staff.organizations.create", { name })) as { id: string; name: string };
 const newKey = async (organizationId: string, scopes: string[], extra: Record<string, unknown> = {}) =>
   ok(await mutate(admin, "staff.keys.create", { organization_id: organizationId, name: `key ${scopes.join(" ")}`, scopes, ...extra })) as {
-    key: Record<string, any> & { id: string; last_four: string };
+    key: Record<string, UntypedJson> & { id: string; last_four: string };
     plaintext: string;
     warnings: string[];
   };
