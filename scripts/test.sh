@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test command: installs what is needed, then type-checks and runs every test
-# (`turbo typecheck test`), each
+# The test command: installs what is needed, then type-checks, lints and runs every test
+# (`turbo typecheck lint test`), each
 # package against a real PostgreSQL that its test run starts by itself.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,4 +11,4 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >&2
 fi
-pnpm turbo run typecheck test --output-logs=full "$@"
+pnpm turbo run typecheck lint test --output-logs=full "$@"

@@ -58,6 +58,8 @@ export const envSchema = z.object({
   /** A real chat identity store; unset uses the built-in local one. */
   CHAT_IDENTITIES_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
   CHAT_IDENTITIES_TOKEN: z.string().optional(),
+  /** "0" hides the start banner unless stdout is a terminal (for logs collected by a supervisor). */
+  MGA_PRINT_BANNER: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -75,7 +75,7 @@ async function main() {
     database: connection.embedded ? `embedded PostgreSQL (${env.DATA_DIR}/postgres)` : "DATABASE_URL",
     upstream: assistant ? `local assistant (sample corpus) at ${assistant.url}` : "UPSTREAM_CHAT_URL",
   });
-  if (process.stdout.isTTY || process.env.MGA_PRINT_BANNER !== "0") {
+  if (process.stdout.isTTY || env.MGA_PRINT_BANNER !== "0") {
     process.stderr.write(banner(baseUrl));
   }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, signIn, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * Defects found by trying the console end to end (issue 12), one test each, in a real
@@ -17,7 +18,7 @@ const ADMIN = { email: "dee@example.com", password: "defects admin 1" };
 const setup: { orgId: string; integrationId: string; directoryKey: string; deleteKey: string } = { orgId: "", integrationId: "", directoryKey: "", deleteKey: "" };
 
 const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
-const cli = async <T = any>(...args: string[]) => (await service.cli(...args)) as T;
+const cli = async <T = UntypedJson>(...args: string[]) => (await service.cli(...args)) as T;
 
 async function launchKey(name: string): Promise<{ id: string; key: string }> {
   return cli("key:create", "--org", setup.orgId, "--name", name, "--scopes", "embed:launch");

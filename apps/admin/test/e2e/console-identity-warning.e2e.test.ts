@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, signIn, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * One user per email (issue 12): an address that already has a site account (another
@@ -17,7 +18,7 @@ const keys = { directory: "", deletions: "", otherDirectory: "" };
 let integrationId = "";
 
 const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
-const cli = async <T = any>(...args: string[]) => (await service.cli(...args)) as T;
+const cli = async <T = UntypedJson>(...args: string[]) => (await service.cli(...args)) as T;
 const user = async (id: string) => (await rest(`/v1/integrations/acme-los/users/${id}`, { key: keys.directory })).body.user;
 
 async function provision(slug: string, key: string, externalUserId: string, email: string) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
 import { arrive, reload, restCall, signIn, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * The staff console in a real browser (Debian's Chromium through playwright-core), against the
@@ -369,7 +370,7 @@ describe("staff console", () => {
 
   it("deletes a user and reprovisions them as a new account generation, each after a confirmation", async () => {
     const userOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: state.readKey })).body.user;
-    const until = async (done: (user: any) => boolean) => {
+    const until = async (done: (user: UntypedJson) => boolean) => {
       for (let i = 0; i < 100 && !done(await userOf()); i += 1) await new Promise((resolve) => setTimeout(resolve, 150));
       expect(done(await userOf())).toBe(true);
     };

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, settled } from "../support/browser";
 import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * The README's walkthrough, the parts a newcomer does in a browser (scripts/readme-smoke.sh runs
@@ -25,7 +26,7 @@ async function rest(path: string, key: string, init: { method: string; body: unk
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${key}` },
     body: JSON.stringify(init.body),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Record<string, UntypedJson> };
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { settled } from "./browser";
+import type { UntypedJson } from "./untyped-json";
 
 /** Navigation that waits until the page's data is on screen (see settled). */
 export async function visit(target: Page, url: string): Promise<void> {
@@ -26,11 +27,11 @@ export async function signIn(target: Page, consoleUrl: string, who: { email: str
 }
 
 /** A call to the partner REST API (`/v1`) with a key, as a lender's backend makes it. */
-export async function restCall(apiUrl: string, path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: any }> {
+export async function restCall(apiUrl: string, path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: UntypedJson }> {
   const { key, ...rest } = init;
   const response = await fetch(`${apiUrl}${path}`, {
     ...rest,
     headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
   });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as UntypedJson };
 }

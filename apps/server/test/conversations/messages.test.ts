@@ -2,7 +2,7 @@ import { createApiKey } from "@mga/core";
 import { describe, expect, it } from "vitest";
 import { getConversationOutput, listMessagesOutput, sendMessageOutput } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope, type TestApp } from "../support/test-app";
+import { expectEnvelope } from "../support/test-app";
 import { answer, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 const setup = useAppWithMockedUpstream();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { streamEventSchema } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope, type TestApp } from "../support/test-app";
+import { expectEnvelope } from "../support/test-app";
 import { answer, readSse, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 const setup = useAppWithMockedUpstream({ sseKeepAliveMs: 100 });

@@ -1,7 +1,7 @@
 import { HttpChatUpstream } from "@mga/core";
 import { describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
-import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
+import { expectEnvelope, startTestApp } from "../support/test-app";
 import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /** JSON answers when the upstream fails: 502 upstream_error, nothing stored, no retry. */

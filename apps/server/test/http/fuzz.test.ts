@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { answer, upstreamAnswers, upstreamServer, useAppWithMockedUpstream } from "../support/upstream-mock";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * Property-based fuzzing of every surface (the /v1 REST routes of the OpenAPI document, the two
@@ -213,7 +214,7 @@ interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  body: any;
+  body: UntypedJson;
 }
 
 function send(c: Case): Promise<Answer> {

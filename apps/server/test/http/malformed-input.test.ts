@@ -2,6 +2,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
+import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * The malformed requests that once answered 500 (some without a key), each now a 4xx in the
@@ -22,7 +23,7 @@ const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 const conversations = async () => (await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations")).rows[0].n as number;
 
 /** A raw request: fetch would re-encode a malformed path before sending it. */
-function raw(method: string, path: string, body?: string): Promise<{ status: number; headers: Headers; body: any }> {
+function raw(method: string, path: string, body?: string): Promise<{ status: number; headers: Headers; body: UntypedJson }> {
   return new Promise((resolve, reject) => {
     const url = new URL(app.baseUrl);
     const req = httpRequest({ host: url.hostname, port: url.port, method, path, headers: body ? json : {} }, (res) => {

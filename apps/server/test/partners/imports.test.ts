@@ -2,6 +2,7 @@ import { importResponseSchema } from "@mga/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
+import type { UntypedJson } from "../support/untyped-json";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ const startImport = (p: Partner, users: unknown[], idempotencyKey?: string) =>
     body: JSON.stringify({ users }),
   });
 async function waitForImport(p: Partner, jobId: string, timeout = 60_000) {
-  let body: any;
+  let body: UntypedJson;
   await expect
     .poll(
       async () => {

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { UntypedJson } from "./untyped-json";
 
 /**
  * The admin console's side of /trpc in tests: plain fetch calls (no tRPC client, no
@@ -16,7 +17,7 @@ export interface TrpcOptions {
 
 export interface TrpcResult {
   status: number;
-  data: any;
+  data: UntypedJson;
   error: { message: string; data?: { httpStatus?: number; code?: string; path?: string } } | undefined;
   setCookie: string | null;
 }
@@ -42,7 +43,7 @@ export function staffClient(baseUrl: () => string) {
         : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
     const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
     const text = await res.text();
-    let body: { result?: { data: any }; error?: TrpcResult["error"] };
+    let body: { result?: { data: UntypedJson }; error?: TrpcResult["error"] };
     try {
       body = JSON.parse(text);
     } catch {
@@ -68,7 +69,7 @@ export function staffClient(baseUrl: () => string) {
 }
 
 /** The data of a successful call; otherwise fails with the status and error, which say why. */
-export function ok(res: TrpcResult): any {
+export function ok(res: TrpcResult): UntypedJson {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.error)}`);
   return res.data;
 }

@@ -11,6 +11,7 @@ import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
+import type { UntypedJson } from "./untyped-json";
 
 /** Real HTTP servers (the public listener and the admin listener) over a database of this test file's own. */
 export interface TestApp {
@@ -22,7 +23,7 @@ export interface TestApp {
   queue: JobQueue;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
   newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
-  request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
   close(): Promise<void>;
 }
 
@@ -112,7 +113,7 @@ export async function startTestApp(
 }
 
 /** Asserts the spec's error envelope and returns its code. */
-export function expectEnvelope(response: { status: number; headers: Headers; body: any }, status: number, code: string) {
+export function expectEnvelope(response: { status: number; headers: Headers; body: UntypedJson }, status: number, code: string) {
   if (response.status !== status || response.body?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${response.status} ${JSON.stringify(response.body)}`);
   }

@@ -2,12 +2,13 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestApp, type TestApp, UPSTREAM_TOKEN, UPSTREAM_URL } from "./test-app";
+import type { UntypedJson } from "./untyped-json";
 
 /** The upstream chat service, mocked with msw at UPSTREAM_URL (docs/upstream-protocol.md). */
 export const upstreamServer = setupServer();
 
 export interface ReceivedUpstreamCall {
-  body: any;
+  body: UntypedJson;
   headers: Headers;
   signal: AbortSignal;
 }
@@ -68,8 +69,8 @@ export function answer(text = "FHA requires 3.5 percent down. [1]", extra: { cit
 }
 
 /** Reads an SSE response into its frames (data payloads) and comments. */
-export async function readSse(response: Response, onFrame?: (frame: any) => void) {
-  const frames: any[] = [];
+export async function readSse(response: Response, onFrame?: (frame: UntypedJson) => void) {
+  const frames: UntypedJson[] = [];
   const comments: string[] = [];
   const decoder = new TextDecoder();
   let buffer = "";

