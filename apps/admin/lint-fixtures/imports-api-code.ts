@@ -4,7 +4,7 @@ import type { AdminRouter } from "@mga/api";
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- fixture: the console may import only types from @mga/api
 import { appRouter } from "@mga/api";
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- fixture: the console never runs core's code
-export { openDatabase } from "@mga/core";
+export { openDatabase } from "@mga/core/db";
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- fixture: the console never talks to the database
 export { Pool } from "pg";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
-import { HttpChatUpstream, type UpstreamEvent } from "@mga/core";
+import { HttpChatUpstream, type UpstreamEvent } from "@mga/core/conversations";
 import { type LocalAssistant, startLocalAssistant } from "../src/index";
 
 /** The local assistant through the real upstream client: retrieval, source filtering, citations. */

@@ -1,5 +1,6 @@
 import type { DirectoryPorts } from "@mga/api";
-import { type Database, HttpChatIdentities, HttpSiteAccounts, localDirectory } from "@mga/core";
+import { type Database } from "@mga/core/db";
+import { HttpChatIdentities, HttpSiteAccounts, localDirectory } from "@mga/core/partners/ports";
 import type { Env } from "./env";
 
 /** The systems behind partner users: the HTTP adapters when configured, else the built-in local ones. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { MIN_SECRET_KEY_LENGTH } from "@mga/core";
+import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
 import { z } from "zod";
 import { trustedProxies } from "./http/client-address";
 

@@ -1,6 +1,11 @@
 import { createServer, type Server } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
-import { connect, expireStaleVerifications, HttpChatUpstream, JobQueue, reconcileAllSiteAccountLocks, startWorkers, sweepExpiredRecords } from "@mga/core";
+import { HttpChatUpstream } from "@mga/core/conversations";
+import { connect } from "@mga/core/db";
+import { sweepExpiredRecords } from "@mga/core/idempotency";
+import { JobQueue, startWorkers } from "@mga/core/jobs";
+import { expireStaleVerifications } from "@mga/core/partners/operations";
+import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";

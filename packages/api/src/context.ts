@@ -1,5 +1,8 @@
 import type { IncomingMessage } from "node:http";
-import type { ChatIdentities, ChatUpstream, Database, JobQueue, SiteAccounts } from "@mga/core";
+import type { ChatUpstream } from "@mga/core/conversations";
+import type { Database } from "@mga/core/db";
+import type { JobQueue } from "@mga/core/jobs";
+import type { ChatIdentities, SiteAccounts } from "@mga/core/partners/ports";
 
 /** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */
 export interface DirectoryPorts {

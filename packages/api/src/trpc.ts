@@ -1,4 +1,7 @@
-import { AppError, authenticateStaff, resolveIntegration, type Scope } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { type Scope } from "@mga/core/keys";
+import { resolveIntegration } from "@mga/core/partners/integrations";
+import { authenticateStaff } from "@mga/core/staff";
 import { z } from "zod";
 import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";

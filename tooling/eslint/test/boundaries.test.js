@@ -41,7 +41,9 @@ describe("import boundaries", () => {
 
   it("accept core's public entry points, tRPC and zod in an api file", async () => {
     await expectAllAccepted("packages/api/src/routers/example.ts", [
-      'import { AppError, createApiKey } from "@mga/core";',
+      'import { AppError } from "@mga/core/errors";',
+      'import { createApiKey } from "@mga/core/keys";',
+      'import { listPartnerUsers } from "@mga/core/partners/users";',
       'import { startTestDatabase } from "@mga/core/testing";',
       'import { initTRPC } from "@trpc/server";',
       'import { z } from "zod";',
@@ -74,7 +76,7 @@ describe("import boundaries", () => {
   it("let the console import only types from the api, and nothing of core or the database", async () => {
     await expectEachRefused("apps/admin/src/lib/example.ts", [
       'import { appRouter } from "@mga/api";',
-      'import { openDatabase } from "@mga/core";',
+      'import { openDatabase } from "@mga/core/db";',
       'import { Pool } from "pg";',
       'import { PrismaClient } from "@prisma/client";',
     ]);
@@ -92,7 +94,7 @@ describe("import boundaries", () => {
       'import { Prisma } from "@mga/core/src/generated/prisma/client";',
       'import { Page } from "@mga/admin";',
     ]);
-    await expectAllAccepted("apps/server/src/http/example.ts", ['import { openDatabase } from "@mga/core";', 'import { appRouter } from "@mga/api";']);
+    await expectAllAccepted("apps/server/src/http/example.ts", ['import { openDatabase } from "@mga/core/db";', 'import { appRouter } from "@mga/api";']);
   });
 });
 

@@ -5,7 +5,14 @@ import os from "node:os";
 import path from "node:path";
 import { mkdtempSync, chmodSync, rmSync } from "node:fs";
 import { Worker } from "node:worker_threads";
-import { configureTenant, createApiKey, createOrganization, HttpChatUpstream, migrateDatabase, openDatabase, serverSecrets, startEmbeddedPostgres, JobQueue, localDirectory } from "@mga/core";
+import { HttpChatUpstream } from "@mga/core/conversations";
+import { migrateDatabase, openDatabase, startEmbeddedPostgres } from "@mga/core/db";
+import { JobQueue } from "@mga/core/jobs";
+import { createApiKey } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
+import { localDirectory } from "@mga/core/partners/ports";
+import { serverSecrets } from "@mga/core/secrets";
+import { configureTenant } from "@mga/core/tenants";
 import { createApp } from "../http/create-app";
 import { createLogger } from "../log";
 

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { connect, isAppError } from "@mga/core";
+import { connect } from "@mga/core/db";
+import { isAppError } from "@mga/core/errors";
 import { loadEnv } from "../env";
 import { COMMANDS, type CommandName, commandByName } from "./commands";
 import { MissingFieldError, pickFields } from "./field-output";

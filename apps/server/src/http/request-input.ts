@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { AppError } from "@mga/core";
+import { AppError } from "@mga/core/errors";
 
 /**
  * The one reader of request input for every surface (/v1, its event streams, /trpc, /site,

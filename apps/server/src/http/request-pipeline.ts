@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
-import { AppError, isAppError, newId } from "@mga/core";
+import { AppError, isAppError } from "@mga/core/errors";
+import { newId } from "@mga/core/ids";
 import type { Logger } from "../log";
 import { clientAddressOf, type IsTrustedProxy } from "./client-address";
 import { checkRequestTarget, readRequestBody } from "./request-input";

@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { type ApiContext, type ApiRequest, answerAsFrames, type FrameSink, type MessageStreamRequest, streamMessage, writeErrorResponse } from "@mga/api";
-import type { ChatUpstream, Database, SendMessageInput } from "@mga/core";
+import type { ChatUpstream, SendMessageInput } from "@mga/core/conversations";
+import type { Database } from "@mga/core/db";
 import type { Logger } from "../log";
 import { SseWriter } from "./sse-writer";
 

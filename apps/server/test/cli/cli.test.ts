@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticateApiKey, hashApiKey } from "@mga/core";
+import { authenticateApiKey, hashApiKey } from "@mga/core/keys";
 import { createTestDatabase, TEST_SECRET_KEY, type TestDatabase } from "@mga/core/testing";
 import { ACME_TENANT } from "../support/tenants";
 

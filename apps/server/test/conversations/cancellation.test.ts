@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HttpChatUpstream } from "@mga/core";
+import { HttpChatUpstream } from "@mga/core/conversations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";

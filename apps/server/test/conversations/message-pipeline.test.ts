@@ -1,3 +1,4 @@
+import type { UntypedJson } from "../support/untyped-json";
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
@@ -19,7 +20,7 @@ function post(path: string, key: string, body: object, headers: Record<string, s
 /** A request exactly as written: fetch would resolve the dot segments before sending. */
 function rawPost(path: string, key: string, body: object, headers: Record<string, string> = {}) {
   const url = new URL(setup.app.baseUrl);
-  return new Promise<{ status: number; headers: Headers; body: any }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: Headers; body: UntypedJson }>((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path, method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers } }, (res) => {
       let text = "";
       res.setEncoding("utf8");

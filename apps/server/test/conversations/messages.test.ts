@@ -1,4 +1,4 @@
-import { createApiKey } from "@mga/core";
+import { createApiKey } from "@mga/core/keys";
 import { describe, expect, it } from "vitest";
 import { getConversationOutput, listMessagesOutput, sendMessageOutput } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";

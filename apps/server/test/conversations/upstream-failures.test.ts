@@ -1,4 +1,4 @@
-import { HttpChatUpstream } from "@mga/core";
+import { HttpChatUpstream } from "@mga/core/conversations";
 import { describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, startTestApp } from "../support/test-app";

@@ -1,4 +1,4 @@
-import { requestPasswordSetup } from "@mga/core";
+import { requestPasswordSetup } from "@mga/core/partners/ports";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";

@@ -1,6 +1,10 @@
 import { Agent, request as httpRequest } from "node:http";
 import { buildOpenApiDocument } from "@mga/api";
-import { bindLaunchKey, completeSiteLogin, createApiKey, createIntegration, createStaff, ERROR_CODES, SCOPES, type Scope, signInStaff } from "@mga/core";
+import { ERROR_CODES } from "@mga/core/errors";
+import { createApiKey, SCOPES, type Scope } from "@mga/core/keys";
+import { bindLaunchKey, completeSiteLogin } from "@mga/core/launches";
+import { createIntegration } from "@mga/core/partners/integrations";
+import { createStaff, signInStaff } from "@mga/core/staff";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";

@@ -1,12 +1,5 @@
-import {
-  bindLaunchKey,
-  completeSiteLogin,
-  consumeLaunchCode,
-  exchangeSessionForChatToken,
-  unbindLaunchKey,
-  updateIntegration,
-  verifyChatToken,
-} from "@mga/core";
+import { bindLaunchKey, completeSiteLogin, consumeLaunchCode, exchangeSessionForChatToken, unbindLaunchKey, verifyChatToken } from "@mga/core/launches";
+import { updateIntegration } from "@mga/core/partners/integrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";

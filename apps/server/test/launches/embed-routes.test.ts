@@ -1,4 +1,6 @@
-import { bindLaunchKey, completeSiteLogin, configureTenant, createApiKey } from "@mga/core";
+import { createApiKey } from "@mga/core/keys";
+import { bindLaunchKey, completeSiteLogin } from "@mga/core/launches";
+import { configureTenant } from "@mga/core/tenants";
 import { describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";

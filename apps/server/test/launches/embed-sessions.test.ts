@@ -1,5 +1,7 @@
 import { embedSessionSchema } from "@mga/api";
-import { bindLaunchKey, createIntegration, hashSecret, setAliasGrant, unbindLaunchKey } from "@mga/core";
+import { hashSecret } from "@mga/core/ids";
+import { bindLaunchKey, unbindLaunchKey } from "@mga/core/launches";
+import { createIntegration, setAliasGrant } from "@mga/core/partners/integrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";

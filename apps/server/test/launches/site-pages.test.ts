@@ -1,4 +1,5 @@
-import { hashPassword, LocalSiteAccounts } from "@mga/core";
+import { LocalSiteAccounts } from "@mga/core/partners/ports";
+import { hashPassword } from "@mga/core/passwords";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSignInSession } from "../support/launches";
 import { newPartner } from "../support/partners";

@@ -1,5 +1,5 @@
 import { toApiError } from "@mga/api";
-import { createIntegration, setAliasGrant, updateIntegration } from "@mga/core";
+import { createIntegration, setAliasGrant, updateIntegration } from "@mga/core/partners/integrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";

@@ -1,4 +1,5 @@
-import { accountLockKey, LocalChatIdentities, LocalSiteAccounts } from "@mga/core";
+import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/partners/ports";
+import { accountLockKey } from "@mga/core/partners/users";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -65,7 +66,8 @@ describe("durable queue", () => {
     expect(killed.rowCount).toBe(1);
 
     // Instance B works the queue again; once the job's expiry (3 s) passes it is retried there.
-    const { startWorkers, localDirectory } = await import("@mga/core");
+    const { startWorkers } = await import("@mga/core/jobs");
+    const { localDirectory } = await import("@mga/core/partners/ports");
     await startWorkers(b.queue, { db: b.t.db, ...localDirectory(b.t.db) });
     await expect
       .poll(async () => (await a.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status, {

@@ -1,4 +1,4 @@
-import { hashPassword } from "@mga/core";
+import { hashPassword } from "@mga/core/passwords";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSignInSession } from "../support/launches";
 import { newPartner } from "../support/partners";

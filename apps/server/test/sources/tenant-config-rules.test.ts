@@ -1,4 +1,5 @@
-import { AGENCY_SOURCE_TYPES, configureTenant, getTenantConfig, validateTenantConfig } from "@mga/core";
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
+import { configureTenant, getTenantConfig, validateTenantConfig } from "@mga/core/tenants";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";

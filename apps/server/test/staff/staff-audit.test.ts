@@ -1,4 +1,4 @@
-import { createStaff } from "@mga/core";
+import { createStaff } from "@mga/core/staff";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES } from "../support/partners";
 import { ok, type StaffSession } from "../support/staff-client";

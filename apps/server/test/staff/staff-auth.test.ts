@@ -1,4 +1,4 @@
-import { createStaff, signInStaff } from "@mga/core";
+import { createStaff, signInStaff } from "@mga/core/staff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";

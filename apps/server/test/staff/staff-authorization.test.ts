@@ -1,5 +1,11 @@
+import type { UntypedJson } from "../support/untyped-json";
 import { adminRouter } from "@mga/api";
-import { ALIAS_GRANT_RULE, bindLaunchKey, configureTenant, createApiKey, createIntegration, createOrganization, createStaff, inviteStaff } from "@mga/core";
+import { createApiKey } from "@mga/core/keys";
+import { ALIAS_GRANT_RULE, bindLaunchKey } from "@mga/core/launches";
+import { createOrganization } from "@mga/core/orgs";
+import { createIntegration } from "@mga/core/partners/integrations";
+import { createStaff, inviteStaff } from "@mga/core/staff";
+import { configureTenant } from "@mga/core/tenants";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES } from "../support/partners";
 import { ok, type StaffSession } from "../support/staff-client";
@@ -158,7 +164,7 @@ interface MutationCase {
   probe: () => Promise<unknown>;
   /** The audit entry a successful call writes: its action, and its target given the result. */
   audit: string;
-  target: (data: any) => string;
+  target: (data: UntypedJson) => string;
 }
 
 /** Every mutation that needs the admin role. */
@@ -300,7 +306,7 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
 interface QueryCase {
   input?: () => unknown;
   /** What a viewer gets, checked on concrete values of the fixture. */
-  check: (data: any) => void;
+  check: (data: UntypedJson) => void;
 }
 
 /** Every query: any signed-in staff member may read. */

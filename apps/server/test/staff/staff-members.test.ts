@@ -1,4 +1,4 @@
-import { createStaff, inviteStaff, STAFF_INVITE_HOURS, type StaffMember, setStaffRole } from "@mga/core";
+import { createStaff, inviteStaff, STAFF_INVITE_HOURS, type StaffMember, setStaffRole } from "@mga/core/staff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ok, type StaffSession, staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";

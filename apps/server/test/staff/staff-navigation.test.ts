@@ -1,4 +1,8 @@
-import { configureTenant, createApiKey, createIntegration, createStaff, recordAudit } from "@mga/core";
+import { recordAudit } from "@mga/core/audit";
+import { createApiKey } from "@mga/core/keys";
+import { createIntegration } from "@mga/core/partners/integrations";
+import { createStaff } from "@mga/core/staff";
+import { configureTenant } from "@mga/core/tenants";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
 import { ok, type StaffSession, staffClient } from "../support/staff-client";

@@ -1,4 +1,4 @@
-import { createStaff } from "@mga/core";
+import { createStaff } from "@mga/core/staff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -105,7 +105,7 @@ describe("where the staff surface is served", () => {
   });
 
   it("an IPv6 client is counted by its /64: rotating addresses inside it does not help", async () => {
-    const { addressBucket } = await import("@mga/core");
+    const { addressBucket } = await import("@mga/core/sign-ins");
     expect(addressBucket("2001:db8:1:2:aaaa::1")).toBe(addressBucket("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"));
     expect(addressBucket("2001:db8:1:2::9")).not.toBe(addressBucket("2001:db8:1:3::9"));
     expect(addressBucket("::ffff:192.0.2.1")).toBe("192.0.2.1");

@@ -1,4 +1,4 @@
-import { bindLaunchKey } from "@mga/core";
+import { bindLaunchKey } from "@mga/core/launches";
 import { expect } from "vitest";
 import { anotherKey, type newPartner } from "./partners";
 import type { TestApp } from "./test-app";

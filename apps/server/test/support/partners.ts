@@ -1,4 +1,5 @@
-import { createApiKey, createIntegration, type Scope } from "@mga/core";
+import { createApiKey, type Scope } from "@mga/core/keys";
+import { createIntegration } from "@mga/core/partners/integrations";
 import type { TestApp } from "./test-app";
 
 export const ALL_PARTNER_SCOPES: Scope[] = ["embed:users:read", "embed:users:write", "embed:users:delete", "embed:teams:read", "embed:teams:write"];

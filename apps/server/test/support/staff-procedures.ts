@@ -1,5 +1,6 @@
+import type { UntypedJson } from "./untyped-json";
 import { readFileSync } from "node:fs";
-import { createStaff } from "@mga/core";
+import { createStaff } from "@mga/core/staff";
 import { beforeAll } from "vitest";
 import { ok, type StaffSession, staffClient } from "./staff-client";
 import { useAppWithMockedUpstream } from "./upstream-mock";
@@ -16,7 +17,7 @@ export const TENANT = JSON.parse(readFileSync(new URL("../../../../examples/tena
   baseSources: string[];
 };
 
-export type AuditEntryView = { id: string; actor: string; action: string; target: string; details: any; created_at: string };
+export type AuditEntryView = { id: string; actor: string; action: string; target: string; details: UntypedJson; created_at: string };
 
 export function useStaffProcedures() {
   const setup = useAppWithMockedUpstream();
@@ -41,7 +42,7 @@ export function useStaffProcedures() {
   const newOrg = async (name: string) => ok(await mutate(sessions.admin, "staff.organizations.create", { name })) as { id: string; name: string };
   const newKey = async (organizationId: string, scopes: string[], extra: Record<string, unknown> = {}) =>
     ok(await mutate(sessions.admin, "staff.keys.create", { organization_id: organizationId, name: `key ${scopes.join(" ")}`, scopes, ...extra })) as {
-      key: Record<string, any> & { id: string; last_four: string };
+      key: Record<string, UntypedJson> & { id: string; last_four: string };
       plaintext: string;
       warnings: string[];
     };

@@ -1,6 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, HttpChatUpstream, openDatabase, type Scope, type Database, JobQueue, localDirectory, startWorkers } from "@mga/core";
+import { type ChatUpstream, HttpChatUpstream } from "@mga/core/conversations";
+import { openDatabase, type Database } from "@mga/core/db";
+import { JobQueue, startWorkers } from "@mga/core/jobs";
+import { createApiKey, type Scope } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
+import { localDirectory } from "@mga/core/partners/ports";
+import { configureTenant } from "@mga/core/tenants";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@mga/core";
+import type { ErrorCode } from "@mga/core/errors";
 
 /** The one table from domain error codes to HTTP statuses (spec section 7). */
 export const HTTP_STATUS_OF: Record<ErrorCode, number> = {

@@ -1,4 +1,4 @@
-import { AppError, describeIssues, type ErrorCode } from "@mga/core";
+import { AppError, describeIssues, type ErrorCode } from "@mga/core/errors";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { databaseConflict } from "./database-conflict";

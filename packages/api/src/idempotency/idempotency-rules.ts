@@ -1,4 +1,5 @@
-import { AppError, parseIdempotencyKey } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { parseIdempotencyKey } from "@mga/core/idempotency";
 
 /**
  * Which requests may or must carry Idempotency-Key (spec 8), in one place for every route and

@@ -1,4 +1,5 @@
-import { type AuthenticatedKey, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "@mga/core";
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "@mga/core/idempotency";
+import { type AuthenticatedKey } from "@mga/core/keys";
 import type { ApiContext } from "../context";
 import { idempotencyKeyOf } from "./idempotency-rules";
 

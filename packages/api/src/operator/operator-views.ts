@@ -1,4 +1,6 @@
-import type { ApiKeySummary, IntegrationRecord, LaunchBindingRecord } from "@mga/core";
+import type { ApiKeySummary } from "@mga/core/keys";
+import type { LaunchBindingRecord } from "@mga/core/launches";
+import type { IntegrationRecord } from "@mga/core/partners/integrations";
 
 /**
  * How operators see keys and integrations, in the CLI's JSON and the admin console alike:

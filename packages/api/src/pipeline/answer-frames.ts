@@ -1,4 +1,5 @@
-import { type ChatUpstream, type Database, type SendMessageEvent, type SendMessageInput, sendMessage } from "@mga/core";
+import { type ChatUpstream, type SendMessageEvent, type SendMessageInput, sendMessage } from "@mga/core/conversations";
+import { type Database } from "@mga/core/db";
 import { toApiError } from "../errors/to-api-error";
 import type { StreamEvent } from "../routers/conversations/conversations.types";
 

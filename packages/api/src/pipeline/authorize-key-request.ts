@@ -1,4 +1,5 @@
-import { type AuthenticatedKey, authenticateApiKey, enforceRateLimit, requireScope, type Scope } from "@mga/core";
+import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core/keys";
+import { enforceRateLimit } from "@mga/core/rate-limits";
 import type { ApiContext } from "../context";
 
 /**

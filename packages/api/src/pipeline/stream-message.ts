@@ -1,4 +1,4 @@
-import { parseOrThrow } from "@mga/core";
+import { parseOrThrow } from "@mga/core/errors";
 import type { ApiContext } from "../context";
 import { refuseIdempotencyKeyWithStream } from "../idempotency/idempotency-rules";
 import { MESSAGE_ROUTES, type MessageRoute } from "../routers/conversations/message-routes";

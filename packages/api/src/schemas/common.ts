@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODES } from "@mga/core";
+import { ERROR_CODES } from "@mga/core/errors";
 
 /** `request_id` on every JSON response (spec section 1). */
 export const requestIdField = z.string().min(1).meta({ description: "Unique id of this request, also sent as X-Request-Id." });

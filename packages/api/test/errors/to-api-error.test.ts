@@ -1,4 +1,4 @@
-import { AppError } from "@mga/core";
+import { AppError } from "@mga/core/errors";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

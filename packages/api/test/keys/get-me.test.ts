@@ -1,4 +1,5 @@
-import { createApiKey, createOrganization } from "@mga/core";
+import { createApiKey } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiContext, appRouter, createCallerFactory } from "../../src/index";

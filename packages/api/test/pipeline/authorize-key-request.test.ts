@@ -1,4 +1,6 @@
-import { AppError, createApiKey, createOrganization, type Scope } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { createApiKey, type Scope } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeKeyRequest } from "../../src/pipeline/authorize-key-request";

@@ -1,4 +1,7 @@
-import { type ChatUpstream, configureTenant, createApiKey, createOrganization, type Scope, UpstreamError, type UpstreamEvent } from "@mga/core";
+import { type ChatUpstream, UpstreamError, type UpstreamEvent } from "@mga/core/conversations";
+import { createApiKey, type Scope } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
+import { configureTenant } from "@mga/core/tenants";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ApiContext, appRouter, createCallerFactory, type FrameSink, matchMessageStream, type StreamEvent, streamMessage, toApiError } from "../../src/index";

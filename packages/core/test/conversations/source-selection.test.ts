@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolveSourceSelection, type TenantConfig } from "../../src/index";
+import { resolveSourceSelection } from "../../src/conversations/source-selection";
+import { type TenantConfig } from "../../src/tenants/tenant-config.schema";
 
 const tenant: TenantConfig = {
   clientName: "Acme",

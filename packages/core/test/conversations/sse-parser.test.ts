@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSseData } from "../../src/index";
+import { parseSseData } from "../../src/conversations/upstream/sse-parser";
 
 async function collect(chunks: string[]) {
   const encoder = new TextEncoder();

@@ -3,30 +3,18 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createApiKey,
-  createOrganization,
-  ensureDatabase,
-  EXPERIENCE_TYPES,
-  findMigrationsDir,
-  IDENTITY_ORIGINS,
-  IMPORT_ROW_OUTCOMES,
-  IMPORT_STATUSES,
-  INTEGRATION_STATUSES,
-  KEY_STATUSES,
-  MAPPING_STATUSES,
-  MESSAGE_ROLES,
-  MESSAGE_STATUSES,
-  migrateDatabase,
-  OPERATION_AUTHORITIES,
-  OPERATION_STATUSES,
-  OPERATION_TYPES,
-  PROVISIONING_STATUSES,
-  STAFF_ROLES,
-  SYNC_STATUSES,
-  TEAM_STATUSES,
-  USER_STATUSES,
-} from "../../src/index";
+import { MESSAGE_ROLES, MESSAGE_STATUSES } from "../../src/conversations/message-values";
+import { ensureDatabase } from "../../src/db/embedded-postgres";
+import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
+import { createApiKey } from "../../src/keys/api-keys";
+import { KEY_STATUSES } from "../../src/keys/key-status";
+import { createOrganization } from "../../src/orgs/organizations";
+import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES } from "../../src/partners/imports/import-values";
+import { INTEGRATION_STATUSES } from "../../src/partners/integrations/integration-status";
+import { OPERATION_AUTHORITIES, OPERATION_STATUSES, OPERATION_TYPES } from "../../src/partners/operations/operation-values";
+import { TEAM_STATUSES } from "../../src/partners/teams/team-status";
+import { EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES } from "../../src/partners/users/partner-user-values";
+import { STAFF_ROLES } from "../../src/staff/staff-values";
 import { quoteIdent } from "../../src/db/embedded-postgres";
 import type { Sql } from "../../src/db/database";
 import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureDatabase, findMigrationsDir, migrateDatabase } from "../../src/index";
+import { ensureDatabase } from "../../src/db/embedded-postgres";
+import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
 import { TEST_ADMIN_URL_ENV } from "../../src/testing/index";
 import { quoteIdent } from "../../src/db/embedded-postgres";
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganization, type Database, recordAudit, withTransaction } from "../../src/index";
+import { recordAudit } from "../../src/audit/audit-log";
+import { type Database } from "../../src/db/database";
+import { withTransaction } from "../../src/db/transaction";
+import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 
 let t: TestDatabase;

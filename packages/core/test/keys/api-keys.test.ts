@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AppError,
-  authenticateApiKey,
-  createApiKey,
-  createOrganization,
-  hashApiKey,
-  isWellFormedApiKey,
-  listApiKeys,
-  requireScope,
-  revokeApiKey,
-} from "../../src/index";
+import { AppError } from "../../src/errors/app-error";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../src/keys/api-keys";
+import { authenticateApiKey, requireScope } from "../../src/keys/authenticate-api-key";
+import { hashApiKey, isWellFormedApiKey } from "../../src/keys/key-secret";
+import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 
 let t: TestDatabase;

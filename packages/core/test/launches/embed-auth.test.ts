@@ -1,18 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  AUTH_SESSION_SECONDS,
-  bindLaunchKey,
-  CHAT_TOKEN_HOURS,
-  completeSiteLogin,
-  consumeLaunchCode,
-  exchangeSessionForChatToken,
-  GRANT_HOURS,
-  LAUNCH_CODE_SECONDS,
-  requestDeletion,
-  setAliasGrant,
-  setPartnerUserStatus,
-  verifyChatToken,
-} from "../../src/index";
+import { AUTH_SESSION_SECONDS, CHAT_TOKEN_HOURS, completeSiteLogin, consumeLaunchCode, exchangeSessionForChatToken, GRANT_HOURS, verifyChatToken } from "../../src/launches/embed-auth";
+import { bindLaunchKey } from "../../src/launches/launch-bindings";
+import { LAUNCH_CODE_SECONDS } from "../../src/launches/launches";
+import { setAliasGrant } from "../../src/partners/integrations/integrations";
+import { requestDeletion } from "../../src/partners/operations/operations";
+import { setPartnerUserStatus } from "../../src/partners/users/users";
 import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
 
 /** After issue (spec 3.6): code → sign-in session → 24-hour grant → one chat token, each step re-checking the launch. */

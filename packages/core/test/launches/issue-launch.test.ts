@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bindLaunchKey, hashSecret, issueLaunch, LAUNCH_CODE_SECONDS, setAliasGrant, unbindLaunchKey, updateIntegration } from "../../src/index";
+import { hashSecret } from "../../src/ids/secret-token";
+import { bindLaunchKey, unbindLaunchKey } from "../../src/launches/launch-bindings";
+import { issueLaunch, LAUNCH_CODE_SECONDS } from "../../src/launches/launches";
+import { setAliasGrant, updateIntegration } from "../../src/partners/integrations/integrations";
 import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
 
 /** POST /v1/embed-sessions's domain (spec 4.8): a bound key, an eligible user, a single-use code stored only as a hash. */

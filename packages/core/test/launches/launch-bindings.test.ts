@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bindLaunchKey, listLaunchBindings, revokeApiKey, setAliasGrant, unbindLaunchKey } from "../../src/index";
+import { revokeApiKey } from "../../src/keys/api-keys";
+import { bindLaunchKey, listLaunchBindings, unbindLaunchKey } from "../../src/launches/launch-bindings";
+import { setAliasGrant } from "../../src/partners/integrations/integrations";
 import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
 
 /** Launch bindings (spec section 5 item 6, ALIAS_GRANT_RULE): one public name per launch key, never expanded silently. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSourceCatalog } from "../../src/index";
+import { buildSourceCatalog } from "../../src/sources/source-catalog";
 
 describe("source catalog", () => {
   it("derives tenant keys and defaults from the described buckets when not given", () => {

@@ -1,32 +1,21 @@
-import {
-  authenticateApiKey,
-  bindLaunchKey,
-  createApiKey,
-  createIntegration,
-  createOrganization,
-  type AuthenticatedKey,
-  type Database,
-  getPartnerUser,
-  type IntegrationRecord,
-  type IntegrationStatus,
-  issueLaunch,
-  JobQueue,
-  type LoanContext,
-  type OperationDeps,
-  type Organization,
-  type PartnerUserRecord,
-  provisionPartnerUser,
-  putTeam,
-  requestDeletion,
-  runImportJob,
-  runLifecycleJob,
-  runProvisioningJob,
-  type Scope,
-  setPartnerUserStatus,
-  type SiteAccounts,
-  type TeamRecord,
-  localDirectory,
-} from "../../src/index";
+import { type Database } from "../../src/db/database";
+import { JobQueue } from "../../src/jobs/job-queue";
+import { createApiKey } from "../../src/keys/api-keys";
+import { authenticateApiKey, type AuthenticatedKey } from "../../src/keys/authenticate-api-key";
+import { type Scope } from "../../src/keys/scopes";
+import { bindLaunchKey } from "../../src/launches/launch-bindings";
+import { issueLaunch, type LoanContext } from "../../src/launches/launches";
+import { createOrganization, type Organization } from "../../src/orgs/organizations";
+import { runImportJob } from "../../src/partners/imports/imports";
+import { type IntegrationStatus } from "../../src/partners/integrations/integration-status";
+import { createIntegration, type IntegrationRecord } from "../../src/partners/integrations/integrations";
+import { type OperationDeps, requestDeletion } from "../../src/partners/operations/operations";
+import { runLifecycleJob } from "../../src/partners/operations/run-operation";
+import { localDirectory } from "../../src/partners/ports/local-directory";
+import { type SiteAccounts } from "../../src/partners/ports/site-accounts";
+import { putTeam, type TeamRecord } from "../../src/partners/teams/teams";
+import { type PartnerUserRecord } from "../../src/partners/users/partner-user";
+import { getPartnerUser, provisionPartnerUser, runProvisioningJob, setPartnerUserStatus } from "../../src/partners/users/users";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError, parseOrThrow, tenantConfigSchema } from "../../src/index";
+import { AppError } from "../../src/errors/app-error";
+import { parseOrThrow } from "../../src/errors/zod-issues";
+import { tenantConfigSchema } from "../../src/tenants/tenant-config.schema";
 
 const valid = {
   clientName: "Acme",

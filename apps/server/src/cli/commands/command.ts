@@ -9,7 +9,7 @@ export interface Command {
   required: string[];
   /** Printed to stderr after a human-readable (non --json) result. */
   note?: string;
-  run(context: { db: import("@mga/core").Database; url: string }, flags: Flags): Promise<unknown>;
+  run(context: { db: import("@mga/core/db").Database; url: string }, flags: Flags): Promise<unknown>;
 }
 
 export const str = (flags: Flags, name: string) => String(flags[name]);

@@ -1,4 +1,4 @@
-import { migrateDatabase } from "@mga/core";
+import { migrateDatabase } from "@mga/core/db";
 import { type Command } from "./command";
 
 /** The database. */

@@ -1,5 +1,7 @@
 import { integrationToOperatorView } from "@mga/api";
-import { ALIAS_GRANT_RULE, AppError, createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { ALIAS_GRANT_RULE } from "@mga/core/launches";
+import { createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core/partners/integrations";
 import { type Command, str, list } from "./command";
 
 /** Partner integrations and their aliases. */

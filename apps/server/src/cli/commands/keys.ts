@@ -1,5 +1,7 @@
 import { keyToOperatorView } from "@mga/api";
-import { ALIAS_GRANT_RULE, AppError, bindLaunchKey, createApiKey, listApiKeys, listLaunchBindings, revokeApiKey, SCOPES, unbindLaunchKey } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { createApiKey, listApiKeys, revokeApiKey, SCOPES } from "@mga/core/keys";
+import { ALIAS_GRANT_RULE, bindLaunchKey, listLaunchBindings, unbindLaunchKey } from "@mga/core/launches";
 import { type Command, str } from "./command";
 
 /** API keys and launch bindings. */

@@ -1,4 +1,4 @@
-import { createOrganization, listOrganizations } from "@mga/core";
+import { createOrganization, listOrganizations } from "@mga/core/orgs";
 import { type Command, str } from "./command";
 
 /** Organizations. */

@@ -1,4 +1,4 @@
-import { createStaff, type StaffRole } from "@mga/core";
+import { createStaff, type StaffRole } from "@mga/core/staff";
 import { type Command, str } from "./command";
 
 /** Staff of the admin console. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { AppError, configureTenant, getTenantConfig } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { configureTenant, getTenantConfig } from "@mga/core/tenants";
 import { type Command, str } from "./command";
 
 /** Tenant configurations (spec 2.3/2.4). */

@@ -1,4 +1,7 @@
-import { applyProfileOverride, getIntegration, JobQueue, localDirectory } from "@mga/core";
+import { JobQueue } from "@mga/core/jobs";
+import { getIntegration } from "@mga/core/partners/integrations";
+import { applyProfileOverride } from "@mga/core/partners/operations";
+import { localDirectory } from "@mga/core/partners/ports";
 import { type Command, str } from "./command";
 
 /** Operator actions on partner users. */

@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { type ApiRequest, writeErrorResponse } from "@mga/api";
-import { AppError, chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, listMessages, verifyChatToken } from "@mga/core";
+import { listMessages } from "@mga/core/conversations";
+import { AppError } from "@mga/core/errors";
+import { chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, verifyChatToken } from "@mga/core/launches";
 import { z } from "zod";
 import { sendJson } from "../html";
 import { type StreamDeps, streamAnswer } from "../stream-message";

@@ -1,21 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { ApiRequest, DirectoryPorts } from "@mga/api";
-import {
-  AppError,
-  completeSiteLogin,
-  confirmEmailVerification,
-  type Database,
-  isAppError,
-  isPasswordSetupLinkUsable,
-  type JobQueue,
-  MIN_PASSWORD_LENGTH,
-  PASSWORD_RULE,
-  PASSWORD_SETUP_DAYS,
-  requestPasswordSetup,
-  setPasswordFromSetupLink,
-  signInAtLocalSite,
-} from "@mga/core";
+import { type Database } from "@mga/core/db";
+import { AppError, isAppError } from "@mga/core/errors";
+import { type JobQueue } from "@mga/core/jobs";
+import { completeSiteLogin, signInAtLocalSite } from "@mga/core/launches";
+import { confirmEmailVerification } from "@mga/core/partners/operations";
+import { isPasswordSetupLinkUsable, PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink } from "@mga/core/partners/ports";
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
 import { toApiError } from "@mga/api";
 import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
 

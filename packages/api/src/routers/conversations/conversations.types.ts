@@ -1,4 +1,4 @@
-import { MESSAGE_ROLES } from "@mga/core";
+import { MESSAGE_ROLES } from "@mga/core/conversations";
 import { z } from "zod";
 import { requestIdField } from "../../schemas/common";
 

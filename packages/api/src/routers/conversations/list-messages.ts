@@ -1,4 +1,4 @@
-import { listMessages as list } from "@mga/core";
+import { listMessages as list } from "@mga/core/conversations";
 import { apiProcedure } from "../../trpc";
 import { listMessagesInput, listMessagesOutput } from "./conversations.types";
 import { messageToWire } from "./to-wire";

@@ -1,4 +1,5 @@
-import { AppError, sendMessage } from "@mga/core";
+import { sendMessage } from "@mga/core/conversations";
+import { AppError } from "@mga/core/errors";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders, sendMessageOutput } from "./conversations.types";

@@ -1,4 +1,4 @@
-import type { Scope } from "@mga/core";
+import type { Scope } from "@mga/core/keys";
 import { sendMessageInput, sendToConversationInput } from "./conversations.types";
 
 export type MessageInputSchema = typeof sendMessageInput | typeof sendToConversationInput;

@@ -1,4 +1,5 @@
-import type { AuthenticatedKey, SendMessageInput } from "@mga/core";
+import type { SendMessageInput } from "@mga/core/conversations";
+import type { AuthenticatedKey } from "@mga/core/keys";
 import type { z } from "zod";
 import type { sendMessageInput, sendToConversationInput } from "./conversations.types";
 

@@ -1,4 +1,4 @@
-import type { ConversationRecord, MessageRecord, SendMessageResult } from "@mga/core";
+import type { ConversationRecord, MessageRecord, SendMessageResult } from "@mga/core/conversations";
 
 /** Domain records → the spec's wire shapes (snake_case, ISO timestamps). */
 export function conversationToWire(conversation: ConversationRecord) {

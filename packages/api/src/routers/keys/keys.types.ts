@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { KEY_STATUSES, SCOPES, tenantConfigSchema } from "@mga/core";
+import { KEY_STATUSES, SCOPES } from "@mga/core/keys";
+import { tenantConfigSchema } from "@mga/core/tenants";
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 export const clientSchema = z

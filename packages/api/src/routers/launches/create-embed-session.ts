@@ -1,4 +1,4 @@
-import { issueLaunch } from "@mga/core";
+import { issueLaunch } from "@mga/core/launches";
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders } from "../conversations/conversations.types";

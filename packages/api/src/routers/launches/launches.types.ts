@@ -1,4 +1,4 @@
-import { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "@mga/core";
+import { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "@mga/core/launches";
 import { z } from "zod";
 import { requestIdField } from "../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema } from "../../schemas/partner-ids";

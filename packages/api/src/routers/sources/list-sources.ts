@@ -1,4 +1,4 @@
-import { buildSourceCatalog } from "@mga/core";
+import { buildSourceCatalog } from "@mga/core/sources";
 import { apiProcedure } from "../../trpc";
 import { listSourcesInput, listSourcesOutput } from "./sources.types";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { secondarySourceSchema, sidebarModeSchema, tenantSourceSchema } from "@mga/core";
+import { secondarySourceSchema, sidebarModeSchema, tenantSourceSchema } from "@mga/core/tenants";
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 const ids = z.array(z.string());

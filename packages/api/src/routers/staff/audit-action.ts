@@ -1,4 +1,5 @@
-import { recordAudit, type StaffMember } from "@mga/core";
+import { recordAudit } from "@mga/core/audit";
+import { type StaffMember } from "@mga/core/staff";
 import type { ApiContext } from "../../context";
 
 /** Every staff mutation ends here: who did what to which target, shown in the console's audit log. */

@@ -1,4 +1,4 @@
-import { STAFF_ROLES } from "@mga/core";
+import { STAFF_ROLES } from "@mga/core/staff";
 import { z } from "zod";
 
 /** Ids the console passes back (org_…, int_…, key_…); checked for shape, looked up by core. */

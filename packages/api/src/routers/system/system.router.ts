@@ -1,4 +1,4 @@
-import { databaseReachable } from "@mga/core";
+import { databaseReachable } from "@mga/core/db";
 import { z } from "zod";
 import { API_VERSION } from "../../openapi/api-version";
 import { publicProcedure, router } from "../../trpc";

@@ -1,7 +1,9 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HttpChatIdentities, HttpSiteAccounts, DirectoryUnavailable } from "../../../src/index";
+import { HttpChatIdentities } from "../../../src/partners/ports/http-chat-identities";
+import { DirectoryUnavailable } from "../../../src/partners/ports/http-json";
+import { HttpSiteAccounts } from "../../../src/partners/ports/http-site-accounts";
 
 /** The ports' HTTP adapters against their documented contracts (docs/site-accounts-contract.md), served by msw. */
 const SITE = "http://site.test";

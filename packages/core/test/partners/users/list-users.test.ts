@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listPartnerUsers } from "../../../src/index";
+import { listPartnerUsers } from "../../../src/partners/users/list-users";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** GET users (spec 4.10): filters, the whole integration's counts, and nothing of other integrations. */

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPartnerUser, getPartnerUserContact, launchEligibility, patchTeam, provisionPartnerUser } from "../../../src/index";
+import { patchTeam } from "../../../src/partners/teams/teams";
+import { launchEligibility } from "../../../src/partners/users/partner-user";
+import { findPartnerUser, getPartnerUserContact, provisionPartnerUser } from "../../../src/partners/users/users";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** PUT user's domain (spec 3.1, 4.10): provisioning, identity matching, team assignment and the background retry. */

@@ -1,4 +1,4 @@
-import { getImport as get } from "@mga/core";
+import { getImport as get } from "@mga/core/partners/imports";
 import { partnerProcedure } from "../../../trpc";
 import { getImportInput, importResponseSchema } from "./imports.types";
 import { importToWire } from "./to-wire";

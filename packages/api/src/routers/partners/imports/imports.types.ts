@@ -1,4 +1,4 @@
-import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core";
+import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core/partners/imports";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";

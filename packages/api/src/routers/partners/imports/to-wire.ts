@@ -1,4 +1,4 @@
-import type { ImportRecord } from "@mga/core";
+import type { ImportRecord } from "@mga/core/partners/imports";
 
 export function importToWire(job: ImportRecord) {
   return {

@@ -1,4 +1,5 @@
-import { getPartnerUser, type ResolvedIntegration } from "@mga/core";
+import { type ResolvedIntegration } from "@mga/core/partners/integrations";
+import { getPartnerUser } from "@mga/core/partners/users";
 import type { ApiContext } from "../../../context";
 import { userToWire } from "../users/to-wire";
 

@@ -1,4 +1,4 @@
-import { getOperation as get } from "@mga/core";
+import { getOperation as get } from "@mga/core/partners/operations";
 import { partnerProcedure } from "../../../trpc";
 import { getOperationInput, getOperationOutput } from "./operations.types";
 import { operationToWire } from "./to-wire";

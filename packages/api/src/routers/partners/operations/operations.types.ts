@@ -1,4 +1,4 @@
-import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core";
+import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema, opaqueIdSchema } from "../../../schemas/partner-ids";

@@ -1,4 +1,4 @@
-import { requestDeletion as request } from "@mga/core";
+import { requestDeletion as request } from "@mga/core/partners/operations";
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
 import { acceptedOperation } from "./accept-operation";

@@ -1,4 +1,4 @@
-import { requestProfileChange as request } from "@mga/core";
+import { requestProfileChange as request } from "@mga/core/partners/operations";
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
 import { acceptedOperation } from "./accept-operation";

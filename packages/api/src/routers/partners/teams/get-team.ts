@@ -1,4 +1,4 @@
-import { getTeam as get } from "@mga/core";
+import { getTeam as get } from "@mga/core/partners/teams";
 import { partnerProcedure } from "../../../trpc";
 import { teamPathInput, teamResponseSchema } from "./teams.types";
 import { teamToWire } from "./to-wire";

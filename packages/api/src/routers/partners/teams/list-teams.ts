@@ -1,4 +1,4 @@
-import { listTeams as list } from "@mga/core";
+import { listTeams as list } from "@mga/core/partners/teams";
 import { partnerProcedure } from "../../../trpc";
 import { listTeamsInput, listTeamsOutput } from "./teams.types";
 import { teamToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import { patchTeam as patch } from "@mga/core";
+import { patchTeam as patch } from "@mga/core/partners/teams";
 import { partnerProcedure } from "../../../trpc";
 import { patchTeamInput, teamResponseSchema } from "./teams.types";
 import { teamToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import { putTeam as put } from "@mga/core";
+import { putTeam as put } from "@mga/core/partners/teams";
 import { partnerProcedure } from "../../../trpc";
 import { putTeamInput, teamResponseSchema } from "./teams.types";
 import { teamToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import { TEAM_STATUSES } from "@mga/core";
+import { TEAM_STATUSES } from "@mga/core/partners/teams";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";

@@ -1,4 +1,4 @@
-import type { TeamRecord } from "@mga/core";
+import type { TeamRecord } from "@mga/core/partners/teams";
 
 export function teamToWire(team: TeamRecord) {
   return {

@@ -1,4 +1,4 @@
-import { getPartnerUser } from "@mga/core";
+import { getPartnerUser } from "@mga/core/partners/users";
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { userPathInput, userResponseSchema } from "./users.types";

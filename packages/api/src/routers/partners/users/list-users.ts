@@ -1,4 +1,4 @@
-import { listPartnerUsers } from "@mga/core";
+import { listPartnerUsers } from "@mga/core/partners/users";
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { listUsersInput, listUsersOutput } from "./users.types";

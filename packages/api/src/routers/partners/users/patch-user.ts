@@ -1,4 +1,4 @@
-import { setPartnerUserStatus } from "@mga/core";
+import { setPartnerUserStatus } from "@mga/core/partners/users";
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { patchUserInput, userResponseSchema } from "./users.types";

@@ -1,4 +1,4 @@
-import { provisionPartnerUser } from "@mga/core";
+import { provisionPartnerUser } from "@mga/core/partners/users";
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { putUserInput, userResponseSchema } from "./users.types";

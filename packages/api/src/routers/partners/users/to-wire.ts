@@ -1,4 +1,4 @@
-import { launchEligibility, type PartnerUserRecord } from "@mga/core";
+import { launchEligibility, type PartnerUserRecord } from "@mga/core/partners/users";
 import { operationSummaryToWire } from "../operations/to-wire";
 
 /** The sanitized public form of a partner user (spec 2.9): no names, emails or account ids. */

@@ -1,15 +1,5 @@
-import {
-  BLOCKING_REASONS,
-  EXPERIENCE_TYPES,
-  IDENTITY_ORIGINS,
-  MAPPING_STATUSES,
-  OPERATION_STATUSES,
-  OPERATION_TYPES,
-  PROVISIONING_STATUSES,
-  SYNC_STATUSES,
-  USER_STATUSES,
-  type UserStatus,
-} from "@mga/core";
+import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
+import { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES, type UserStatus } from "@mga/core/partners/users";
 import { z } from "zod";
 import { requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";

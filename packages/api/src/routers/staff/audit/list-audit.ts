@@ -1,4 +1,4 @@
-import { listAudit } from "@mga/core";
+import { listAudit } from "@mga/core/audit";
 import { staffProcedure } from "../../../trpc";
 import { listAuditInput, listAuditOutput } from "./audit.types";
 

@@ -1,4 +1,4 @@
-import { staffConversationMessages } from "@mga/core";
+import { staffConversationMessages } from "@mga/core/conversations";
 import { staffProcedure } from "../../../trpc";
 import { conversationMessagesInput, conversationMessagesOutput } from "./conversations.types";
 

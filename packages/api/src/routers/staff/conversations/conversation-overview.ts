@@ -1,4 +1,5 @@
-import { conversationOverview, getApiKey } from "@mga/core";
+import { conversationOverview } from "@mga/core/conversations";
+import { getApiKey } from "@mga/core/keys";
 import { staffProcedure } from "../../../trpc";
 import { conversationOverviewInput, conversationOverviewOutput } from "./conversations.types";
 

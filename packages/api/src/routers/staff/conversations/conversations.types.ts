@@ -1,4 +1,4 @@
-import { MESSAGE_ROLES, MESSAGE_STATUSES } from "@mga/core";
+import { MESSAGE_ROLES, MESSAGE_STATUSES } from "@mga/core/conversations";
 import { z } from "zod";
 import { countSchema, staffId, staffLimit } from "../staff.types";
 

@@ -1,4 +1,4 @@
-import { ALIAS_GRANT_RULE } from "@mga/core";
+import { ALIAS_GRANT_RULE } from "@mga/core/launches";
 import { staffProcedure } from "../../../trpc";
 import { aliasRuleOutput } from "./integrations.types";
 

@@ -1,4 +1,4 @@
-import { createIntegration } from "@mga/core";
+import { createIntegration } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";

@@ -1,4 +1,5 @@
-import { AppError, getIntegrationById, type IntegrationRecord } from "@mga/core";
+import { AppError } from "@mga/core/errors";
+import { getIntegrationById, type IntegrationRecord } from "@mga/core/partners/integrations";
 import type { ApiContext } from "../../../context";
 
 /**

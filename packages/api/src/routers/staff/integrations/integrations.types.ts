@@ -1,4 +1,4 @@
-import { INTEGRATION_STATUSES } from "@mga/core";
+import { INTEGRATION_STATUSES } from "@mga/core/partners/integrations";
 import { z } from "zod";
 import { countSchema, staffId } from "../staff.types";
 

@@ -1,4 +1,4 @@
-import { countIntegrationUsers, listIntegrations } from "@mga/core";
+import { countIntegrationUsers, listIntegrations } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { staffProcedure } from "../../../trpc";
 import { listIntegrationsInput, listIntegrationsOutput } from "./integrations.types";

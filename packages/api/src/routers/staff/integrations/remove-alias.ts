@@ -1,4 +1,4 @@
-import { updateIntegration } from "@mga/core";
+import { updateIntegration } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";

@@ -1,4 +1,4 @@
-import { setAliasGrant as setCoreAliasGrant } from "@mga/core";
+import { setAliasGrant as setCoreAliasGrant } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";

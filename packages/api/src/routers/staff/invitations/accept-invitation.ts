@@ -1,4 +1,4 @@
-import { acceptStaffInvite } from "@mga/core";
+import { acceptStaffInvite } from "@mga/core/staff";
 import { publicProcedure } from "../../../trpc";
 import { acceptInvitationInput, acceptInvitationOutput } from "./invitations.types";
 

@@ -1,4 +1,4 @@
-import { bindLaunchKey } from "@mga/core";
+import { bindLaunchKey } from "@mga/core/launches";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { bindLaunchInput, launchBindingSchema } from "./keys.types";

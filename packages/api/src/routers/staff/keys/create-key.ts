@@ -1,4 +1,4 @@
-import { createApiKey, keySeparationWarnings } from "@mga/core";
+import { createApiKey, keySeparationWarnings } from "@mga/core/keys";
 import { keyToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";

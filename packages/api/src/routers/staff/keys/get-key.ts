@@ -1,4 +1,4 @@
-import { getApiKey } from "@mga/core";
+import { getApiKey } from "@mga/core/keys";
 import { staffProcedure } from "../../../trpc";
 import { keyViewWithBinding } from "./key-view";
 import { keyIdInput, keyViewSchema } from "./keys.types";

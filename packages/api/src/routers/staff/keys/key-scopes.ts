@@ -1,4 +1,4 @@
-import { KEY_SEPARATION_ADVICE, MAX_RATE_LIMIT_PER_MINUTE, SCOPE_DESCRIPTIONS, SCOPES, SOLO_SCOPES } from "@mga/core";
+import { KEY_SEPARATION_ADVICE, MAX_RATE_LIMIT_PER_MINUTE, SCOPE_DESCRIPTIONS, SCOPES, SOLO_SCOPES } from "@mga/core/keys";
 import { staffProcedure } from "../../../trpc";
 import { keyScopesOutput } from "./keys.types";
 

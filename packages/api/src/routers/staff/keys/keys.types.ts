@@ -1,4 +1,4 @@
-import { KEY_STATUSES, MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from "@mga/core";
+import { KEY_STATUSES, MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from "@mga/core/keys";
 import { z } from "zod";
 import { staffId } from "../staff.types";
 

@@ -1,4 +1,5 @@
-import { listApiKeys, listLaunchBindings } from "@mga/core";
+import { listApiKeys } from "@mga/core/keys";
+import { listLaunchBindings } from "@mga/core/launches";
 import { keyToOperatorView } from "../../../operator/operator-views";
 import { staffProcedure } from "../../../trpc";
 import { listKeysInput, listKeysOutput } from "./keys.types";

@@ -1,4 +1,4 @@
-import { revokeApiKey } from "@mga/core";
+import { revokeApiKey } from "@mga/core/keys";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";

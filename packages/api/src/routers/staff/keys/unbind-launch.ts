@@ -1,4 +1,4 @@
-import { unbindLaunchKey } from "@mga/core";
+import { unbindLaunchKey } from "@mga/core/launches";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { keyIdInput, unbindLaunchOutput } from "./keys.types";

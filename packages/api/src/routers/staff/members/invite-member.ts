@@ -1,4 +1,4 @@
-import { inviteStaff } from "@mga/core";
+import { inviteStaff } from "@mga/core/staff";
 import { adminProcedure } from "../../../trpc";
 import { inviteMemberInput, inviteMemberOutput } from "./members.types";
 import { inviteToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import { listPendingInvites, listStaff } from "@mga/core";
+import { listPendingInvites, listStaff } from "@mga/core/staff";
 import { staffProcedure } from "../../../trpc";
 import { listMembersOutput } from "./members.types";
 import { inviteToWire, memberToWire } from "./to-wire";

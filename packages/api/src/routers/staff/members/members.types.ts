@@ -1,4 +1,4 @@
-import { STAFF_STATUSES } from "@mga/core";
+import { STAFF_STATUSES } from "@mga/core/staff";
 import { z } from "zod";
 import { staffId, staffRoleSchema } from "../staff.types";
 

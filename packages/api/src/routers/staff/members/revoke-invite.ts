@@ -1,4 +1,4 @@
-import { revokeStaffInvite } from "@mga/core";
+import { revokeStaffInvite } from "@mga/core/staff";
 import { adminProcedure } from "../../../trpc";
 import { memberIdInput, revokeInviteOutput } from "./members.types";
 

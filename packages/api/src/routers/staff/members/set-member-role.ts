@@ -1,4 +1,4 @@
-import { setStaffRole } from "@mga/core";
+import { setStaffRole } from "@mga/core/staff";
 import { adminProcedure } from "../../../trpc";
 import { memberSchema, setMemberRoleInput } from "./members.types";
 import { memberToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import { setStaffStatus } from "@mga/core";
+import { setStaffStatus } from "@mga/core/staff";
 import { adminProcedure } from "../../../trpc";
 import { memberSchema, setMemberStatusInput } from "./members.types";
 import { memberToWire } from "./to-wire";

@@ -1,4 +1,4 @@
-import type { StaffAccountView, StaffInvite } from "@mga/core";
+import type { StaffAccountView, StaffInvite } from "@mga/core/staff";
 
 export const memberToWire = (member: StaffAccountView) => ({
   id: member.id,

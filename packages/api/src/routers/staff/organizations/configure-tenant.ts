@@ -1,4 +1,5 @@
-import { configureTenant, getOrganization, validateTenantConfig } from "@mga/core";
+import { getOrganization } from "@mga/core/orgs";
+import { configureTenant, validateTenantConfig } from "@mga/core/tenants";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { configureTenantInput, configureTenantOutput } from "./organizations.types";

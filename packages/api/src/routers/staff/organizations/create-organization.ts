@@ -1,4 +1,4 @@
-import { createOrganization } from "@mga/core";
+import { createOrganization } from "@mga/core/orgs";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { createOrganizationInput, organizationNameSchema } from "./organizations.types";

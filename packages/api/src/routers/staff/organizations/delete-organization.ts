@@ -1,4 +1,4 @@
-import { deleteOrganization } from "@mga/core";
+import { deleteOrganization } from "@mga/core/orgs";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { deleteOrganizationOutput, organizationIdInput } from "./organizations.types";

@@ -1,4 +1,6 @@
-import { AGENCY_SOURCE_TYPES, getOrganization, getTenantConfig, tenantConfiguredAt } from "@mga/core";
+import { getOrganization } from "@mga/core/orgs";
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
+import { getTenantConfig, tenantConfiguredAt } from "@mga/core/tenants";
 import { staffProcedure } from "../../../trpc";
 import { getOrganizationOutput, organizationIdInput } from "./organizations.types";
 

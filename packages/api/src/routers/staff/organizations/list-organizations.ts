@@ -1,4 +1,4 @@
-import { countOrganizationHoldings, listOrganizations } from "@mga/core";
+import { countOrganizationHoldings, listOrganizations } from "@mga/core/orgs";
 import { staffProcedure } from "../../../trpc";
 import { listOrganizationsOutput } from "./organizations.types";
 

@@ -1,4 +1,4 @@
-import { AGENCY_SOURCE_TYPES } from "@mga/core";
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
 import { z } from "zod";
 import { tenantSchema } from "../../keys/keys.types";
 import { countSchema, staffId } from "../staff.types";

@@ -1,4 +1,4 @@
-import { renameOrganization } from "@mga/core";
+import { renameOrganization } from "@mga/core/orgs";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { organizationNameSchema, renameOrganizationInput } from "./organizations.types";

@@ -1,4 +1,4 @@
-import { getImport } from "@mga/core";
+import { getImport } from "@mga/core/partners/imports";
 import { staffProcedure } from "../../../trpc";
 import { importToWire } from "../../partners/imports/to-wire";
 import { integrationForStaff } from "../partner-directory";

@@ -1,4 +1,4 @@
-import { listImports } from "@mga/core";
+import { listImports } from "@mga/core/partners/imports";
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff } from "../partner-directory";
 import { listPartnerImportsInput, listPartnerImportsOutput } from "./partner-imports.types";

@@ -1,4 +1,4 @@
-import { listTeams } from "@mga/core";
+import { listTeams } from "@mga/core/partners/teams";
 import { staffProcedure } from "../../../trpc";
 import { teamToWire } from "../../partners/teams/to-wire";
 import { integrationForStaff } from "../partner-directory";

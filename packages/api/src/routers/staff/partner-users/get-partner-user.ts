@@ -1,4 +1,5 @@
-import { getPartnerUser, getPartnerUserContact, listUserOperations } from "@mga/core";
+import { listUserOperations } from "@mga/core/partners/operations";
+import { getPartnerUser, getPartnerUserContact } from "@mga/core/partners/users";
 import { staffProcedure } from "../../../trpc";
 import { operationToWire } from "../../partners/operations/to-wire";
 import { userToWire } from "../../partners/users/to-wire";

@@ -1,4 +1,4 @@
-import { listPartnerUsers } from "@mga/core";
+import { listPartnerUsers } from "@mga/core/partners/users";
 import { staffProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
 import { integrationForStaff } from "../partner-directory";

@@ -1,4 +1,4 @@
-import { USER_STATUSES } from "@mga/core";
+import { USER_STATUSES } from "@mga/core/partners/users";
 import { z } from "zod";
 import { operationSchema } from "../../partners/operations/operations.types";
 import { listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";

@@ -1,4 +1,4 @@
-import { requestDeletion } from "@mga/core";
+import { requestDeletion } from "@mga/core/partners/operations";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { integrationForStaff, operationDeps } from "../partner-directory";

@@ -1,4 +1,4 @@
-import { requestReprovision } from "@mga/core";
+import { requestReprovision } from "@mga/core/partners/operations";
 import { adminProcedure } from "../../../trpc";
 import { auditStaffAction } from "../audit-action";
 import { integrationForStaff, operationDeps } from "../partner-directory";

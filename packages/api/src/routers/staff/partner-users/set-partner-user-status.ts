@@ -1,4 +1,4 @@
-import { setPartnerUserStatus } from "@mga/core";
+import { setPartnerUserStatus } from "@mga/core/partners/users";
 import { adminProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
 import { partnerUserSchema } from "../../partners/users/users.types";

@@ -1,4 +1,4 @@
-import { findSiteAccountForEmail } from "@mga/core";
+import { findSiteAccountForEmail } from "@mga/core/partners/users";
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff, operationDeps } from "../partner-directory";
 import { siteAccountForEmailInput, siteAccountForEmailOutput } from "./partner-users.types";

@@ -1,4 +1,4 @@
-import { searchDirectory } from "@mga/core";
+import { searchDirectory } from "@mga/core/search";
 import { staffProcedure } from "../../../trpc";
 import { searchInput, searchOutput } from "./search.types";
 

@@ -1,4 +1,4 @@
-import { signInStaff } from "@mga/core";
+import { signInStaff } from "@mga/core/staff";
 import { publicProcedure } from "../../../trpc";
 import { sessionCookie } from "./session-cookie";
 import { signInInput, staffSessionSchema } from "./session.types";

@@ -1,0 +1,10 @@
+// @mga/core/conversations: what the rest of the service may use of this area; everything else is internal.
+export { conversationOverview, staffConversationMessages } from "./conversation-overview";
+export { createConversation, getOwnedConversation, listMessages } from "./conversations";
+export type { ConversationRecord, MessageRecord } from "./conversations";
+export { MESSAGE_ROLES, MESSAGE_STATUSES } from "./message-values";
+export { sendMessage } from "./send-message";
+export type { SendMessageEvent, SendMessageInput, SendMessageResult } from "./send-message";
+export { UpstreamError } from "./upstream/chat-upstream";
+export type { ChatUpstream, UpstreamEvent } from "./upstream/chat-upstream";
+export { HttpChatUpstream } from "./upstream/http-chat-upstream";

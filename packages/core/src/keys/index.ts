@@ -1,0 +1,10 @@
+// @mga/core/keys: what the rest of the service may use of this area; everything else is internal.
+export { MAX_RATE_LIMIT_PER_MINUTE, createApiKey, getApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimit } from "./api-keys";
+export type { ApiKeySummary } from "./api-keys";
+export { authenticateApiKey, requireScope } from "./authenticate-api-key";
+export type { AuthenticatedKey } from "./authenticate-api-key";
+export { hashApiKey } from "./key-secret";
+export { KEY_STATUSES } from "./key-status";
+export { KEY_SEPARATION_ADVICE, SCOPE_DESCRIPTIONS, SOLO_SCOPES, keySeparationWarnings } from "./scope-advice";
+export { SCOPES } from "./scopes";
+export type { Scope } from "./scopes";

@@ -1,0 +1,2 @@
+// @mga/core/rate-limits: what the rest of the service may use of this area; everything else is internal.
+export { enforceRateLimit } from "./rate-limit";
