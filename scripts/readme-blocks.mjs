@@ -13,7 +13,11 @@ for (let i = 0; i < lines.length; i++) {
   if (!fence) continue;
   const end = lines.findIndex((line, j) => j > i && line.startsWith("```"));
   if (end < 0) throw new Error(`${file}:${i + 1}: the shell block never closes`);
-  const marker = lines.slice(0, i).findLast((line) => line.trim() !== "")?.trim() ?? "";
+  const marker =
+    lines
+      .slice(0, i)
+      .findLast((line) => line.trim() !== "")
+      ?.trim() ?? "";
   if (marker === "<!-- smoke -->") blocks.push({ line: i + 1, body: lines.slice(i + 1, end).join("\n") });
   else if (!/^<!-- no smoke: .+ -->$/.test(marker)) unmarked.push(i + 1);
   i = end;

@@ -12,7 +12,10 @@ import next from "next";
 const port = Number(process.env.PORT ?? 3100);
 const hostname = process.env.HOST ?? "127.0.0.1";
 const proxies = new BlockList();
-for (const entry of (process.env.TRUST_PROXY ?? "").split(",").map((item) => item.trim()).filter(Boolean)) {
+for (const entry of (process.env.TRUST_PROXY ?? "")
+  .split(",")
+  .map((item) => item.trim())
+  .filter(Boolean)) {
   const [address, prefix] = entry.split("/");
   const family = isIP(address) === 6 ? "ipv6" : "ipv4";
   if (prefix === undefined) proxies.addAddress(address, family);
@@ -23,7 +26,11 @@ function visitorAddress(req) {
   const peer = req.socket.remoteAddress ?? "unknown";
   const plain = peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
   if (!isIP(plain) || !proxies.check(plain, isIP(plain) === 6 ? "ipv6" : "ipv4")) return peer;
-  const last = String(req.headers["x-forwarded-for"] ?? "").split(",").at(-1)?.trim() ?? "";
+  const last =
+    String(req.headers["x-forwarded-for"] ?? "")
+      .split(",")
+      .at(-1)
+      ?.trim() ?? "";
   return isIP(last) ? last : peer;
 }
 

@@ -24,10 +24,10 @@ describe("form state of console actions", () => {
   });
 
   it("puts every issue of a refused input beside its field, and keeps unknown text for the details line only", () => {
-    const refused = describeApiError(
-      clientError("name: Too small: expected string to have >=1 characters; rate_limit_per_minute: Too big: expected number to be <=100000", 400),
-      { name: "name", rate_limit_per_minute: "rateLimit" },
-    );
+    const refused = describeApiError(clientError("name: Too small: expected string to have >=1 characters; rate_limit_per_minute: Too big: expected number to be <=100000", 400), {
+      name: "name",
+      rate_limit_per_minute: "rateLimit",
+    });
     expect(refused).toEqual({ status: "error", fieldErrors: { name: "Required.", rateLimit: "Enter a number of at most 100000." } });
     const unknown = describeApiError(clientError("frobnicator: wobbled", 400));
     expect(unknown.message).toBe("The API refused this: check the values and try again.");

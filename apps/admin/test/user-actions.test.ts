@@ -20,6 +20,8 @@ describe("the lifecycle actions offered for a partner user", () => {
     const pending = availableUserActions({ status: "active", provisioning_status: "pending", lifecycle_operation: null });
     expect(pending.actions).toEqual(["disable", "delete"]);
     // A profile change waiting for verification can still be overridden.
-    expect(availableUserActions({ status: "active", provisioning_status: "active", lifecycle_operation: operation("profile_change", "verification_pending") as never }).actions).toContain("overrideProfile");
+    expect(availableUserActions({ status: "active", provisioning_status: "active", lifecycle_operation: operation("profile_change", "verification_pending") as never }).actions).toContain(
+      "overrideProfile",
+    );
   });
 });

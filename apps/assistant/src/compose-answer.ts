@@ -21,7 +21,12 @@ export function composeAnswer(question: string, passages: RetrievedPassage[]): C
       sources: [],
     };
   }
-  const words = new Set(question.toLowerCase().match(/[a-z0-9]+/g)?.filter((word) => !STOP.has(word)) ?? []);
+  const words = new Set(
+    question
+      .toLowerCase()
+      .match(/[a-z0-9]+/g)
+      ?.filter((word) => !STOP.has(word)) ?? [],
+  );
   const parts = passages.map((passage, index) => {
     const sentences = passage.text.split(/(?<=[.!?])\s+/);
     const scored = sentences.map((sentence, position) => ({
@@ -29,7 +34,10 @@ export function composeAnswer(question: string, passages: RetrievedPassage[]): C
       position,
       score: (sentence.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((word) => words.has(word)).length,
     }));
-    const best = scored.sort((a, b) => b.score - a.score || a.position - b.position).slice(0, index === 0 ? 2 : 1).sort((a, b) => a.position - b.position);
+    const best = scored
+      .sort((a, b) => b.score - a.score || a.position - b.position)
+      .slice(0, index === 0 ? 2 : 1)
+      .sort((a, b) => a.position - b.position);
     return `${best.map((item) => item.sentence).join(" ")} [${index + 1}]`;
   });
   const [first, ...rest] = parts;

@@ -44,7 +44,10 @@ describe("local assistant", () => {
     expect(final?.type === "content_postprocessed" && final.content).toMatch(/3\.5 percent/);
     const citations = (final as { citations: Array<{ id: string; source_type: string }> }).citations;
     expect(citations[0]).toMatchObject({ id: "fha-down-payment", source_type: "fha" });
-    const streamed = events.filter((event) => event.type === "content").map((event) => (event as { content: string }).content).join("");
+    const streamed = events
+      .filter((event) => event.type === "content")
+      .map((event) => (event as { content: string }).content)
+      .join("");
     expect(streamed).toBe((final as { content: string }).content);
     expect(events.at(-1)).toMatchObject({ type: "complete" });
     expect((events.at(-1) as { tokensUsed: number }).tokensUsed).toBeGreaterThan(0);
@@ -96,7 +99,9 @@ describe("local assistant", () => {
     expect(final.content).toMatch(/^I have no excerpt in the selected sources that answers this/);
     expect(final.citations).toEqual([]);
     // The same question where a relevant excerpt exists is answered from it.
-    const answered = (await ask("How many months of reserves?", { tenant_source_keys: ["acme_jumbo"] })).find((event) => event.type === "content_postprocessed") as { citations: Array<{ id: string }> };
+    const answered = (await ask("How many months of reserves?", { tenant_source_keys: ["acme_jumbo"] })).find((event) => event.type === "content_postprocessed") as {
+      citations: Array<{ id: string }>;
+    };
     expect(answered.citations[0]?.id).toBe("acme-jumbo");
   });
 

@@ -38,25 +38,45 @@ export const envSchema = z.object({
   /** Origin of the hosted chat application that launch URLs point to; defaults to the API's origin. */
   APP_URL: z.url().optional(),
   /** Signs cursors and seals stored secrets; required with DATABASE_URL, generated into DATA_DIR otherwise. */
-  SECRET_KEY: z.string().min(MIN_SECRET_KEY_LENGTH, `at least ${MIN_SECRET_KEY_LENGTH} characters (e.g. openssl rand -base64 32)`).optional().or(z.literal("").transform(() => undefined)),
+  SECRET_KEY: z
+    .string()
+    .min(MIN_SECRET_KEY_LENGTH, `at least ${MIN_SECRET_KEY_LENGTH} characters (e.g. openssl rand -base64 32)`)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** The upstream chat service; unset starts the bundled local assistant (apps/assistant). */
-  UPSTREAM_CHAT_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  UPSTREAM_CHAT_URL: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   UPSTREAM_CHAT_TOKEN: z.string().optional(),
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   UPSTREAM_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
   /** A real site-account system (WordPress REST contract); unset uses the built-in local one. */
-  SITE_ACCOUNTS_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  SITE_ACCOUNTS_URL: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   SITE_ACCOUNTS_USERNAME: z.string().optional(),
   SITE_ACCOUNTS_APP_PASSWORD: z.string().optional(),
   /** A real site's login page for the hosted chat's popup; unset uses the built-in /site/login. */
-  SITE_LOGIN_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  SITE_LOGIN_URL: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   /** Shared secret with which a real site reports a completed login (POST /site/api/login-complete). */
-  SITE_CALLBACK_SECRET: z.string().min(32).optional().or(z.literal("").transform(() => undefined)),
+  SITE_CALLBACK_SECRET: z
+    .string()
+    .min(32)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   /** A real chat identity store; unset uses the built-in local one. */
-  CHAT_IDENTITIES_URL: z.url().optional().or(z.literal("").transform(() => undefined)),
+  CHAT_IDENTITIES_URL: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   CHAT_IDENTITIES_TOKEN: z.string().optional(),
   /** "0" hides the start banner unless stdout is a terminal (for logs collected by a supervisor). */
   MGA_PRINT_BANNER: z.string().optional(),

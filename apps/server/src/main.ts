@@ -27,9 +27,7 @@ async function main() {
     maxConnections: env.DB_POOL_MAX,
   });
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
-  const assistant = env.UPSTREAM_CHAT_URL
-    ? undefined
-    : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
+  const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
     url: env.UPSTREAM_CHAT_URL ?? (assistant as { url: string }).url,
     token: env.UPSTREAM_CHAT_TOKEN,
@@ -47,9 +45,7 @@ async function main() {
   );
   // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db)]).catch((error: unknown) =>
-      logger.warn("sweep failed", { error: String(error) }),
-    );
+    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db)]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
   }, 5 * 60_000);
   sweep.unref();
 

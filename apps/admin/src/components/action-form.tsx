@@ -17,19 +17,7 @@ type Action = (state: FormState, form: FormData) => Promise<FormState>;
  * an error, focus moves to the first field marked invalid. The sentence for the whole form goes
  * to the enclosing section's one message area (action-outcome.tsx), or in place outside one.
  */
-export function ActionForm({
-  action,
-  children,
-  className,
-  resetOnSuccess = false,
-  label,
-}: {
-  action: Action;
-  children: ReactNode;
-  className?: string;
-  resetOnSuccess?: boolean;
-  label?: string;
-}) {
+export function ActionForm({ action, children, className, resetOnSuccess = false, label }: { action: Action; children: ReactNode; className?: string; resetOnSuccess?: boolean; label?: string }) {
   const report = useOutcomeRegion();
   // Reported as the action returns, not from an effect: the page re-rendered by the action may
   // no longer contain this form, and an unmounted form runs no effects.

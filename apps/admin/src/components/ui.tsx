@@ -81,11 +81,13 @@ export function Table({ headers, children, className }: { headers: ReadonlyArray
     <table className={className ? `table ${className}` : "table"}>
       <thead>
         <tr>
-          {headers.filter((header): header is string => header !== false).map((header) => (
-            <th key={header} scope="col">
-              {header}
-            </th>
-          ))}
+          {headers
+            .filter((header): header is string => header !== false)
+            .map((header) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
         </tr>
       </thead>
       <tbody>{children}</tbody>

@@ -41,7 +41,10 @@ const RULES: Rule[] = [
   [/^tenant bucket "(.+)" is not an assigned tenant source$/, (m) => `Tenant bucket ${m[1]} is not one of the tenant sources.`],
   [/^shared source "(.+)" is not in assignedSharedSourceTypes$/, (m) => `Shared source ${m[1]} is not one of the assigned shared source types.`],
   // Integrations, aliases and keys.
-  [/^must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators$/, () => "Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them."],
+  [
+    /^must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators$/,
+    () => "Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them.",
+  ],
   [/^the name (.+) is already used by an integration or alias of this organization$/, (m) => `This organization already has an integration or alias named ${m[1]}.`],
   [/^must differ from the canonical slug$/, () => "An alias must differ from the integration's own slug."],
   [/^alias (\S+) is not an alias of \S+$/, (m) => `${m[1]} is no longer an alias of this integration: reload the page.`],

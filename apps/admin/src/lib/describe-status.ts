@@ -15,9 +15,7 @@ export interface StatusItem {
 }
 
 /** What the home page renders: a healthy or degraded API, or an error state. */
-export type StatusView =
-  | { state: "healthy" | "degraded"; title: string; summary: string; items: StatusItem[] }
-  | { state: "error"; title: string; summary: string; detail: string };
+export type StatusView = { state: "healthy" | "degraded"; title: string; summary: string; items: StatusItem[] } | { state: "error"; title: string; summary: string; detail: string };
 
 // Checked at runtime too: a console talking to an API of another version may get another shape.
 const systemStatusSchema = z.object({
@@ -47,9 +45,7 @@ export function describeStatus(outcome: StatusOutcome, apiUrl: string): StatusVi
   return {
     state: databaseOk ? "healthy" : "degraded",
     title: databaseOk ? "API is up" : "API is up, database unavailable",
-    summary: databaseOk
-      ? `The API at ${apiUrl} answered and reached its database.`
-      : `The API at ${apiUrl} answered but could not reach its database.`,
+    summary: databaseOk ? `The API at ${apiUrl} answered and reached its database.` : `The API at ${apiUrl} answered but could not reach its database.`,
     items: [
       { label: "Service", value: status.service, tone: "neutral" },
       { label: "API version", value: status.api_version, tone: "neutral" },
@@ -64,9 +60,7 @@ function describeError(error: unknown, apiUrl: string): StatusView {
   const detail = innermost ? messageOf(innermost) : String(error);
 
   const timedOut = chain.some((e) => isRecord(e) && (e.name === "TimeoutError" || e.name === "AbortError"));
-  const networkFailure = chain.some(
-    (e) => isRecord(e) && ((typeof e.code === "string" && NETWORK_CODES.has(e.code)) || e.message === "fetch failed"),
-  );
+  const networkFailure = chain.some((e) => isRecord(e) && ((typeof e.code === "string" && NETWORK_CODES.has(e.code)) || e.message === "fetch failed"));
   if (timedOut || networkFailure) {
     return {
       state: "error",
@@ -80,9 +74,7 @@ function describeError(error: unknown, apiUrl: string): StatusView {
   return {
     state: "error",
     title: "API error",
-    summary: httpStatus
-      ? `The API at ${apiUrl} answered with an error (HTTP ${httpStatus}).`
-      : `The status of the API at ${apiUrl} could not be read.`,
+    summary: httpStatus ? `The API at ${apiUrl} answered with an error (HTTP ${httpStatus}).` : `The status of the API at ${apiUrl} could not be read.`,
     detail,
   };
 }

@@ -176,7 +176,8 @@ describe("console defects (issue 12)", () => {
     const error = page.locator('[data-field-error="integration"]');
     await expect(error.textContent()).resolves.toBe("The alias acme is not granted to this key; grant it to the key first, then bind it.");
     await screenshot(page, "defects-07-bind-ungranted-alias");
-    const rule = "An alias works only for the keys it is granted to: partner requests and launches through it are refused for any other key, and a launch key can be bound to it only once it is granted.";
+    const rule =
+      "An alias works only for the keys it is granted to: partner requests and launches through it are refused for any other key, and a launch key can be bound to it only once it is granted.";
     expect(await page.locator(".hint", { hasText: "An alias works only" }).textContent()).toBe(rule);
 
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}/settings`);

@@ -54,12 +54,21 @@ beforeAll(async () => {
     method: "POST",
     key: key.key,
     headers: { "Idempotency-Key": "nav-import" },
-    body: JSON.stringify({ users: [{ external_user_id: "imp-ok", email: "imp-ok@beacon.example" }, { external_user_id: "imp-bad", email: "imp-bad@beacon.example", team_external_id: "no-such-team" }] }),
+    body: JSON.stringify({
+      users: [
+        { external_user_id: "imp-ok", email: "imp-ok@beacon.example" },
+        { external_user_id: "imp-bad", email: "imp-bad@beacon.example", team_external_id: "no-such-team" },
+      ],
+    }),
   });
   expect(started.status).toBe(202);
   data.jobId = started.body.import.job_id;
   await until(async () => (await rest(`/v1/integrations/beacon-los/user-imports/${data.jobId}`, { key: key.key })).body.import.status === "completed");
-  const asked = await rest("/v1/messages", { method: "POST", key: key.key, body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-001" } }) });
+  const asked = await rest("/v1/messages", {
+    method: "POST",
+    key: key.key,
+    body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-001" } }),
+  });
   expect(asked.status).toBe(200);
   data.conversationId = asked.body.conversation_id;
 

@@ -156,7 +156,7 @@ describe("staff console", () => {
     await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Integration acme-los created.");
     await page.getByRole("link", { name: "acme-los" }).waitFor();
     expect(await page.locator("table.table tbody tr").first().textContent()).toContain("acme");
-    state.integrationPath = await page.getByRole("link", { name: "acme-los" }).getAttribute("href") ?? undefined;
+    state.integrationPath = (await page.getByRole("link", { name: "acme-los" }).getAttribute("href")) ?? undefined;
     expect(state.integrationPath).toMatch(/^\/integrations\/int_/);
     await screenshot(page, "04-integrations");
   });
@@ -214,7 +214,11 @@ describe("staff console", () => {
     ]) {
       expect((await rest(`/v1/integrations/acme-los/teams/${id}`, { method: "PUT", key: teamsKey.key, body: JSON.stringify({ name }) })).status).toBe(201);
     }
-    const assigned = await rest("/v1/integrations/acme-los/users/lo-1002", { method: "PUT", key: teamsKey.key, body: JSON.stringify({ email: "lo-1002@example.test", team_external_id: "loan-officers" }) });
+    const assigned = await rest("/v1/integrations/acme-los/users/lo-1002", {
+      method: "PUT",
+      key: teamsKey.key,
+      body: JSON.stringify({ email: "lo-1002@example.test", team_external_id: "loan-officers" }),
+    });
     expect(assigned.status).toBe(200);
     await visit(page, `${service.consoleUrl}${state.integrationPath}/teams`);
     await page.getByLabel("External id or name contains").fill("OFFICER");

@@ -63,7 +63,9 @@ async function main() {
     { type: "content", content: "FHA requires 3.5 percent down." },
     { type: "content_postprocessed", content: "FHA requires 3.5 percent down.", citations: [{ id: "c1", title: "FHA" }], sources: [] },
     { type: "complete", metadata: { tokens_used: 12 } },
-  ].map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
+  ]
+    .map((event) => `data: ${JSON.stringify(event)}\n\n`)
+    .join("");
   const upstreamServer = createServer((req, res) => {
     req.resume();
     req.on("end", () => res.writeHead(200, { "Content-Type": "text/event-stream" }).end(frames));
@@ -73,7 +75,10 @@ async function main() {
   const queue = await JobQueue.start({ connectionString: url });
   const api = createServer();
   const apiUrl = await listen(api);
-  api.on("request", createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), queue, appUrl: apiUrl, logger: createLogger("silent"), publicBaseUrl: apiUrl }));
+  api.on(
+    "request",
+    createApp({ db, upstream: new HttpChatUpstream({ url: upstreamUrl }), directory: localDirectory(db), queue, appUrl: apiUrl, logger: createLogger("silent"), publicBaseUrl: apiUrl }),
+  );
 
   const bare = createServer((_req, res) => {
     const body = JSON.stringify({ request_id: "req_bench", ok: true });

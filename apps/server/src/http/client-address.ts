@@ -13,7 +13,10 @@ export type IsTrustedProxy = (peer: string) => boolean;
 /** `TRUST_PROXY`: a comma-separated list of addresses and CIDR networks (`10.0.0.0/8, ::1`); empty trusts none. */
 export function trustedProxies(list: string): IsTrustedProxy {
   const proxies = new BlockList();
-  for (const entry of list.split(",").map((item) => item.trim()).filter(Boolean)) {
+  for (const entry of list
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const [address = "", prefix] = entry.split("/");
     const family = isIP(address) === 6 ? "ipv6" : "ipv4";
     if (!isIP(address)) throw new Error(`TRUST_PROXY: ${entry} is not an address or a CIDR network`);

@@ -6,11 +6,7 @@ export function escapeHtml(value: string): string {
 }
 
 /** A small page of the hosted app: same-origin scripts only, never cached. */
-export function sendPage(
-  res: ServerResponse,
-  status: number,
-  page: { title: string; body: string; script?: string; frameable?: boolean; frameSrc?: string },
-): void {
+export function sendPage(res: ServerResponse, status: number, page: { title: string; body: string; script?: string; frameable?: boolean; frameSrc?: string }): void {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>

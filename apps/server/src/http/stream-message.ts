@@ -25,13 +25,7 @@ export function writeMessageStream(deps: StreamDeps, ctx: ApiContext, req: ApiRe
  * The hosted chat's answer as an event stream: `prepare` checks the chat token and builds the
  * input (its failures are ordinary JSON errors); then the frames of spec 6.1.
  */
-export function streamAnswer(
-  deps: StreamDeps,
-  req: ApiRequest,
-  res: ServerResponse,
-  options: { withConversationEvent: boolean },
-  prepare: () => Promise<SendMessageInput>,
-): Promise<void> {
+export function streamAnswer(deps: StreamDeps, req: ApiRequest, res: ServerResponse, options: { withConversationEvent: boolean }, prepare: () => Promise<SendMessageInput>): Promise<void> {
   return writeFrames(deps, req, res, {}, (sink, onError) =>
     answerAsFrames(deps, prepare, sink, { requestId: req.requestId ?? "", signal: req.clientGone, announcesConversation: options.withConversationEvent, onError }),
   );

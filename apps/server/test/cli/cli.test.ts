@@ -92,7 +92,14 @@ describe("operator CLI", () => {
     const org = await cli("org:create", "--name", "Partners", "--json");
     const created = await cli("integration:create", "--org", org.json.id, "--slug", "acme-los", "--alias", "acme", "--alias", "acme-public", "--json");
     expect(created.code).toBe(0);
-    expect(created.json).toMatchObject({ slug: "acme-los", status: "active", aliases: [{ slug: "acme", granted_key_ids: [] }, { slug: "acme-public", granted_key_ids: [] }] });
+    expect(created.json).toMatchObject({
+      slug: "acme-los",
+      status: "active",
+      aliases: [
+        { slug: "acme", granted_key_ids: [] },
+        { slug: "acme-public", granted_key_ids: [] },
+      ],
+    });
     const key = await cli("key:create", "--org", org.json.id, "--name", "launch", "--scopes", "embed:users:read,embed:users:write,embed:launch", "--json");
     expect(key.json.scopes).toEqual(["embed:users:read", "embed:users:write", "embed:launch"]);
     const granted = await cli("alias:grant", "--org", org.json.id, "--alias", "acme", "--key", key.json.id, "--json");

@@ -64,7 +64,12 @@ describe("a partner that disconnects", () => {
     try {
       const before = upstreamClosed.length;
       const { key, id } = await impatient.newKey({ tenant: ACME_TENANT });
-      const res = await impatient.request("/v1/messages", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "hi", user: { external_user_id: "u" } }) });
+      const res = await impatient.request("/v1/messages", {
+        method: "POST",
+        key,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ message: "hi", user: { external_user_id: "u" } }),
+      });
       expect(res.status).toBe(502);
       expect(res.body.error).toMatchObject({ code: "upstream_error", message: "the assistant did not answer in time" });
       await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);

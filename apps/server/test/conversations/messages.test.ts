@@ -76,7 +76,9 @@ describe("POST /v1/messages (JSON)", () => {
   it("drops model, provider, prompt and diagnostics from citations, sources and metadata", async () => {
     upstreamAnswers(
       answer("clean answer", {
-        citations: [{ id: "c1", title: "T", source_type: "fha", excerpt: "x", model: "gpt-x", provider: "openai", prompt: "SYSTEM: secret", score: 0.93, chunk_id: "internal-7", url: "javascript:alert(1)" }],
+        citations: [
+          { id: "c1", title: "T", source_type: "fha", excerpt: "x", model: "gpt-x", provider: "openai", prompt: "SYSTEM: secret", score: 0.93, chunk_id: "internal-7", url: "javascript:alert(1)" },
+        ],
         sources: [{ source_type: "fha", label: "FHA", retrieval: { index: "prod-idx", latency_ms: 12 }, config: { temperature: 0 } }],
         complete: { type: "complete", metadata: { tokens_used: 3, model: "gpt-x", provider: "openai", prompt_tokens: 2 } },
       }),

@@ -55,8 +55,15 @@ describe("embedded chat in a partner's page", () => {
 
     // Back in the iframe: the chat opens; the answer streams in.
     await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 }).catch(async (error: unknown) => {
-      const state = await setup.app.t.db.sql.query("SELECT (SELECT count(*) FROM chat_grants)::int AS grants, (SELECT json_agg(json_build_object('grant', grant_id, 'token', chat_token_id)) FROM embed_sessions) AS sessions");
-      throw new Error(`after login: status=${await frame.textContent("#status")} ended=${await frame.isVisible("#ended")} db=${JSON.stringify(state.rows[0])} console=${consoleLines.join(" | ")} logs=${setup.app.logs.filter((l) => l.includes("/site/") || l.includes("/embed/")).slice(-8).join(" | ")}: ${String(error)}`);
+      const state = await setup.app.t.db.sql.query(
+        "SELECT (SELECT count(*) FROM chat_grants)::int AS grants, (SELECT json_agg(json_build_object('grant', grant_id, 'token', chat_token_id)) FROM embed_sessions) AS sessions",
+      );
+      throw new Error(
+        `after login: status=${await frame.textContent("#status")} ended=${await frame.isVisible("#ended")} db=${JSON.stringify(state.rows[0])} console=${consoleLines.join(" | ")} logs=${setup.app.logs
+          .filter((l) => l.includes("/site/") || l.includes("/embed/"))
+          .slice(-8)
+          .join(" | ")}: ${String(error)}`,
+      );
     });
     await frame.fill("#question", "What is the minimum down payment for an FHA loan?");
     await frame.click("#send");

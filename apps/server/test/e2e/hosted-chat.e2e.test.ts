@@ -52,9 +52,7 @@ describe("hosted chat: refresh", () => {
     await reloaded.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 15_000 });
     // The upstream got the earlier exchange as history, and the database holds one conversation of four messages.
     expect(received.at(-1)?.body.history.map((m: { content: string }) => m.content)).toEqual(["How many months of reserves?", "First answer about reserves. [1]"]);
-    const { rows } = await setup.app.t.db.sql.query<{ conversation_id: string }>(
-      "SELECT conversation_id FROM messages WHERE content IN ('How many months of reserves?', 'And for a second home?')",
-    );
+    const { rows } = await setup.app.t.db.sql.query<{ conversation_id: string }>("SELECT conversation_id FROM messages WHERE content IN ('How many months of reserves?', 'And for a second home?')");
     expect(rows).toHaveLength(2);
     expect(rows[0]?.conversation_id).toBe(rows[1]?.conversation_id);
     await context.close();
@@ -92,8 +90,23 @@ describe("hosted chat: refresh", () => {
 });
 
 const CITATIONS = [
-  { id: "fha-1", title: "FHA minimum down payment", source_type: "fha", source_label: "FHA handbook", section: "Minimum required investment", excerpt: "3.5 percent of the lesser of the sales price or appraised value." },
-  { id: "acme-1", title: "Acme FHA overlay", source_type: "tenant_bucket", source_key: "acme_overlays", source_label: "Acme overlays", section: "FHA credit overlay", excerpt: "Acme requires a 620 score for FHA purchases." },
+  {
+    id: "fha-1",
+    title: "FHA minimum down payment",
+    source_type: "fha",
+    source_label: "FHA handbook",
+    section: "Minimum required investment",
+    excerpt: "3.5 percent of the lesser of the sales price or appraised value.",
+  },
+  {
+    id: "acme-1",
+    title: "Acme FHA overlay",
+    source_type: "tenant_bucket",
+    source_key: "acme_overlays",
+    source_label: "Acme overlays",
+    section: "FHA credit overlay",
+    excerpt: "Acme requires a 620 score for FHA purchases.",
+  },
 ];
 
 describe("hosted chat: header, answers and composer", () => {
@@ -251,10 +264,7 @@ describe("hosted chat: the site login popup", () => {
     const email = `new-${partner.organizationId.toLowerCase()}@acme.test`;
     await partner.put("/users/lo-2", { email });
     const link = async () => {
-      const { rows } = await setup.app.t.db.sql.query(
-        "SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1",
-        [email],
-      );
+      const { rows } = await setup.app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1", [email]);
       return `${setup.app.baseUrl}${setup.app.t.db.secrets.open("notification-link", rows[0].payload.link) as string}`;
     };
     const url = await link();

@@ -191,7 +191,11 @@ async function stableSnapshot(): Promise<Snapshot> {
 function withoutRequestIds(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutRequestIds);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "request_id").map(([key, item]) => [key, withoutRequestIds(item)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => key !== "request_id")
+        .map(([key, item]) => [key, withoutRequestIds(item)]),
+    );
   }
   return value;
 }
@@ -377,7 +381,20 @@ const DEPTH = { min: 65, max: 5000 };
 /** Numbers JSON text can hold but a JavaScript number cannot (they parse to ±Infinity). */
 const NON_FINITE = ["1e400", "-1e999", "1E+400", "2e308", "-2e308", "1.8e308", "-0.5e400", "123456789e999"];
 /** Byte sequences that are not UTF-8, whatever ASCII surrounds them. */
-const BAD_UTF8 = [[0xff], [0xfe], [0x80], [0xc0, 0xaf], [0xc3, 0x28], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xe9]];
+const BAD_UTF8 = [
+  [0xff],
+  [0xfe],
+  [0x80],
+  [0xc0, 0xaf],
+  [0xc3, 0x28],
+  [0xe0, 0x80, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xe9],
+];
 const WRONG_CONTENT_TYPES = [
   "text/plain",
   "text/plain; charset=utf-8",
@@ -403,7 +420,10 @@ const MARK = "@@FUZZ@@";
 
 for (const text of NON_FINITE) if (Number.isFinite(JSON.parse(text))) throw new Error(`${text} is finite`);
 for (const bytes of BAD_UTF8) {
-  for (const around of [["", ""], ["a", "a"]] as const) {
+  for (const around of [
+    ["", ""],
+    ["a", "a"],
+  ] as const) {
     const buffer = Buffer.concat([Buffer.from(around[0]), Buffer.from(bytes), Buffer.from(around[1])]);
     let decoded = true;
     try {
@@ -509,7 +529,7 @@ function deepText(depth: number, shape: number, inner: string): string {
   const open: string[] = [];
   const close: string[] = [];
   for (let level = 0; level < depth; level += 1) {
-    const object = shape === 0 ? false : shape === 1 ? true : ((shape >> level % 24) & 1) === 1;
+    const object = shape === 0 ? false : shape === 1 ? true : ((shape >> (level % 24)) & 1) === 1;
     open.push(object ? '{"a":' : "[");
     close.push(object ? "}" : "]");
   }
@@ -529,27 +549,29 @@ const safeTextArb = fc.stringMatching(/^[A-Za-z0-9._~-]{1,16}$/);
 /** A JSON text that is not JSON: broken, truncated, garbage or with values JSON lacks. */
 function badJsonArb(value: Json): fc.Arbitrary<{ variant: string; text: string }> {
   const text = JSON.stringify(value);
-  return fc.oneof(
-    fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => ({ variant: "truncated", text: text.slice(0, cut) })),
-    fc.constantFrom(...NOT_JSON_SUFFIXES).map((suffix) => ({ variant: "trailing-garbage", text: `${text}${suffix}` })),
-    fc.constantFrom(...NOT_JSON_PREFIXES).map((prefix) => ({ variant: "leading-garbage", text: `${prefix}${text}` })),
-    fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }),
-    fc.constant({ variant: "trailing-comma", text: `${text.slice(0, -1)},}` }),
-    fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") }),
-    fc.tuple(fc.nat(), nameArb, fc.constantFrom(...NOT_JSON_VALUES)).map(([pick, name, raw]) => ({ variant: `value ${raw}`, text: injectValue(value, pick, name, raw) })),
-    fc
-      .string({ minLength: 1, maxLength: 200 })
-      .filter((s) => {
-        if (s.trim() === "") return false;
-        try {
-          JSON.parse(s);
-          return false;
-        } catch {
-          return true;
-        }
-      })
-      .map((s) => ({ variant: "garbage", text: s })),
-  ).map(({ variant, text }) => ({ variant, text: notJson(text) }));
+  return fc
+    .oneof(
+      fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => ({ variant: "truncated", text: text.slice(0, cut) })),
+      fc.constantFrom(...NOT_JSON_SUFFIXES).map((suffix) => ({ variant: "trailing-garbage", text: `${text}${suffix}` })),
+      fc.constantFrom(...NOT_JSON_PREFIXES).map((prefix) => ({ variant: "leading-garbage", text: `${prefix}${text}` })),
+      fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }),
+      fc.constant({ variant: "trailing-comma", text: `${text.slice(0, -1)},}` }),
+      fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") }),
+      fc.tuple(fc.nat(), nameArb, fc.constantFrom(...NOT_JSON_VALUES)).map(([pick, name, raw]) => ({ variant: `value ${raw}`, text: injectValue(value, pick, name, raw) })),
+      fc
+        .string({ minLength: 1, maxLength: 200 })
+        .filter((s) => {
+          if (s.trim() === "") return false;
+          try {
+            JSON.parse(s);
+            return false;
+          } catch {
+            return true;
+          }
+        })
+        .map((s) => ({ variant: "garbage", text: s })),
+    )
+    .map(({ variant, text }) => ({ variant, text: notJson(text) }));
 }
 
 /** JSON texts refused by the input checks (depth, NUL, surrogates, numbers, syntax): `maxDepth` for URLs. */
@@ -682,9 +704,9 @@ function pipelineCases(route: Route): Array<{ weight: number; arbitrary: fc.Arbi
   // JSON bodies refused by the input checks: too deep, NUL, unpaired surrogates, ±Infinity, not JSON.
   add(
     10,
-    fc.tuple(credentials, invalidJsonTextArb(value, DEPTH.max), fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON")).map(([creds, { variant, text }, type]) =>
-      jsonBody(creds, `body ${variant}`, text, type),
-    ),
+    fc
+      .tuple(credentials, invalidJsonTextArb(value, DEPTH.max), fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON"))
+      .map(([creds, { variant, text }, type]) => jsonBody(creds, `body ${variant}`, text, type)),
   );
 
   // Bytes that are not UTF-8, in the body of either type.
@@ -721,13 +743,15 @@ function pipelineCases(route: Route): Array<{ weight: number; arbitrary: fc.Arbi
   // Over 1 MiB, announced or chunked (rare: they are slow).
   add(
     1,
-    fc.tuple(credentials, fc.integer({ min: 1, max: 4096 }), fc.boolean(), fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain")).map(([creds, over, chunked, type]) => {
-      const head = type === "application/json" ? `${JSON.stringify(value).slice(0, -1)}${Object.keys(value as object).length > 0 ? "," : ""}"zz_pad":"` : "zz_pad=";
-      const tail = type === "application/json" ? '"}' : "";
-      const pad = MAX_BODY_BYTES + over - head.length - tail.length;
-      const body = Buffer.concat([Buffer.from(head), Buffer.alloc(pad, "x"), Buffer.from(tail)]);
-      return { ...jsonBody(creds, `oversized ${body.length}${chunked ? " chunked" : ""}`, body, type), chunked };
-    }),
+    fc
+      .tuple(credentials, fc.integer({ min: 1, max: 4096 }), fc.boolean(), fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"))
+      .map(([creds, over, chunked, type]) => {
+        const head = type === "application/json" ? `${JSON.stringify(value).slice(0, -1)}${Object.keys(value as object).length > 0 ? "," : ""}"zz_pad":"` : "zz_pad=";
+        const tail = type === "application/json" ? '"}' : "";
+        const pad = MAX_BODY_BYTES + over - head.length - tail.length;
+        const body = Buffer.concat([Buffer.from(head), Buffer.alloc(pad, "x"), Buffer.from(tail)]);
+        return { ...jsonBody(creds, `oversized ${body.length}${chunked ? " chunked" : ""}`, body, type), chunked };
+      }),
   );
 
   return families;
@@ -747,9 +771,7 @@ function withCookie(c: Case, cookie: string | undefined): Case {
 }
 
 function surfaceArb(routes: Route[]): fc.Arbitrary<Case> {
-  const perRoute = routes.map((route) =>
-    fc.oneof(...pipelineCases(route), ...(route.semantic ?? []).map((arbitrary) => ({ weight: 3, arbitrary }))),
-  );
+  const perRoute = routes.map((route) => fc.oneof(...pipelineCases(route), ...(route.semantic ?? []).map((arbitrary) => ({ weight: 3, arbitrary }))));
   return fc.tuple(fc.oneof(...perRoute), cookieArb).map(([c, cookie]) => withCookie(c, cookie));
 }
 
@@ -770,9 +792,9 @@ const noKey = () =>
 
 /** The body with one key more, unknown to a strict schema. */
 const unknownField = (route: Route, credentials: fc.Arbitrary<Record<string, string>>, family = "unknown field") =>
-  fc.tuple(credentials, nameArb, fc.jsonValue({ maxDepth: 2 })).map(([creds, name, extra]) =>
-    caseOf(route, family, creds, { body: Buffer.from(JSON.stringify({ ...route.body?.value, [`zz_${name}`]: extra as Json })) }),
-  );
+  fc
+    .tuple(credentials, nameArb, fc.jsonValue({ maxDepth: 2 }))
+    .map(([creds, name, extra]) => caseOf(route, family, creds, { body: Buffer.from(JSON.stringify({ ...route.body?.value, [`zz_${name}`]: extra as Json })) }));
 
 /** The body with fields replaced by values their schema refuses. */
 const badFields = (route: Route, credentials: fc.Arbitrary<Record<string, string>>, bad: Record<string, Json[]>, headers: Record<string, string> = {}) =>
@@ -817,28 +839,39 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
   const others = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => !methods.includes(method));
   if (others.length > 0) {
     families.push(
-      fc.tuple(keyed(), fc.constantFrom(...others)).map(([creds, method]) =>
-        caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from(JSON.stringify(route.body?.value ?? {})), contentType: "application/json" }),
-      ),
+      fc
+        .tuple(keyed(), fc.constantFrom(...others))
+        .map(([creds, method]) =>
+          caseOf(
+            route,
+            `method ${method}`,
+            creds,
+            method === "GET" ? { method, body: undefined } : { method, body: Buffer.from(JSON.stringify(route.body?.value ?? {})), contentType: "application/json" },
+          ),
+        ),
     );
   }
   const query = (operation.parameters ?? []).filter((p) => p.in === "query").map((p) => p.name);
   if (route.body) families.push(unknownField(route, keyed()));
   if (route.method === "GET") {
     families.push(
-      fc.tuple(keyed(), nameArb, safeTextArb).map(([creds, name, value]) => caseOf(route, "unknown query parameter", creds, { target: targetOf(route, [...(route.query ?? []), [`zz_${name}`, value]]) })),
+      fc
+        .tuple(keyed(), nameArb, safeTextArb)
+        .map(([creds, name, value]) => caseOf(route, "unknown query parameter", creds, { target: targetOf(route, [...(route.query ?? []), [`zz_${name}`, value]]) })),
     );
   }
   if (query.includes("cursor")) {
     families.push(
-      fc.tuple(keyed(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,300}$/)).map(([creds, cursor]) => caseOf(route, "forged cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
+      fc
+        .tuple(keyed(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,300}$/))
+        .map(([creds, cursor]) => caseOf(route, "forged cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
     );
   }
   if (query.includes("limit")) {
     families.push(
-      fc.tuple(keyed(), fc.constantFrom("0", "101", "-1", "1.5", "1e400", "abc", "NaN", "1000000", "Infinity", "")).map(([creds, limit]) =>
-        caseOf(route, `limit ${limit}`, creds, { target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== "limit"), ["limit", limit === "" ? "x" : limit]]) }),
-      ),
+      fc
+        .tuple(keyed(), fc.constantFrom("0", "101", "-1", "1.5", "1e400", "abc", "NaN", "1000000", "Infinity", ""))
+        .map(([creds, limit]) => caseOf(route, `limit ${limit}`, creds, { target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== "limit"), ["limit", limit === "" ? "x" : limit]]) })),
     );
   }
   if ((operation.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key" && p.required)) {
@@ -877,7 +910,13 @@ function buildRoutes(): Record<Surface, Route[]> {
   const endUser = { external_user_id: "fuzz-end-user", email: "end-user@acme.test", name: "End User" };
   const sampleBodies: Record<string, Record<string, Json>> = {
     "POST /v1/conversations": { user: endUser, title: "Fuzz conversation", metadata: { loan: "LN-1", amount: 250000 } },
-    "POST /v1/messages": { message: "What is the FHA minimum down payment?", user: endUser, metadata: { loan: "LN-1" }, search_options: { agency_source_types: ["fha"] }, conversation: { title: "FHA" } },
+    "POST /v1/messages": {
+      message: "What is the FHA minimum down payment?",
+      user: endUser,
+      metadata: { loan: "LN-1" },
+      search_options: { agency_source_types: ["fha"] },
+      conversation: { title: "FHA" },
+    },
     "POST /v1/conversations/{conversationId}/messages": { message: "And for VA loans?", user: endUser, metadata: { loan: "LN-1" } },
     "PUT /v1/integrations/{integration}/teams/{external_team_id}": { name: "Fuzz team renamed" },
     "PATCH /v1/integrations/{integration}/teams/{external_team_id}": { name: "Fuzz team renamed", status: "archived" },
@@ -906,13 +945,24 @@ function buildRoutes(): Record<Surface, Route[]> {
       const sample = sampleBodies[`${upper} ${template}`];
       if (operation.requestBody && !sample) throw new Error(`no sample body for ${upper} ${template}: add one`);
       const route: Route = { surface: "v1", method: upper, path, query, credentials: v1Credentials, ...(operation.requestBody && sample ? { body: { type: "json", value: sample } } : {}) };
-      route.semantic = v1Semantic(route, template, Object.keys(operations).map((m) => m.toUpperCase()), operation);
+      route.semantic = v1Semantic(
+        route,
+        template,
+        Object.keys(operations).map((m) => m.toUpperCase()),
+        operation,
+      );
       v1.push(route);
     }
   }
 
   const sse: Route[] = [
-    { surface: "sse", method: "POST", path: "/v1/messages", credentials: v1Credentials, body: { type: "json", value: { ...(sampleBodies["POST /v1/messages"] as Record<string, Json>), stream: true } } },
+    {
+      surface: "sse",
+      method: "POST",
+      path: "/v1/messages",
+      credentials: v1Credentials,
+      body: { type: "json", value: { ...(sampleBodies["POST /v1/messages"] as Record<string, Json>), stream: true } },
+    },
     {
       surface: "sse",
       method: "POST",
@@ -928,16 +978,30 @@ function buildRoutes(): Record<Surface, Route[]> {
   const staff = { Cookie: f.staffCookie, "X-CSRF-Token": f.staffCsrf };
   const trpcCredentials: Array<Record<string, string>> = [{}, staff];
   const signIn: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.signIn", credentials: trpcCredentials, body: { type: "json", value: { ...STAFF } } };
-  const create: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.organizations.create", credentials: trpcCredentials, body: { type: "json", value: { name: "Fuzz organization" } } };
+  const create: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.organizations.create",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { name: "Fuzz organization" } },
+  };
   const list: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/staff.organizations.list", credentials: trpcCredentials };
   // An organization that does not exist: even a well-formed rename changes nothing.
-  const rename: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.organizations.rename", credentials: trpcCredentials, body: { type: "json", value: { id: "org_fuzz_missing", name: "Renamed" } } };
+  const rename: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.organizations.rename",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { id: "org_fuzz_missing", name: "Renamed" } },
+  };
   const status: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/system.status", credentials: trpcCredentials };
   const trpc = (c: Case): Case => ({ ...c, expect: "trpc" });
   const wrongMethod = (route: Route, method: string) =>
-    fc.tuple(fc.constantFrom(...trpcCredentials)).map(([creds]) =>
-      trpc(caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from("{}"), contentType: "application/json" })),
-    );
+    fc
+      .tuple(fc.constantFrom(...trpcCredentials))
+      .map(([creds]) => trpc(caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from("{}"), contentType: "application/json" })));
   signIn.semantic = [
     unknownField(signIn, fc.constantFrom(...trpcCredentials)).map(trpc),
     badFields(signIn, fc.constantFrom(...trpcCredentials), {
@@ -983,9 +1047,9 @@ function buildRoutes(): Record<Surface, Route[]> {
   };
   // No SITE_CALLBACK_SECRET here: whatever it is sent, a report of a login is refused.
   loginComplete.semantic = [
-    fc.tuple(fc.constantFrom<Record<string, string>>({}, { Authorization: "Bearer fuzz-secret" }, { Authorization: `Bearer ${f.fuzzKey}` }), fc.jsonValue({ maxDepth: 3 })).map(([creds, value]) =>
-      caseOf(loginComplete, "login report without the site secret", creds, { body: Buffer.from(JSON.stringify(value)) }),
-    ),
+    fc
+      .tuple(fc.constantFrom<Record<string, string>>({}, { Authorization: "Bearer fuzz-secret" }, { Authorization: `Bearer ${f.fuzzKey}` }), fc.jsonValue({ maxDepth: 3 }))
+      .map(([creds, value]) => caseOf(loginComplete, "login report without the site secret", creds, { body: Buffer.from(JSON.stringify(value)) })),
   ];
   site.push(loginComplete);
 
@@ -996,9 +1060,17 @@ function buildRoutes(): Record<Surface, Route[]> {
   consume.semantic = [
     unknownField(consume, fc.constantFrom(...embedCredentials)),
     badFields(consume, fc.constantFrom(...embedCredentials), { code: ["", "x".repeat(257), 42, null, ["a"], "<absent>"] }),
-    fc.tuple(fc.constantFrom(...embedCredentials), fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/)).map(([creds, code]) => caseOf(consume, "unknown launch code", creds, { body: Buffer.from(JSON.stringify({ code })) })),
+    fc
+      .tuple(fc.constantFrom(...embedCredentials), fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/))
+      .map(([creds, code]) => caseOf(consume, "unknown launch code", creds, { body: Buffer.from(JSON.stringify({ code })) })),
   ];
-  const chatMessages: Route = { surface: "embed", method: "POST", path: "/embed/api/chat/messages", credentials: embedCredentials, body: { type: "json", value: { message: "FHA down payment?", conversation_id: f.conversationId } } };
+  const chatMessages: Route = {
+    surface: "embed",
+    method: "POST",
+    path: "/embed/api/chat/messages",
+    credentials: embedCredentials,
+    body: { type: "json", value: { message: "FHA down payment?", conversation_id: f.conversationId } },
+  };
   chatMessages.semantic = [
     fc.tuple(notChat).map(([creds]) => caseOf(chatMessages, "chat without a chat token", creds)),
     unknownField(chatMessages, fc.constant(chat)),

@@ -71,9 +71,7 @@ describe("bodies", () => {
 
   it("invalid UTF-8 and bodies of another type are refused", async () => {
     const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]);
-    expect(expectEnvelope(await app.request("/v1/conversations", { method: "POST", key, headers: json, body: bytes }), 400, "invalid_request").message).toBe(
-      "request body is not valid UTF-8",
-    );
+    expect(expectEnvelope(await app.request("/v1/conversations", { method: "POST", key, headers: json, body: bytes }), 400, "invalid_request").message).toBe("request body is not valid UTF-8");
     expectEnvelope(await app.request("/v1/conversations", { method: "POST", key, headers: { "Content-Type": "text/plain" }, body: "hello" }), 415, "invalid_request");
   });
 

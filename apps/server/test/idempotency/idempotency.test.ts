@@ -31,7 +31,7 @@ describe("Idempotency-Key", () => {
     expect(await conversationsOf(id)).toBe(1);
 
     const message = await post(setup.app, "/v1/messages", key, { message: "hi", user }, "msg-1");
-    const replay = await post(setup.second, "/v1/messages", key, { message: "hi", user }, "\"msg-1\"");
+    const replay = await post(setup.second, "/v1/messages", key, { message: "hi", user }, '"msg-1"');
     expect(replay.status).toBe(200);
     expect(replay.body).toEqual(message.body);
     expect(received).toHaveLength(1);

@@ -19,7 +19,11 @@ async function setup() {
   await p.put("/users/lo-1", { email: `lo1-${p.organizationId}@acme.test` });
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
-  const siteAccountId = (await app.t.db.sql.query("SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'", [p.organizationId])).rows[0].site_account_id as string;
+  const siteAccountId = (
+    await app.t.db.sql.query("SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'", [
+      p.organizationId,
+    ])
+  ).rows[0].site_account_id as string;
   const launch = async () => {
     const res = await app.request("/v1/embed-sessions", {
       method: "POST",

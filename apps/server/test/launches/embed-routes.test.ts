@@ -70,7 +70,12 @@ describe("hosted chat: chatting", () => {
     const p = first.p;
     const del = await app.request(`${p.base}/users/lo-1/deletions`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": "d-1" }, body: "{}" });
     await expect.poll(async () => (await p.get(`/user-operations/${del.body.operation.operation_id}`)).body.operation.status, { timeout: 10_000 }).toBe("completed");
-    const re = await app.request(`${p.base}/users/lo-1/reprovision`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": "r-1" }, body: JSON.stringify({ email: `lo1-${p.organizationId}@acme.test` }) });
+    const re = await app.request(`${p.base}/users/lo-1/reprovision`, {
+      method: "POST",
+      key: p.key,
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "r-1" },
+      body: JSON.stringify({ email: `lo1-${p.organizationId}@acme.test` }),
+    });
     await expect.poll(async () => (await p.get(`/user-operations/${re.body.operation.operation_id}`)).body.operation.status, { timeout: 10_000 }).toBe("completed");
     const second = await chatToken(p);
     expectEnvelope(await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${second.token}` } }), 404, "not_found");
@@ -117,7 +122,12 @@ describe("hosted chat: the loan", () => {
     const p = await newPartner(app);
     await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
     const writer = await anotherKey(app, p.organizationId, ["chat:write"]);
-    const res = await app.request("/v1/messages", { method: "POST", key: writer.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "FHA?", user: { external_user_id: "u-1" } }) });
+    const res = await app.request("/v1/messages", {
+      method: "POST",
+      key: writer.key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "FHA?", user: { external_user_id: "u-1" } }),
+    });
     expect(res.status, res.text).toBe(200);
     expect(received[0]?.body).not.toHaveProperty("loan_context");
   });

@@ -76,14 +76,27 @@ describe("bulk import", () => {
 
   it("rejects duplicates, over-limit and malformed input with a clear 400, creating nothing", async () => {
     const p = await newPartner(app);
-    const dup = expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test" }, { external_user_id: "a", email: "b@x.test" }], "k1"), 400, "invalid_request");
+    const dup = expectEnvelope(
+      await startImport(
+        p,
+        [
+          { external_user_id: "a", email: "a@x.test" },
+          { external_user_id: "a", email: "b@x.test" },
+        ],
+        "k1",
+      ),
+      400,
+      "invalid_request",
+    );
     expect(dup.message).toMatch(/unique.*a/);
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ external_user_id: `u${i}`, email: `u${i}@x.test` }));
     expect(expectEnvelope(await startImport(p, tooMany, "k2"), 400, "invalid_request").message).toMatch(/users/);
     expect(expectEnvelope(await startImport(p, [], "k3"), 400, "invalid_request").message).toMatch(/users/);
     expect(expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test", password: "x" }], "k4"), 400, "invalid_request").message).toMatch(/password/);
     expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test" }]), 400, "invalid_request");
-    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)", [p.organizationId])).rows[0].n).toBe(0);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)", [p.organizationId])).rows[0].n).toBe(
+      0,
+    );
   });
 
   it("replays the same job for the same Idempotency-Key", async () => {

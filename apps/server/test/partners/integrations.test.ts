@@ -18,7 +18,8 @@ describe("integration checks on partner routes", () => {
     const mine = await newPartner(app, { slug: "mine-los" });
     const theirs = await newPartner(app, { slug: "their-los" });
     const before = await countUsers();
-    const asMine = (slug: string) => app.request(`/v1/integrations/${slug}/users/u1`, { method: "PUT", key: mine.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "u1@x.test" }) });
+    const asMine = (slug: string) =>
+      app.request(`/v1/integrations/${slug}/users/u1`, { method: "PUT", key: mine.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "u1@x.test" }) });
     const unknown = expectEnvelope(await asMine("nobody-los"), 403, "forbidden");
     const foreign = expectEnvelope(await asMine(theirs.slug), 403, "forbidden");
     expect(foreign.message).toBe(unknown.message.replace("nobody-los", theirs.slug));
@@ -93,9 +94,7 @@ describe("changes racing each other", () => {
 
   it("the same alias added twice at once: one wins, the other is a 409 in the envelope, never a 500", async () => {
     const p = await newPartner(app, { slug: "twice-los" });
-    const results = await Promise.allSettled(
-      Array.from({ length: 6 }, () => updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["twice-alias"] })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["twice-alias"] })));
     expect(results.filter((result) => result.status === "fulfilled").length).toBeGreaterThanOrEqual(1);
     for (const result of results) {
       if (result.status === "rejected") expect(toApiError(result.reason).status).toBeLessThan(500);

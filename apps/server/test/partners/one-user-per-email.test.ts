@@ -76,7 +76,17 @@ describe("one user per email in an integration", () => {
     await p.put("/users/lo-1", { email: "ana@acme.test" });
     await p.put("/users/lo-2", { email: "bo@acme.test" });
     expectEnvelope(await post(p, "/users/lo-2/profile-changes", { email: "ana@acme.test" }, "pc-taken"), 409, "identity_conflict");
-    const started = await post(p, "/user-imports", { users: [{ external_user_id: "lo-3", email: "ana@acme.test" }, { external_user_id: "lo-4", email: "cy@acme.test" }] }, "import-1");
+    const started = await post(
+      p,
+      "/user-imports",
+      {
+        users: [
+          { external_user_id: "lo-3", email: "ana@acme.test" },
+          { external_user_id: "lo-4", email: "cy@acme.test" },
+        ],
+      },
+      "import-1",
+    );
     expect(started.status).toBe(202);
     const jobId = started.body.import.job_id as string;
     await expect.poll(async () => (await p.get(`/user-imports/${jobId}`)).body.import.status, { timeout: 15_000, interval: 200 }).toBe("completed");

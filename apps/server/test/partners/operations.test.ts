@@ -181,8 +181,7 @@ describe("profile changes", () => {
     }
     // Until confirmed, the old profile is in force.
     expect((await db().sql.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
-    const confirm = () =>
-      fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    const confirm = () => fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
     const confirmed = await confirm();
     expect(confirmed.status).toBe(200);
     expect(await confirmed.text()).toContain("Email address confirmed");

@@ -64,8 +64,12 @@ function signal() {
 }
 const within = (promise: Promise<void>, ms: number) => Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
 const accountOf = async (externalUserId: string, email: string) =>
-  (await app.t.db.sql.query("SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2", [externalUserId, email]))
-    .rows[0] as { locked: boolean; deleted_at: Date | null } | undefined;
+  (
+    await app.t.db.sql.query("SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2", [
+      externalUserId,
+      email,
+    ])
+  ).rows[0] as { locked: boolean; deleted_at: Date | null } | undefined;
 
 describe("a partner links the person while the creator's partner acts", () => {
   it("deletion decided, account about to go: the link waits, then gets an account of its own", async () => {

@@ -55,7 +55,10 @@ async function expectIntactForA(a: Partner) {
 }
 
 async function account(email: string) {
-  const { rows } = await app.t.db.sql.query("SELECT id, email, locked, deleted_at FROM site_accounts WHERE id = (SELECT site_account_id FROM partner_users WHERE external_user_id = 'a-1' AND email = $1)", [email]);
+  const { rows } = await app.t.db.sql.query(
+    "SELECT id, email, locked, deleted_at FROM site_accounts WHERE id = (SELECT site_account_id FROM partner_users WHERE external_user_id = 'a-1' AND email = $1)",
+    [email],
+  );
   return rows[0] as { id: string; email: string; locked: boolean; deleted_at: Date | null };
 }
 
@@ -149,7 +152,10 @@ describe("attacks through a partner's own user", () => {
     expect((await b.get("/users/b-1")).body.user).toMatchObject({ status: "active", wordpress_linked: true, wordpress_sync_status: "applied", launch_eligibility: { can_launch: true } });
     // A's user now belongs to the account of the address A confirmed.
     await expect
-      .poll(async () => (await app.t.db.sql.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows)
+      .poll(
+        async () =>
+          (await app.t.db.sql.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows,
+      )
       .toEqual([{ email: "attacker@alpha.test" }]);
   });
 
@@ -176,10 +182,7 @@ describe("races between partners, with real concurrency", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     await b.put("/users/b-1", { email });
     const others = await Promise.all(Array.from({ length: 20 }, () => newPartner(app, { slug: "alpha-los" })));
-    const [deletion, ...puts] = await Promise.all([
-      b.post("/users/b-1/deletions", {}, undefined, { "Idempotency-Key": "race-del-1" }),
-      ...others.map((p) => p.put("/users/a-1", { email })),
-    ]);
+    const [deletion, ...puts] = await Promise.all([b.post("/users/b-1/deletions", {}, undefined, { "Idempotency-Key": "race-del-1" }), ...others.map((p) => p.put("/users/a-1", { email }))]);
     expect(deletion?.status).toBe(202);
     for (const put of puts) expect([201, 202]).toContain(put.status);
     await poll(b, deletion?.body.operation.operation_id, "completed");
@@ -197,10 +200,7 @@ describe("races between partners, with real concurrency", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     await b.put("/users/b-1", { email });
     const others = await Promise.all(Array.from({ length: 20 }, () => newPartner(app, { slug: "alpha-los" })));
-    await Promise.all([
-      ...others.map((p) => p.put("/users/a-1", { email })),
-      ...Array.from({ length: 5 }, (_, i) => b.patch("/users/b-1", { status: i % 2 === 0 ? "disabled" : "active" })),
-    ]);
+    await Promise.all([...others.map((p) => p.put("/users/a-1", { email })), ...Array.from({ length: 5 }, (_, i) => b.patch("/users/b-1", { status: i % 2 === 0 ? "disabled" : "active" }))]);
     await b.patch("/users/b-1", { status: "disabled" });
     const { rows } = await app.t.db.sql.query("SELECT DISTINCT a.locked FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.email = $1", [email]);
     expect(rows).toEqual([{ locked: false }]);

@@ -38,8 +38,28 @@ describe("GET /v1/sources", () => {
   it("has every field required by either variant even for an unconfigured tenant", async () => {
     const { key } = await app.newKey({ scopes: ["sources:read"] });
     const res = await app.request("/v1/sources", { key });
-    const embeddingVariant = ["request_id", "agency_source_types", "tenant_source_keys", "tenant_sources", "default_tenant_source_keys", "shared_source_types", "shared_sources", "default_shared_source_types"];
-    const conversationVariant = ["request_id", "agency_source_types", "enabled_sources", "base_sources", "tenant_sources", "tenant_source_keys", "secondary_sources", "default_tenant_source_keys", "default_shared_source_types", "assigned_shared_source_types"];
+    const embeddingVariant = [
+      "request_id",
+      "agency_source_types",
+      "tenant_source_keys",
+      "tenant_sources",
+      "default_tenant_source_keys",
+      "shared_source_types",
+      "shared_sources",
+      "default_shared_source_types",
+    ];
+    const conversationVariant = [
+      "request_id",
+      "agency_source_types",
+      "enabled_sources",
+      "base_sources",
+      "tenant_sources",
+      "tenant_source_keys",
+      "secondary_sources",
+      "default_tenant_source_keys",
+      "default_shared_source_types",
+      "assigned_shared_source_types",
+    ];
     for (const field of [...embeddingVariant, ...conversationVariant]) expect(res.body).toHaveProperty(field);
     expect(res.body.tenant_source_sidebar_mode).toBeNull();
   });

@@ -75,16 +75,27 @@ async function makeFixture(): Promise<Fixture> {
   const partnerKey = partner.plaintext;
   const base = `/v1/integrations/${MAIN}`;
   expect((await rest("PUT", `${base}/teams/t1`, partnerKey, { name: "Team One" })).status).toBe(201);
-  for (const [id, name] of [["u-status", "Status User"], ["u-delete", "Delete User"], ["u-override", "Override Me"], ["u-gone", "Gone User"]] as const) {
+  for (const [id, name] of [
+    ["u-status", "Status User"],
+    ["u-delete", "Delete User"],
+    ["u-override", "Override Me"],
+    ["u-gone", "Gone User"],
+  ] as const) {
     expect((await rest("PUT", `${base}/users/${id}`, partnerKey, { email: `${id}@authz.test`, name })).status).toBe(201);
   }
   const deletion = await rest("POST", `${base}/users/u-gone/deletions`, partnerKey, {}, { "Idempotency-Key": "authz-delete-u-gone" });
   expect(deletion.status, deletion.text).toBe(202);
   await waitFor(async () => (await rest("GET", `${base}/user-operations/${deletion.body.operation.operation_id}`, partnerKey)).body.operation.status, "completed");
 
-  const imported = await rest("POST", `${base}/user-imports`, partnerKey, { users: [{ external_user_id: "imp-1", email: "imp-1@authz.test" }] }, {
-    "Idempotency-Key": "authz-import-1",
-  });
+  const imported = await rest(
+    "POST",
+    `${base}/user-imports`,
+    partnerKey,
+    { users: [{ external_user_id: "imp-1", email: "imp-1@authz.test" }] },
+    {
+      "Idempotency-Key": "authz-import-1",
+    },
+  );
   expect(imported.status, imported.text).toBe(202);
   await waitFor(async () => (await rest("GET", `${base}/user-imports/${imported.body.import.job_id}`, partnerKey)).body.import.status, "completed");
 
@@ -346,8 +357,7 @@ const QUERIES: Record<string, QueryCase> = {
     },
   },
   "staff.organizations.list": {
-    check: (data) =>
-      expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 4 }),
+    check: (data) => expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 4 }),
   },
   "staff.organizations.get": {
     input: () => ({ id: f.orgId }),
@@ -446,8 +456,7 @@ const QUERIES: Record<string, QueryCase> = {
   },
   "staff.partnerImports.get": {
     input: () => ({ integration_id: f.mainIntegrationId, job_id: f.importJobId }),
-    check: (data) =>
-      expect(data).toMatchObject({ job_id: f.importJobId, integration: MAIN, status: "completed", total: 1, results: [{ external_user_id: "imp-1", outcome: "created", error: null }] }),
+    check: (data) => expect(data).toMatchObject({ job_id: f.importJobId, integration: MAIN, status: "completed", total: 1, results: [{ external_user_id: "imp-1", outcome: "created", error: null }] }),
   },
   "staff.conversations.overview": {
     input: () => ({ key_id: f.partnerKey.id }),

@@ -96,8 +96,7 @@ describe("invitation links", () => {
 
   it("checks the link before the password, and throttles attempts per address", async () => {
     // A made-up token is refused as a bad link whatever the password: no password rule or hash is spent on it.
-    const attempt = (i: number, password: string) =>
-      trpc("staff.invitations.accept", { mutation: true, input: { token: `made-up-token-number-${i}`, password }, address: "198.51.100.200" });
+    const attempt = (i: number, password: string) => trpc("staff.invitations.accept", { mutation: true, input: { token: `made-up-token-number-${i}`, password }, address: "198.51.100.200" });
     const first = await attempt(0, "short");
     expect(first.status).toBe(404);
     const results = await Promise.all(Array.from({ length: 21 }, (_, i) => attempt(i + 1, "x".repeat(200))));

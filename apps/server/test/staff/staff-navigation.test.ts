@@ -71,9 +71,7 @@ describe("global search", () => {
     expect((await search(key.id)).keys.items).toEqual([expect.objectContaining({ id: key.id, last_four: key.last_four, organization: expect.objectContaining({ id: partner.organizationId }) })]);
     expect((await search(`…${key.last_four}`)).keys.items.map((hit: { id: string }) => hit.id)).toContain(key.id);
     expect((await search(conversationId)).conversations.items).toEqual([expect.objectContaining({ id: conversationId, key_id: partner.keyId, external_user_id: "lo-3001" })]);
-    expect((await search(operationId)).operations.items).toEqual([
-      expect.objectContaining({ id: operationId, type: "deletion", integration_id: integrationId, external_user_id: "uw-4001" }),
-    ]);
+    expect((await search(operationId)).operations.items).toEqual([expect.objectContaining({ id: operationId, type: "deletion", integration_id: integrationId, external_user_id: "uw-4001" })]);
     const org = ok(await mutate(admin, "staff.organizations.create", { name: "Findable Lending" }));
     expect((await search("findable")).organizations.items).toEqual([{ id: org.id, name: "Findable Lending" }]);
     expect((await search(integrationId)).integrations.items).toEqual([expect.objectContaining({ id: integrationId, slug: "nav-los" })]);

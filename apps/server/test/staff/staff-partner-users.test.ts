@@ -169,7 +169,12 @@ describe("partner users and the outbox", () => {
     expect((await put("known", { email: "known@crm.test" })).body.user.identity_origin).toBe("existing_mg");
     expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null, total: 0 });
     const all = ok(await query(viewer, "staff.outbox.list", { limit: 200 })).notifications;
-    expect(all.filter((n: { recipient: string }) => n.recipient.endsWith("@crm.test")).map((n: { recipient: string }) => n.recipient).sort()).toEqual(
+    expect(
+      all
+        .filter((n: { recipient: string }) => n.recipient.endsWith("@crm.test"))
+        .map((n: { recipient: string }) => n.recipient)
+        .sort(),
+    ).toEqual(
       // emp-10 was disabled (its link withdrawn with the lock) and reactivated before choosing a password: a second link.
       ["emp.one@crm.test", "emp10@crm.test", "emp10@crm.test", "emp2.again@crm.test", "emp2@crm.test", "other7@crm.test"].sort(),
     );
@@ -194,9 +199,15 @@ describe("partner users and the outbox", () => {
     const integration = ok(await mutate(admin, "staff.integrations.create", { organization_id: key.key.organization_id, slug: "imports-los" }));
     const jobs: string[] = [];
     for (const n of [1, 2, 3]) {
-      const started = await rest("POST", "/v1/integrations/imports-los/user-imports", key.plaintext, { users: [{ external_user_id: `imp-${n}`, email: `imp${n}@imports.test` }] }, {
-        "Idempotency-Key": `paging-import-${n}`,
-      });
+      const started = await rest(
+        "POST",
+        "/v1/integrations/imports-los/user-imports",
+        key.plaintext,
+        { users: [{ external_user_id: `imp-${n}`, email: `imp${n}@imports.test` }] },
+        {
+          "Idempotency-Key": `paging-import-${n}`,
+        },
+      );
       expect(started.status, started.text).toBe(202);
       jobs.push(started.body.import.job_id);
     }

@@ -82,7 +82,11 @@ describe("staff sign-in throttling", () => {
 describe("where the staff surface is served", () => {
   it("the public port has no /trpc at all; the admin listener has it", async () => {
     await createStaff(app.t.db, { email: "where@mga.test", password: "the right password 6", role: "viewer", actor: "test" });
-    const onPublic = await fetch(`${app.baseUrl}/trpc/staff.signIn`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "where@mga.test", password: "the right password 6" }) });
+    const onPublic = await fetch(`${app.baseUrl}/trpc/staff.signIn`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "where@mga.test", password: "the right password 6" }),
+    });
     expect(onPublic.status).toBe(404);
     expect(onPublic.headers.get("set-cookie")).toBeNull();
     expect((await fetch(`${app.baseUrl}/trpc/system.status`)).status).toBe(404);

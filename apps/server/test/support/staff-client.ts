@@ -37,10 +37,7 @@ export function staffClient(baseUrl: () => string) {
     if (options.cookie) headers.Cookie = options.cookie;
     if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
     if (options.address) headers["X-Forwarded-For"] = options.address;
-    const url =
-      options.mutation || options.input === undefined
-        ? `${baseUrl()}/trpc/${path}`
-        : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
+    const url = options.mutation || options.input === undefined ? `${baseUrl()}/trpc/${path}` : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
     const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
     const text = await res.text();
     let body: { result?: { data: UntypedJson }; error?: TrpcResult["error"] };

@@ -37,8 +37,7 @@ export function useStaffProcedures() {
   const json = { "Content-Type": "application/json" };
   const rest = (method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
     setup.app.request(path, { method, key, headers: { ...(body === undefined ? {} : json), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const auditList = async (filter: { action?: string; actor?: string }, limit = 200) =>
-    ok(await query(sessions.viewer, "staff.audit.list", { ...filter, limit })).entries as AuditEntryView[];
+  const auditList = async (filter: { action?: string; actor?: string }, limit = 200) => ok(await query(sessions.viewer, "staff.audit.list", { ...filter, limit })).entries as AuditEntryView[];
   const newOrg = async (name: string) => ok(await mutate(sessions.admin, "staff.organizations.create", { name })) as { id: string; name: string };
   const newKey = async (organizationId: string, scopes: string[], extra: Record<string, unknown> = {}) =>
     ok(await mutate(sessions.admin, "staff.keys.create", { organization_id: organizationId, name: `key ${scopes.join(" ")}`, scopes, ...extra })) as {

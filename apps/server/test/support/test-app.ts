@@ -49,7 +49,9 @@ export async function startTestApp(
     trustProxy?: string;
   } = {},
 ): Promise<TestApp> {
-  const t = options.shareDatabaseWith ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} } : await createTestDatabase();
+  const t = options.shareDatabaseWith
+    ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} }
+    : await createTestDatabase();
   const logs: string[] = [];
   const server: Server = createServer();
   const adminServer: Server = createServer();
@@ -70,7 +72,17 @@ export async function startTestApp(
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   const logger = createLogger("debug", (line) => logs.push(line));
   const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl };
-  server.on("request", createApp({ ...deps, logger, publicBaseUrl: baseUrl, sseKeepAliveMs: options.sseKeepAliveMs, siteCallbackSecret: options.siteCallbackSecret, trustedProxy: trustedProxies(options.trustProxy ?? "") }));
+  server.on(
+    "request",
+    createApp({
+      ...deps,
+      logger,
+      publicBaseUrl: baseUrl,
+      sseKeepAliveMs: options.sseKeepAliveMs,
+      siteCallbackSecret: options.siteCallbackSecret,
+      trustedProxy: trustedProxies(options.trustProxy ?? ""),
+    }),
+  );
   adminServer.on("request", createAdminApp({ ...deps, logger }));
 
   return {

@@ -43,10 +43,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     if (name.startsWith("error.")) delete components.schemas?.[name];
   }
   components.responses = Object.fromEntries(
-    Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
-      `Error${status}`,
-      { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } },
-    ]),
+    Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [`Error${status}`, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } }]),
   );
 
   const metaByRoute = collectMeta();

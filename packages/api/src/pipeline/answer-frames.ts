@@ -29,12 +29,7 @@ export interface AnswerStreamOptions {
  *   {"type":"error","status":502,"error":{code,message,request_id}}.
  * Shared by the API's message routes and the hosted chat.
  */
-export async function answerAsFrames(
-  deps: { db: Database; upstream: ChatUpstream },
-  prepare: () => Promise<SendMessageInput>,
-  sink: FrameSink,
-  options: AnswerStreamOptions,
-): Promise<void> {
+export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstream }, prepare: () => Promise<SendMessageInput>, sink: FrameSink, options: AnswerStreamOptions): Promise<void> {
   const { requestId } = options;
   try {
     const input = await prepare();

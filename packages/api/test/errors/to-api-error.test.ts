@@ -12,7 +12,16 @@ describe("toApiError: the one mapping from failures to HTTP", () => {
   });
 
   it("gives every spec code a status", () => {
-    expect(HTTP_STATUS_OF).toMatchObject({ invalid_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, idempotency_conflict: 409, rate_limited: 429, internal_error: 500, upstream_error: 502 });
+    expect(HTTP_STATUS_OF).toMatchObject({
+      invalid_request: 400,
+      unauthorized: 401,
+      forbidden: 403,
+      not_found: 404,
+      idempotency_conflict: 409,
+      rate_limited: 429,
+      internal_error: 500,
+      upstream_error: 502,
+    });
   });
 
   it("names the fields of a validation failure", () => {

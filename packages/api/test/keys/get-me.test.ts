@@ -7,9 +7,26 @@ import { type ApiContext, appRouter, createCallerFactory } from "../../src/index
 /** Procedures called directly (as the admin console and the SSE routes do), without HTTP. */
 let t: TestDatabase;
 const createCaller = createCallerFactory(appRouter);
-const upstream = { stream: () => { throw new Error("not used"); } };
+const upstream = {
+  stream: () => {
+    throw new Error("not used");
+  },
+};
 const directory = { siteAccounts: {} as never, chatIdentities: {} as never };
-const context = (presentedKey: string | undefined): ApiContext => ({ db: t.db, upstream, directory, queue: {} as never, appUrl: "http://app.test", requestId: "req_test", clientAddress: "127.0.0.1", presentedKey, idempotencyKey: undefined, staffSessionToken: undefined, csrfHeader: undefined, response: { headers: {} } });
+const context = (presentedKey: string | undefined): ApiContext => ({
+  db: t.db,
+  upstream,
+  directory,
+  queue: {} as never,
+  appUrl: "http://app.test",
+  requestId: "req_test",
+  clientAddress: "127.0.0.1",
+  presentedKey,
+  idempotencyKey: undefined,
+  staffSessionToken: undefined,
+  csrfHeader: undefined,
+  response: { headers: {} },
+});
 
 beforeAll(async () => {
   t = await createTestDatabase();

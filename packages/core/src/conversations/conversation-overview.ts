@@ -19,10 +19,10 @@ export async function conversationOverview(db: Database, apiKeyId: string, input
      FROM conversations WHERE api_key_id = $1`,
     [apiKeyId],
   );
-  const { rows: recent } = await db.sql.query<ConversationRow>(
-    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE api_key_id = $1 ORDER BY updated_at DESC, id DESC LIMIT $2`,
-    [apiKeyId, input.limit],
-  );
+  const { rows: recent } = await db.sql.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE api_key_id = $1 ORDER BY updated_at DESC, id DESC LIMIT $2`, [
+    apiKeyId,
+    input.limit,
+  ]);
   const totals = rows[0] ?? { conversations: 0, messages: 0, embedded: 0, last_activity: null };
   return {
     counts: { conversations: totals.conversations, messages: totals.messages, embedded: totals.embedded },

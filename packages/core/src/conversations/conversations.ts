@@ -38,16 +38,7 @@ export async function createConversation(
   const { rows } = await db.sql.query<ConversationRow>(
     `INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-    [
-      newId("conv"),
-      input.apiKeyId,
-      input.organizationId,
-      input.user.external_user_id,
-      input.user.email ?? null,
-      input.user.name ?? null,
-      input.title ?? null,
-      JSON.stringify(input.metadata ?? {}),
-    ],
+    [newId("conv"), input.apiKeyId, input.organizationId, input.user.external_user_id, input.user.email ?? null, input.user.name ?? null, input.title ?? null, JSON.stringify(input.metadata ?? {})],
   );
   return toConversation(rows[0] as ConversationRow);
 }

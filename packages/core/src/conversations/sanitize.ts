@@ -29,15 +29,19 @@ const MAX_ITEMS = 50;
 const MAX_STRING = 2000;
 
 export function sanitizeCitations(input: unknown): PublicCitation[] {
-  return asObjects(input).map((item) => {
-    const out: PublicCitation = pickStrings(item, CITATION_STRINGS);
-    if (typeof item.page === "number" && Number.isInteger(item.page) && item.page >= 0) out.page = item.page;
-    return out;
-  }).filter((citation) => Object.keys(citation).length > 0);
+  return asObjects(input)
+    .map((item) => {
+      const out: PublicCitation = pickStrings(item, CITATION_STRINGS);
+      if (typeof item.page === "number" && Number.isInteger(item.page) && item.page >= 0) out.page = item.page;
+      return out;
+    })
+    .filter((citation) => Object.keys(citation).length > 0);
 }
 
 export function sanitizeSources(input: unknown): PublicSource[] {
-  return asObjects(input).map((item) => pickStrings(item, SOURCE_STRINGS)).filter((source) => Object.keys(source).length > 0);
+  return asObjects(input)
+    .map((item) => pickStrings(item, SOURCE_STRINGS))
+    .filter((source) => Object.keys(source).length > 0);
 }
 
 function asObjects(input: unknown): Array<Record<string, unknown>> {

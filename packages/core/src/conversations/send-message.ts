@@ -57,11 +57,7 @@ export interface SendMessageOptions {
 
 const HISTORY_LIMIT = 40;
 
-export async function sendMessage(
-  deps: { db: Database; upstream: ChatUpstream },
-  input: SendMessageInput,
-  options: SendMessageOptions,
-): Promise<SendMessageResult> {
+export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }, input: SendMessageInput, options: SendMessageOptions): Promise<SendMessageResult> {
   const { db, upstream } = deps;
   const sources = resolveSourceSelection(input.key.tenant, input.searchOptions);
   let history: Array<{ role: "user" | "assistant"; content: string }> = [];
@@ -169,11 +165,7 @@ export async function sendMessage(
     metadata: { tokens_used: tokensUsed },
     createdAt: new Date(),
   };
-  await appendMessages(
-    db,
-    userStored ? { apiKeyId: input.key.id, embedded: input.embedded, conversationId } : target,
-    userStored ? [assistantMessage] : [userMessage, assistantMessage],
-  );
+  await appendMessages(db, userStored ? { apiKeyId: input.key.id, embedded: input.embedded, conversationId } : target, userStored ? [assistantMessage] : [userMessage, assistantMessage]);
   await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
   return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
 }

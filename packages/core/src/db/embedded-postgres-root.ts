@@ -76,9 +76,7 @@ export function assertCanEnter(account: Account, target: string, what: string): 
     const stat = statSync(dir, { throwIfNoEntry: false });
     if (stat && !canEnter(stat, account)) {
       const mode = (stat.mode & 0o7777).toString(8).padStart(4, "0");
-      throw new Error(
-        `the embedded PostgreSQL runs as the '${USER}' user, who cannot enter ${dir} (mode ${mode}): move ${what} to a directory other users can enter, or set DATABASE_URL`,
-      );
+      throw new Error(`the embedded PostgreSQL runs as the '${USER}' user, who cannot enter ${dir} (mode ${mode}): move ${what} to a directory other users can enter, or set DATABASE_URL`);
     }
   }
 }

@@ -29,13 +29,7 @@ export interface EmbeddedDatabase {
 /** How long a joining process waits for a cluster that is still starting or changing its password. */
 const JOIN_TIMEOUT_MS = 10_000;
 
-export async function startEmbeddedPostgres(options: {
-  dataDir: string;
-  database: string;
-  port?: number;
-  persistent?: boolean;
-  log?: (line: string) => void;
-}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(options: { dataDir: string; database: string; port?: number; persistent?: boolean; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const passwordFile = passwordFileOf(dataDir);
   const running = readRunningPort(dataDir);
@@ -130,14 +124,7 @@ async function joinCluster(port: number, passwordFile: string, database: string)
 
 // ---- initdb and start ----
 
-function newCluster(options: {
-  dataDir: string;
-  port: number;
-  pwfile: string;
-  persistent: boolean;
-  runAsPostgres: boolean;
-  log: (line: string) => void;
-}): EmbeddedPostgres {
+function newCluster(options: { dataDir: string; port: number; pwfile: string; persistent: boolean; runAsPostgres: boolean; log: (line: string) => void }): EmbeddedPostgres {
   return new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port: options.port,
@@ -154,8 +141,10 @@ function newCluster(options: {
     // PostgreSQL refuses to run as root; CI and fresh machines run as root.
     createPostgresUser: options.runAsPostgres,
     postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "max_connections=200",
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=200",
       // Throwaway test clusters need no durability; a persistent one keeps fsync on.
       ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
     ],
@@ -164,10 +153,7 @@ function newCluster(options: {
   });
 }
 
-async function initialise(
-  cluster: EmbeddedPostgres,
-  options: { dataDir: string; pwfile: string; password: string; account: Account | undefined },
-): Promise<void> {
+async function initialise(cluster: EmbeddedPostgres, options: { dataDir: string; pwfile: string; password: string; account: Account | undefined }): Promise<void> {
   const { dataDir, pwfile, account } = options;
   rmSync(pwfile, { force: true });
   // initdb runs as `postgres` when we are root: the file is 0600 and theirs.

@@ -1,17 +1,7 @@
 import { AppError } from "../errors/app-error";
 
 /** Every scope a key can hold (spec section 5 item 2). `embed:*` in the spec is shorthand, not a scope. */
-export const SCOPES = [
-  "chat:read",
-  "chat:write",
-  "sources:read",
-  "embed:users:read",
-  "embed:users:write",
-  "embed:users:delete",
-  "embed:teams:read",
-  "embed:teams:write",
-  "embed:launch",
-] as const;
+export const SCOPES = ["chat:read", "chat:write", "sources:read", "embed:users:read", "embed:users:write", "embed:users:delete", "embed:teams:read", "embed:teams:write", "embed:launch"] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -56,10 +56,9 @@ async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{
 }
 
 async function loadLaunch(db: Database, launchId: string): Promise<LaunchRow> {
-  const { rows } = await db.sql.query<LaunchRow>(
-    "SELECT id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution FROM launches WHERE id = $1",
-    [launchId],
-  );
+  const { rows } = await db.sql.query<LaunchRow>("SELECT id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution FROM launches WHERE id = $1", [
+    launchId,
+  ]);
   if (!rows[0]) throw revoked();
   return rows[0];
 }
@@ -85,10 +84,15 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   const grant = await findActiveGrant(db, launch, now);
   const sessionToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + AUTH_SESSION_SECONDS * 1000);
-  await db.sql.query(
-    "INSERT INTO embed_sessions (id, launch_id, partner_user_id, token_hash, expires_at, grant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    [newId("es"), launch.id, launch.partner_user_id, hashSecret(sessionToken), expiresAt, grant?.id ?? null, now],
-  );
+  await db.sql.query("INSERT INTO embed_sessions (id, launch_id, partner_user_id, token_hash, expires_at, grant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+    newId("es"),
+    launch.id,
+    launch.partner_user_id,
+    hashSecret(sessionToken),
+    expiresAt,
+    grant?.id ?? null,
+    now,
+  ]);
   return { sessionToken, expiresAt, loginRequired: !grant };
 }
 
@@ -103,10 +107,7 @@ async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Prom
 }
 
 async function findGrant(db: Database, id: string): Promise<{ id: string; expiresAt: Date; revokedAt: Date | null } | undefined> {
-  const { rows } = await db.sql.query<{ id: string; expiresAt: Date; revokedAt: Date | null }>(
-    `SELECT id, expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM chat_grants WHERE id = $1`,
-    [id],
-  );
+  const { rows } = await db.sql.query<{ id: string; expiresAt: Date; revokedAt: Date | null }>(`SELECT id, expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM chat_grants WHERE id = $1`, [id]);
   return rows[0];
 }
 
@@ -141,10 +142,14 @@ export async function completeSiteLogin(db: Database, input: { sessionToken: str
   const grantId = newId("gr");
   const expiresAt = new Date(now.getTime() + GRANT_HOURS * 3600_000);
   await withTransaction(db, async (tx) => {
-    await tx.sql.query(
-      "INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
-      [grantId, launch.partner_user_id, launch.access_version, launch.account_generation, now, expiresAt],
-    );
+    await tx.sql.query("INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)", [
+      grantId,
+      launch.partner_user_id,
+      launch.access_version,
+      launch.account_generation,
+      now,
+      expiresAt,
+    ]);
     await tx.sql.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
   });
   return { grantExpiresAt: expiresAt };
@@ -170,10 +175,15 @@ export async function exchangeSessionForChatToken(
     // One token per session: a replayed or concurrent exchange gets nothing.
     const claimed = await tx.sql.query("UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL", [session.id, tokenId]);
     if (claimed.rowCount !== 1) return false;
-    await tx.sql.query(
-      "INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-      [tokenId, grant.id, launch.id, launch.partner_user_id, hashSecret(chatToken), now, expiresAt],
-    );
+    await tx.sql.query("INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+      tokenId,
+      grant.id,
+      launch.id,
+      launch.partner_user_id,
+      hashSecret(chatToken),
+      now,
+      expiresAt,
+    ]);
     return true;
   });
   if (!issued) throw new AppError("unauthorized", "this session already produced its chat token; request a fresh launch");
@@ -213,4 +223,3 @@ export async function verifyChatToken(db: Database, chatToken: string, clock: Cl
     expiresAt: token.expiresAt,
   };
 }
-

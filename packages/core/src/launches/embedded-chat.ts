@@ -24,17 +24,10 @@ export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
  * launch's snapshotted attribution and loan context are recorded with the conversation and
  * each message (they identify the credential and the loan, never authenticate anything).
  */
-export async function embeddedMessageInput(
-  db: Database,
-  authority: ChatAuthority,
-  input: { requestId: string; message: string; conversationId?: string | undefined },
-): Promise<SendMessageInput> {
+export async function embeddedMessageInput(db: Database, authority: ChatAuthority, input: { requestId: string; message: string; conversationId?: string | undefined }): Promise<SendMessageInput> {
   const message = input.message.trim();
   if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
-  const [key, user] = await Promise.all([
-    getKeyById(db, authority.apiKeyId),
-    partnerUserExternalId(db, authority.partnerUserId),
-  ]);
+  const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), partnerUserExternalId(db, authority.partnerUserId)]);
   // Embedded answers count against the launch key's rate limit, like its API requests.
   enforceRateLimit(await countKeyRequest(db, key));
   const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };

@@ -40,10 +40,7 @@ export async function issueLaunch(
   db: Database,
   input: { key: AuthenticatedKey; publicName: string; externalUserId: string; loanContext: LoanContext; appUrl: string; now?: Date },
 ): Promise<IssuedLaunch> {
-  const { rows: bindings } = await db.sql.query<{ enabled: boolean; publicName: string }>(
-    `SELECT enabled, public_name AS "publicName" FROM launch_bindings WHERE api_key_id = $1`,
-    [input.key.id],
-  );
+  const { rows: bindings } = await db.sql.query<{ enabled: boolean; publicName: string }>(`SELECT enabled, public_name AS "publicName" FROM launch_bindings WHERE api_key_id = $1`, [input.key.id]);
   const binding = bindings[0];
   if (!binding?.enabled || binding.publicName !== input.publicName) {
     throw new AppError("forbidden", `this key is not bound to launch for ${input.publicName}`);
@@ -64,21 +61,8 @@ export async function issueLaunch(
   await db.sql.query(
     `INSERT INTO launches (id, api_key_id, integration_id, partner_user_id, code_hash, access_version, account_generation, loan_context, attribution, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      id,
-      input.key.id,
-      integration.id,
-      user.id,
-      hashSecret(code),
-      user.accessVersion,
-      user.accountGeneration,
-      JSON.stringify(input.loanContext),
-      JSON.stringify(attribution),
-      expiresAt,
-      now,
-    ],
+    [id, input.key.id, integration.id, user.id, hashSecret(code), user.accessVersion, user.accountGeneration, JSON.stringify(input.loanContext), JSON.stringify(attribution), expiresAt, now],
   );
   const launchUrl = `${input.appUrl.replace(/\/+$/, "")}/embed/partner/${encodeURIComponent(integration.slug)}#code=${code}`;
   return { launchId: id, launchUrl, expiresAt };
 }
-

@@ -26,17 +26,7 @@ export const LOAN_PURPOSE_NAMES: Record<LoanPurpose, string> = {
  * anything else; this list keeps a stored context from an older version, or a future field,
  * from leaking there unreviewed.
  */
-export const LOAN_CONTEXT_FIELDS = [
-  "external_loan_id",
-  "program",
-  "purpose",
-  "occupancy",
-  "property_type",
-  "property_state",
-  "units",
-  "milestone",
-  "application_date",
-] as const;
+export const LOAN_CONTEXT_FIELDS = ["external_loan_id", "program", "purpose", "occupancy", "property_type", "property_state", "units", "milestone", "application_date"] as const;
 
 export type UpstreamLoanContext = Partial<Record<(typeof LOAN_CONTEXT_FIELDS)[number], string | number>>;
 

@@ -19,10 +19,7 @@ function checkedName(raw: string): string {
 
 export async function createOrganization(db: Database, input: { name: string }): Promise<Organization> {
   const name = checkedName(input.name);
-  const { rows } = await db.sql.query<Organization>(
-    `INSERT INTO organizations (id, name, created_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING ${COLUMNS}`,
-    [newId("org"), name],
-  );
+  const { rows } = await db.sql.query<Organization>(`INSERT INTO organizations (id, name, created_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING ${COLUMNS}`, [newId("org"), name]);
   return rows[0] as Organization;
 }
 

@@ -43,19 +43,17 @@ export function decodeCursor(secrets: ServerSecrets, cursor: string | undefined,
 }
 
 function digest(filters: unknown): string {
-  return createHash("sha256").update(JSON.stringify(filters ?? null)).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify(filters ?? null))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 /**
  * One page from rows fetched with `LIMIT limit + 1` in keyset order: the first `limit` rows,
  * and the cursor after the last of them when the extra row shows that more follow.
  */
-export function keysetPage<Row extends { id: string; created_at: Date }>(
-  secrets: ServerSecrets,
-  rows: Row[],
-  limit: number,
-  filters: unknown,
-): { rows: Row[]; nextCursor: string | null } {
+export function keysetPage<Row extends { id: string; created_at: Date }>(secrets: ServerSecrets, rows: Row[], limit: number, filters: unknown): { rows: Row[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(secrets, { createdAt: last.created_at.toISOString(), id: last.id }, filters) : null };

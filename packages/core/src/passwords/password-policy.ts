@@ -36,6 +36,9 @@ export function assertAcceptablePassword(password: string, field = "password"): 
   const result = strength(password);
   if (result.score < MIN_SCORE) {
     const why = result.feedback.warning ?? "it is too easy to guess";
-    throw new AppError("invalid_request", `${field}: too easy to guess (${why.replace(/\.$/, "").toLowerCase()}); ${result.feedback.suggestions[0]?.replace(/\.$/, "").toLowerCase() ?? "add another word or two"}`);
+    throw new AppError(
+      "invalid_request",
+      `${field}: too easy to guess (${why.replace(/\.$/, "").toLowerCase()}); ${result.feedback.suggestions[0]?.replace(/\.$/, "").toLowerCase() ?? "add another word or two"}`,
+    );
   }
 }

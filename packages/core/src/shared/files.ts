@@ -54,5 +54,7 @@ export function errorCode(error: unknown): string | undefined {
 
 /** An error's message on one line, for messages that must fit one. */
 export function oneLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : (error ?? "")).replace(/\s+/g, " ").trim();
+  return String(error instanceof Error ? error.message : (error ?? ""))
+    .replace(/\s+/g, " ")
+    .trim();
 }

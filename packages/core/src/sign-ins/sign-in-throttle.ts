@@ -109,7 +109,10 @@ export function addressBucket(address: string): string {
   const front = head ? head.split(":") : [];
   const back = tail ? tail.split(":") : [];
   const groups = plain.includes("::") ? [...front, ...Array(8 - front.length - back.length).fill("0"), ...back] : front;
-  return `${groups.slice(0, 4).map((group) => String(Number.parseInt(group || "0", 16).toString(16))).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => String(Number.parseInt(group || "0", 16).toString(16)))
+    .join(":")}::/64`;
 }
 
 /**
@@ -119,10 +122,7 @@ export function addressBucket(address: string): string {
 export async function beginSignInAttempt(db: Database, surface: SignInSurface, who: { account?: string | undefined; address: string }): Promise<SignInAttempt> {
   const byAccount = who.account === undefined ? undefined : limiter(db, surface, "account");
   const byAddress = limiter(db, surface, "address");
-  const consumed = await Promise.allSettled([
-    byAccount?.consume(accountKey(who.account as string)),
-    byAddress?.consume(addressKey(who.address)),
-  ]);
+  const consumed = await Promise.allSettled([byAccount?.consume(accountKey(who.account as string)), byAddress?.consume(addressKey(who.address))]);
   for (const [index, outcome] of consumed.entries()) {
     if (outcome.status === "fulfilled") continue;
     if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;

@@ -27,9 +27,7 @@ export function buildSourceCatalog(config: TenantConfig): SourceCatalog {
   const tenantSources = tenantKeys.map((key) => described.get(key) ?? { key, label: key, defaultOn: false });
   const assignedShared = config.assignedSharedSourceTypes ?? [];
   const defaultShared = config.defaultSharedSourceTypes ?? [];
-  const sharedEntries = new Map(
-    (config.secondarySources ?? []).flatMap((entry) => (entry.type === "shared_source" ? [[entry.sourceType, entry] as const] : [])),
-  );
+  const sharedEntries = new Map((config.secondarySources ?? []).flatMap((entry) => (entry.type === "shared_source" ? [[entry.sourceType, entry] as const] : [])));
   const sharedSources = assignedShared.map((sourceType) => {
     const entry = sharedEntries.get(sourceType);
     return {

@@ -49,11 +49,7 @@ const toInvite = (row: InviteRow): StaffInvite => ({
   expiresAt: row.expiresAt,
 });
 
-export async function inviteStaff(
-  db: Database,
-  input: { email: string; role: string; actor: string },
-  now = new Date(),
-): Promise<{ invite: StaffInvite; token: string }> {
+export async function inviteStaff(db: Database, input: { email: string; role: string; actor: string }, now = new Date()): Promise<{ invite: StaffInvite; token: string }> {
   const email = normalizeStaffEmail(input.email);
   assertStaffRole(input.role);
   if ((await db.sql.query("SELECT 1 FROM staff_accounts WHERE email = $1", [email])).rowCount) {
@@ -76,10 +72,7 @@ export async function inviteStaff(
 
 /** Invitations not yet used, withdrawn or expired, newest first. */
 export async function listPendingInvites(db: Database, now = new Date()): Promise<StaffInvite[]> {
-  const { rows } = await db.sql.query<InviteRow>(
-    `SELECT ${COLUMNS} FROM staff_invites WHERE accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $1 ORDER BY created_at DESC`,
-    [now],
-  );
+  const { rows } = await db.sql.query<InviteRow>(`SELECT ${COLUMNS} FROM staff_invites WHERE accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $1 ORDER BY created_at DESC`, [now]);
   return rows.map(toInvite);
 }
 
@@ -106,11 +99,7 @@ export async function describeStaffInvite(db: Database, token: string, now = new
  * Uses the link: the account is created and the invitation marked used in one transaction,
  * and the conditional update lets only one of two simultaneous attempts through.
  */
-export async function acceptStaffInvite(
-  db: Database,
-  input: { token: string; password: string; address: string },
-  now = new Date(),
-): Promise<{ id: string; email: string; role: StaffRole }> {
+export async function acceptStaffInvite(db: Database, input: { token: string; password: string; address: string }, now = new Date()): Promise<{ id: string; email: string; role: StaffRole }> {
   // Throttled, and the token checked before anything costly (the password rule, the hash).
   const attempt = await beginSignInAttempt(db, "staff-invite", { address: input.address });
   const invite = await describeStaffInvite(db, input.token, now);

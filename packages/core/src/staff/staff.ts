@@ -67,17 +67,12 @@ export async function createStaff(db: Database, input: { email: string; password
  * before the password is checked; wrong passwords and refusals are written to the audit log
  * (a refusal once, when the lock engages, so a locked-out flood cannot fill the log).
  */
-export async function signInStaff(
-  db: Database,
-  input: { email: string; password: string; address: string },
-  now = new Date(),
-): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
+export async function signInStaff(db: Database, input: { email: string; password: string; address: string }, now = new Date()): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
   const email = input.email.trim().toLowerCase();
   // The audit log names who tried, but what was typed for an email may be a password typed in
   // the wrong box: only something shaped like an address is written down.
   const who = /^[^@\s]{1,64}@[^@\s]{1,190}$/.test(email) ? email : "(not an email address)";
-  const audit = (action: string, target: string, details: Record<string, unknown> = {}) =>
-    recordAudit(db, { actor: who, action, target, details: { address: input.address, ...details } });
+  const audit = (action: string, target: string, details: Record<string, unknown> = {}) => recordAudit(db, { actor: who, action, target, details: { address: input.address, ...details } });
   let attempt: Awaited<ReturnType<typeof beginSignInAttempt>>;
   try {
     attempt = await beginSignInAttempt(db, "staff", { account: email, address: input.address });
@@ -129,4 +124,3 @@ export async function authenticateStaff(db: Database, sessionToken: string | und
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
   await db.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [hashSecret(sessionToken), new Date()]);
 }
-

@@ -45,7 +45,10 @@ export const secondarySourceSchema = z.discriminatedUnion("type", [
 
 export const sidebarModeSchema = z.enum(["hidden", "flat", "grouped"]);
 
-const uniqueIds = z.array(sourceId).max(200).refine((items) => new Set(items).size === items.length, "must not repeat a value");
+const uniqueIds = z
+  .array(sourceId)
+  .max(200)
+  .refine((items) => new Set(items).size === items.length, "must not repeat a value");
 
 export const tenantConfigSchema = z
   .strictObject({

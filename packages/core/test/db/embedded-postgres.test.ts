@@ -148,9 +148,7 @@ describe("embedded PostgreSQL run as root", () => {
       (reason: unknown) => reason as Error,
     );
     expect(error).toBeInstanceOf(Error);
-    expect(error?.message).toBe(
-      `the embedded PostgreSQL runs as the 'postgres' user, who cannot enter ${closed} (mode 0700): move DATA_DIR to a directory other users can enter, or set DATABASE_URL`,
-    );
+    expect(error?.message).toBe(`the embedded PostgreSQL runs as the 'postgres' user, who cannot enter ${closed} (mode 0700): move DATA_DIR to a directory other users can enter, or set DATABASE_URL`);
     expect(error?.message).not.toContain("\n");
   });
 });

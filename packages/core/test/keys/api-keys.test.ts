@@ -43,7 +43,11 @@ describe("API keys", () => {
     const org = await createOrganization(t.db, { name: "Revoked Inc" });
     const { key, plaintext } = await createApiKey(t.db, { organizationId: org.id, name: "old", scopes: "chat:read" });
     await revokeApiKey(t.db, key.id);
-    const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e: AppError) => e.code);
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => "ok",
+        (e: AppError) => e.code,
+      );
     expect(await codeOf(authenticateApiKey(t.db, undefined))).toBe("unauthorized");
     expect(await codeOf(authenticateApiKey(t.db, "nonsense"))).toBe("unauthorized");
     // Well-formed but never issued: last character changed breaks the checksum, so build a fresh one.

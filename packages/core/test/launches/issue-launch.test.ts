@@ -61,7 +61,9 @@ describe("issuing a launch", () => {
     // Another organization's key, bound to its own integration of the same user's name: it reaches only its own users.
     const foreign = await f.integration();
     const foreignKey = await f.launchKey({ integration: foreign });
-    expect(await refusal(issueLaunch(f.db, { key: foreignKey, publicName: integration.slug, externalUserId: user.externalUserId, loanContext: { external_loan_id: "L" }, appUrl: "https://x.test" }))).toBe("forbidden");
+    expect(
+      await refusal(issueLaunch(f.db, { key: foreignKey, publicName: integration.slug, externalUserId: user.externalUserId, loanContext: { external_loan_id: "L" }, appUrl: "https://x.test" })),
+    ).toBe("forbidden");
     expect(await refusal(f.launch({ key: foreignKey, integration: foreign, externalUserId: user.externalUserId }))).toBe("identity_conflict");
   });
 

@@ -55,7 +55,13 @@ export interface Fixtures {
   /** A key with `embed:launch`, bound to `publicName` (default: the integration's slug). */
   launchKey(input: { integration: IntegrationRecord; publicName?: string }): Promise<AuthenticatedKey>;
   /** Issues a launch and returns its single-use code (from the URL's fragment) with the issue's result. */
-  launch(input: { key: AuthenticatedKey; integration: IntegrationRecord; externalUserId: string; publicName?: string; loanContext?: LoanContext }): Promise<{ code: string; launchId: string; launchUrl: string; expiresAt: Date }>;
+  launch(input: {
+    key: AuthenticatedKey;
+    integration: IntegrationRecord;
+    externalUserId: string;
+    publicName?: string;
+    loanContext?: LoanContext;
+  }): Promise<{ code: string; launchId: string; launchUrl: string; expiresAt: Date }>;
   runOperation(operationId: string, attempt?: { last: boolean }): Promise<void>;
   /** The job that creates and sends an email change's verification link; returns the link's token. */
   sendVerification(operationId: string): Promise<string>;
@@ -146,17 +152,14 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
     runOperation: (operationId, attempt = { last: false }) => runLifecycleJob(deps, { operationId }, attempt),
     async sendVerification(operationId) {
       await runLifecycleJob(deps, { operationId, sendVerification: true }, { last: false });
-      const { rows } = await db.sql.query<{ payload: { link: string } }>(
-        "SELECT payload FROM notification_outbox WHERE kind = 'email_verification' ORDER BY created_at DESC, id DESC LIMIT 1",
-      );
+      const { rows } = await db.sql.query<{ payload: { link: string } }>("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' ORDER BY created_at DESC, id DESC LIMIT 1");
       const link = rows[0] ? db.secrets.open("notification-link", rows[0].payload.link) : undefined;
       const token = link?.split("#token=")[1];
       if (!token) throw new Error(`no verification link was sent for ${operationId}`);
       return token;
     },
     runImport: (importId, integration, attempt = { last: false }) => runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt),
-    runProvisioning: (integration, externalUserId, attempt = { last: false }) =>
-      runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
+    runProvisioning: (integration, externalUserId, attempt = { last: false }) => runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
     async close() {
       await queue.stop();
       await t.drop();

@@ -9,7 +9,15 @@ export const usersCommands = {
   "user:override-profile": {
     usage: "user:override-profile --org <id> --integration <slug> --user <external_user_id> [--email <email>] [--name <name>] --reason <text> --actor <staff id>",
     summary: "Audited staff override of a user's profile (name-only or unverified email change to a pre-existing account). The running server's workers apply it.",
-    options: { org: { type: "string" }, integration: { type: "string" }, user: { type: "string" }, email: { type: "string" }, name: { type: "string" }, reason: { type: "string" }, actor: { type: "string" } },
+    options: {
+      org: { type: "string" },
+      integration: { type: "string" },
+      user: { type: "string" },
+      email: { type: "string" },
+      name: { type: "string" },
+      reason: { type: "string" },
+      actor: { type: "string" },
+    },
     required: ["org", "integration", "user", "reason", "actor"],
     async run({ db, url }, flags) {
       const integration = await getIntegration(db, str(flags, "org"), str(flags, "integration"));

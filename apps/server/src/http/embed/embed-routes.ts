@@ -37,11 +37,7 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
   const { db } = deps;
   const requestId = req.requestId ?? "";
   if (path === "/embed/launch" || path.startsWith("/embed/launch/")) {
-    writeErrorResponse(
-      res,
-      requestId,
-      new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }),
-    );
+    writeErrorResponse(res, requestId, new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }));
     return true;
   }
   if (/^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(path) && req.method === "GET") {
@@ -74,7 +70,7 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
   }
   if (path === "/embed/api/launches/consume" && req.method === "POST") {
     const parsed = consumeBody.safeParse(req.body);
-    if (!parsed.success) throw new AppError("invalid_request", "send {\"code\": \"<the code from the launch URL's fragment>\"}");
+    if (!parsed.success) throw new AppError("invalid_request", 'send {"code": "<the code from the launch URL\'s fragment>"}');
     const consumed = await consumeLaunchCode(db, parsed.data.code);
     sendJson(res, 200, {
       request_id: requestId,
@@ -101,7 +97,7 @@ export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: Se
     await streamAnswer(deps, req, res, { withConversationEvent: true }, async () => {
       const authority = await verifyChatToken(db, bearer(req));
       const parsed = chatBody.safeParse(req.body);
-      if (!parsed.success) throw new AppError("invalid_request", "send {\"message\": \"…\", \"conversation_id\"?: \"…\"} (message 1-4000 characters)");
+      if (!parsed.success) throw new AppError("invalid_request", 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');
       return embeddedMessageInput(db, authority, { requestId, message: parsed.data.message, conversationId: parsed.data.conversation_id });
     });
     return true;

@@ -54,7 +54,7 @@ export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: Serv
   }
   if (path === "/site/api/password-setup/check" && req.method === "POST") {
     const token = (req.body as { token?: unknown } | undefined)?.token;
-    if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", "send {\"token\": \"<the token from the link's fragment>\"}");
+    if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", 'send {"token": "<the token from the link\'s fragment>"}');
     const usable = await isPasswordSetupLinkUsable(db, { token, address });
     sendJson(res, 200, { request_id: req.requestId ?? "", usable });
     return true;
@@ -274,7 +274,7 @@ async function reportLoginFromSite(db: Database, req: ApiRequest, res: ServerRes
   if (!secret || !sameSecret(presented, secret)) throw new AppError("unauthorized", "unknown site credentials");
   const body = (req.body ?? {}) as { session_token?: unknown; site_account_id?: unknown };
   if (typeof body.session_token !== "string" || typeof body.site_account_id !== "string") {
-    throw new AppError("invalid_request", "send {\"session_token\": \"…\", \"site_account_id\": \"…\"}");
+    throw new AppError("invalid_request", 'send {"session_token": "…", "site_account_id": "…"}');
   }
   await completeSiteLogin(db, { sessionToken: body.session_token, siteAccountId: body.site_account_id });
   res.statusCode = 204;

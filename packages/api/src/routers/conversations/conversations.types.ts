@@ -29,9 +29,7 @@ export const searchOptionsSchema = z
 export const messageTextSchema = z.string().min(1).max(4000);
 export const conversationIdSchema = z.string().min(1).max(64);
 
-export const completionMetadataSchema = z
-  .looseObject({ tokens_used: z.int().min(0).max(Number.MAX_SAFE_INTEGER) })
-  .meta({ id: "CompletionMetadata" });
+export const completionMetadataSchema = z.looseObject({ tokens_used: z.int().min(0).max(Number.MAX_SAFE_INTEGER) }).meta({ id: "CompletionMetadata" });
 
 export const citationSchema = z
   .strictObject({
@@ -87,9 +85,7 @@ export const createConversationInput = z.strictObject({
   title: z.string().min(1).max(200).optional(),
   metadata: metadataSchema.optional(),
 });
-export const createConversationOutput = z
-  .strictObject({ request_id: requestIdField, conversation_id: z.string().min(1) })
-  .meta({ id: "CreateConversationResponse" });
+export const createConversationOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1) }).meta({ id: "CreateConversationResponse" });
 
 // POST /v1/messages
 export const sendMessageInput = z.strictObject({
@@ -130,15 +126,11 @@ export const sendMessageOutput = z
 
 // GET /v1/conversations/{conversationId}
 export const getConversationInput = z.strictObject({ conversationId: conversationIdSchema });
-export const getConversationOutput = z
-  .strictObject({ request_id: requestIdField, conversation: conversationSchema })
-  .meta({ id: "GetConversationResponse" });
+export const getConversationOutput = z.strictObject({ request_id: requestIdField, conversation: conversationSchema }).meta({ id: "GetConversationResponse" });
 
 // GET /v1/conversations/{conversationId}/messages
 export const listMessagesInput = z.strictObject({ conversationId: conversationIdSchema });
-export const listMessagesOutput = z
-  .strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) })
-  .meta({ id: "ListMessagesResponse" });
+export const listMessagesOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) }).meta({ id: "ListMessagesResponse" });
 
 /** The frames of a streamed answer (spec 6.1), documented here and used by the SSE route and tests. */
 export const streamEventSchema = z.discriminatedUnion("type", [
@@ -157,10 +149,5 @@ export type StreamEvent = z.infer<typeof streamEventSchema>;
 
 /** Documents the optional Idempotency-Key header of the POST routes (validated by withIdempotency). */
 export const idempotencyHeaders = z.object({
-  "Idempotency-Key": z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .meta({ description: "Replays the stored response of an identical earlier request for 24 hours; not supported with stream: true." }),
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({ description: "Replays the stored response of an identical earlier request for 24 hours; not supported with stream: true." }),
 });

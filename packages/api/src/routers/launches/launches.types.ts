@@ -18,10 +18,16 @@ export const loanContextSchema = z
     purpose: z.enum(LOAN_PURPOSES).optional(),
     occupancy: z.enum(OCCUPANCIES).optional(),
     property_type: z.enum(PROPERTY_TYPES).optional(),
-    property_state: z.string().regex(/^[A-Z]{2}$/, "must be a two-letter state code").optional(),
+    property_state: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be a two-letter state code")
+      .optional(),
     units: z.int().min(1).max(4).optional(),
     milestone: z.enum(MILESTONES).optional(),
-    application_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD").optional(),
+    application_date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+      .optional(),
   })
   .meta({ id: "LoanContext" });
 

@@ -124,9 +124,7 @@ function parseEvent(data: string): UpstreamEvent | undefined {
     case "content":
     case "content_postprocessed":
       if (typeof event.content !== "string") throw new UpstreamError("malformed", `the upstream sent a ${event.type} event without content`);
-      return event.type === "content"
-        ? { type: "content", content: event.content }
-        : { type: "content_postprocessed", content: event.content, citations: event.citations, sources: event.sources };
+      return event.type === "content" ? { type: "content", content: event.content } : { type: "content_postprocessed", content: event.content, citations: event.citations, sources: event.sources };
     case "complete": {
       const metadata = (typeof event.metadata === "object" && event.metadata !== null ? event.metadata : {}) as Record<string, unknown>;
       const tokens = metadata.tokens_used ?? metadata.tokensUsed ?? event.tokens_used ?? event.tokensUsed;

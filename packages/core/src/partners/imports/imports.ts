@@ -50,11 +50,7 @@ export async function createImport(deps: { db: Database; queue: JobQueue }, inte
 
   const id = newId("imp");
   await withTransaction(deps.db, async (tx) => {
-    await tx.sql.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [
-      id,
-      integration.id,
-      rows.length,
-    ]);
+    await tx.sql.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [id, integration.id, rows.length]);
     await tx.sql.query(
       `INSERT INTO import_job_rows (job_id, position, external_user_id, email, name, team_external_id, team_given)
        SELECT $1, r.position, r.external_user_id, r.email, r.name, r.team_external_id, r.team_given

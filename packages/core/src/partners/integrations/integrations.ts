@@ -21,10 +21,7 @@ export interface ResolvedIntegration {
   slug: string;
 }
 
-export async function createIntegration(
-  db: Database,
-  input: { organizationId: string; slug: string; aliases?: string[]; status?: IntegrationStatus },
-): Promise<IntegrationRecord> {
+export async function createIntegration(db: Database, input: { organizationId: string; slug: string; aliases?: string[]; status?: IntegrationStatus }): Promise<IntegrationRecord> {
   await getOrganization(db, input.organizationId);
   const slug = assertIntegrationSlug(input.slug, "slug");
   const aliases = [...new Set((input.aliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
@@ -69,10 +66,7 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
   );
   const alias = aliases[0];
   if (!alias) throw new AppError("not_found", `alias ${input.alias} not found in this organization`);
-  const { rows: keys } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM api_keys WHERE id = $1 AND organization_id = $2", [
-    input.apiKeyId,
-    input.organizationId,
-  ]);
+  const { rows: keys } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM api_keys WHERE id = $1 AND organization_id = $2", [input.apiKeyId, input.organizationId]);
   const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
   if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);

@@ -116,10 +116,7 @@ async function insertOperation(
 export async function requestDeletion(deps: OperationDeps, integration: ResolvedIntegration, externalUserId: string, input: { note?: string | undefined }): Promise<string> {
   return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is already deleted`);
-    const running = await tx.sql.query<{ id: string }>(
-      "SELECT id FROM lifecycle_operations WHERE partner_user_id = $1 AND type = 'deletion' AND status IN ('queued', 'processing')",
-      [user.id],
-    );
+    const running = await tx.sql.query<{ id: string }>("SELECT id FROM lifecycle_operations WHERE partner_user_id = $1 AND type = 'deletion' AND status IN ('queued', 'processing')", [user.id]);
     // A deletion already under way is the answer to a second request.
     if (running.rows[0]) return { result: running.rows[0].id };
     await tx.sql.query(
@@ -133,12 +130,7 @@ export async function requestDeletion(deps: OperationDeps, integration: Resolved
 }
 
 /** POST reprovision: only a deleted user; a new account generation with new identities. */
-export async function requestReprovision(
-  deps: OperationDeps,
-  integration: ResolvedIntegration,
-  externalUserId: string,
-  input: { email: string; name?: string | undefined },
-): Promise<string> {
+export async function requestReprovision(deps: OperationDeps, integration: ResolvedIntegration, externalUserId: string, input: { email: string; name?: string | undefined }): Promise<string> {
   return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status !== "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is not deleted; only a deleted user can be reprovisioned`);
     await claimEmailInIntegration(tx, { integrationId: integration.id, email: normalizeEmail(input.email), externalUserId });
@@ -238,10 +230,7 @@ export async function confirmEmailVerification(deps: OperationDeps, input: { tok
     if (op.expired) {
       await tx.sql.query("UPDATE lifecycle_operations SET status = 'expired', updated_at = now() WHERE id = $1", [op.id]);
     } else {
-      await tx.sql.query(
-        "UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, authorized_by = 'verification', updated_at = now() WHERE id = $1",
-        [op.id],
-      );
+      await tx.sql.query("UPDATE lifecycle_operations SET status = 'queued', verification_token_hash = NULL, authorized_by = 'verification', updated_at = now() WHERE id = $1", [op.id]);
       await deps.queue.enqueue(tx, QUEUES.lifecycle, { operationId: op.id }, op.id);
     }
     return op.id;
@@ -263,10 +252,10 @@ export async function expireStaleVerifications(db: Database, operationId?: strin
 /** A fresh verification token for an operation awaiting verification; only its hash is stored. */
 export async function createVerificationToken(db: Database, operationId: string): Promise<string | undefined> {
   const token = newSecretToken(24);
-  const { rowCount } = await db.sql.query(
-    "UPDATE lifecycle_operations SET verification_token_hash = $2, updated_at = now() WHERE id = $1 AND status = 'verification_pending'",
-    [operationId, hashSecret(token)],
-  );
+  const { rowCount } = await db.sql.query("UPDATE lifecycle_operations SET verification_token_hash = $2, updated_at = now() WHERE id = $1 AND status = 'verification_pending'", [
+    operationId,
+    hashSecret(token),
+  ]);
   return rowCount === 1 ? token : undefined;
 }
 
@@ -321,7 +310,6 @@ async function selectOperations(db: Database, where: string, values: unknown[]):
     completedAt: row.completed_at,
   }));
 }
-
 
 /**
  * An audited staff override of a user's profile (spec 3.3): applies a name-only change, or

@@ -102,10 +102,10 @@ async function refuseTakenEmail(deps: DirectoryDeps, op: OperationRow, holder: E
 async function refuseEmailChange(deps: DirectoryDeps, op: OperationRow, error: AppError): Promise<void> {
   deps.log?.("lifecycle step refused", { operation_id: op.id, error_code: error.code, error: error.message });
   await withTransaction(deps.db, async (tx) => {
-    const { rowCount } = await tx.sql.query(
-      "UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')",
-      [op.id, error.code],
-    );
+    const { rowCount } = await tx.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')", [
+      op.id,
+      error.code,
+    ]);
     if (rowCount === 1) await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
   });
 }
@@ -148,10 +148,7 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
 async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
   const provisioned = await completeProvisioning(deps, { id: op.integration_id, organizationId: "", slug: op.slug }, op.external_user_id);
   if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
-  await deps.db.sql.query(
-    "UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'",
-    [op.id],
-  );
+  await deps.db.sql.query("UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'", [op.id]);
 }
 
 /**

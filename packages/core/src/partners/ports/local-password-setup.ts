@@ -33,10 +33,12 @@ export async function issuePasswordSetup(db: Database, accountId: string, option
     if (!rows[0]) throw new AppError("not_found", `site account ${accountId} not found`);
     if (!options.keepEarlier) await revokePasswordSetups(tx, accountId);
     const tokenId = newId("spt");
-    await tx.sql.query(
-      "INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))",
-      [tokenId, accountId, hashSecret(token), PASSWORD_SETUP_DAYS],
-    );
+    await tx.sql.query("INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))", [
+      tokenId,
+      accountId,
+      hashSecret(token),
+      PASSWORD_SETUP_DAYS,
+    ]);
     await addToOutbox(tx, {
       accountId,
       kind: "password_setup",

@@ -15,9 +15,7 @@ export class LocalSiteAccounts implements SiteAccounts {
   constructor(private readonly db: Database) {}
 
   async findByEmail(email: string): Promise<SiteAccount | null> {
-    const { rows } = await this.db.sql.query<{ id: string; origin: string; deleted_at: Date | null }>("SELECT id, origin, deleted_at FROM site_accounts WHERE email = $1", [
-      normalizeEmail(email),
-    ]);
+    const { rows } = await this.db.sql.query<{ id: string; origin: string; deleted_at: Date | null }>("SELECT id, origin, deleted_at FROM site_accounts WHERE email = $1", [normalizeEmail(email)]);
     const row = rows[0];
     if (!row || row.deleted_at) return null;
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
@@ -41,10 +39,9 @@ export class LocalSiteAccounts implements SiteAccounts {
   }
 
   async unlock(accountId: string): Promise<void> {
-    const { rows } = await this.db.sql.query<{ password_hash: string | null }>(
-      "UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash",
-      [accountId],
-    );
+    const { rows } = await this.db.sql.query<{ password_hash: string | null }>("UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash", [
+      accountId,
+    ]);
     // Locking revoked its password-setup link: a person who never chose a password gets a new
     // one, or a reactivated user could never sign in.
     if (rows[0] && rows[0].password_hash === null) await issuePasswordSetup(this.db, accountId);
@@ -84,10 +81,11 @@ export class LocalSiteAccounts implements SiteAccounts {
     await revokePasswordSetups(this.db, accountId);
     await withTransaction(this.db, async (tx) => {
       await tx.sql.query("DELETE FROM site_sessions WHERE site_account_id = $1", [accountId]);
-      await tx.sql.query(
-        "UPDATE site_accounts SET deleted_at = $2, email = $3, name = NULL, password_hash = NULL, locked = true WHERE id = $1 AND deleted_at IS NULL",
-        [accountId, new Date(), `deleted+${accountId}@invalid`],
-      );
+      await tx.sql.query("UPDATE site_accounts SET deleted_at = $2, email = $3, name = NULL, password_hash = NULL, locked = true WHERE id = $1 AND deleted_at IS NULL", [
+        accountId,
+        new Date(),
+        `deleted+${accountId}@invalid`,
+      ]);
     });
   }
 

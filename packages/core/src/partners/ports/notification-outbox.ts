@@ -43,10 +43,7 @@ export async function listOutbox(
      ORDER BY n.created_at DESC, n.id DESC LIMIT $4`,
     [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const counted = await db.sql.query<{ total: number }>(
-    "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)",
-    [filters.email],
-  );
+  const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)", [filters.email]);
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
     total: counted.rows[0]?.total ?? 0,

@@ -44,10 +44,7 @@ function toTeam(integration: ResolvedIntegration, row: TeamRow): TeamRecord {
 }
 
 export async function getTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<TeamRecord> {
-  const { rows } = await db.sql.query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`, [
-    integration.id,
-    externalTeamId,
-  ]);
+  const { rows } = await db.sql.query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`, [integration.id, externalTeamId]);
   if (!rows[0]) throw new AppError("not_found", `team ${externalTeamId} not found`);
   return toTeam(integration, rows[0]);
 }

@@ -44,7 +44,10 @@ export async function listPartnerUsers(
 ): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
-  for (const [field, value] of [["q", input.q], ["external_user_id", input.externalUserId]] as const) {
+  for (const [field, value] of [
+    ["q", input.q],
+    ["external_user_id", input.externalUserId],
+  ] as const) {
     if (value?.includes("@")) throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`, { field });
   }
   const filters = {

@@ -110,9 +110,7 @@ export function toPartnerUser(integration: string, row: UserRow): PartnerUserRec
     profileSyncStatus: row.profile_sync_status,
     wordpressSyncStatus: row.wordpress_sync_status,
     lifecycleOperation:
-      row.op_id && row.op_type && row.op_status && row.op_updated_at
-        ? { id: row.op_id, type: row.op_type, status: row.op_status, errorCode: row.op_error_code, updatedAt: row.op_updated_at }
-        : null,
+      row.op_id && row.op_type && row.op_status && row.op_updated_at ? { id: row.op_id, type: row.op_type, status: row.op_status, errorCode: row.op_error_code, updatedAt: row.op_updated_at } : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -37,10 +37,7 @@ interface Mapping {
 }
 
 async function mappingsOf(db: Database, accountId: string, without?: string): Promise<Mapping[]> {
-  const { rows } = await db.sql.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [
-    accountId,
-    without ?? null,
-  ]);
+  const { rows } = await db.sql.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [accountId, without ?? null]);
   return rows;
 }
 

@@ -37,10 +37,7 @@ export async function syncSiteAccount(deps: SyncDeps, job: SiteAccountSyncJob): 
     if (user.status === "disabled" && user.access_version === job.accessVersion && (await ownsSiteAccount(deps.db, job.accountId, job.partnerUserId))) {
       await deps.siteAccounts.destroySessions(job.accountId);
     }
-    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [
-      job.partnerUserId,
-      job.syncVersion,
-    ]);
+    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [job.partnerUserId, job.syncVersion]);
   });
 }
 
@@ -51,9 +48,9 @@ export async function runSiteAccountSyncJob(deps: SyncDeps, job: SiteAccountSync
   } catch (error) {
     if (!attempt.last) throw error;
     deps.log?.("site account could not be updated; giving up", { user_id: job.partnerUserId, error: String(error) });
-    await deps.db.sql.query(
-      "UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND site_sync_version = $2 AND wordpress_sync_status = 'pending'",
-      [job.partnerUserId, job.syncVersion],
-    );
+    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND site_sync_version = $2 AND wordpress_sync_status = 'pending'", [
+      job.partnerUserId,
+      job.syncVersion,
+    ]);
   }
 }

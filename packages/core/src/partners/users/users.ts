@@ -46,20 +46,14 @@ async function storedUser(db: Database, integrationId: string, externalUserId: s
     status: string;
     provisioning_status: string;
     account_generation: number;
-  }>("SELECT id, email, name, team_id, status, provisioning_status, account_generation FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [
-    integrationId,
-    externalUserId,
-  ]);
+  }>("SELECT id, email, name, team_id, status, provisioning_status, account_generation FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integrationId, externalUserId]);
   if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
   return rows[0];
 }
 
 /** The team a request assigns: it must exist in this integration and be active. */
 async function resolveAssignableTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<string> {
-  const { rows } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2", [
-    integration.id,
-    externalTeamId,
-  ]);
+  const { rows } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2", [integration.id, externalTeamId]);
   const team = rows[0];
   if (!team) throw new AppError("team_not_found", `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`);
   if (team.status !== "active") throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
@@ -138,10 +132,10 @@ export async function completeProvisioning(deps: DirectoryDeps, integration: Res
     const identity = await deps.chatIdentities.create({ partnerUserId: user.id, generation: user.account_generation });
     // Only the attempt that completes provisioning sends the notification (a PUT and the
     // background retry may race).
-    const completed = await db.sql.query(
-      "UPDATE partner_users SET chat_identity_id = $2, provisioning_status = 'active', updated_at = now() WHERE id = $1 AND provisioning_status <> 'active'",
-      [user.id, identity.id],
-    );
+    const completed = await db.sql.query("UPDATE partner_users SET chat_identity_id = $2, provisioning_status = 'active', updated_at = now() WHERE id = $1 AND provisioning_status <> 'active'", [
+      user.id,
+      identity.id,
+    ]);
     if (completed.rowCount === 1 && linked.identityOrigin === "partner_created") {
       // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
       await deps.siteAccounts.sendPasswordSetup(linked.accountId).catch((error: unknown) => {
@@ -193,10 +187,9 @@ export async function setPartnerUserStatus(
     );
     // An email change waiting at the new address is withdrawn with the access.
     if (status === "disabled") {
-      await tx.sql.query(
-        "UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'",
-        [user.id],
-      );
+      await tx.sql.query("UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'", [
+        user.id,
+      ]);
     }
     if (!user.site_account_id) return undefined;
     const row = changed.rows[0] as { access_version: number; site_sync_version: number };
@@ -223,10 +216,10 @@ export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJ
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
   if (await completeProvisioning(deps, integration, job.externalUserId)) return;
   if (!attempt.last) throw new Error("provisioning still incomplete");
-  await deps.db.sql.query(
-    "UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending'",
-    [job.integrationId, job.externalUserId],
-  );
+  await deps.db.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending'", [
+    job.integrationId,
+    job.externalUserId,
+  ]);
 }
 
 /** The contact details partners never read back (spec 2.9), shown to staff for support. */

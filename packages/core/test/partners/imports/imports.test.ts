@@ -16,7 +16,15 @@ describe("accepting an import", () => {
     const integration = await f.integration();
     const row = (i: number) => ({ external_user_id: `lo-${i}`, email: `lo-${i}@x.test` });
     expect(await refusal(createImport(f.deps, integration, []))).toBe("invalid_request");
-    expect(await refusal(createImport(f.deps, integration, Array.from({ length: MAX_IMPORT_USERS + 1 }, (_, i) => row(i))))).toBe("invalid_request");
+    expect(
+      await refusal(
+        createImport(
+          f.deps,
+          integration,
+          Array.from({ length: MAX_IMPORT_USERS + 1 }, (_, i) => row(i)),
+        ),
+      ),
+    ).toBe("invalid_request");
     await expect(createImport(f.deps, integration, [row(1), row(2), row(1)])).rejects.toThrow(/repeated: lo-1$/);
     expect((await listImports(f.db, integration, { limit: 10 })).total).toBe(0);
   });

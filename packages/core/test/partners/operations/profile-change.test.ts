@@ -12,10 +12,8 @@ afterAll(() => f.close());
 
 let address = 0;
 const confirm = (token: string) => confirmEmailVerification(f.deps, { token, address: `198.51.100.${++address}` });
-const siteAccount = async (id: string | null) =>
-  (await f.db.sql.query<{ email: string; name: string | null }>("SELECT email, name FROM site_accounts WHERE id = $1", [id])).rows[0];
-const jobsFor = async (operationId: string) =>
-  (await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operationId' = $1", [operationId])).rows[0]?.n;
+const siteAccount = async (id: string | null) => (await f.db.sql.query<{ email: string; name: string | null }>("SELECT email, name FROM site_accounts WHERE id = $1", [id])).rows[0];
+const jobsFor = async (operationId: string) => (await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operationId' = $1", [operationId])).rows[0]?.n;
 
 describe("an account the partner owns (partner-created, no other mapping)", () => {
   it("a name change is applied directly and keeps access (no logout)", async () => {

@@ -33,10 +33,15 @@ const site = () => new HttpSiteAccounts({ url: SITE, username: "mga-bot", applic
 describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
   it("finds an account by exact email, with application-password auth", async () => {
     server.use(
-      http.get(`${SITE}/wp-json/wp/v2/users`, record(() => HttpResponse.json([
-        { id: 7, email: "someone.else@acme.test" },
-        { id: 8, email: "Known@Acme.test", meta: { mga_origin: "partner" } },
-      ]))),
+      http.get(
+        `${SITE}/wp-json/wp/v2/users`,
+        record(() =>
+          HttpResponse.json([
+            { id: 7, email: "someone.else@acme.test" },
+            { id: 8, email: "Known@Acme.test", meta: { mga_origin: "partner" } },
+          ]),
+        ),
+      ),
     );
     expect(await site().findByEmail("known@acme.test")).toEqual({ id: "8", origin: "partner" });
     expect(await site().findByEmail("nobody@acme.test")).toBeNull();
@@ -45,7 +50,12 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
   });
 
   it("creates a partner account, and recovers one created by a lost earlier attempt", async () => {
-    server.use(http.post(`${SITE}/wp-json/wp/v2/users`, record(() => HttpResponse.json({ id: 41 }, { status: 201 }))));
+    server.use(
+      http.post(
+        `${SITE}/wp-json/wp/v2/users`,
+        record(() => HttpResponse.json({ id: 41 }, { status: 201 })),
+      ),
+    );
     expect(await site().createPartnerAccount({ email: "New@Acme.test", name: "New" })).toEqual({ id: "41", origin: "self" });
     expect(calls[0]?.body).toMatchObject({ username: "new@acme.test", email: "new@acme.test", name: "New", meta: { mga_origin: "partner" } });
     expect(typeof (calls[0]?.body as { password: string }).password).toBe("string");
@@ -59,12 +69,30 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
 
   it("locks, unlocks, destroys sessions, notifies, updates and deletes through the documented routes", async () => {
     server.use(
-      http.post(`${SITE}/wp-json/mga/v1/users/:id/lock`, record(() => HttpResponse.json({ ok: true }))),
-      http.delete(`${SITE}/wp-json/mga/v1/users/:id/sessions`, record(() => new HttpResponse(null, { status: 204 }))),
-      http.post(`${SITE}/wp-json/mga/v1/users/:id/password-reset`, record(() => HttpResponse.json({ ok: true }))),
-      http.post(`${SITE}/wp-json/mga/v1/users/:id/notifications`, record(() => HttpResponse.json({ queued: true }, { status: 202 }))),
-      http.post(`${SITE}/wp-json/wp/v2/users/:id`, record(() => HttpResponse.json({ id: 9 }))),
-      http.delete(`${SITE}/wp-json/wp/v2/users/:id`, record(() => HttpResponse.json({ deleted: true }))),
+      http.post(
+        `${SITE}/wp-json/mga/v1/users/:id/lock`,
+        record(() => HttpResponse.json({ ok: true })),
+      ),
+      http.delete(
+        `${SITE}/wp-json/mga/v1/users/:id/sessions`,
+        record(() => new HttpResponse(null, { status: 204 })),
+      ),
+      http.post(
+        `${SITE}/wp-json/mga/v1/users/:id/password-reset`,
+        record(() => HttpResponse.json({ ok: true })),
+      ),
+      http.post(
+        `${SITE}/wp-json/mga/v1/users/:id/notifications`,
+        record(() => HttpResponse.json({ queued: true }, { status: 202 })),
+      ),
+      http.post(
+        `${SITE}/wp-json/wp/v2/users/:id`,
+        record(() => HttpResponse.json({ id: 9 })),
+      ),
+      http.delete(
+        `${SITE}/wp-json/wp/v2/users/:id`,
+        record(() => HttpResponse.json({ deleted: true })),
+      ),
     );
     const s = site();
     await s.lock("9");
@@ -111,8 +139,14 @@ describe("HttpChatIdentities", () => {
 
   it("creates (idempotent PUT per user and generation) and blocks identities", async () => {
     server.use(
-      http.put(`${CHAT}/v1/identities/:user/generations/:generation`, record(() => HttpResponse.json({ id: "ci_123" }))),
-      http.post(`${CHAT}/v1/identities/:id/block`, record(() => new HttpResponse(null, { status: 204 }))),
+      http.put(
+        `${CHAT}/v1/identities/:user/generations/:generation`,
+        record(() => HttpResponse.json({ id: "ci_123" })),
+      ),
+      http.post(
+        `${CHAT}/v1/identities/:id/block`,
+        record(() => new HttpResponse(null, { status: 204 })),
+      ),
     );
     expect(await chat().create({ partnerUserId: "pu_1", generation: 2 })).toEqual({ id: "ci_123" });
     await chat().block("ci_123");

@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-const outbox = async (email: string) =>
-  (await f.db.sql.query<{ kind: string }>("SELECT kind FROM notification_outbox WHERE recipient = $1 ORDER BY created_at", [email])).rows.map((row) => row.kind);
+const outbox = async (email: string) => (await f.db.sql.query<{ kind: string }>("SELECT kind FROM notification_outbox WHERE recipient = $1 ORDER BY created_at", [email])).rows.map((row) => row.kind);
 
 describe("provisioning a new user", () => {
   it("creates a partner account, links a chat identity and sends the password setup once provisioning succeeded", async () => {

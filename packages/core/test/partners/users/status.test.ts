@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 const account = async (id: string | null) =>
-  (await f.db.sql.query<{ locked: boolean; sessions: number }>("SELECT locked, (SELECT count(*)::int FROM site_sessions WHERE site_account_id = $1) AS sessions FROM site_accounts WHERE id = $1", [id])).rows[0];
+  (
+    await f.db.sql.query<{ locked: boolean; sessions: number }>("SELECT locked, (SELECT count(*)::int FROM site_sessions WHERE site_account_id = $1) AS sessions FROM site_accounts WHERE id = $1", [
+      id,
+    ])
+  ).rows[0];
 const openSession = (accountId: string | null) =>
   f.db.sql.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ($1, $2, now() + interval '1 day')", [`ses_${Math.random().toString(36).slice(2)}`, accountId]);
 

@@ -81,9 +81,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             })}
           </Table>
         )}
-        {result.ok ? (
-          <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} />
-        ) : null}
+        {result.ok ? <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} /> : null}
       </Section>
     </>
   );

@@ -24,7 +24,13 @@ export function CreateOrganizationForm({ existingNames }: { existingNames: strin
         placeholder="Acme Lending"
         value={name}
         onChange={(event) => setName(event.target.value)}
-        hint={duplicate ? <span className="field-warning" data-duplicate-warning>{duplicateNameWarning(name)}</span> : undefined}
+        hint={
+          duplicate ? (
+            <span className="field-warning" data-duplicate-warning>
+              {duplicateNameWarning(name)}
+            </span>
+          ) : undefined
+        }
       />
       {duplicate ? (
         <label className="check">

@@ -33,13 +33,7 @@ export default async function OrganizationsPage() {
           </Table>
         )}
       </Section>
-      <Section title="Create an organization">
-        {admin ? (
-          <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} />
-        ) : (
-          <ReadOnlyNote />
-        )}
-      </Section>
+      <Section title="Create an organization">{admin ? <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} /> : <ReadOnlyNote />}</Section>
     </>
   );
 }

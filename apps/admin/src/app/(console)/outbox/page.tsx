@@ -48,15 +48,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
               <tr key={notification.id}>
                 <td>{notification.recipient}</td>
                 <td title={notification.kind}>{capitalise(notification.kind.replaceAll("_", " "))}</td>
-                <td>
-                  {notification.link ? (
-                    <a href={notification.link}>Password setup link</a>
-                  ) : notification.link_hidden ? (
-                    <span className="hint">Admins only</span>
-                  ) : (
-                    "—"
-                  )}
-                </td>
+                <td>{notification.link ? <a href={notification.link}>Password setup link</a> : notification.link_hidden ? <span className="hint">Admins only</span> : "—"}</td>
                 <td>{notification.used ? "Yes" : "No"}</td>
                 <td>
                   <Time iso={notification.created_at} />
@@ -65,9 +57,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             ))}
           </Table>
         )}
-        {result.ok ? (
-          <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} />
-        ) : null}
+        {result.ok ? <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} /> : null}
       </Section>
     </>
   );

@@ -10,10 +10,14 @@ const role = (form: FormData) => (text(form, "role") === "admin" ? "admin" : "vi
 export async function inviteStaffAction(_state: FormState, form: FormData): Promise<FormState> {
   const email = text(form, "email");
   if (!email) return { status: "error", fieldErrors: { email: "Whom to invite: their work email." } };
-  return runAction(async (api) => {
-    const { invite, token } = await api.staff.members.invite.mutate({ email, role: role(form) });
-    return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token };
-  }, undefined, { email: "email", role: "role" });
+  return runAction(
+    async (api) => {
+      const { invite, token } = await api.staff.members.invite.mutate({ email, role: role(form) });
+      return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token };
+    },
+    undefined,
+    { email: "email", role: "role" },
+  );
 }
 
 export async function revokeInviteAction(_state: FormState, form: FormData): Promise<FormState> {

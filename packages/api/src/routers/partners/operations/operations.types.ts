@@ -6,9 +6,7 @@ import { lifecycleOperationSummarySchema, partnerUserSchema, userPathInput } fro
 
 /** Lifecycle operations (spec 2.10, 3.2, 3.3, 4.10). Public shapes never carry notes, profile values or secrets. */
 
-export const operationAcceptedSchema = z
-  .strictObject({ request_id: requestIdField, operation: lifecycleOperationSummarySchema, user: partnerUserSchema })
-  .meta({ id: "LifecycleOperationAccepted" });
+export const operationAcceptedSchema = z.strictObject({ request_id: requestIdField, operation: lifecycleOperationSummarySchema, user: partnerUserSchema }).meta({ id: "LifecycleOperationAccepted" });
 
 export const operationSchema = z
   .strictObject({

@@ -28,9 +28,7 @@ export const listTeamsInput = z.strictObject({
   limit: z.int().min(1).max(100).default(100),
   cursor: cursorSchema.optional(),
 });
-export const listTeamsOutput = z
-  .strictObject({ request_id: requestIdField, teams: z.array(teamSchema), next_cursor: z.string().nullable() })
-  .meta({ id: "ListPartnerTeamsResponse" });
+export const listTeamsOutput = z.strictObject({ request_id: requestIdField, teams: z.array(teamSchema), next_cursor: z.string().nullable() }).meta({ id: "ListPartnerTeamsResponse" });
 
 export const teamPathInput = z.strictObject({ integration: integrationSlugSchema, external_team_id: externalTeamIdSchema });
 

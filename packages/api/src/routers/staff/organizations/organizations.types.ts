@@ -8,9 +8,7 @@ const orgName = z.string().trim().min(1).max(200);
 
 export const organizationIdInput = z.strictObject({ id: staffId });
 
-export const listOrganizationsOutput = z.array(
-  z.strictObject({ id: z.string(), name: z.string(), created_at: z.iso.datetime(), integrations: countSchema, active_keys: countSchema }),
-);
+export const listOrganizationsOutput = z.array(z.strictObject({ id: z.string(), name: z.string(), created_at: z.iso.datetime(), integrations: countSchema, active_keys: countSchema }));
 
 export const getOrganizationOutput = z.strictObject({
   id: z.string(),

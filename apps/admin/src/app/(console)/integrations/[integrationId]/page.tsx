@@ -113,9 +113,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
           ))}
         </Table>
       )}
-      {result.ok ? (
-        <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} />
-      ) : null}
+      {result.ok ? <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} /> : null}
     </Section>
   );
 }

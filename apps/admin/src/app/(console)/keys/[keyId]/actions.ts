@@ -15,17 +15,25 @@ export async function setRateLimitAction(_state: FormState, form: FormData): Pro
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
     return { status: "error", fieldErrors: { rateLimit: "A whole number of requests per minute, or empty for the default." } };
   }
-  return runAction(async (api) => {
-    await api.staff.keys.setRateLimit.mutate({ id: text(form, "keyId"), rate_limit_per_minute: rateLimit });
-  }, "Rate limit saved.", { rate_limit_per_minute: "rateLimit", rate_limit: "rateLimit" });
+  return runAction(
+    async (api) => {
+      await api.staff.keys.setRateLimit.mutate({ id: text(form, "keyId"), rate_limit_per_minute: rateLimit });
+    },
+    "Rate limit saved.",
+    { rate_limit_per_minute: "rateLimit", rate_limit: "rateLimit" },
+  );
 }
 
 export async function bindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {
   const integration = text(form, "integration");
   if (!integration) return { status: "error", fieldErrors: { integration: "Choose the public name this key launches for." } };
-  return runAction(async (api) => {
-    await api.staff.keys.bindLaunch.mutate({ id: text(form, "keyId"), integration });
-  }, `Launch binding set to ${integration}.`, { integration: "integration" });
+  return runAction(
+    async (api) => {
+      await api.staff.keys.bindLaunch.mutate({ id: text(form, "keyId"), integration });
+    },
+    `Launch binding set to ${integration}.`,
+    { integration: "integration" },
+  );
 }
 
 export async function unbindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {

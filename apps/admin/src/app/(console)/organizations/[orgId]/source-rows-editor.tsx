@@ -74,13 +74,7 @@ export function SourceRowsEditor({ name, legend, kind, initial, disabled }: { na
           return (
             <div className="field">
               <label htmlFor={id}>{text}</label>
-              <input
-                id={id}
-                value={value}
-                onChange={(event) => onChange(event.target.value)}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-              />
+              <input id={id} value={value} onChange={(event) => onChange(event.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
               {error ? (
                 <small id={`${id}-error`} className="field-error" data-field-error={`${name}.${index}.${property}`}>
                   {error}

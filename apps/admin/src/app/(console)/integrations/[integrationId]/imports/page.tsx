@@ -9,13 +9,7 @@ import { loadOrRefusal } from "@/lib/session";
 const PAGE_SIZE = 25;
 
 /** Bulk imports, newest first, with their progress. */
-export default async function ImportsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ integrationId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function ImportsPage({ params, searchParams }: { params: Promise<{ integrationId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { integrationId } = await params;
   const position = pagePosition(await searchParams);
   const result = await loadOrRefusal((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));

@@ -5,17 +5,24 @@ import { type FormState, text } from "@/lib/form-state";
 
 export async function setIntegrationStatusAction(_state: FormState, form: FormData): Promise<FormState> {
   const status = text(form, "status") === "active" ? "active" : "disabled";
-  return runAction(async (api) => {
-    await api.staff.integrations.setStatus.mutate({ id: text(form, "integrationId"), status });
-  }, status === "disabled" ? "Integration disabled: partner requests naming it are refused." : "Integration enabled.");
+  return runAction(
+    async (api) => {
+      await api.staff.integrations.setStatus.mutate({ id: text(form, "integrationId"), status });
+    },
+    status === "disabled" ? "Integration disabled: partner requests naming it are refused." : "Integration enabled.",
+  );
 }
 
 export async function addAliasAction(_state: FormState, form: FormData): Promise<FormState> {
   const alias = text(form, "alias");
   if (!alias) return { status: "error", fieldErrors: { alias: "Enter the alias." } };
-  return runAction(async (api) => {
-    await api.staff.integrations.addAlias.mutate({ id: text(form, "integrationId"), alias });
-  }, `Alias ${alias} added; grant it to the keys that may use it.`, { alias: "alias", slug: "alias" });
+  return runAction(
+    async (api) => {
+      await api.staff.integrations.addAlias.mutate({ id: text(form, "integrationId"), alias });
+    },
+    `Alias ${alias} added; grant it to the keys that may use it.`,
+    { alias: "alias", slug: "alias" },
+  );
 }
 
 export async function removeAliasAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -26,7 +33,10 @@ export async function removeAliasAction(_state: FormState, form: FormData): Prom
 
 export async function setAliasGrantAction(_state: FormState, form: FormData): Promise<FormState> {
   const granted = text(form, "granted") === "true";
-  return runAction(async (api) => {
-    await api.staff.integrations.setAliasGrant.mutate({ id: text(form, "integrationId"), alias: text(form, "alias"), key_id: text(form, "keyId"), granted });
-  }, granted ? "Alias granted to the key." : "Grant withdrawn.");
+  return runAction(
+    async (api) => {
+      await api.staff.integrations.setAliasGrant.mutate({ id: text(form, "integrationId"), alias: text(form, "alias"), key_id: text(form, "keyId"), granted });
+    },
+    granted ? "Alias granted to the key." : "Grant withdrawn.",
+  );
 }

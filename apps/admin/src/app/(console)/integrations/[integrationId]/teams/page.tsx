@@ -11,13 +11,7 @@ import { describeValue } from "@/lib/words";
 const PAGE_SIZE = 50;
 
 /** Teams, read only (partners own them through the API), with their member counts; searchable, filters in the URL. */
-export default async function TeamsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ integrationId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function TeamsPage({ params, searchParams }: { params: Promise<{ integrationId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { integrationId } = await params;
   const query = await searchParams;
   const status = TEAM_STATUSES.find((value) => value === param(query, "status"));

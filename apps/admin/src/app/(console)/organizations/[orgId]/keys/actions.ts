@@ -9,19 +9,23 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
   const scopes = form.getAll("scopes").filter((value): value is string => typeof value === "string");
   const rateLimitText = text(form, "rateLimit");
   const fieldErrors: Record<string, string> = {};
-  if (!name) fieldErrors.name = "Name the key after what uses it (\"acme server\").";
+  if (!name) fieldErrors.name = 'Name the key after what uses it ("acme server").';
   if (scopes.length === 0) fieldErrors.scopes = "Choose at least one scope.";
   const rateLimit = rateLimitText ? Number(rateLimitText) : null;
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) fieldErrors.rateLimit = "A whole number of requests per minute, or empty for the default.";
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
-  return runAction(async (api) => {
-    const created = await api.staff.keys.create.mutate({
-      organization_id: text(form, "orgId"),
-      name,
-      scopes: scopes as Array<Parameters<typeof api.staff.keys.create.mutate>[0]["scopes"][number]>,
-      rate_limit_per_minute: rateLimit,
-    });
-    // The separation warnings were shown while the scopes were chosen (create-key-form.tsx).
-    return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext };
-  }, undefined, { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit" });
+  return runAction(
+    async (api) => {
+      const created = await api.staff.keys.create.mutate({
+        organization_id: text(form, "orgId"),
+        name,
+        scopes: scopes as Array<Parameters<typeof api.staff.keys.create.mutate>[0]["scopes"][number]>,
+        rate_limit_per_minute: rateLimit,
+      });
+      // The separation warnings were shown while the scopes were chosen (create-key-form.tsx).
+      return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext };
+    },
+    undefined,
+    { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit" },
+  );
 }

@@ -45,14 +45,7 @@ export function CreateKeyForm({
         <div>
           <Field label="Name" name="name" required maxLength={200} placeholder="acme server" />
           <ScopePicker scopes={scopes} onChange={setChosen} />
-          <Field
-            label="Rate limit (requests per minute)"
-            name="rateLimit"
-            type="number"
-            min={1}
-            max={maxRateLimit}
-            hint="Empty: the service default."
-          />
+          <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} max={maxRateLimit} hint="Empty: the service default." />
           <SubmitButton>Create key</SubmitButton>
         </div>
         <aside className="advice" aria-label="Key separation advice">

@@ -7,11 +7,7 @@ import { CreateKeyForm } from "./create-key-form";
 
 export default async function KeysPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const [keys, catalog, admin] = await Promise.all([
-    load((api) => api.staff.keys.list.query({ organization_id: orgId })),
-    load((api) => api.staff.keys.scopes.query()),
-    isAdmin(),
-  ]);
+  const [keys, catalog, admin] = await Promise.all([load((api) => api.staff.keys.list.query({ organization_id: orgId })), load((api) => api.staff.keys.scopes.query()), isAdmin()]);
   return (
     <>
       <Section title="API keys">
@@ -40,11 +36,7 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
         )}
       </Section>
       <Section title="Create an API key">
-        {admin ? (
-          <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} soloScopes={catalog.solo_scopes} maxRateLimit={catalog.max_rate_limit_per_minute} />
-        ) : (
-          <ReadOnlyNote />
-        )}
+        {admin ? <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} soloScopes={catalog.solo_scopes} maxRateLimit={catalog.max_rate_limit_per_minute} /> : <ReadOnlyNote />}
       </Section>
     </>
   );

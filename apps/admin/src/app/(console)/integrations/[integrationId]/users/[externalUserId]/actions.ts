@@ -9,25 +9,36 @@ const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), 
 
 export async function setUserStatusAction(_state: FormState, form: FormData): Promise<FormState> {
   const status = text(form, "status") === "active" ? "active" : "disabled";
-  return runAction(async (api) => {
-    await api.staff.partnerUsers.setStatus.mutate({ ...ref(form), status });
-  }, status === "disabled" ? "User disabled: their grants and sessions are revoked." : "User reactivated.");
+  return runAction(
+    async (api) => {
+      await api.staff.partnerUsers.setStatus.mutate({ ...ref(form), status });
+    },
+    status === "disabled" ? "User disabled: their grants and sessions are revoked." : "User reactivated.",
+  );
 }
 
 export async function deleteUserAction(_state: FormState, form: FormData): Promise<FormState> {
-  return runAction(async (api) => {
-    await api.staff.partnerUsers.requestDeletion.mutate({ ...ref(form), note: optionalText(form, "note") });
-    return { status: "ok", message: "Deletion started: access is cut now and the rest completes in the background." };
-  }, undefined, { note: "note" });
+  return runAction(
+    async (api) => {
+      await api.staff.partnerUsers.requestDeletion.mutate({ ...ref(form), note: optionalText(form, "note") });
+      return { status: "ok", message: "Deletion started: access is cut now and the rest completes in the background." };
+    },
+    undefined,
+    { note: "note" },
+  );
 }
 
 export async function reprovisionUserAction(_state: FormState, form: FormData): Promise<FormState> {
   const email = text(form, "email");
   if (!email) return { status: "error", fieldErrors: { email: "A reprovisioned user needs an email address." } };
-  return runAction(async (api) => {
-    await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
-    return { status: "ok", message: "Reprovision started: the user gets a new account generation." };
-  }, undefined, { email: "email", name: "name" });
+  return runAction(
+    async (api) => {
+      await api.staff.partnerUsers.requestReprovision.mutate({ ...ref(form), email, name: optionalText(form, "name") });
+      return { status: "ok", message: "Reprovision started: the user gets a new account generation." };
+    },
+    undefined,
+    { email: "email", name: "name" },
+  );
 }
 
 export async function overrideProfileAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -38,14 +49,18 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
   if (!email && !name) fieldErrors.email = "Give a new email, a new name, or both.";
   if (!reason) fieldErrors.reason = "The audit log records why: give a reason.";
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
-  return runAction(async (api) => {
-    const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
-    const done = operation.status === "completed";
-    return {
-      status: "ok",
-      message: done ? "Profile override applied and recorded in the audit log." : "Profile override recorded in the audit log; it is being applied.",
-    };
-  }, undefined, { email: "email", name: "name", reason: "reason" });
+  return runAction(
+    async (api) => {
+      const operation = await api.staff.partnerUsers.overrideProfile.mutate({ ...ref(form), email, name, reason });
+      const done = operation.status === "completed";
+      return {
+        status: "ok",
+        message: done ? "Profile override applied and recorded in the audit log." : "Profile override recorded in the audit log; it is being applied.",
+      };
+    },
+    undefined,
+    { email: "email", name: "name", reason: "reason" },
+  );
 }
 
 /**

@@ -14,10 +14,7 @@ import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUser
 export default async function UserPage({ params }: { params: Promise<{ integrationId: string; externalUserId: string }> }) {
   const { integrationId, externalUserId: encoded } = await params;
   const externalUserId = segment(encoded);
-  const [{ user, contact, operations }, admin] = await Promise.all([
-    load((api) => api.staff.partnerUsers.get.query({ integration_id: integrationId, external_user_id: externalUserId })),
-    isAdmin(),
-  ]);
+  const [{ user, contact, operations }, admin] = await Promise.all([load((api) => api.staff.partnerUsers.get.query({ integration_id: integrationId, external_user_id: externalUserId })), isAdmin()]);
   const hidden = { integrationId, externalUserId };
   const eligibility = user.launch_eligibility;
   const { actions, note } = availableUserActions(user);

@@ -13,9 +13,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ k
   const org = await load((api) => api.staff.organizations.get.query({ id: key.organization_id }));
   return (
     <>
-      <Breadcrumbs
-        trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name, href: `/keys/${key.id}` }, { label: "Conversation" }]}
-      />
+      <Breadcrumbs trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name, href: `/keys/${key.id}` }, { label: "Conversation" }]} />
       <PageHeader title={conversation.title ?? conversation.id}>
         <p className="hint">
           <CopyableId value={conversation.id} />
