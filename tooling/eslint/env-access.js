@@ -2,6 +2,9 @@ import { defineConfig } from "eslint/config";
 
 const MESSAGE = "Read configuration through the package's env module (apps/server/src/env.ts, apps/admin/src/env.ts), which validates it once at start.";
 
+/** The `no-restricted-properties` entry for process.env; a package adding entries of its own repeats it (a later setting replaces the rule's list). */
+export const PROCESS_ENV_RESTRICTION = { object: "process", property: "env", message: MESSAGE };
+
 /**
  * The files that may read process.env, per package, each with the reason. Paths are relative
  * to the package (each package lints its own directory with its own eslint.config.js).
@@ -42,7 +45,7 @@ export function restrictEnvAccess(packageName) {
       name: "@mga/eslint-config/env-access",
       files: ["**/*.{js,mjs,cjs,ts,mts,cts,tsx}"],
       rules: {
-        "no-restricted-properties": ["error", { object: "process", property: "env", message: MESSAGE }],
+        "no-restricted-properties": ["error", PROCESS_ENV_RESTRICTION],
         "no-restricted-syntax": ["error", { selector: "ImportDeclaration[source.value=/^(node:)?process$/] > ImportSpecifier[imported.name='env']", message: MESSAGE }],
       },
     },

@@ -10,3 +10,5 @@ export * from "../../core/src/generated/prisma/client";
 export { AppError } from "../../core/src/errors/app-error";
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- fixture: api may not import the apps
 export * from "@mga/server";
+// eslint-disable-next-line no-restricted-properties -- fixture: api may not run SQL on the Database it passes to core
+export const runsSql = (db: { sql: { query(text: string): unknown } }) => db.sql.query("SELECT 1");
