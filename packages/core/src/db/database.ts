@@ -2,15 +2,15 @@ import pg from "pg";
 import type { ServerSecrets } from "../secrets/server-secrets";
 import { registerPool } from "./transaction";
 
+/** What a domain function queries through: the pool outside a transaction, one connection inside one. */
+export type Sql = Pick<pg.Pool, "query">;
+
 /**
  * What every domain function is handed: where its SQL goes, and the keys derived from
  * SECRET_KEY, for the values the database keeps or hands out that must not be forged or read
  * (signed cursors, sealed replays). All runtime access is SQL through `pg` (docs/architecture.md,
  * "Database access"); inside `withTransaction` the same type carries the transaction's connection.
  */
-/** What a domain function queries through: the pool outside a transaction, one connection inside one. */
-export type Sql = Pick<pg.Pool, "query">;
-
 export interface Database {
   /** The one way domain code runs SQL. */
   sql: Sql;

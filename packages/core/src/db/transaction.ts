@@ -31,15 +31,19 @@ export async function withTransaction<T>(db: Database, work: (tx: Database) => P
     },
   };
   transactions.add(tx);
+  // A connection whose ROLLBACK failed is in an unknown state: it is destroyed, not reused.
+  let broken: Error | undefined;
   try {
     await client.query("BEGIN");
     const result = await work(tx);
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
+    await client.query("ROLLBACK").catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
     throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
