@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as english from "@zxcvbn-ts/language-en";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { AppError } from "../errors/app-error";
 
 /**
@@ -15,10 +13,21 @@ const MIN_SCORE = 3;
 /** Shown beside password inputs; the check below is the authority. */
 export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters, and not a common or easily guessed password.`;
 
-let checker: ZxcvbnFactory | undefined;
-/** Loading the dictionaries takes a few hundred milliseconds: once, at first use. Call it only after cheaper checks (a token, a throttle) passed. */
-function strength(password: string) {
-  checker ??= new ZxcvbnFactory({
+let checker: Promise<ZxcvbnFactory> | undefined;
+
+/**
+ * Loading (decompressing) the dictionaries takes a few hundred milliseconds and tens of
+ * megabytes: once, at first use, not when the module is imported (every CLI command and the
+ * server's start would pay it). Call it only after cheaper checks (a token, a throttle) passed.
+ */
+async function strength(password: string) {
+  checker ??= loadChecker();
+  return (await checker).check(password);
+}
+
+async function loadChecker(): Promise<ZxcvbnFactory> {
+  const [{ ZxcvbnFactory }, common, english] = await Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]);
+  return new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
     translations: english.translations,
@@ -26,14 +35,13 @@ function strength(password: string) {
     // process); the first 32 characters say enough about a password's strength.
     maxLength: 32,
   });
-  return checker.check(password);
 }
 
 /** Throws 400 `invalid_request` naming the field when `password` breaks the rule. */
-export function assertAcceptablePassword(password: string, field = "password"): void {
+export async function assertAcceptablePassword(password: string, field = "password"): Promise<void> {
   if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at most ${MAX_PASSWORD_LENGTH} characters`);
-  const result = strength(password);
+  const result = await strength(password);
   if (result.score < MIN_SCORE) {
     const why = result.feedback.warning ?? "it is too easy to guess";
     throw new AppError(

@@ -103,7 +103,7 @@ export async function acceptStaffInvite(db: Database, input: { token: string; pa
   // Throttled, and the token checked before anything costly (the password rule, the hash).
   const attempt = await beginSignInAttempt(db, "staff-invite", { address: input.address });
   const invite = await describeStaffInvite(db, input.token, now);
-  assertAcceptablePassword(input.password);
+  await assertAcceptablePassword(input.password);
   await attempt.succeeded();
   const passwordHash = await hashPassword(input.password);
   const id = newId("stf");

@@ -48,7 +48,7 @@ const ACCOUNT_COLUMNS = `id, email, password_hash AS "passwordHash", role, disab
 
 export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
   const email = normalizeStaffEmail(input.email);
-  assertAcceptablePassword(input.password);
+  await assertAcceptablePassword(input.password);
   assertStaffRole(input.role);
   if ((await db.sql.query("SELECT 1 FROM staff_accounts WHERE email = $1", [email])).rowCount) {
     throw new AppError("invalid_request", `email: ${email} already has a staff account`);

@@ -63,7 +63,7 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
   const tokenHash = hashSecret(input.token);
   const found = await db.sql.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [tokenHash]);
   if (found.rowCount !== 1) throw new AppError("unauthorized", INVALID_LINK);
-  assertAcceptablePassword(input.password);
+  await assertAcceptablePassword(input.password);
   const passwordHash = await hashPassword(input.password);
   // The link is used and the password set together, or neither.
   await withTransaction(db, async (tx) => {
