@@ -30,6 +30,9 @@ CREATE INDEX "partner_users_integration_id_status_created_at_id_idx" ON "partner
 -- CreateIndex
 CREATE INDEX "partner_users_team_id_created_at_id_idx" ON "partner_users"("team_id", "created_at", "id");
 
+-- AddForeignKey
+ALTER TABLE "partner_user_count_deltas" ADD CONSTRAINT "partner_user_count_deltas_integration_id_fkey" FOREIGN KEY ("integration_id") REFERENCES "integrations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 
 -- Written by hand from here (Prisma knows neither partial nor trigram indexes, nor triggers);
 -- see "Directory at scale" in docs/architecture.md.
