@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 // The built package (run `pnpm --filter @mga/core build` first): the sources import each other
 // without file extensions, which Node's own TypeScript loading does not resolve.
-import { startEmbeddedPostgres } from "../dist/index.js";
+import { startEmbeddedPostgres } from "../dist/db/index.js";
 
 const name = process.argv[2];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {

@@ -5,13 +5,23 @@ import { decodeCursor, keysetPage } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import type { UserStatus } from "./partner-user-values";
 
-/** The filters of a user list ($1 the integration, $2–$6 the filters), shared by its page and its count. */
+/**
+ * The filters of a user list ($1 the integration, $2–$6 the filters), shared by its page and its
+ * count. Each filter has an index that serves it in page order ("Directory at scale" in
+ * docs/architecture.md): the team is resolved to its id first, and `q` is a LIKE on the lowered
+ * id so the trigram index applies.
+ */
 const USERS_MATCH = `u.integration_id = $1
          AND (CASE WHEN $2::text IS NULL THEN u.status <> 'deleted' ELSE u.status = $2 END)
-         AND ($3::text IS NULL OR t.external_team_id = $3)
+         AND ($3::text IS NULL OR u.team_id = (SELECT id FROM partner_teams WHERE integration_id = $1 AND external_team_id = $3))
          AND ($4::text IS NULL OR u.external_user_id = $4)
-         AND ($5::text IS NULL OR strpos(lower(u.external_user_id), lower($5)) > 0)
+         AND ($5::text IS NULL OR lower(u.external_user_id) LIKE '%' || $5 || '%')
          AND ($6::boolean IS NULL OR (u.team_id IS NULL) = $6)`;
+
+/** `q` as a LIKE pattern's middle: lowered, its own `%`, `_` and `\` taken literally. */
+function containsPattern(q: string): string {
+  return q.toLowerCase().replace(/[\\%_]/g, "\\$&");
+}
 
 export interface ListUsersFilters {
   teamExternalId?: string | undefined;
@@ -58,7 +68,8 @@ export async function listPartnerUsers(
     status: input.status ?? null,
   };
   const after = decodeCursor(db.secrets, input.cursor, filters);
-  const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q, filters.unassigned];
+  const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q === null ? null : containsPattern(filters.q), filters.unassigned];
+  const counted = countedByCounts(filters);
   const [page, counts, matching] = await Promise.all([
     db.sql.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
@@ -68,32 +79,56 @@ export async function listPartnerUsers(
       [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
     ),
     countPartnerUsers(db, integration.id),
-    input.withTotal ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${USER_FROM} WHERE ${USERS_MATCH}`, matchParams) : undefined,
+    input.withTotal && !counted ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
   const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
   return {
     users: rows.map((row) => toPartnerUser(integration.slug, row)),
     counts,
     nextCursor,
-    ...(matching ? { total: matching.rows[0]?.total ?? 0 } : {}),
+    ...(input.withTotal ? { total: counted ? counts[counted] : (matching?.rows[0]?.total ?? 0) } : {}),
   };
 }
+
+/** A total the counts already hold: no filter, or a status alone. */
+function countedByCounts(filters: { team: string | null; user: string | null; q: string | null; unassigned: boolean | null; status: UserStatus | null }): keyof UserCounts | undefined {
+  if (filters.team !== null || filters.user !== null || filters.q !== null || filters.unassigned !== null) return undefined;
+  return filters.status ?? "total";
+}
+
+/** Appended changes folded into one row once there are more than this (a read then sums a few rows). */
+const FOLD_AFTER = 32;
 
 /**
  * Spec 4.10's counts: the whole integration, whatever a list's filters (deleted users are
  * counted apart and excluded from the others). Read on their own too, so a page whose filter
- * is refused still shows them.
+ * is refused still shows them. They are the sum of the changes triggers on partner_users append
+ * (partner_user_count_deltas, "Directory at scale" in docs/architecture.md), so reading them
+ * costs a few rows whatever the integration's size; a read that finds many folds them into one.
  */
 export async function countPartnerUsers(db: Database, integrationId: string): Promise<UserCounts> {
-  const { rows } = await db.sql.query<UserCounts>(
-    `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total,
-            count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'disabled')::int AS disabled,
-            count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
-     FROM partner_users WHERE integration_id = $1`,
+  const { rows } = await db.sql.query<UserCounts & { parts: number }>(
+    `SELECT coalesce(sum(total), 0)::int AS total, coalesce(sum(active), 0)::int AS active, coalesce(sum(disabled), 0)::int AS disabled,
+            coalesce(sum(deleted), 0)::int AS deleted, coalesce(sum(pending), 0)::int AS pending, coalesce(sum(failed), 0)::int AS failed,
+            count(*)::int AS parts
+     FROM partner_user_count_deltas WHERE integration_id = $1`,
     [integrationId],
   );
-  return rows[0] as UserCounts;
+  const { parts, ...counts } = rows[0] as UserCounts & { parts: number };
+  if (parts > FOLD_AFTER) await foldCountChanges(db, integrationId);
+  return counts;
+}
+
+/**
+ * Replaces an integration's appended changes by their sum, in one statement: the rows it deletes
+ * are exactly the ones it sums, so a change committed meanwhile (not seen, so not deleted) stays,
+ * and a concurrent fold skips the rows this one took. The sum never moves.
+ */
+async function foldCountChanges(db: Database, integrationId: string): Promise<void> {
+  await db.sql.query(
+    `WITH folded AS (DELETE FROM partner_user_count_deltas WHERE integration_id = $1 RETURNING *)
+     INSERT INTO partner_user_count_deltas (integration_id, total, active, disabled, deleted, pending, failed)
+     SELECT $1, sum(total), sum(active), sum(disabled), sum(deleted), sum(pending), sum(failed) FROM folded HAVING count(*) > 0`,
+    [integrationId],
+  );
 }
