@@ -34,7 +34,7 @@ import type { Stats } from "./stats";
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
- *   DB_POOL_MAX                passed to the server (its own default otherwise)
+ *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX  passed to the server when set
  */
 const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = knob("BENCH_SECONDS", 5);
@@ -99,7 +99,8 @@ async function main() {
       ADMIN_API_PORT: "0",
       LOG_LEVEL: "warn",
       MGA_PRINT_BANNER: "0",
-      ...(process.env.DB_POOL_MAX ? { DB_POOL_MAX: process.env.DB_POOL_MAX } : {}),
+      // Memory and pool settings to compare (docs/architecture.md, "Memory"), passed on when set.
+      ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
     },
     { heapSnapshotDir: SNAPSHOTS ? path.resolve(SNAPSHOTS) : undefined },
   );
@@ -223,6 +224,8 @@ async function main() {
   await stopDb();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }
+
+const passedOn = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 function versusBare(measure: string, stats: Stats, baseline: Stats, target: number): Row {
   const ratio = stats.rps / baseline.rps;
