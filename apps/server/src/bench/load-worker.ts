@@ -1,58 +1,118 @@
 import { Agent, request } from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
+import { percentile, type Stats } from "./stats";
+import { frameTypes } from "./sse-frames";
 
 /**
- * Load generator, in a worker thread so that it runs on its own core beside the servers:
- * `connections` concurrent keep-alive clients send the same request for `seconds`.
+ * Load generator, in a worker thread so that it runs on its own event loop beside the servers.
+ * - `requests`: `connections` concurrent keep-alive clients send the same request for
+ *   `seconds`; the latency is to the end of the response, or with `until: "first-content"` to
+ *   the first SSE `content` frame (the response is still read to its end).
+ * - `burst`: `streams` requests sent at once, each on its own connection, each read to its
+ *   end: the first `content` frame's latency, and whether the stream ended with exactly one
+ *   terminal frame, a completion.
  */
-interface Job {
+export interface RequestsJob {
+  kind: "requests";
   url: string;
   method: "GET" | "POST";
   headers: Record<string, string>;
   body?: string;
   connections: number;
   seconds: number;
-  /** Measure time to the first body byte instead of the whole response. */
-  firstByte?: boolean;
+  until?: "end" | "first-content";
 }
 
-const job = workerData as Job;
-const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
-const latencies: number[] = [];
-let errors = 0;
-const deadline = performance.now() + job.seconds * 1000;
+export interface BurstJob {
+  kind: "burst";
+  url: string;
+  method: "POST";
+  headers: Record<string, string>;
+  body: string;
+  streams: number;
+}
 
-function once(): Promise<void> {
+export interface BurstResult extends Stats {
+  /** Streams that answered 200 and ended with exactly one terminal frame, `public_api_complete`. */
+  complete: number;
+  /** How many streams ended with each number of terminal frames (`{ "1": 1000 }` when clean). */
+  terminalFrames: Record<string, number>;
+  /** Milliseconds from sending the burst to the last stream's end. */
+  durationMs: number;
+}
+
+/** What ends an API answer stream (spec 6.1), or an upstream's answer. */
+const TERMINAL = new Set(["public_api_complete", "error"]);
+
+function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(job.url, { method: job.method, headers: job.headers, agent }, (res) => {
-      let first = true;
-      res.on("data", () => {
-        if (first && job.firstByte) latencies.push(performance.now() - started);
-        first = false;
+      let text = "";
+      let seen = false;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+        if (!seen && text.includes('"type":"content"')) {
+          seen = true;
+          onFirstContent(performance.now() - started);
+        }
       });
-      res.on("end", () => {
-        if (res.statusCode !== 200) errors += 1;
-        else if (!job.firstByte) latencies.push(performance.now() - started);
-        resolve();
-      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, frames: frameTypes(text), ms: performance.now() - started }));
+      res.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
     });
-    req.on("error", () => {
-      errors += 1;
-      resolve();
-    });
+    req.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
     req.end(job.body);
   });
 }
 
-async function client() {
-  while (performance.now() < deadline) await once();
+async function runRequests(job: RequestsJob): Promise<Stats> {
+  const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + job.seconds * 1000;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      let firstContent: number | undefined;
+      const result = await exchange(job, agent, (ms) => (firstContent = ms));
+      if (result.status !== 200) errors += 1;
+      else if (job.until !== "first-content") latencies.push(result.ms);
+      else if (firstContent === undefined) errors += 1;
+      else latencies.push(firstContent);
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: job.connections }, client));
+  const elapsed = (performance.now() - began) / 1000;
+  agent.destroy();
+  return { requests: latencies.length, errors, rps: latencies.length / elapsed, ...percentiles(latencies) };
 }
 
-const began = performance.now();
-await Promise.all(Array.from({ length: job.connections }, client));
-const elapsed = (performance.now() - began) / 1000;
-agent.destroy();
-latencies.sort((a, b) => a - b);
-const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-parentPort?.postMessage({ requests: latencies.length, errors, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) });
+async function runBurst(job: BurstJob): Promise<BurstResult> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const firstContent: number[] = [];
+  const terminalFrames: Record<string, number> = {};
+  let complete = 0;
+  let errors = 0;
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: job.streams }, async () => {
+      const result = await exchange(job, agent, (ms) => firstContent.push(ms));
+      const terminal = result.frames.filter((type) => TERMINAL.has(type));
+      terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
+      if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete") complete += 1;
+      else errors += 1;
+    }),
+  );
+  const durationMs = performance.now() - began;
+  agent.destroy();
+  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, durationMs };
+}
+
+function percentiles(latencies: number[]) {
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
+}
+
+const job = workerData as RequestsJob | BurstJob;
+parentPort?.postMessage(job.kind === "burst" ? await runBurst(job) : await runRequests(job));

@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+
+/**
+ * A server measured in a process of its own, so that its resident memory is its own and not
+ * the bench's (the load generator, the upstream and the bare handler live elsewhere).
+ */
+export interface ChildServer {
+  url: string;
+  /** Resident set size now, in bytes (/proc/<pid>/status VmRSS). */
+  rss(): number;
+  /** Samples the RSS every 100 ms until the returned function is called, which gives the highest seen. */
+  samplePeak(): () => number;
+  /** Writes a heap snapshot into `dir` (needs `heapSnapshotDir` at start); resolves with its path. */
+  heapSnapshot(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const DIST = path.dirname(fileURLToPath(import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
+export async function startChildServer(entry: "main" | "bare-server", env: Record<string, string>, options: { heapSnapshotDir?: string } = {}): Promise<ChildServer> {
+  const port = await freePort();
+  const args = options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [];
+  const child = spawn(process.execPath, [...args, path.join(DIST, `${entry}.js`)], {
+    // Only what the bench means to set: nothing of the caller's own configuration leaks in.
+    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    cwd: options.heapSnapshotDir ?? process.cwd(),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilListening(child, url);
+  const rss = () => residentBytes(child.pid ?? 0);
+  return {
+    url,
+    rss,
+    samplePeak() {
+      let peak = rss();
+      const timer = setInterval(() => (peak = Math.max(peak, rss())), 100);
+      return () => {
+        clearInterval(timer);
+        return Math.max(peak, rss());
+      };
+    },
+    async heapSnapshot() {
+      const dir = options.heapSnapshotDir;
+      if (!dir) throw new Error("started without a heap snapshot directory");
+      const before = new Set(readdirSync(dir));
+      child.kill("SIGUSR2");
+      for (;;) {
+        await sleep(500);
+        const file = readdirSync(dir).find((name) => name.endsWith(".heapsnapshot") && !before.has(name));
+        if (!file) continue;
+        const size = statSync(path.join(dir, file)).size;
+        await sleep(1000);
+        if (size > 0 && statSync(path.join(dir, file)).size === size) return path.join(dir, file);
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, sleep(10_000).then(() => child.kill("SIGKILL"))]);
+    },
+  };
+}
+
+async function waitUntilListening(child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before listening`);
+    try {
+      await fetch(`${url}/`);
+      return;
+    } catch {
+      await sleep(100);
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error("the server did not listen within 60 s");
+}
+
+function residentBytes(pid: number): number {
+  const file = `/proc/${pid}/status`;
+  if (!existsSync(file)) return 0;
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(file, "utf8"));
+  return match ? Number(match[1]) * 1024 : 0;
+}

@@ -1,0 +1,19 @@
+/** The `type` of each `data:` frame of a text/event-stream body, in order (comments and unparsable frames skipped). */
+export function frameTypes(body: string): string[] {
+  const types: string[] = [];
+  for (const frame of body.split("\n\n")) {
+    const data = frame
+      .split("\n")
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(5).trimStart())
+      .join("\n");
+    if (!data) continue;
+    try {
+      const parsed = JSON.parse(data) as { type?: unknown };
+      if (typeof parsed.type === "string") types.push(parsed.type);
+    } catch {
+      // Not a JSON frame: not one of ours.
+    }
+  }
+  return types;
+}
