@@ -11,12 +11,12 @@ import { createApiKey, MAX_RATE_LIMIT_PER_MINUTE, type Scope } from "@mga/core/k
 import { createOrganization } from "@mga/core/orgs";
 import { createIntegration } from "@mga/core/partners/integrations";
 import { serverSecrets } from "@mga/core/secrets";
+import { seedDirectory } from "@mga/core/testing";
 import { configureTenant } from "@mga/core/tenants";
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer } from "./child-server";
 import type { BurstJob, BurstResult, RequestsJob } from "./load-worker";
 import { difference, latency, machine, markdown, mib, type Row, throughput } from "./report";
-import { seedUsers } from "./seed-users";
 import type { Stats } from "./stats";
 
 /**
@@ -236,11 +236,9 @@ function versusBare(measure: string, stats: Stats, baseline: Stats, target: numb
 async function directoryRows(db: ReturnType<typeof openDatabase>, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const base = `${apiUrl}/v1/integrations/bench-list`;
-  const team = await fetch(`${base}/teams/east`, { method: "PUT", headers, body: JSON.stringify({ name: "East" }) });
-  if (!team.ok) throw new Error(`creating the bench team answered ${team.status}`);
-  const { rows } = await db.sql.query<{ id: string }>("SELECT id FROM partner_teams WHERE integration_id = $1 AND external_team_id = 'east'", [integrationId]);
   const seeded = performance.now();
-  await seedUsers(db, { integrationId, teamId: rows[0]?.id ?? "", count: USERS });
+  // The rows provisioning writes (site account, chat identity, teams), in a few statements.
+  const { teamExternalIds } = await seedDirectory(db, { integrationId, users: USERS, prefix: "user" });
   console.error(`seeded ${USERS} users in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
   const one = { connections: 1, method: "GET" as const, headers };
   const bare = await load({ ...one, url: `${bareUrl}/`, headers: {} });
@@ -255,7 +253,7 @@ async function directoryRows(db: ReturnType<typeof openDatabase>, apiUrl: string
   const label = `${USERS.toLocaleString("en-US")} users, 1 connection`;
   return [
     rowOf(`list 100 users (${label})`, await load({ ...one, url: `${base}/users?limit=100` })),
-    rowOf(`list 100 users, team filter (${label})`, await load({ ...one, url: `${base}/users?limit=100&team_external_id=east` })),
+    rowOf(`list 100 users, team filter (${label})`, await load({ ...one, url: `${base}/users?limit=100&team_external_id=${teamExternalIds[0]}` })),
     rowOf(`list 100 users, partial id filter (${label})`, await load({ ...one, url: `${base}/users?limit=100&q=user-01` })),
   ];
 }
