@@ -5,7 +5,6 @@ import type { TenantConfig } from "../tenants/tenant-config.schema";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
 import type { Scope } from "./scopes";
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from "../rate-limits/rate-limit";
 
 /** The caller behind a request, as every authenticated route sees it. */
 export interface AuthenticatedKey {
@@ -16,14 +15,12 @@ export interface AuthenticatedKey {
   lastFour: string;
   rateLimitPerMinute: number | null;
   tenant: TenantConfig;
-  /** This request counted against the key's current rate-limit window. */
-  rateLimit: RateLimitState;
 }
 
 /**
  * The hot path: one round trip that finds the key, its organization and tenant
- * configuration, counts the request in the key's rate-limit window (in PostgreSQL, so all
- * instances share it), and (at most once a minute per key) records `last_used_at`.
+ * configuration, and (at most once a minute per key) records `last_used_at`. The request is
+ * counted against the key's rate limit afterwards, by takeRateLimitToken (from leased tokens).
  */
 const AUTHENTICATE_SQL = `
 WITH k AS (
@@ -34,24 +31,14 @@ WITH k AS (
   LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
   WHERE k.secret_hash = $1
 ),
-hit AS (
-  INSERT INTO rate_limit_counters (api_key_id, window_start, count)
-  SELECT id, date_trunc('minute', now()), 1 FROM k WHERE status = 'active'
-  ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-  RETURNING count, window_start
-),
 touch AS (
   UPDATE api_keys SET last_used_at = now()
   WHERE id IN (SELECT id FROM k WHERE status = 'active' AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds'))
   RETURNING id
 )
-SELECT k.*, hit.count AS window_count,
-       ceil(extract(epoch FROM (hit.window_start + interval '${RATE_LIMIT_WINDOW_SECONDS} seconds' - now())))::int AS reset_seconds
-FROM k LEFT JOIN hit ON true`;
+SELECT k.* FROM k`;
 
 interface Row {
-  window_count: number | null;
-  reset_seconds: number | null;
   id: string;
   organization_id: string;
   name: string;
@@ -84,11 +71,6 @@ function toAuthenticatedKey(row: Row): AuthenticatedKey {
     lastFour: row.last_four,
     rateLimitPerMinute: row.rate_limit_per_minute,
     tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
-    rateLimit: {
-      limit: row.rate_limit_per_minute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-      count: row.window_count ?? 0,
-      resetSeconds: Math.max(1, row.reset_seconds ?? RATE_LIMIT_WINDOW_SECONDS),
-    },
   };
 }
 
@@ -98,13 +80,12 @@ export function requireScope(key: AuthenticatedKey, scope: Scope): void {
 
 /**
  * The key behind a launch, for the hosted chat (which never sees the key itself): the same
- * record as authenticateApiKey, found by id; no rate-limit count (the chat token is the
- * credential there).
+ * record as authenticateApiKey, found by id (the chat token is the credential there).
  */
 export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
   const { rows } = await db.sql.query<Row>(
     `SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
-            o.name AS organization_name, t.config AS tenant_config, NULL::int AS window_count, NULL::int AS reset_seconds
+            o.name AS organization_name, t.config AS tenant_config
      FROM api_keys k JOIN organizations o ON o.id = k.organization_id
      LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
      WHERE k.id = $1`,
