@@ -1,17 +1,18 @@
 import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core/keys";
-import { enforceRateLimit } from "@mga/core/rate-limits";
+import { enforceRateLimit, takeRateLimitToken } from "@mga/core/rate-limits";
 import type { ApiContext } from "../context";
 
 /**
  * The one gate of key-authenticated work, whatever the transport (the tRPC middleware of every
- * /v1 procedure and the streamed answers): the key (401), counted against its rate limit in
- * the same round trip (429 with Retry-After), then the scope (403). The rate-limit headers are
- * recorded on `ctx.response` before the scope is checked: the request was counted either way,
- * and each transport decides which of its answers carry them.
+ * /v1 procedure and the streamed answers): the key (401), then one token of its rate limit
+ * (429 with Retry-After), then the scope (403). The rate-limit headers are recorded on
+ * `ctx.response` before the scope is checked: the request was counted either way, and each
+ * transport decides which of its answers carry them.
  */
 export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response">, scope: Scope | undefined): Promise<AuthenticatedKey> {
   const key = await authenticateApiKey(ctx.db, ctx.presentedKey);
-  Object.assign(ctx.response.headers, enforceRateLimit(key.rateLimit));
+  const rateLimit = await takeRateLimitToken(ctx.db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute });
+  Object.assign(ctx.response.headers, enforceRateLimit(rateLimit));
   if (scope) requireScope(key, scope);
   return key;
 }

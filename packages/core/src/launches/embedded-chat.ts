@@ -2,7 +2,8 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { getKeyById } from "../keys/authenticate-api-key";
 import type { SendMessageInput } from "../conversations/send-message";
-import { countKeyRequest, enforceRateLimit } from "../rate-limits/rate-limit";
+import { enforceRateLimit } from "../rate-limits/rate-limit";
+import { takeRateLimitToken } from "../rate-limits/take-rate-limit-token";
 import type { EmbeddedOwner } from "../conversations/conversations";
 import type { ChatAuthority } from "./embed-auth";
 import { upstreamLoanContext } from "./loan-context";
@@ -29,7 +30,7 @@ export async function embeddedMessageInput(db: Database, authority: ChatAuthorit
   if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
   const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), partnerUserExternalId(db, authority.partnerUserId)]);
   // Embedded answers count against the launch key's rate limit, like its API requests.
-  enforceRateLimit(await countKeyRequest(db, key));
+  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }));
   const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
   return {
     key,

@@ -1,4 +1,3 @@
-import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 
 /** Requests per minute for a key created without --rate-limit. */
@@ -34,19 +33,4 @@ export function enforceRateLimit(state: RateLimitState): Record<string, string> 
     });
   }
   return headers;
-}
-
-/**
- * Counts one request of a key that is not an API call of its own (an answer in the hosted
- * chat, launched with the key) in the same window as its API requests.
- */
-export async function countKeyRequest(db: Database, key: { id: string; rateLimitPerMinute: number | null }): Promise<RateLimitState> {
-  const { rows } = await db.sql.query<{ count: number; reset_seconds: number }>(
-    `INSERT INTO rate_limit_counters (api_key_id, window_start, count) VALUES ($1, date_trunc('minute', now()), 1)
-     ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + 1
-     RETURNING count, ceil(extract(epoch FROM (window_start + make_interval(secs => $2) - now())))::int AS reset_seconds`,
-    [key.id, RATE_LIMIT_WINDOW_SECONDS],
-  );
-  const row = rows[0] ?? { count: 1, reset_seconds: RATE_LIMIT_WINDOW_SECONDS };
-  return { limit: key.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, count: row.count, resetSeconds: Math.max(1, row.reset_seconds) };
 }
