@@ -3,9 +3,7 @@ export { MAX_RATE_LIMIT_PER_MINUTE, createApiKey, getApiKey, listApiKeys, revoke
 export type { ApiKeySummary } from "./api-keys";
 export { authenticateApiKey, requireScope } from "./authenticate-api-key";
 export type { AuthenticatedKey } from "./authenticate-api-key";
-export { KEY_CACHE_DEFAULTS } from "./key-cache";
-export type { KeyCacheOptions } from "./key-cache";
-export { flushKeyUsage, KEY_USAGE_FLUSH_MS } from "./key-usage";
+export { flushKeyUsage } from "./key-usage";
 export { startKeyCache } from "./start-key-cache";
 export type { RunningKeyCache } from "./start-key-cache";
 export { hashApiKey } from "./key-secret";
