@@ -4,6 +4,7 @@ import { HttpChatUpstream } from "@mga/core/conversations";
 import { connect } from "@mga/core/db";
 import { sweepExpiredRecords } from "@mga/core/idempotency";
 import { JobQueue, startWorkers } from "@mga/core/jobs";
+import { flushKeyUsage, startKeyCache } from "@mga/core/keys";
 import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
 import { directoryFromEnv } from "./directory";
@@ -26,6 +27,9 @@ async function main() {
     secretKey: env.SECRET_KEY,
     maxConnections: env.DB_POOL_MAX,
   });
+  // Verified keys answered from memory, kept true across instances by LISTEN/NOTIFY (docs/architecture.md, "Hot path").
+  const keyCache = startKeyCache(connection.db, connection.url);
+  await keyCache.ready;
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
   const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
@@ -92,6 +96,9 @@ async function main() {
     }
     await queue.stop();
     await assistant?.close();
+    await keyCache.stop();
+    // Key uses still in memory: their last_used_at is written before the connection goes.
+    await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
     await connection.close();
     process.exit(0);
   };

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type ChatUpstream, HttpChatUpstream } from "@mga/core/conversations";
 import { openDatabase, type Database } from "@mga/core/db";
 import { JobQueue, startWorkers } from "@mga/core/jobs";
-import { createApiKey, type Scope } from "@mga/core/keys";
+import { createApiKey, flushKeyUsage, type RunningKeyCache, type Scope, startKeyCache } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { localDirectory } from "@mga/core/partners/ports";
 import { configureTenant } from "@mga/core/tenants";
@@ -27,6 +27,8 @@ export interface TestApp {
   t: TestDatabase;
   logs: string[];
   queue: JobQueue;
+  /** This instance's key cache, as the server's main runs it. */
+  keyCache: RunningKeyCache;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
   newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
   request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
@@ -52,6 +54,8 @@ export async function startTestApp(
   const t = options.shareDatabaseWith
     ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} }
     : await createTestDatabase();
+  const keyCache = startKeyCache(t.db, t.url);
+  await keyCache.ready;
   const logs: string[] = [];
   const server: Server = createServer();
   const adminServer: Server = createServer();
@@ -91,6 +95,7 @@ export async function startTestApp(
     t,
     logs,
     queue,
+    keyCache,
     async newKey(options = {}) {
       const org = await createOrganization(t.db, { name: "Test Lender" });
       if (options.tenant) await configureTenant(t.db, { organizationId: org.id, config: options.tenant });
@@ -124,6 +129,9 @@ export async function startTestApp(
         await new Promise((resolve) => listener.close(resolve));
       }
       await queue.stop();
+      // As the server's main stops: the cache's listener goes, the key uses still in memory are written.
+      await keyCache.stop();
+      await flushKeyUsage(t.db);
       if (options.shareDatabaseWith) await t.db.close();
       else await t.drop();
     },

@@ -1,9 +1,12 @@
 import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { getOrganization } from "../orgs/organizations";
+import { publishKeyChange } from "./key-changes";
 import { generateApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
+import { flushKeyUsage } from "./key-usage";
 import { parseScopes, type Scope } from "./scopes";
 
 /** A key as operators see it: never the secret, never its hash. */
@@ -33,12 +36,17 @@ export async function createApiKey(
   const rateLimit = input.rateLimitPerMinute ?? null;
   assertRateLimit(rateLimit);
   const secret = generateApiKey();
-  const { rows } = await db.sql.query<KeyRow>(
-    `INSERT INTO api_keys (id, organization_id, name, secret_hash, last_four, scopes, rate_limit_per_minute) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     RETURNING ${COLUMNS}`,
-    [newId("key"), input.organizationId, name, secret.secretHash, secret.lastFour, scopes, rateLimit],
-  );
-  return { key: toSummary(rows[0] as KeyRow), plaintext: secret.plaintext };
+  const row = await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<KeyRow>(
+      `INSERT INTO api_keys (id, organization_id, name, secret_hash, last_four, scopes, rate_limit_per_minute) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       RETURNING ${COLUMNS}`,
+      [newId("key"), input.organizationId, name, secret.secretHash, secret.lastFour, scopes, rateLimit],
+    );
+    // No instance may keep refusing the new key as unknown (key cache).
+    await publishKeyChange(tx, { kind: "key_created" });
+    return rows[0] as KeyRow;
+  });
+  return { key: toSummary(row), plaintext: secret.plaintext };
 }
 
 export async function revokeApiKey(db: Database, id: string): Promise<ApiKeySummary> {
@@ -56,6 +64,7 @@ export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerM
 }
 
 export async function getApiKey(db: Database, id: string): Promise<ApiKeySummary> {
+  await flushKeyUsage(db);
   return toSummary(await findKey(db, id));
 }
 
@@ -65,11 +74,17 @@ async function findKey(db: Database, id: string): Promise<KeyRow> {
   return rows[0];
 }
 
-/** One UPDATE of a key ($1 is its id); a key deleted meanwhile is the same 404 as a missing one. */
+/**
+ * One UPDATE of a key ($1 is its id), announced to every instance's key cache in the same
+ * transaction; a key deleted meanwhile is the same 404 as a missing one.
+ */
 async function updateKey(db: Database, id: string, set: string, params: unknown[]): Promise<ApiKeySummary> {
-  const { rows } = await db.sql.query<KeyRow>(`UPDATE api_keys SET ${set} WHERE id = $1 RETURNING ${COLUMNS}`, [id, ...params]);
-  if (!rows[0]) throw new AppError("not_found", `key ${id} not found`);
-  return toSummary(rows[0]);
+  return withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<KeyRow>(`UPDATE api_keys SET ${set} WHERE id = $1 RETURNING ${COLUMNS}`, [id, ...params]);
+    if (!rows[0]) throw new AppError("not_found", `key ${id} not found`);
+    await publishKeyChange(tx, { kind: "key", id });
+    return toSummary(rows[0]);
+  });
 }
 
 function assertRateLimit(rateLimit: number | null): void {
@@ -80,6 +95,7 @@ function assertRateLimit(rateLimit: number | null): void {
 
 export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {
   await getOrganization(db, organizationId);
+  await flushKeyUsage(db);
   const { rows } = await db.sql.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at`, [organizationId]);
   return rows.map(toSummary);
 }

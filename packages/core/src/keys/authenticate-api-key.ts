@@ -2,11 +2,14 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
+import type { KeyCache, KeyLookup } from "./key-cache";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
+import { recordKeyUse } from "./key-usage";
 import type { Scope } from "./scopes";
+import { keyCacheOf } from "./start-key-cache";
 
-/** The caller behind a request, as every authenticated route sees it. */
+/** The caller behind a request, as every authenticated route sees it (its rate limit is counted apart: rate-limits/). */
 export interface AuthenticatedKey {
   id: string;
   organizationId: string;
@@ -17,26 +20,13 @@ export interface AuthenticatedKey {
   tenant: TenantConfig;
 }
 
-/**
- * The hot path: one round trip that finds the key, its organization and tenant
- * configuration, and (at most once a minute per key) records `last_used_at`. The request is
- * counted against the key's rate limit afterwards, by takeRateLimitToken (from leased tokens).
- */
-const AUTHENTICATE_SQL = `
-WITH k AS (
-  SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute, k.last_used_at,
-         o.name AS organization_name, t.config AS tenant_config
-  FROM api_keys k
-  JOIN organizations o ON o.id = k.organization_id
-  LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
-  WHERE k.secret_hash = $1
-),
-touch AS (
-  UPDATE api_keys SET last_used_at = now()
-  WHERE id IN (SELECT id FROM k WHERE status = 'active' AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds'))
-  RETURNING id
-)
-SELECT k.* FROM k`;
+/** A key with its organization and tenant configuration, in one query (the WHERE is the caller's). */
+const KEY_RECORD_SQL = `
+SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
+       o.name AS organization_name, t.config AS tenant_config
+FROM api_keys k
+JOIN organizations o ON o.id = k.organization_id
+LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id`;
 
 interface Row {
   id: string;
@@ -50,16 +40,35 @@ interface Row {
   tenant_config: unknown;
 }
 
+const UNKNOWN_KEY = "invalid API key";
+const REVOKED_KEY = "this API key has been revoked";
+
+/**
+ * The hot path: the key behind a request, from this instance's key cache when it runs one
+ * (no database round trip), else one query. Its use is recorded in memory (key-usage.ts);
+ * its rate limit is counted by the caller.
+ */
 export async function authenticateApiKey(db: Database, presented: string | undefined): Promise<AuthenticatedKey> {
   if (!presented) {
     throw new AppError("unauthorized", "missing API key: send Authorization: Bearer <key> or X-API-Key: <key>");
   }
-  if (!isWellFormedApiKey(presented)) throw new AppError("unauthorized", "invalid API key");
-  const { rows } = await db.sql.query<Row>(AUTHENTICATE_SQL, [hashApiKey(presented)]);
+  // The checksum refuses made-up keys before any lookup.
+  if (!isWellFormedApiKey(presented)) throw new AppError("unauthorized", UNKNOWN_KEY);
+  const hash = hashApiKey(presented);
+  const cache = keyCacheOf(db);
+  const found = cache?.get(hash) ?? (await lookUpKey(db, hash, cache));
+  if ("refusal" in found) throw new AppError("unauthorized", found.refusal);
+  recordKeyUse(db, found.key.id);
+  return found.key;
+}
+
+async function lookUpKey(db: Database, hash: string, cache: KeyCache | undefined): Promise<KeyLookup> {
+  const ticket = cache?.ticket();
+  const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.secret_hash = $1`, [hash]);
   const row = rows[0];
-  if (!row) throw new AppError("unauthorized", "invalid API key");
-  if (row.status !== "active") throw new AppError("unauthorized", "this API key has been revoked");
-  return toAuthenticatedKey(row);
+  const found: KeyLookup = !row ? { refusal: UNKNOWN_KEY } : row.status !== "active" ? { refusal: REVOKED_KEY } : { key: toAuthenticatedKey(row) };
+  if (cache && ticket) cache.remember(hash, found, ticket);
+  return found;
 }
 
 function toAuthenticatedKey(row: Row): AuthenticatedKey {
@@ -83,14 +92,7 @@ export function requireScope(key: AuthenticatedKey, scope: Scope): void {
  * record as authenticateApiKey, found by id (the chat token is the credential there).
  */
 export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
-  const { rows } = await db.sql.query<Row>(
-    `SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
-            o.name AS organization_name, t.config AS tenant_config
-     FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-     LEFT JOIN tenant_configurations t ON t.organization_id = k.organization_id
-     WHERE k.id = $1`,
-    [id],
-  );
+  const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.id = $1`, [id]);
   const row = rows[0];
   if (!row || row.status !== "active") throw new AppError("unauthorized", "the key behind this launch is no longer active");
   return toAuthenticatedKey(row);

@@ -3,6 +3,9 @@ export { MAX_RATE_LIMIT_PER_MINUTE, createApiKey, getApiKey, listApiKeys, revoke
 export type { ApiKeySummary } from "./api-keys";
 export { authenticateApiKey, requireScope } from "./authenticate-api-key";
 export type { AuthenticatedKey } from "./authenticate-api-key";
+export { flushKeyUsage } from "./key-usage";
+export { startKeyCache } from "./start-key-cache";
+export type { RunningKeyCache } from "./start-key-cache";
 export { hashApiKey } from "./key-secret";
 export { KEY_STATUSES } from "./key-status";
 export { KEY_SEPARATION_ADVICE, SCOPE_DESCRIPTIONS, SOLO_SCOPES, keySeparationWarnings } from "./scope-advice";

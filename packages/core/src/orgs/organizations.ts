@@ -2,6 +2,7 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { withTransaction } from "../db/transaction";
 import { newId } from "../ids/new-id";
+import { publishKeyChange } from "../keys/key-changes";
 
 export interface Organization {
   id: string;
@@ -38,12 +39,17 @@ export async function listOrganizations(db: Database): Promise<Organization[]> {
 /** Renames an organization; returns it with the name it had before (for the audit trail). */
 export async function renameOrganization(db: Database, id: string, newName: string): Promise<Organization & { previousName: string }> {
   const name = checkedName(newName);
-  // One statement: an organization deleted meanwhile is a 404, not a failed update.
-  const { rows } = await db.sql.query<{ id: string; name: string; created_at: Date; previous_name: string }>(
-    `UPDATE organizations o SET name = $2, updated_at = now() FROM (SELECT id, name FROM organizations WHERE id = $1 FOR UPDATE) before
-     WHERE o.id = before.id RETURNING o.id, o.name, o.created_at, before.name AS previous_name`,
-    [id, name],
-  );
+  // One statement: an organization deleted meanwhile is a 404, not a failed update. Cached keys
+  // carry the name (a tenant without configuration is named after it): announced in the same transaction.
+  const rows = await withTransaction(db, async (tx) => {
+    const updated = await tx.sql.query<{ id: string; name: string; created_at: Date; previous_name: string }>(
+      `UPDATE organizations o SET name = $2, updated_at = now() FROM (SELECT id, name FROM organizations WHERE id = $1 FOR UPDATE) before
+       WHERE o.id = before.id RETURNING o.id, o.name, o.created_at, before.name AS previous_name`,
+      [id, name],
+    );
+    if (updated.rows[0]) await publishKeyChange(tx, { kind: "organization", id });
+    return updated.rows;
+  });
   const org = rows[0];
   if (!org) throw new AppError("not_found", `organization ${id} not found`);
   return { id: org.id, name: org.name, createdAt: org.created_at, previousName: org.previous_name };
@@ -73,6 +79,7 @@ export async function deleteOrganization(db: Database, id: string): Promise<Orga
       throw new AppError("invalid_request", `${org.name} still has ${parts.join(" and ")}; only an organization without integrations and keys can be deleted`, { status: 409 });
     }
     await tx.sql.query("DELETE FROM organizations WHERE id = $1", [id]);
+    await publishKeyChange(tx, { kind: "organization", id });
     return { id: org.id, name: org.name, createdAt: org.created_at };
   });
 }

@@ -1,5 +1,7 @@
 import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
 import { parseOrThrow } from "../errors/zod-issues";
+import { publishKeyChange } from "../keys/key-changes";
 import { getOrganization } from "../orgs/organizations";
 import { type TenantConfig, tenantConfigSchema } from "./tenant-config.schema";
 
@@ -32,11 +34,15 @@ export function validateTenantConfig(config: unknown): { ok: true; config: Tenan
 export async function configureTenant(db: Database, input: { organizationId: string; config: unknown }): Promise<TenantConfig> {
   await getOrganization(db, input.organizationId);
   const config = parseOrThrow(tenantConfigSchema, input.config, "tenant");
-  await db.sql.query(
-    `INSERT INTO tenant_configurations (organization_id, config, updated_at) VALUES ($1, $2, now())
-     ON CONFLICT (organization_id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
-    [input.organizationId, JSON.stringify(config)],
-  );
+  await withTransaction(db, async (tx) => {
+    await tx.sql.query(
+      `INSERT INTO tenant_configurations (organization_id, config, updated_at) VALUES ($1, $2, now())
+       ON CONFLICT (organization_id) DO UPDATE SET config = EXCLUDED.config, updated_at = now()`,
+      [input.organizationId, JSON.stringify(config)],
+    );
+    // Cached keys carry their tenant configuration.
+    await publishKeyChange(tx, { kind: "organization", id: input.organizationId });
+  });
   return config;
 }
 

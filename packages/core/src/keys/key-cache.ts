@@ -1,0 +1,110 @@
+import { LRUCache } from "lru-cache";
+import type { AuthenticatedKey } from "./authenticate-api-key";
+import type { KeyChange } from "./key-changes";
+
+/** What looking up a secret hash found: the active key, or the reason it is refused. */
+export type KeyLookup = { key: AuthenticatedKey } | { refusal: string };
+
+/** The cache's generation when a database read began. */
+export interface KeyCacheTicket {
+  keyEpoch: number;
+  refusalEpoch: number;
+}
+
+export interface KeyCacheOptions {
+  /** Active keys held (least recently used go first). */
+  maxKeys: number;
+  /** The safety net for a missed notification: an entry is read again from the database after this. */
+  ttlMs: number;
+  /** Refused hashes held (unknown or revoked keys). */
+  maxRefusals: number;
+  /** How long a refusal is remembered: an unknown key reaches the database at most once per this interval. */
+  refusalTtlMs: number;
+}
+
+export const KEY_CACHE_DEFAULTS: KeyCacheOptions = { maxKeys: 10_000, ttlMs: 30_000, maxRefusals: 10_000, refusalTtlMs: 5_000 };
+
+/**
+ * One instance's verified keys by secret hash (with organization and tenant configuration),
+ * and its recent refusals. It answers only while its owner says the invalidations reach it
+ * (`setServing`, driven by the LISTEN connection); every change drops the entries it touches.
+ */
+export class KeyCache {
+  private readonly keys: LRUCache<string, AuthenticatedKey>;
+  private readonly refusals: LRUCache<string, string>;
+  /**
+   * Bumped by every invalidation of keys (`keyEpoch`) or of refusals (`refusalEpoch`, a key was
+   * created). A database read that began before one may have seen the old state, so its result
+   * is not stored (`remember` with a stale ticket does nothing).
+   */
+  private keyEpoch = 0;
+  private refusalEpoch = 0;
+  private serving = false;
+
+  constructor(options: Partial<KeyCacheOptions> = {}) {
+    const settings = { ...KEY_CACHE_DEFAULTS, ...options };
+    this.keys = new LRUCache({ max: settings.maxKeys, ttl: settings.ttlMs });
+    this.refusals = new LRUCache({ max: settings.maxRefusals, ttl: settings.refusalTtlMs });
+  }
+
+  get(hash: string): KeyLookup | undefined {
+    if (!this.serving) return undefined;
+    const key = this.keys.get(hash);
+    if (key) return { key };
+    const refusal = this.refusals.get(hash);
+    return refusal === undefined ? undefined : { refusal };
+  }
+
+  /** Taken before reading the database; handed back to `remember`. */
+  ticket(): KeyCacheTicket {
+    return { keyEpoch: this.keyEpoch, refusalEpoch: this.refusalEpoch };
+  }
+
+  remember(hash: string, found: KeyLookup, ticket: KeyCacheTicket): void {
+    if (!this.serving) return;
+    if ("key" in found) {
+      if (ticket.keyEpoch === this.keyEpoch) this.keys.set(hash, deepFreeze(found.key));
+    } else if (ticket.refusalEpoch === this.refusalEpoch) {
+      this.refusals.set(hash, found.refusal);
+    }
+  }
+
+  /** Drops what a change touches; a payload it cannot read (undefined) drops everything. */
+  apply(change: KeyChange | undefined): void {
+    if (!change) return this.clear();
+    if (change.kind === "key_created") {
+      this.refusalEpoch += 1;
+      return this.refusals.clear();
+    }
+    this.keyEpoch += 1;
+    for (const [hash, key] of this.keys.entries()) {
+      if (change.kind === "key" ? key.id === change.id : key.organizationId === change.id) this.keys.delete(hash);
+    }
+  }
+
+  /** On (LISTEN in force) or off (its connection was lost); either way it starts empty. */
+  setServing(serving: boolean): void {
+    this.clear();
+    this.serving = serving;
+  }
+
+  get size(): number {
+    return this.keys.size + this.refusals.size;
+  }
+
+  private clear(): void {
+    this.keyEpoch += 1;
+    this.refusalEpoch += 1;
+    this.keys.clear();
+    this.refusals.clear();
+  }
+}
+
+/** One record is handed to every request that presents the key: none of them may change it for the others. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
