@@ -33,9 +33,11 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;
+    let cutShort = false;
     res.on("close", () => {
       if (res.writableFinished) return;
       clientGone.abort();
+      if (cutShort) return;
       logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
     });
     res.on("finish", () => {
@@ -57,9 +59,13 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
       const path = url.split("?")[0] ?? "/";
       if (!(await route(req, res, path))) writeErrorResponse(res, requestId, new AppError("not_found", "no such route"));
     } catch (error) {
-      if (!res.headersSent) writeErrorResponse(res, requestId, error);
-      else res.destroy();
+      // Logged first: cutting the response short below destroys the socket, which reads as a client gone.
       if (!isAppError(error)) logFailure(logger, req, error);
+      if (!res.headersSent) writeErrorResponse(res, requestId, error);
+      else {
+        cutShort = true;
+        res.destroy();
+      }
     }
   };
 }
