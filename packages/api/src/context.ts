@@ -97,7 +97,9 @@ export function createContextFactory(deps: ApiDeps) {
 export const STAFF_COOKIE = "mga_staff";
 
 function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
+  // Partners' servers send no cookies: nothing to parse on the /v1 path.
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
     const [key, ...rest] = part.trim().split("=");
     if (key !== name) continue;
     try {

@@ -4,7 +4,7 @@ import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { type IsTrustedProxy, loopback } from "./client-address";
 import { healthz } from "./create-app";
-import { describe, requestPipeline } from "./request-pipeline";
+import { logFailure, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
 
 /**
@@ -32,7 +32,7 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
       maxBodySize: MAX_BODY_BYTES,
       createContext: ({ req: incoming }) => createContext({ req: incoming }),
       onError: ({ error }) => {
-        if (toApiError(error).status >= 500) options.logger.error("request failed", { request_id: req.requestId, error: describe(error.cause ?? error) });
+        if (toApiError(error).status >= 500) logFailure(options.logger, req, error.cause ?? error);
       },
       // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
       responseMeta: ({ ctx, errors }) => {

@@ -3,7 +3,7 @@ import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFacto
 import type { Logger } from "../log";
 import { handleEmbedRoute } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
-import { describe, requestPipeline } from "./request-pipeline";
+import { logFailure, requestPipeline } from "./request-pipeline";
 import { handleSiteRoute } from "./site/site-routes";
 import { writeMessageStream } from "./stream-message";
 
@@ -35,7 +35,7 @@ export function createApp(options: AppOptions) {
   const { db, logger, upstream } = options;
   const rest = createRestHandler({
     ...options,
-    onError: (error, req) => logger.error("request failed", { request_id: req.requestId, error: describe(error) }),
+    onError: (error, req) => logFailure(logger, req, error),
   });
   const createContext = createContextFactory(options);
   let openApiJson: string | undefined;

@@ -13,6 +13,8 @@ import { checkRequestTarget, readRequestBody } from "./request-input";
  * abort signal for when the client goes away, the checks of request-input.ts with the body
  * parsed into `req.body` (JSON) or `req.form`, and the error envelope for anything a route
  * throws (a 500 only for what nobody anticipated, logged with the request id, never detailed).
+ * A client that disconnects first is logged once at info ("client disconnected"), and what
+ * its departure makes fail (the body read, the upstream call) is not logged as an error.
  *
  * A route answers and returns true, or returns false for the next one; none left is a 404.
  */
@@ -31,16 +33,20 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;
+    let cutShort = false;
     res.on("close", () => {
-      if (!res.writableFinished) clientGone.abort();
+      if (res.writableFinished) return;
+      clientGone.abort();
+      if (cutShort) return;
+      logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
     });
     res.on("finish", () => {
       logger.info("request", {
         request_id: requestId,
         method: req.method,
-        path: (req.url ?? "").split("?")[0],
+        path: pathOf(req),
         status: res.statusCode,
-        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        ms: msSince(started),
       });
     });
 
@@ -53,13 +59,41 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
       const path = url.split("?")[0] ?? "/";
       if (!(await route(req, res, path))) writeErrorResponse(res, requestId, new AppError("not_found", "no such route"));
     } catch (error) {
+      // Logged first: cutting the response short below destroys the socket, which reads as a client gone.
+      if (!isAppError(error)) logFailure(logger, req, error);
       if (!res.headersSent) writeErrorResponse(res, requestId, error);
-      else res.destroy();
-      if (!isAppError(error)) logger.error("request failed", { request_id: requestId, error: describe(error) });
+      else {
+        cutShort = true;
+        res.destroy();
+      }
     }
   };
 }
 
-export function describe(error: unknown): string {
+/**
+ * Logs what nobody anticipated with its stack, unless the client had already gone: then the
+ * failure is the disconnect's consequence (an aborted body read or upstream call), which the
+ * pipeline has logged at info.
+ */
+export function logFailure(logger: Logger, req: ApiRequest, error: unknown, message = "request failed"): void {
+  if (hasGone(req)) return;
+  logger.error(message, { request_id: req.requestId, error: describe(error) });
+}
+
+/** The client closed its connection before the response was finished. */
+export function hasGone(req: ApiRequest): boolean {
+  // The socket is checked too: a body read fails on the socket's close before the response's close event.
+  return req.clientGone?.aborted === true || req.socket.destroyed;
+}
+
+function pathOf(req: ApiRequest): string | undefined {
+  return (req.url ?? "").split("?")[0];
+}
+
+function msSince(started: bigint): number {
+  return Number((process.hrtime.bigint() - started) / 1000n) / 1000;
+}
+
+function describe(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

@@ -3,6 +3,7 @@ import { type ApiContext, type ApiRequest, answerAsFrames, type FrameSink, type 
 import type { ChatUpstream, SendMessageInput } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import type { Logger } from "../log";
+import { hasGone } from "./request-pipeline";
 import { SseWriter } from "./sse-writer";
 
 export interface StreamDeps {
@@ -57,8 +58,11 @@ async function writeFrames(
       sse.send(frame);
     },
   };
-  const onError = (error: unknown) =>
+  const onError = (error: unknown) => {
+    // A stream cut short by its client is the disconnect's consequence, logged by the pipeline at info.
+    if (hasGone(req)) return;
     deps.logger.error("stream failed", { request_id: requestId, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
+  };
   try {
     await answer(sink, onError);
   } catch (error) {

@@ -1,13 +1,18 @@
 import type { ServerResponse } from "node:http";
-import { toApiError } from "../errors/to-api-error";
+import { type ApiErrorResponse, toApiError } from "../errors/to-api-error";
 
 /** Sends the error envelope for failures the host detects before a procedure runs. */
 export function writeErrorResponse(res: ServerResponse, requestId: string, error: unknown): void {
   const mapped = toApiError(error);
-  const body = JSON.stringify({ error: { code: mapped.code, message: mapped.message, request_id: requestId } });
+  const body = errorBody(mapped, requestId);
   res.statusCode = mapped.status;
   for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
   res.setHeader("Content-Type", "application/json");
   res.setHeader("Content-Length", Buffer.byteLength(body));
   res.end(body);
+}
+
+/** The spec's error envelope, as sent. */
+export function errorBody(mapped: ApiErrorResponse, requestId: string): string {
+  return JSON.stringify({ error: { code: mapped.code, message: mapped.message, request_id: requestId } });
 }
