@@ -304,7 +304,13 @@ describe("hosted chat: the site login popup", () => {
     await popup.click("button[type=submit]");
     await popup.waitForSelector("#return", { state: "visible" });
     await screenshot(popup, "chat-popup-return-to-chat");
-    await Promise.all([popup.waitForEvent("close"), popup.click("#return")]);
+    // The click closes the page it happens in: playwright may then report the click itself as
+    // cut short ("Target page closed"). That is the expected outcome; any other failure is not.
+    const closed = popup.waitForEvent("close");
+    await popup.click("#return").catch((error: unknown) => {
+      if (!popup.isClosed()) throw error;
+    });
+    await closed;
     await context.close();
   });
 });
