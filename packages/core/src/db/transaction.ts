@@ -5,6 +5,27 @@ import type { Database } from "./database";
 const pools = new WeakMap<Database, pg.Pool>();
 /** The `Database` values handed to `withTransaction`'s work. */
 const transactions = new WeakSet<Database>();
+/** Each transaction's handle: the `Database` it was opened on. */
+const origins = new WeakMap<Database, Database>();
+/** What each open transaction runs once it has committed. */
+const commitActions = new WeakMap<Database, Array<() => void>>();
+
+/** The handle a transaction was opened on (the handle itself outside one): where per-instance state such as caches hangs. */
+export function databaseOf(db: Database): Database {
+  return origins.get(db) ?? db;
+}
+
+/**
+ * Runs `action` once what `db` has written is committed: after its transaction's COMMIT (never,
+ * if it rolls back), or at once outside a transaction. For in-process effects of a change
+ * (dropping this instance's cached copy) that must neither precede the commit nor wait for a
+ * notification to come back.
+ */
+export function onCommit(db: Database, action: () => void): void {
+  const actions = commitActions.get(db);
+  if (actions) actions.push(action);
+  else action();
+}
 
 /** Called once by openDatabase. */
 export function registerPool(db: Database, pool: pg.Pool): Database {
@@ -31,12 +52,17 @@ export async function withTransaction<T>(db: Database, work: (tx: Database) => P
     },
   };
   transactions.add(tx);
+  origins.set(tx, db);
+  const afterCommit: Array<() => void> = [];
+  commitActions.set(tx, afterCommit);
   // A connection whose ROLLBACK failed is in an unknown state: it is destroyed, not reused.
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
     const result = await work(tx);
     await client.query("COMMIT");
+    commitActions.delete(tx);
+    for (const action of afterCommit) action();
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch((rollbackError: Error) => {

@@ -1,4 +1,6 @@
 import type { Database } from "../db/database";
+import { databaseOf, onCommit } from "../db/transaction";
+import { keyCacheOf } from "./start-key-cache";
 
 /** The PostgreSQL NOTIFY channel on which changes to what the key cache holds are announced. */
 export const KEY_CHANGES_CHANNEL = "mga_key_changes";
@@ -18,6 +20,9 @@ export type KeyChange = { kind: "key"; id: string } | { kind: "organization"; id
  */
 export async function publishKeyChange(tx: Database, change: KeyChange): Promise<void> {
   await tx.sql.query("SELECT pg_notify($1, $2)", [KEY_CHANGES_CHANNEL, JSON.stringify(change)]);
+  // This instance's own cache drops the entry at commit, not when its notification comes back:
+  // the request after the one that made the change (a revoke, a new rate limit) must see it.
+  onCommit(tx, () => keyCacheOf(databaseOf(tx))?.apply(change));
 }
 
 /** A payload as published above, or undefined for anything else (then the whole cache is dropped). */

@@ -125,6 +125,16 @@ describe("key cache", () => {
     expect((await authenticateApiKey(b, key.plaintext)).scopes).toEqual(["chat:read"]);
   });
 
+  it("a change made through A is seen by A's very next request, before its own notification comes back", async () => {
+    const key = await newKey();
+    expect((await authenticateApiKey(a, key.plaintext)).rateLimitPerMinute).toBeNull();
+    expect((await authenticateApiKey(a, key.plaintext)).rateLimitPerMinute).toBeNull();
+    await setApiKeyRateLimit(a, key.id, 9);
+    expect((await authenticateApiKey(a, key.plaintext)).rateLimitPerMinute).toBe(9);
+    await revokeApiKey(a, key.id);
+    await expect(authenticateApiKey(a, key.plaintext)).rejects.toMatchObject({ code: "unauthorized" });
+  });
+
   it("a key revoked through A is refused by B on its next request", async () => {
     const key = await newKey();
     await cachedOnB(key.plaintext);
