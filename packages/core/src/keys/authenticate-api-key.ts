@@ -2,7 +2,7 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
-import type { KeyCache, KeyLookup } from "./key-cache";
+import type { KeyLookup } from "./key-cache";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
 import { recordKeyUse } from "./key-usage";
@@ -56,19 +56,16 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   if (!isWellFormedApiKey(presented)) throw new AppError("unauthorized", UNKNOWN_KEY);
   const hash = hashApiKey(presented);
   const cache = keyCacheOf(db);
-  const found = cache?.get(hash) ?? (await lookUpKey(db, hash, cache));
+  const found = cache ? await cache.lookUp(hash, () => readKey(db, hash)) : await readKey(db, hash);
   if ("refusal" in found) throw new AppError("unauthorized", found.refusal);
   recordKeyUse(db, found.key.id);
   return found.key;
 }
 
-async function lookUpKey(db: Database, hash: string, cache: KeyCache | undefined): Promise<KeyLookup> {
-  const ticket = cache?.ticket();
+async function readKey(db: Database, hash: string): Promise<KeyLookup> {
   const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.secret_hash = $1`, [hash]);
   const row = rows[0];
-  const found: KeyLookup = !row ? { refusal: UNKNOWN_KEY } : row.status !== "active" ? { refusal: REVOKED_KEY } : { key: toAuthenticatedKey(row) };
-  if (cache && ticket) cache.remember(hash, found, ticket);
-  return found;
+  return !row ? { refusal: UNKNOWN_KEY } : row.status !== "active" ? { refusal: REVOKED_KEY } : { key: toAuthenticatedKey(row) };
 }
 
 function toAuthenticatedKey(row: Row): AuthenticatedKey {

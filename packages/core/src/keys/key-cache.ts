@@ -40,6 +40,13 @@ export class KeyCache {
   private keyEpoch = 0;
   private refusalEpoch = 0;
   private serving = false;
+  /**
+   * Database reads under way, by hash: concurrent misses of one key share one read, so a burst
+   * on a cold key (after a deploy, or a TTL expiry) costs one query, not one per request.
+   * Every invalidation empties it, so no request that arrives after a change joins a read
+   * that began before it.
+   */
+  private readonly reads = new Map<string, Promise<KeyLookup>>();
 
   constructor(options: Partial<KeyCacheOptions> = {}) {
     const settings = { ...KEY_CACHE_DEFAULTS, ...options };
@@ -55,12 +62,32 @@ export class KeyCache {
     return refusal === undefined ? undefined : { refusal };
   }
 
+  /** The cached answer, else the result of `read` (shared with every concurrent miss of the same hash), remembered. */
+  lookUp(hash: string, read: () => Promise<KeyLookup>): Promise<KeyLookup> {
+    const cached = this.get(hash);
+    if (cached) return Promise.resolve(cached);
+    if (!this.serving) return read();
+    const underWay = this.reads.get(hash);
+    if (underWay) return underWay;
+    const ticket = this.ticket();
+    const reading = read()
+      .then((found) => {
+        this.remember(hash, found, ticket);
+        return found;
+      })
+      .finally(() => {
+        if (this.reads.get(hash) === reading) this.reads.delete(hash);
+      });
+    this.reads.set(hash, reading);
+    return reading;
+  }
+
   /** Taken before reading the database; handed back to `remember`. */
-  ticket(): KeyCacheTicket {
+  private ticket(): KeyCacheTicket {
     return { keyEpoch: this.keyEpoch, refusalEpoch: this.refusalEpoch };
   }
 
-  remember(hash: string, found: KeyLookup, ticket: KeyCacheTicket): void {
+  private remember(hash: string, found: KeyLookup, ticket: KeyCacheTicket): void {
     if (!this.serving) return;
     if ("key" in found) {
       if (ticket.keyEpoch === this.keyEpoch) this.keys.set(hash, deepFreeze(found.key));
@@ -72,6 +99,7 @@ export class KeyCache {
   /** Drops what a change touches; a payload it cannot read (undefined) drops everything. */
   apply(change: KeyChange | undefined): void {
     if (!change) return this.clear();
+    this.reads.clear();
     if (change.kind === "key_created") {
       this.refusalEpoch += 1;
       return this.refusals.clear();
@@ -93,6 +121,7 @@ export class KeyCache {
   }
 
   private clear(): void {
+    this.reads.clear();
     this.keyEpoch += 1;
     this.refusalEpoch += 1;
     this.keys.clear();

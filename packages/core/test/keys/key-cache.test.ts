@@ -3,7 +3,7 @@ import { type Database, openDatabase } from "../../src/db/database";
 import { withTransaction } from "../../src/db/transaction";
 import { createApiKey, revokeApiKey, setApiKeyRateLimit } from "../../src/keys/api-keys";
 import { type AuthenticatedKey, authenticateApiKey } from "../../src/keys/authenticate-api-key";
-import { publishKeyChange } from "../../src/keys/key-changes";
+import { type KeyChange, publishKeyChange } from "../../src/keys/key-changes";
 import { generateApiKey } from "../../src/keys/key-secret";
 import { type RunningKeyCache, startKeyCache } from "../../src/keys/start-key-cache";
 import { createOrganization, renameOrganization } from "../../src/orgs/organizations";
@@ -27,6 +27,10 @@ let cacheA: RunningKeyCache;
 let b: Database;
 let cacheB: RunningKeyCache;
 let queriesB: string[] = [];
+/** The changes B's cache has applied, in order (notifications included). */
+const changesSeenB: Array<KeyChange | undefined> = [];
+/** While set, B's key lookups (by secret hash) wait for it before reaching the database. */
+let holdLookupsB: Promise<void> | undefined;
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -36,12 +40,18 @@ beforeAll(async () => {
   b.sql = {
     query: ((text: string, params?: unknown[]) => {
       queriesB.push(text);
-      return pool.query(text, params);
+      const held = text.includes("secret_hash") ? holdLookupsB : undefined;
+      return held ? held.then(() => pool.query(text, params)) : pool.query(text, params);
     }) as Database["sql"]["query"],
   };
   cacheA = startKeyCache(a, t.url);
   cacheB = startKeyCache(b, t.url, { refusalTtlMs: REFUSAL_TTL_MS });
   await Promise.all([cacheA.ready, cacheB.ready]);
+  const apply = cacheB.cache.apply.bind(cacheB.cache);
+  cacheB.cache.apply = (change) => {
+    changesSeenB.push(change);
+    apply(change);
+  };
 });
 afterAll(async () => {
   await cacheA.stop();
@@ -114,6 +124,38 @@ describe("key cache", () => {
       expect(queries).toBe(2);
     } finally {
       await plain.close();
+    }
+  });
+
+  it("concurrent requests of a key that is not cached share one lookup (a burst on a cold key costs one query)", async () => {
+    const key = await newKey();
+    const burst = await queriesOf(() => Promise.all(Array.from({ length: 50 }, () => authenticateApiKey(b, key.plaintext))));
+    expect(burst.queries).toBe(1);
+    expect(new Set(burst.result.map((found) => JSON.stringify(found))).size).toBe(1);
+    expect(burst.result[0]).toMatchObject({ id: key.id });
+    // The same for an unknown key: its refusal is shared too.
+    const unknown = generateApiKey().plaintext;
+    const refusals = await queriesOf(() => Promise.all(Array.from({ length: 20 }, () => refusalOf(authenticateApiKey(b, unknown)))));
+    expect(refusals.queries).toBe(1);
+    expect(new Set(refusals.result)).toEqual(new Set(["unauthorized: invalid API key"]));
+  });
+
+  it("a request that arrives after a change does not join a lookup that began before it", async () => {
+    const key = await newKey();
+    let release = () => {};
+    holdLookupsB = new Promise((resolve) => (release = resolve));
+    try {
+      const before = authenticateApiKey(b, key.plaintext);
+      // Revoked through B itself: B's cache applies the change when it commits.
+      await revokeApiKey(b, key.id);
+      holdLookupsB = undefined;
+      // Answered by a lookup of its own while the earlier one is still held (a shared one would wait for it).
+      expect(await refusalOf(authenticateApiKey(b, key.plaintext))).toBe("unauthorized: this API key has been revoked");
+      release();
+      await refusalOf(before);
+    } finally {
+      holdLookupsB = undefined;
+      release();
     }
   });
 
@@ -205,6 +247,8 @@ describe("key cache", () => {
   it("a revoked key is refused from memory too (revocation is final)", async () => {
     const key = await newKey();
     await revokeApiKey(a, key.id);
+    // Once B has the revocation it has the key's creation (sent before it), which would clear a refusal it holds.
+    await within(DELIVERY_MS, async () => (changesSeenB.some((change) => change?.kind === "key" && change.id === key.id) ? true : undefined));
     expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({ result: "unauthorized: this API key has been revoked", queries: 1 });
     expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({ result: "unauthorized: this API key has been revoked", queries: 0 });
   });
