@@ -96,3 +96,8 @@ WITH c AS (
   ]);
   if (result.rowCount !== messages.length) throw new AppError("not_found", `conversation ${target.conversationId} not found`);
 }
+
+/** Takes back a conversation nobody was told of (sendMessage's early write, when the upstream failed before answering); its messages go with it. */
+export async function deleteConversation(db: Database, conversationId: string): Promise<void> {
+  await db.sql.query("DELETE FROM conversations WHERE id = $1", [conversationId]);
+}

@@ -3,7 +3,7 @@ import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import type { UpstreamLoanContext } from "../launches/loan-context";
-import { appendMessages, type NewConversation } from "./append-messages";
+import { appendMessages, deleteConversation, type NewConversation } from "./append-messages";
 import { type EmbeddedOwner, type EndUser, getOwnedConversation } from "./conversations";
 import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
 import { resolveSourceSelection, type SearchOptions } from "./source-selection";
@@ -94,6 +94,11 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
   };
   const assistantId = newId("msg");
 
+  // A new conversation's first message is written while the upstream is asked (its id is known
+  // to nobody else yet, so an unanswered one can be taken back whole): the write is off the
+  // path to the first frame. A message to an existing conversation is written when the
+  // upstream answers, so a failure before that leaves no gap in its positions.
+  const early = options.mode === "stream" && create ? settled(appendMessages(db, target, [userMessage])) : undefined;
   let userStored = false;
   let streamed = "";
   let finalContent: string | undefined;
@@ -113,7 +118,12 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
       signal: options.signal,
     })) {
       if (options.mode === "stream" && !userStored) {
-        await appendMessages(db, target, [userMessage]);
+        if (early) {
+          const failure = await early;
+          if (failure) throw failure.error;
+        } else {
+          await appendMessages(db, target, [userMessage]);
+        }
         userStored = true;
         await options.onEvent?.({ type: "conversation", conversationId, conversationCreated });
       }
@@ -131,8 +141,13 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
         if (event.sources !== undefined) answerSources = sanitizeSources(event.sources);
       }
     }
+    if (tokensUsed === undefined) throw new AppError("upstream_error", "the upstream chat service ended without completing the answer");
   } catch (error) {
     const partial = finalContent ?? streamed;
+    if (early && !userStored && !(await early)) {
+      // Nothing was announced: the conversation written early goes, with its one message.
+      await deleteConversation(db, conversationId).catch(() => {});
+    }
     if (userStored) {
       // The stream already announced this conversation: keep the partial answer, marked as such.
       await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [
@@ -153,7 +168,6 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
     }
     throw error;
   }
-  if (tokensUsed === undefined) throw new AppError("upstream_error", "the upstream chat service ended without completing the answer");
 
   const response = finalContent ?? streamed;
   const assistantMessage = {
@@ -168,6 +182,14 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
   await appendMessages(db, userStored ? { apiKeyId: input.key.id, embedded: input.embedded, conversationId } : target, userStored ? [assistantMessage] : [userMessage, assistantMessage]);
   await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
   return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
+}
+
+/** A write under way whose failure is kept for later, not thrown (an unhandled rejection) while nobody awaits it yet. */
+function settled(write: Promise<void>): Promise<{ error: unknown } | undefined> {
+  return write.then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
 }
 
 function upstreamMessage(error: UpstreamError): string {

@@ -1,3 +1,5 @@
+import http, { type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
+import https from "node:https";
 import { type ChatUpstream, UpstreamError, type UpstreamEvent, type UpstreamRequest } from "./chat-upstream";
 import { parseSseData } from "./sse-parser";
 
@@ -15,10 +17,28 @@ export interface HttpChatUpstreamOptions {
 
 /** The real HTTP client of the upstream chat protocol (docs/upstream-protocol.md). */
 export class HttpChatUpstream implements ChatUpstream {
-  private readonly endpoint: string;
+  private readonly endpoint: URL;
+  /**
+   * node:http rather than fetch: fetch's WHATWG request and body streams cost about half a
+   * millisecond of CPU per answer here, which a burst of streams pays a thousand times over
+   * before its first frames (docs/architecture.md, "Streams").
+   */
+  private readonly agent: http.Agent;
 
   constructor(private readonly options: HttpChatUpstreamOptions) {
-    this.endpoint = `${options.url.replace(/\/+$/, "")}/v1/chat/stream`;
+    this.endpoint = new URL(`${options.url.replace(/\/+$/, "")}/v1/chat/stream`);
+    this.agent = this.endpoint.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
+
+  /** Sends the request; resolves with the response once its headers are in. */
+  private post(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+    // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
+    const send = this.endpoint.protocol === "https:" ? https.request : http.request;
+    return new Promise((resolve, reject) => {
+      const req = send(this.endpoint, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: this.agent, signal }, resolve);
+      req.once("error", reject);
+      req.end(body);
+    });
   }
 
   async *stream(request: UpstreamRequest): AsyncGenerator<UpstreamEvent> {
@@ -46,17 +66,16 @@ export class HttpChatUpstream implements ChatUpstream {
 
     let finished = false;
     try {
-      let response: Response;
+      let response: IncomingMessage;
       try {
-        response = await fetch(this.endpoint, {
-          method: "POST",
-          headers: {
+        response = await this.post(
+          {
             "Content-Type": "application/json",
             Accept: "text/event-stream",
             "X-Request-Id": request.requestId,
             ...(this.options.token ? { Authorization: `Bearer ${this.options.token}` } : {}),
           },
-          body: JSON.stringify({
+          JSON.stringify({
             conversation_id: request.conversationId,
             message: request.message,
             history: request.history,
@@ -64,26 +83,27 @@ export class HttpChatUpstream implements ChatUpstream {
             ...(request.clientSourceType ? { client_source_type: request.clientSourceType } : {}),
             ...(request.loanContext ? { loan_context: request.loanContext } : {}),
           }),
-          signal: controller.signal,
-        });
+          controller.signal,
+        );
       } catch (error) {
         return fail(error);
       }
-      if (!response.ok || !response.body) {
-        await response.body?.cancel().catch(() => {});
-        throw new UpstreamError("http_status", `the upstream answered HTTP ${response.status}`);
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) {
+        response.destroy();
+        throw new UpstreamError("http_status", `the upstream answered HTTP ${status}`);
       }
-      if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        await response.body.cancel().catch(() => {});
+      if (!(response.headers["content-type"] ?? "").startsWith("text/event-stream")) {
+        response.destroy();
         throw new UpstreamError("malformed", "the upstream did not answer with an event stream");
       }
       resetIdle();
-      const chunks = (async function* (body: ReadableStream<Uint8Array>) {
+      const chunks = (async function* (body: AsyncIterable<Uint8Array>) {
         for await (const chunk of body) {
           resetIdle();
           yield chunk;
         }
-      })(response.body);
+      })(response);
       let completed = false;
       try {
         for await (const data of parseSseData(chunks)) {
