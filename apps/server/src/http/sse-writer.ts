@@ -42,7 +42,7 @@ export class SseWriter {
     this.res.setHeader("Connection", "keep-alive");
     // Tells nginx-style proxies not to buffer the stream.
     this.res.setHeader("X-Accel-Buffering", "no");
-    this.res.flushHeaders();
+    // No flushHeaders(): the first frame's write carries the headers, one packet instead of two.
     this.res.on("close", () => {
       this.closed = true;
       clearTimeout(this.keepAlive);

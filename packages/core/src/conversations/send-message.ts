@@ -4,6 +4,7 @@ import { newId } from "../ids/new-id";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import type { UpstreamLoanContext } from "../launches/loan-context";
 import { appendMessages, deleteConversation, type NewConversation } from "./append-messages";
+import { writeConversationStart } from "./conversation-start-writer";
 import { type EmbeddedOwner, type EndUser, getOwnedConversation } from "./conversations";
 import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
 import { resolveSourceSelection, type SearchOptions } from "./source-selection";
@@ -98,7 +99,7 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
   // to nobody else yet, so an unanswered one can be taken back whole): the write is off the
   // path to the first frame. A message to an existing conversation is written when the
   // upstream answers, so a failure before that leaves no gap in its positions.
-  const early = options.mode === "stream" && create ? settled(appendMessages(db, target, [userMessage])) : undefined;
+  const early = options.mode === "stream" && create ? settled(writeConversationStart(db, { apiKeyId: input.key.id, conversation: create, messages: [userMessage] })) : undefined;
   let userStored = false;
   let streamed = "";
   let finalContent: string | undefined;
