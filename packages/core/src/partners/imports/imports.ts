@@ -1,11 +1,12 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
-import { AppError, isAppError } from "../../errors/app-error";
+import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { type DirectoryDeps, provisionPartnerUser } from "../users/users";
+import type { DirectoryDeps } from "../users/users";
+import { completeRows, type ImportRow, importChunk } from "./import-chunk";
 import type { ImportStatus, RowOutcome } from "./import-values";
 
 /**
@@ -16,7 +17,6 @@ import type { ImportStatus, RowOutcome } from "./import-values";
  * the error's code and message. The worker resumes where it stopped after a crash.
  */
 export const MAX_IMPORT_USERS = 1000;
-const ROW_CONCURRENCY = 4;
 
 export interface ImportRowInput {
   external_user_id: string;
@@ -68,60 +68,39 @@ export interface ImportJobData {
   slug: string;
 }
 
+/** Rows per chunk: one transaction each (import-chunk.ts). */
+export const IMPORT_CHUNK_ROWS = 100;
+
 export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }): Promise<void> {
   const { db } = deps;
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
   await db.sql.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
   try {
+    // A crash after a chunk committed and before its provisioning finished: finish it now.
+    const unfinished = await db.sql.query<{ position: number; external_user_id: string; outcome: "created" | "existing" }>(
+      `SELECT r.position, r.external_user_id, r.outcome FROM import_job_rows r
+       JOIN partner_users u ON u.integration_id = $2 AND u.external_user_id = r.external_user_id
+       WHERE r.job_id = $1 AND r.outcome IN ('created', 'existing') AND u.provisioning_status <> 'active' AND u.status <> 'deleted'`,
+      [job.importId, job.integrationId],
+    );
+    await completeRows(
+      deps,
+      integration,
+      job.importId,
+      unfinished.rows.map((row) => ({ position: row.position, externalUserId: row.external_user_id, outcome: row.outcome })),
+    );
     const { rows } = await db.sql.query<ImportRow>(
       "SELECT position, external_user_id, email, name, team_external_id, team_given FROM import_job_rows WHERE job_id = $1 AND outcome IS NULL ORDER BY position",
       [job.importId],
     );
-    let next = 0;
-    const worker = async () => {
-      while (next < rows.length) {
-        const row = rows[next++];
-        if (!row) return;
-        const result = await provisionRow(deps, integration, row);
-        await db.sql.query("UPDATE import_job_rows SET outcome = $3, error_code = $4, error_message = $5 WHERE job_id = $1 AND position = $2", [
-          job.importId,
-          row.position,
-          result.outcome,
-          result.code,
-          result.message,
-        ]);
-      }
-    };
-    await Promise.all(Array.from({ length: ROW_CONCURRENCY }, worker));
+    for (let start = 0; start < rows.length; start += IMPORT_CHUNK_ROWS) {
+      await importChunk(deps, integration, job.importId, rows.slice(start, start + IMPORT_CHUNK_ROWS));
+    }
     await db.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1", [job.importId]);
   } catch (error) {
     deps.log?.("import step failed", { import_id: job.importId, last_attempt: attempt.last, error: String(error) });
     if (!attempt.last) throw error;
     await db.sql.query("UPDATE import_jobs SET status = 'failed', updated_at = now() WHERE id = $1", [job.importId]);
-  }
-}
-
-/** One row: a domain refusal (conflict, unusable team, …) is that row's failure, not the job's. */
-interface ImportRow {
-  position: number;
-  external_user_id: string;
-  email: string;
-  name: string | null;
-  team_external_id: string | null;
-  team_given: boolean;
-}
-
-async function provisionRow(deps: DirectoryDeps, integration: ResolvedIntegration, row: ImportRow): Promise<{ outcome: RowOutcome; code: string | null; message: string | null }> {
-  try {
-    const { outcome } = await provisionPartnerUser(deps, integration, row.external_user_id, {
-      email: row.email,
-      name: row.name ?? undefined,
-      teamExternalId: row.team_given ? row.team_external_id : undefined,
-    });
-    return { outcome, code: null, message: null };
-  } catch (error) {
-    if (isAppError(error)) return { outcome: "failed", code: error.code, message: error.message };
-    throw error;
   }
 }
 

@@ -23,20 +23,40 @@ export interface EmailHolder {
 }
 
 export async function findEmailHolder(tx: Database, input: { integrationId: string; email: string; externalUserId: string }): Promise<EmailHolder | undefined> {
-  await tx.sql.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`partner-user-email:${input.integrationId}:${input.email}`]);
-  const { rows } = await tx.sql.query<{ external_user_id: string; changing: boolean }>(
-    `(SELECT external_user_id, false AS changing FROM partner_users
-      WHERE integration_id = $1 AND email = $2 AND status <> 'deleted' AND external_user_id <> $3
-      ORDER BY created_at LIMIT 1)
-     UNION ALL
-     (SELECT u.external_user_id, true AS changing FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id
-      WHERE o.integration_id = $1 AND o.type = 'profile_change' AND o.status = 'processing' AND o.requested_email = $2 AND u.external_user_id <> $3
-      LIMIT 1)
-     LIMIT 1`,
-    [input.integrationId, input.email, input.externalUserId],
+  const [holder] = await findEmailHolders(tx, input.integrationId, [input]);
+  return holder;
+}
+
+/**
+ * findEmailHolder for several claims at once (an import's chunk): the addresses are locked in
+ * one sorted order (so two chunks never wait on each other in a cycle), then one statement
+ * finds each claim's holder. The result is in the claims' order. Claims of one address among
+ * themselves are the caller's to settle (they are not stored yet).
+ */
+export async function findEmailHolders(tx: Database, integrationId: string, claims: Array<{ email: string; externalUserId: string }>): Promise<Array<EmailHolder | undefined>> {
+  if (claims.length === 0) return [];
+  const emails = claims.map((claim) => claim.email);
+  await tx.sql.query("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys", [
+    emails.map((email) => `partner-user-email:${integrationId}:${email}`),
+  ]);
+  const { rows } = await tx.sql.query<{ n: string; external_user_id: string; changing: boolean }>(
+    `SELECT c.n, h.external_user_id, h.changing
+     FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS c(email, external_user_id, n)
+     CROSS JOIN LATERAL (
+       (SELECT external_user_id, false AS changing FROM partner_users
+        WHERE integration_id = $1 AND email = c.email AND status <> 'deleted' AND external_user_id <> c.external_user_id
+        ORDER BY created_at LIMIT 1)
+       UNION ALL
+       (SELECT u.external_user_id, true AS changing FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id
+        WHERE o.integration_id = $1 AND o.type = 'profile_change' AND o.status = 'processing' AND o.requested_email = c.email AND u.external_user_id <> c.external_user_id
+        LIMIT 1)
+       LIMIT 1
+     ) AS h`,
+    [integrationId, emails, claims.map((claim) => claim.externalUserId)],
   );
-  const row = rows[0];
-  return row ? { externalUserId: row.external_user_id, changing: row.changing } : undefined;
+  const holders: Array<EmailHolder | undefined> = claims.map(() => undefined);
+  for (const row of rows) holders[Number(row.n) - 1] = { externalUserId: row.external_user_id, changing: row.changing };
+  return holders;
 }
 
 /**

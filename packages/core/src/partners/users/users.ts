@@ -11,6 +11,7 @@ import { claimEmailInIntegration } from "./one-user-per-email";
 import { linkSiteAccount } from "./site-account-ownership";
 import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
+import { assertMatchesExistingUser, assignableTeamId, teamChange } from "./provisioning-rules";
 
 export interface DirectoryDeps {
   db: Database;
@@ -36,28 +37,31 @@ export async function getPartnerUser(db: Database, integration: ResolvedIntegrat
   return user;
 }
 
-/** The stored fields provisioning decides on; a user gone meanwhile is a 404 (as Prisma's "not found" was). */
-async function storedUser(db: Database, integrationId: string, externalUserId: string) {
-  const { rows } = await db.sql.query<{
-    id: string;
-    email: string;
-    name: string | null;
-    team_id: string | null;
-    status: string;
-    provisioning_status: string;
-    account_generation: number;
-  }>("SELECT id, email, name, team_id, status, provisioning_status, account_generation FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integrationId, externalUserId]);
+/** The stored fields provisioning decides on. */
+export interface StoredUser {
+  id: string;
+  email: string;
+  name: string | null;
+  team_id: string | null;
+  status: string;
+  provisioning_status: string;
+  account_generation: number;
+}
+
+/** The columns of StoredUser, for queries that read them (here and in an import's chunks). */
+export const STORED_USER_COLUMNS = "id, email, name, team_id, status, provisioning_status, account_generation";
+
+/** A user gone meanwhile is a 404 (as Prisma's "not found" was). */
+async function storedUser(db: Database, integrationId: string, externalUserId: string): Promise<StoredUser> {
+  const { rows } = await db.sql.query<StoredUser>(`SELECT ${STORED_USER_COLUMNS} FROM partner_users WHERE integration_id = $1 AND external_user_id = $2`, [integrationId, externalUserId]);
   if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
   return rows[0];
 }
 
-/** The team a request assigns: it must exist in this integration and be active. */
+/** The team a request assigns (provisioning-rules.ts). */
 async function resolveAssignableTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<string> {
   const { rows } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2", [integration.id, externalTeamId]);
-  const team = rows[0];
-  if (!team) throw new AppError("team_not_found", `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`);
-  if (team.status !== "active") throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
-  return team.id;
+  return assignableTeamId(externalTeamId, rows[0]);
 }
 
 export type ProvisionOutcome = "created" | "existing" | "pending";
@@ -99,28 +103,31 @@ export async function provisionPartnerUser(
   });
   if (!created) {
     const existing = await storedUser(db, integration.id, externalUserId);
-    if (existing.status === "deleted") {
-      throw new AppError("identity_conflict", `user ${externalUserId} is deleted; ordinary provisioning cannot revive it: use POST …/reprovision`);
-    }
-    if (existing.email !== email) {
-      throw new AppError("identity_conflict", `user ${externalUserId} exists with a different email; change it with POST …/profile-changes`);
-    }
-    if (teamId !== undefined && teamId !== existing.team_id) {
-      await db.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, teamId]);
+    assertMatchesExistingUser(externalUserId, existing, email);
+    const newTeam = teamChange(teamId, existing.team_id);
+    if (newTeam !== undefined) {
+      await db.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, newTeam]);
     }
   }
   const provisioned = await completeProvisioning(deps, integration, externalUserId);
-  if (!provisioned && deps.queue) {
-    await deps.queue.enqueue(db, QUEUES.provisioning, { integrationId: integration.id, slug: integration.slug, externalUserId }, `${integration.id}:${externalUserId}`);
-  }
+  if (!provisioned) await retryProvisioningLater(deps, integration, externalUserId);
   const user = await getPartnerUser(db, integration, externalUserId);
   return { user, outcome: !provisioned ? "pending" : created ? "created" : "existing" };
 }
 
+/** Provisioning left pending is retried in the background (when there is a queue). */
+export async function retryProvisioningLater(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<void> {
+  await deps.queue?.enqueue(deps.db, QUEUES.provisioning, { integrationId: integration.id, slug: integration.slug, externalUserId }, `${integration.id}:${externalUserId}`);
+}
+
 /** Links the site account and chat identity of a pending user. True when the user is fully provisioned. */
 export async function completeProvisioning(deps: DirectoryDeps, integration: ResolvedIntegration, externalUserId: string): Promise<boolean> {
+  return completeStoredUserProvisioning(deps, await storedUser(deps.db, integration.id, externalUserId));
+}
+
+/** completeProvisioning of a user whose stored fields the caller has just read (an import's chunk). */
+export async function completeStoredUserProvisioning(deps: DirectoryDeps, user: StoredUser): Promise<boolean> {
   const { db } = deps;
-  const user = await storedUser(db, integration.id, externalUserId);
   if (user.provisioning_status === "active") return true;
   if (user.status === "deleted") return false;
   if (user.provisioning_status === "failed") {
