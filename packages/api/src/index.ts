@@ -5,6 +5,7 @@ export { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory, t
 export { createRestHandler } from "./rest/rest-handler";
 export { buildOpenApiDocument } from "./openapi/openapi-document";
 export { API_VERSION } from "./openapi/api-version";
+export { LICENSE_PATH, LICENSE_TEXT } from "./openapi/license";
 export { toApiError, type ApiErrorResponse } from "./errors/to-api-error";
 export { HTTP_STATUS_OF } from "./errors/http-status";
 export { errorEnvelopeSchema, type ErrorEnvelope } from "./schemas/common";

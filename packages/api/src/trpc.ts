@@ -7,19 +7,23 @@ import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
+import type { ProcedureErrorStatus, SuccessStatus } from "./openapi/response-statuses";
 import { toApiError } from "./errors/to-api-error";
 import { trpcCodeOf } from "./errors/trpc-code";
 import { authorizeKeyRequest } from "./pipeline/authorize-key-request";
 
 /**
  * Procedure metadata: the OpenAPI route, plus what our middlewares and the document
- * generator read: the scope the route needs and its success status.
+ * generator read: the scope the route needs and the statuses it answers with
+ * (openapi/response-statuses.ts adds those every key-authenticated route shares).
  */
 export type ApiMeta = OpenApiMeta<{
   /** The scope a key must hold; absent means any active key (GET /v1/me). */
   scope?: Scope;
-  /** Documented success status when it is not 200 (the procedure sets ctx.status). */
-  successStatus?: 201 | 202;
+  /** Each success status with what it means, when not only 200 (the procedure sets ctx.response.status). */
+  successStatuses?: Partial<Record<SuccessStatus, string>>;
+  /** The error statuses only some routes produce (404, 409, 502) that this one can. */
+  errors?: readonly ProcedureErrorStatus[];
 }>;
 
 const t = initTRPC

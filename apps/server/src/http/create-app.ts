@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, matchMessageStream } from "@mga/api";
+import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, LICENSE_PATH, LICENSE_TEXT, matchMessageStream } from "@mga/api";
 import type { Logger } from "../log";
 import { handleEmbedRoute } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
@@ -25,6 +25,7 @@ export interface AppOptions extends ApiDeps {
  * The public listener, for partners' servers and the hosted chat's browsers (the staff
  * console's /trpc is on the admin listener, admin-app.ts):
  *   GET /v1/openapi.json   the generated OpenAPI document
+ *   GET /license           the license its `info.license.url` points to
  *   POST …messages + stream the SSE answers (stream-message.ts)
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /embed/…               the hosted chat: page and browser routes (embed/)
@@ -48,6 +49,11 @@ export function createApp(options: AppOptions) {
       openApiJson ??= JSON.stringify(buildOpenApiDocument(options.publicBaseUrl));
       res.setHeader("Content-Type", "application/json");
       res.end(openApiJson);
+      return true;
+    }
+    if (path === LICENSE_PATH && req.method === "GET") {
+      res.setHeader("Content-Type", "text/plain; charset=utf-8");
+      res.end(LICENSE_TEXT);
       return true;
     }
     if (path === "/healthz") return healthz(req, res);

@@ -64,4 +64,14 @@ describe("GET /v1/openapi.json", () => {
     expect(sources.responses["403"]).toBeTruthy();
     expect(doc.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual(["code", "message", "request_id"]);
   });
+
+  it("states its license at a URL that resolves, and the public origin as its one server", async () => {
+    const doc = (await app.request("/v1/openapi.json")).body;
+    expect(doc.servers).toEqual([expect.objectContaining({ url: app.baseUrl })]);
+    expect(doc.info.license.name).toBe("Proprietary");
+    expect(doc.info.license.url).toBe(`${app.baseUrl}/license`);
+    const page = await fetch(doc.info.license.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/^Proprietary\./);
+  });
 });

@@ -17,6 +17,7 @@ import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
+import { undocumentedStatus } from "./documented-statuses";
 import type { UntypedJson } from "./untyped-json";
 
 /** Real HTTP servers (the public listener and the admin listener) over a database of this test file's own. */
@@ -121,6 +122,8 @@ export async function startTestApp(
       } catch {
         body = undefined;
       }
+      const undocumented = undocumentedStatus(init.method ?? "GET", path, response.status);
+      if (undocumented) throw new Error(`${undocumented}: ${text.slice(0, 300)}`);
       return { status: response.status, headers: response.headers, body, text };
     },
     async close() {

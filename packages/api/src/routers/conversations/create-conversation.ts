@@ -15,7 +15,8 @@ export const createConversation = apiProcedure
       requestHeaders: idempotencyHeaders,
     },
     scope: "chat:write",
-    successStatus: 201,
+    successStatuses: { 201: "The conversation, created (an Idempotency-Key retry returns the same answer)" },
+    errors: [409],
   })
   .input(createConversationInput)
   .output(createConversationOutput)

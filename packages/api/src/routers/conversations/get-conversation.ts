@@ -14,6 +14,7 @@ export const getConversation = apiProcedure
       protect: true,
     },
     scope: "chat:read",
+    errors: [404],
   })
   .input(getConversationInput)
   .output(getConversationOutput)

@@ -14,6 +14,7 @@ export const listMessages = apiProcedure
       protect: true,
     },
     scope: "chat:read",
+    errors: [404],
   })
   .input(listMessagesInput)
   .output(listMessagesOutput)

@@ -24,6 +24,7 @@ export function messageProcedure<Input extends MessageInputSchema>(route: Messag
         requestHeaders: idempotencyHeaders,
       },
       scope: route.scope,
+      errors: [404, 409, 502],
     })
     .input(route.input)
     .output(sendMessageOutput)

@@ -17,7 +17,8 @@ export const createEmbedSession = apiProcedure
       requestHeaders: idempotencyHeaders,
     },
     scope: "embed:launch",
-    successStatus: 201,
+    successStatuses: { 201: "The single-use launch URL, valid for two minutes (an Idempotency-Key retry returns the same code and expiry)" },
+    errors: [409],
   })
   .input(createEmbedSessionInput)
   .output(embedSessionSchema)

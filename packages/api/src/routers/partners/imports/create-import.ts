@@ -18,7 +18,8 @@ export const createImport = partnerProcedure
       requestHeaders: requiredIdempotencyHeader,
     },
     scope: "embed:users:write",
-    successStatus: 202,
+    successStatuses: { 202: "Accepted: the import runs in the background; poll GET …/user-imports/{job_id}" },
+    errors: [409],
   })
   .input(createImportInput)
   .output(importResponseSchema)

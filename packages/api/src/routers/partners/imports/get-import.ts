@@ -7,6 +7,7 @@ export const getImport = partnerProcedure
   .meta({
     openapi: { method: "GET", path: "/v1/integrations/{integration}/user-imports/{job_id}", tags: ["partner users"], summary: "Poll an import job", protect: true },
     scope: "embed:users:read",
+    errors: [404],
   })
   .input(getImportInput)
   .output(importResponseSchema)

@@ -13,6 +13,7 @@ export const getOperation = partnerProcedure
       protect: true,
     },
     scope: "embed:users:read",
+    errors: [404],
   })
   .input(getOperationInput)
   .output(getOperationOutput)

@@ -17,7 +17,8 @@ export const requestDeletion = partnerProcedure
       requestHeaders: requiredIdempotencyHeader,
     },
     scope: "embed:users:delete",
-    successStatus: 202,
+    successStatuses: { 202: "Accepted: the deletion runs in the background; poll GET …/user-operations/{operation_id}" },
+    errors: [404, 409],
   })
   .input(deletionInput)
   .output(operationAcceptedSchema)

@@ -17,7 +17,8 @@ export const requestProfileChange = partnerProcedure
       requestHeaders: requiredIdempotencyHeader,
     },
     scope: "embed:users:write",
-    successStatus: 202,
+    successStatuses: { 202: "Accepted: the change runs in the background; poll GET …/user-operations/{operation_id}" },
+    errors: [404, 409],
   })
   .input(profileChangeInput)
   .output(operationAcceptedSchema)

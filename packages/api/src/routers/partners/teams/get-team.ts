@@ -7,6 +7,7 @@ export const getTeam = partnerProcedure
   .meta({
     openapi: { method: "GET", path: "/v1/integrations/{integration}/teams/{external_team_id}", tags: ["partner teams"], summary: "A team", protect: true },
     scope: "embed:teams:read",
+    errors: [404],
   })
   .input(teamPathInput)
   .output(teamResponseSchema)

@@ -14,6 +14,7 @@ export const patchTeam = partnerProcedure
       protect: true,
     },
     scope: "embed:teams:write",
+    errors: [404, 409],
   })
   .input(patchTeamInput)
   .output(teamResponseSchema)

@@ -14,7 +14,8 @@ export const putTeam = partnerProcedure
       protect: true,
     },
     scope: "embed:teams:write",
-    successStatus: 201,
+    successStatuses: { 200: "The team existed: its name is updated, its status unchanged", 201: "The team, created (active, user_count 0)" },
+    errors: [409],
   })
   .input(putTeamInput)
   .output(teamResponseSchema)

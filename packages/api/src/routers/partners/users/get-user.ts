@@ -7,6 +7,7 @@ export const getUser = partnerProcedure
   .meta({
     openapi: { method: "GET", path: "/v1/integrations/{integration}/users/{external_user_id}", tags: ["partner users"], summary: "A user's sanitized current state", protect: true },
     scope: "embed:users:read",
+    errors: [404],
   })
   .input(userPathInput)
   .output(userResponseSchema)

@@ -14,6 +14,7 @@ export const patchUser = partnerProcedure
       protect: true,
     },
     scope: "embed:users:write",
+    errors: [404, 409],
   })
   .input(patchUserInput)
   .output(userResponseSchema)

@@ -17,7 +17,12 @@ export const putUser = partnerProcedure
       protect: true,
     },
     scope: "embed:users:write",
-    successStatus: 201,
+    successStatuses: {
+      200: "An existing user (a team assignment sent is applied)",
+      201: "A new user, provisioned",
+      202: "Provisioning is still pending (launch_eligibility.can_launch is false); the service completes it in the background",
+    },
+    errors: [404, 409],
   })
   .input(putUserInput)
   .output(userResponseSchema)
