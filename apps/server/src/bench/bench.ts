@@ -1,20 +1,9 @@
-import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
-import { migrateDatabase, openDatabase, startEmbeddedPostgres } from "@mga/core/db";
-import { createApiKey, MAX_RATE_LIMIT_PER_MINUTE, type Scope } from "@mga/core/keys";
-import { createOrganization } from "@mga/core/orgs";
+import type { Database } from "@mga/core/db";
 import { createIntegration } from "@mga/core/partners/integrations";
-import { serverSecrets } from "@mga/core/secrets";
 import { seedDirectory } from "@mga/core/testing";
-import { configureTenant } from "@mga/core/tenants";
-import { benchUpstream } from "./bench-upstream";
-import { startChildServer } from "./child-server";
+import { CHAT_SCOPES, startBenchEnvironment } from "./environment";
 import type { BurstJob, BurstResult, RequestsJob } from "./load-worker";
 import { difference, latency, machine, markdown, mib, type Row, throughput } from "./report";
 import type { Stats } from "./stats";
@@ -34,7 +23,7 @@ import type { Stats } from "./stats";
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
- *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX  passed to the server when set
+ *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX  passed to the server when set (environment.ts)
  */
 const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = knob("BENCH_SECONDS", 5);
@@ -56,54 +45,15 @@ function inWorker<T>(job: RequestsJob | BurstJob): Promise<T> {
 }
 const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) => inWorker<Stats>({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 async function main() {
-  let dir: string | undefined;
-  let url = process.env.DATABASE_URL;
-  let stopDb = async () => {};
-  if (!url) {
-    dir = mkdtempSync(path.join(os.tmpdir(), "mga-bench-"));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "bench", persistent: false });
-    url = cluster.url;
-    stopDb = () => cluster.stop();
-  }
-  await migrateDatabase(url);
-  const secretKey = randomBytes(32).toString("base64url");
-  const db = openDatabase(url, { secrets: serverSecrets(secretKey), maxConnections: 4 });
-
-  const org = await createOrganization(db, { name: "Bench Lending" });
-  await configureTenant(db, { organizationId: org.id, config: { clientName: "Bench", enabledSources: ["fha"], baseSources: ["fha"] } });
+  const env = await startBenchEnvironment({ heapSnapshotDir: SNAPSHOTS });
+  const { db, api, bare, upstreamUrl } = env;
   // One key per scenario, so no round eats another's rate-limit window.
-  const newKey = async (scopes: Scope[]) => (await createApiKey(db, { organizationId: org.id, name: "bench", scopes, rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE })).plaintext;
-  const chat = ["chat:read", "chat:write", "sources:read"] as Scope[];
-  const [meKey, messageKey, streamKey, burstKey] = await Promise.all([newKey(chat), newKey(chat), newKey(chat), newKey(chat)]);
-  const directoryKey = await newKey(["embed:users:read", "embed:users:write", "embed:teams:read", "embed:teams:write"]);
-  const listed = await createIntegration(db, { organizationId: org.id, slug: "bench-list" });
-  await createIntegration(db, { organizationId: org.id, slug: "bench-import" });
-
-  const upstream = benchUpstream();
-  const upstreamUrl = await listen(upstream.server);
-  if (SNAPSHOTS) mkdirSync(SNAPSHOTS, { recursive: true });
-  const bare = await startChildServer("bare-server", {});
-  const api = await startChildServer(
-    "main",
-    {
-      DATABASE_URL: url,
-      SECRET_KEY: secretKey,
-      UPSTREAM_CHAT_URL: upstreamUrl,
-      ADMIN_API_PORT: "0",
-      LOG_LEVEL: "warn",
-      MGA_PRINT_BANNER: "0",
-      // Memory and pool settings to compare (docs/architecture.md, "Memory"), passed on when set.
-      ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
-    },
-    { heapSnapshotDir: SNAPSHOTS ? path.resolve(SNAPSHOTS) : undefined },
-  );
+  const [meKey, messageKey, streamKey, burstKey] = await Promise.all([env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES)]);
+  const directoryKey = await env.newKey(["embed:users:read", "embed:users:write", "embed:teams:read", "embed:teams:write"]);
+  const listed = await createIntegration(db, { organizationId: env.organizationId, slug: "bench-list" });
+  await createIntegration(db, { organizationId: env.organizationId, slug: "bench-import" });
   const snapshot = async (label: string) => SNAPSHOTS && console.error(`heap snapshot ${label}: ${await api.heapSnapshot()}`);
 
   const rows: Row[] = [];
@@ -126,24 +76,32 @@ async function main() {
   const messages = await load({ url: `${api.url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) });
   rows.push(versusBare("POST /v1/messages (JSON, instant upstream)", messages, baseline, 0.1));
 
-  // Time to the first `content` frame: through the API, and straight from the upstream.
-  const direct = await load({
-    url: `${upstreamUrl}/v1/chat/stream`,
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ conversation_id: "conv_bench", message: question.message, history: [], sources: { agency_source_types: ["fha"] } }),
-    until: "first-content",
+  // Time to the first `content` frame, through the API and straight from the upstream: with one
+  // client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
+  const firstContent = (connections: number) => ({
+    direct: () =>
+      load({
+        url: `${upstreamUrl}/v1/chat/stream`,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ conversation_id: "conv_bench", message: question.message, history: [], sources: { agency_source_types: ["fha"] } }),
+        until: "first-content",
+        connections,
+      }),
+    api: () => load({ url: `${api.url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }), until: "first-content", connections }),
   });
-  const streamed = await load({ url: `${api.url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }), until: "first-content" });
-  const overhead = streamed.p50 - direct.p50;
-  rows.push({
-    measure: `first SSE \`content\` frame, POST /v1/messages stream (${CONNECTIONS} connections)`,
-    value: latency(streamed),
-    bare: `upstream alone: ${latency(direct)}`,
-    comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
-    target: "≤ +1 ms p50",
-    met: overhead <= 1,
-  });
+  for (const connections of [1, CONNECTIONS]) {
+    const direct = await firstContent(connections).direct();
+    const streamed = await firstContent(connections).api();
+    rows.push({
+      measure: `first SSE \`content\` frame, POST /v1/messages stream (${connections === 1 ? "1 connection: the overhead" : `${connections} connections: overhead plus queueing`})`,
+      value: latency(streamed),
+      bare: `upstream alone: ${latency(direct)}`,
+      comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
+      target: connections === 1 ? "≤ +1 ms p50" : "",
+      ...(connections === 1 ? { met: streamed.p50 - direct.p50 <= 1 } : {}),
+    });
+  }
 
   // The directory at scale: one client, so the figures are latencies, not queueing.
   const listing = await directoryRows(db, api.url, directoryKey, listed.id, bare.url);
@@ -154,7 +112,7 @@ async function main() {
   await sleep(SETTLE_MS);
   const idleBeforeBurst = api.rss();
   await snapshot("after the load rounds");
-  upstream.setPace({ kind: "slow", seconds: STREAM_SECONDS });
+  env.setUpstreamPace({ kind: "slow", seconds: STREAM_SECONDS });
   const peakOf = api.samplePeak();
   const burst = await inWorker<BurstResult>({
     kind: "burst",
@@ -165,7 +123,7 @@ async function main() {
     streams: STREAMS,
   });
   const peak = peakOf();
-  upstream.setPace({ kind: "instant" });
+  env.setUpstreamPace({ kind: "instant" });
   await sleep(SETTLE_MS);
   const idleAfterBurst = api.rss();
   await snapshot("after the burst");
@@ -212,20 +170,12 @@ async function main() {
     met: idleAfterBurst <= 150 * 1024 ** 2,
   });
 
-  console.log(`\nBenchmark of ${startedAt.toISOString().slice(0, 10)} on ${machine(dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL")}`);
+  console.log(`\nBenchmark of ${startedAt.toISOString().slice(0, 10)} on ${machine(env.databaseLabel)}`);
   console.log(`(${SECONDS} s rounds, ${CONNECTIONS} connections, load generator in worker threads; the server and the bare handler each in a process of its own)\n`);
   console.log(markdown(rows));
-
-  await api.stop();
-  await bare.stop();
-  upstream.server.closeAllConnections();
-  upstream.server.close();
-  await db.close();
-  await stopDb();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await env.stop();
 }
 
-const passedOn = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 function versusBare(measure: string, stats: Stats, baseline: Stats, target: number): Row {
   const ratio = stats.rps / baseline.rps;
@@ -233,7 +183,7 @@ function versusBare(measure: string, stats: Stats, baseline: Stats, target: numb
 }
 
 /** GET …/users?limit=100 over USERS users, unfiltered and filtered, beside the bare handler at one connection. */
-async function directoryRows(db: ReturnType<typeof openDatabase>, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {
+async function directoryRows(db: Database, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const base = `${apiUrl}/v1/integrations/bench-list`;
   const seeded = performance.now();

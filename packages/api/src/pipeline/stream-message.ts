@@ -19,8 +19,8 @@ export interface MessageStreamRequest {
  */
 export function matchMessageStream(method: string | undefined, path: string, body: unknown): MessageStreamRequest | undefined {
   if (method !== "POST" || typeof body !== "object" || body === null || (body as { stream?: unknown }).stream !== true) return undefined;
-  for (const route of MESSAGE_ROUTES) {
-    const match = pathPattern(route.path).exec(path);
+  for (const [route, pattern] of ROUTE_PATTERNS) {
+    const match = pattern.exec(path);
     if (!match) continue;
     const parameters = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
     return { route, input: { ...body, ...parameters } };
@@ -31,6 +31,9 @@ export function matchMessageStream(method: string | undefined, path: string, bod
 function pathPattern(path: string): RegExp {
   return new RegExp(`^${path.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}/?$`, "i");
 }
+
+/** Built once: matching runs on every POST with `stream: true`. */
+const ROUTE_PATTERNS: Array<[MessageRoute, RegExp]> = MESSAGE_ROUTES.map((route) => [route, pathPattern(route.path)]);
 
 /**
  * A message route's streamed answer: the same pipeline as its JSON procedure (key, rate limit,

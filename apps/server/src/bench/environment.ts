@@ -1,0 +1,97 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type Database, migrateDatabase, openDatabase, startEmbeddedPostgres } from "@mga/core/db";
+import { createApiKey, MAX_RATE_LIMIT_PER_MINUTE, type Scope } from "@mga/core/keys";
+import { createOrganization } from "@mga/core/orgs";
+import { serverSecrets } from "@mga/core/secrets";
+import { configureTenant } from "@mga/core/tenants";
+import { benchUpstream, type UpstreamPace } from "./bench-upstream";
+import { type ChildServer, startChildServer } from "./child-server";
+
+/** What every measured run stands on: a database, one organization, the upstream stand-in, the server and a bare handler. */
+export interface BenchEnvironment {
+  db: Database;
+  organizationId: string;
+  /** A key of its own with the largest rate limit, so no scenario eats another's window. */
+  newKey(scopes: Scope[]): Promise<string>;
+  upstreamUrl: string;
+  setUpstreamPace(pace: UpstreamPace): void;
+  api: ChildServer;
+  bare: ChildServer;
+  /** Where the database runs, for the report. */
+  databaseLabel: string;
+  stop(): Promise<void>;
+}
+
+export const CHAT_SCOPES: Scope[] = ["chat:read", "chat:write", "sources:read"];
+
+/**
+ * Starts it all: a throwaway embedded PostgreSQL unless DATABASE_URL is set, the service as
+ * `dist/main.js` in a child process (its RSS is its own), the bare handler in another. The
+ * server gets DB_POOL_MAX, NODE_OPTIONS and MALLOC_ARENA_MAX when set, to compare settings.
+ */
+export async function startBenchEnvironment(options: { heapSnapshotDir?: string | undefined } = {}): Promise<BenchEnvironment> {
+  let dir: string | undefined;
+  let url = process.env.DATABASE_URL;
+  let stopDb = async () => {};
+  if (!url) {
+    dir = mkdtempSync(path.join(os.tmpdir(), "mga-bench-"));
+    chmodSync(dir, 0o755);
+    const cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "bench", persistent: false });
+    url = cluster.url;
+    stopDb = () => cluster.stop();
+  }
+  await migrateDatabase(url);
+  const secretKey = randomBytes(32).toString("base64url");
+  const db = openDatabase(url, { secrets: serverSecrets(secretKey), maxConnections: 4 });
+  const org = await createOrganization(db, { name: "Bench Lending" });
+  await configureTenant(db, { organizationId: org.id, config: { clientName: "Bench", enabledSources: ["fha"], baseSources: ["fha"] } });
+
+  const upstream = benchUpstream();
+  const upstreamUrl = await listen(upstream.server);
+  if (options.heapSnapshotDir) mkdirSync(options.heapSnapshotDir, { recursive: true });
+  const bare = await startChildServer("bare-server", {});
+  const api = await startChildServer(
+    "main",
+    {
+      DATABASE_URL: url,
+      SECRET_KEY: secretKey,
+      UPSTREAM_CHAT_URL: upstreamUrl,
+      ADMIN_API_PORT: "0",
+      LOG_LEVEL: "warn",
+      MGA_PRINT_BANNER: "0",
+      ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
+    },
+    { heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined },
+  );
+  return {
+    db,
+    organizationId: org.id,
+    newKey: async (scopes) => (await createApiKey(db, { organizationId: org.id, name: "bench", scopes, rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE })).plaintext,
+    upstreamUrl,
+    setUpstreamPace: upstream.setPace,
+    api,
+    bare,
+    databaseLabel: dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",
+    async stop() {
+      await api.stop();
+      await bare.stop();
+      upstream.server.closeAllConnections();
+      upstream.server.close();
+      await db.close();
+      await stopDb();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const passedOn = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));

@@ -1,0 +1,79 @@
+import { Worker } from "node:worker_threads";
+import { CHAT_SCOPES, startBenchEnvironment } from "./environment";
+import type { RequestsJob } from "./load-worker";
+import { machine, markdown, mib, type Row } from "./report";
+import type { Stats } from "./stats";
+
+/**
+ * `pnpm bench:soak`: mixed load for SOAK_MINUTES (10) minutes (GET /v1/me, POST /v1/messages as
+ * JSON and as a stream, SOAK_CONNECTIONS (4) clients each, an instant upstream), the server's
+ * RSS read after every minute. The issue's memory target: the last minute's RSS within 20% of
+ * the first minute's (memory that grows with time is a leak; memory taken once under load and
+ * kept is not). The server is the same child process as `pnpm bench` (environment.ts), so
+ * NODE_OPTIONS and MALLOC_ARENA_MAX can be compared here too.
+ */
+const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const MINUTES = knob("SOAK_MINUTES", 10);
+const CONNECTIONS = knob("SOAK_CONNECTIONS", 4);
+const MINUTE_SECONDS = knob("SOAK_MINUTE_SECONDS", 60);
+
+function inWorker(job: RequestsJob): Promise<Stats> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./load-worker.js", import.meta.url), { workerData: job });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+}
+
+async function main() {
+  const env = await startBenchEnvironment();
+  const [meKey, messageKey, streamKey] = await Promise.all([env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES)]);
+  const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+  const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "soak" } };
+  const round = { seconds: MINUTE_SECONDS, connections: CONNECTIONS, kind: "requests" as const };
+  const url = env.api.url;
+  console.error(`soak: ${MINUTES} minutes of mixed load, ${CONNECTIONS} connections per kind`);
+
+  const startRss = env.api.rss();
+  const rows: Row[] = [];
+  const samples: number[] = [];
+  for (let minute = 1; minute <= MINUTES; minute += 1) {
+    const peakOf = env.api.samplePeak();
+    const [me, messages, streams] = await Promise.all([
+      inWorker({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
+      inWorker({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
+      inWorker({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
+    ]);
+    const peak = peakOf();
+    const rss = env.api.rss();
+    samples.push(rss);
+    const requests = me.requests + messages.requests + streams.requests;
+    const errors = me.errors + messages.errors + streams.errors;
+    console.error(`minute ${minute}: RSS ${mib(rss)}, ${requests} requests, ${errors} errors`);
+    rows.push({
+      measure: `minute ${minute}`,
+      value: `RSS ${mib(rss)} (peak ${mib(peak)})`,
+      bare: "",
+      comparison: `${requests.toLocaleString("en-US")} requests (${Math.round(me.rps)} me, ${Math.round(messages.rps)} messages, ${Math.round(streams.rps)} streams /s), ${errors} errors`,
+      target: "",
+    });
+  }
+  const first = samples[0] ?? 0;
+  const last = samples.at(-1) ?? 0;
+  rows.push({
+    measure: `RSS after the last minute against the first`,
+    value: `${mib(last)} vs ${mib(first)} (${(((last - first) / first) * 100).toFixed(1)}%)`,
+    bare: "",
+    comparison: `at start: ${mib(startRss)}`,
+    target: "within 20%",
+    met: Math.abs(last - first) <= 0.2 * first,
+  });
+  console.log(`\nSoak of ${new Date().toISOString().slice(0, 10)} on ${machine(env.databaseLabel)} (${MINUTES} × ${MINUTE_SECONDS} s)\n`);
+  console.log(markdown(rows));
+  await env.stop();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
