@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { errorEnvelopeSchema } from "../schemas/common";
 import { appRouter } from "../routers/app.router";
+import { streamEventSchema } from "../routers/conversations/conversations.types";
 import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
@@ -34,7 +35,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "X-API-Key: <API key>" },
     },
-    defs: { ErrorEnvelope: errorEnvelopeSchema },
+    defs: { ErrorEnvelope: errorEnvelopeSchema, StreamEvent: streamEventSchema },
   });
 
   const components = (document.components ??= {});
@@ -75,15 +76,13 @@ function withEventStream(success: unknown): unknown {
   const response = success as { description?: string; content?: Record<string, unknown> };
   return {
     ...response,
-    description: "The answer as JSON, or with `stream: true` as a server-sent event stream",
+    description:
+      "The answer as JSON, or with `stream: true` as a server-sent event stream of frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame. Comment lines (`: keep-alive`) may appear.",
     content: {
       ...response.content,
       "text/event-stream": {
-        schema: {
-          type: "string",
-          description:
-            "Frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame {type, status, error: {code, message, request_id}}. Comment lines (`: keep-alive`) may appear.",
-        },
+        // One schema per frame (components StreamEvent*), a oneOf with a discriminator on `type`.
+        schema: { $ref: "#/components/schemas/StreamEvent" },
       },
     },
   };
