@@ -53,7 +53,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       const meta = metaByRoute.get(`${method.toUpperCase()} ${path}`);
       const success = operation.responses["200"];
       const status = String(meta?.successStatus ?? 200);
-      const responses: Record<string, unknown> = { [status]: STREAMING_ROUTES.has(path) ? withEventStream(success) : success };
+      const responses: Record<string, unknown> = { [status]: STREAMING_ROUTES.has(`${method.toUpperCase()} ${path}`) ? withEventStream(success) : success };
       for (const code of Object.keys(ERROR_DESCRIPTIONS)) {
         if (code === "403" && !meta?.scope) continue;
         responses[code] = { $ref: `#/components/responses/Error${code}` };
@@ -69,8 +69,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   return document;
 }
 
-/** Routes that answer `stream: true` with text/event-stream (served by apps/server, not the adapter). */
-const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => route.path));
+/** Routes (`POST <path>`) that answer `stream: true` with text/event-stream (served by apps/server, not the adapter); the GET of the same path does not. */
+const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => `POST ${route.path}`));
 
 function withEventStream(success: unknown): unknown {
   const response = success as { description?: string; content?: Record<string, unknown> };

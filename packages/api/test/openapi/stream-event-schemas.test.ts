@@ -22,6 +22,11 @@ describe("the event stream in the OpenAPI document", () => {
     }
   });
 
+  it("the GET of a conversation's messages is JSON only", () => {
+    const get = (document.paths?.["/v1/conversations/{conversationId}/messages"] as { get: { responses: Record<string, { content: Record<string, unknown> }> } }).get;
+    expect(Object.keys(get.responses["200"]!.content)).toEqual(["application/json"]);
+  });
+
   it("the terminal error frame carries the status and the error envelope's body", () => {
     const frame = schemas.StreamEventError!;
     expect(frame.required?.sort()).toEqual(["error", "status", "type"]);
