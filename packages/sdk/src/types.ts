@@ -12,6 +12,8 @@ export type ErrorEnvelope = Schemas["ErrorEnvelope"];
 export type ErrorCode = ErrorEnvelope["error"]["code"];
 export type Conversation = Schemas["Conversation"];
 export type Message = Schemas["Message"];
+/** The JSON answer of a message (the same routes answer `stream: true` with frames instead). */
+export type SendMessageResponse = Schemas["SendMessageResponse"];
 export type PartnerTeam = Schemas["PartnerTeam"];
 export type PartnerUser = Schemas["PartnerUser"];
 export type LifecycleOperation = Schemas["LifecycleOperation"];

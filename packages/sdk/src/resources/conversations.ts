@@ -1,6 +1,6 @@
 import { type Transport, unwrap } from "../http/transport";
 import { type CallOptions, idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
-import type { CreateConversationParams, SendToConversationParams } from "../types";
+import type { CreateConversationParams, SendMessageResponse, SendToConversationParams } from "../types";
 import { openMessageStream, type StreamCallOptions } from "./open-message-stream";
 
 /** /v1/conversations: create and read conversations, and talk in one. */
@@ -25,14 +25,15 @@ export class ConversationMessagesResource {
   constructor(private readonly transport: Transport) {}
 
   /** POST /v1/conversations/{id}/messages: the whole answer as one JSON body. */
-  create(conversationId: string, params: SendToConversationParams, options: IdempotentCallOptions = {}) {
+  create(conversationId: string, params: SendToConversationParams, options: IdempotentCallOptions = {}): Promise<SendMessageResponse> {
+    // The route's 200 is typed with both media types; sent without `stream` it is always the JSON one.
     return unwrap(
       this.transport.json.POST("/v1/conversations/{conversationId}/messages", {
         params: { path: { conversationId }, header: idempotencyHeader(options) },
         body: { ...params, stream: false },
         signal: options.signal,
       }),
-    );
+    ) as Promise<SendMessageResponse>;
   }
 
   /** The same, streamed: frames as they are generated (no Idempotency-Key: streams take none). */
