@@ -55,11 +55,13 @@ check_run() { # $1 label; env decides the database
   echo "$stream" | tail -n 2 | grep -q '"type":"public_api_complete"' || fail "$label: the stream does not end with public_api_complete"
   history=$(curl -fs -H "Authorization: Bearer $chat" "http://127.0.0.1:$port/v1/conversations/$conversation/messages")
   [ "$(echo "$history" | scripts/node24 -pe 'JSON.parse(require("fs").readFileSync(0)).messages.length')" = "4" ] || fail "$label: history: $history"
-  # Area B walkthrough (README): integration, team, users, 1,000-user import, lifecycle operations.
+  # Area B walkthrough (README), with the SDK: integration, team, users, 1,000-user import, lifecycle operations, a launch.
   if [ "$label" = embedded ]; then
-    DATA_DIR="$WORK/data-$label" BASE="http://127.0.0.1:$port" bash examples/partner-walkthrough.sh >"$WORK/walkthrough.log" 2>&1 \
+    DATA_DIR="$WORK/data-$label" BASE="http://127.0.0.1:$port" scripts/node24 examples/partner-walkthrough.ts >"$WORK/walkthrough.log" 2>&1 \
       || { cat "$WORK/walkthrough.log"; fail "$label: partner walkthrough"; }
     grep -q '"processed":1000,"created":1000' "$WORK/walkthrough.log" || { cat "$WORK/walkthrough.log"; fail "$label: import"; }
+    grep -q '^1001 active users listed' "$WORK/walkthrough.log" || { cat "$WORK/walkthrough.log"; fail "$label: paging"; }
+    grep -q '^/embed/partner/' "$WORK/walkthrough.log" || { cat "$WORK/walkthrough.log"; fail "$label: launch"; }
   fi
   echo "smoke ($label): ok on port $port"
 }

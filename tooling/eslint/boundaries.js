@@ -71,6 +71,13 @@ export const importBoundaries = {
     ],
   }),
 
+  /** The partners' SDK: published on its own, it reaches the service over HTTP only (types come from the generated OpenAPI types). */
+  sdk: restrict("sdk", {
+    patterns: [
+      { group: ["@mga/*", "!@mga/eslint-config", "!@mga/eslint-config/*"], message: "The SDK is installed by partners without the monorepo: talk to the API over HTTP and use the generated types." },
+    ],
+  }),
+
   /** The stand-in upstream assistant: a separate service that shares only core's helpers. */
   assistant: restrict("assistant", {
     paths: [{ name: "@mga/api", message: "The assistant is a separate upstream service: it does not use the partner API's code." }, ...apps],

@@ -28,6 +28,7 @@ export const ENV_READERS = {
   ],
   "@mga/api": [],
   "@mga/assistant": [],
+  "@mga/sdk": [],
   "@mga/tooling": [],
   "@mga/eslint-config": [],
   "@mga/prettier-config": [],

@@ -45,7 +45,6 @@ function inWorker<T>(job: RequestsJob | BurstJob): Promise<T> {
 }
 const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) => inWorker<Stats>({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
 
-
 async function main() {
   const env = await startBenchEnvironment({ heapSnapshotDir: SNAPSHOTS });
   const { db, api, bare, upstreamUrl } = env;
@@ -175,7 +174,6 @@ async function main() {
   console.log(markdown(rows));
   await env.stop();
 }
-
 
 function versusBare(measure: string, stats: Stats, baseline: Stats, target: number): Row {
   const ratio = stats.rps / baseline.rps;

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { errorEnvelopeSchema } from "../schemas/common";
 import { appRouter } from "../routers/app.router";
+import { streamEventSchema } from "../routers/conversations/conversations.types";
 import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
@@ -42,7 +43,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "X-API-Key: <API key>" },
     },
-    defs: { ErrorEnvelope: errorEnvelopeSchema },
+    defs: { ErrorEnvelope: errorEnvelopeSchema, StreamEvent: streamEventSchema },
   });
   document.info.license = { name: LICENSE_NAME, url: `${baseUrl}${LICENSE_PATH}` };
   document.servers = [{ url: baseUrl, description: "This service (its public origin, PUBLIC_BASE_URL)" }];
@@ -62,7 +63,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       const example = OPERATION_EXAMPLES[key];
       if (!example) throw new Error(`no example for ${key}: add one to operation-examples.ts`);
       addRequestExamples(operation, example);
-      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(path)), ...errorReferences(meta, operation) };
+      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key)), ...errorReferences(meta, operation) };
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (meta.scope) {
         operation["x-required-scope"] = meta.scope;
@@ -110,22 +111,20 @@ function addRequestExamples(operation: OperationLike, example: OperationExample)
   }
 }
 
-/** Routes that answer `stream: true` with text/event-stream (served by apps/server, not the adapter). */
-const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => route.path));
+/** Routes (`POST <path>`) that answer `stream: true` with text/event-stream (served by apps/server, not the adapter); the GET of the same path does not. */
+const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => `POST ${route.path}`));
 
 function withEventStream(success: unknown): unknown {
   const response = success as { description?: string; content?: Record<string, unknown> };
   return {
     ...response,
-    description: "The answer as JSON, or with `stream: true` as a server-sent event stream",
+    description:
+      "The answer as JSON, or with `stream: true` as a server-sent event stream of frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame. Comment lines (`: keep-alive`) may appear.",
     content: {
       ...response.content,
       "text/event-stream": {
-        schema: {
-          type: "string",
-          description:
-            "Frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame {type, status, error: {code, message, request_id}}. Comment lines (`: keep-alive`) may appear.",
-        },
+        // One schema per frame (components StreamEvent*), a oneOf with a discriminator on `type`.
+        schema: { $ref: "#/components/schemas/StreamEvent" },
       },
     },
   };

@@ -1,6 +1,6 @@
 import { MESSAGE_ROLES } from "@mga/core/conversations";
 import { z } from "zod";
-import { requestIdField } from "../../schemas/common";
+import { errorEnvelopeSchema, requestIdField } from "../../schemas/common";
 
 /** Wire shapes of area A (spec 2.5-2.7, 4.3-4.7). */
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -132,19 +132,31 @@ export const getConversationOutput = z.strictObject({ request_id: requestIdField
 export const listMessagesInput = z.strictObject({ conversationId: conversationIdSchema });
 export const listMessagesOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) }).meta({ id: "ListMessagesResponse" });
 
-/** The frames of a streamed answer (spec 6.1), documented here and used by the SSE route and tests. */
-export const streamEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("public_api_conversation"), request_id: z.string(), conversation_id: z.string(), conversation_created: z.boolean() }),
-  z.strictObject({ type: z.literal("content"), content: z.string() }),
-  z.strictObject({ type: z.literal("content_postprocessed"), content: z.string() }),
-  z.strictObject({ type: z.literal("complete"), metadata: completionMetadataSchema, citations: z.array(citationSchema), sources: z.array(sourceSchema) }),
-  z.strictObject({ type: z.literal("public_api_complete"), request_id: z.string(), conversation_id: z.string(), message_id: z.string() }),
-  z.strictObject({
-    type: z.literal("error"),
-    status: z.int(),
-    error: z.strictObject({ code: z.string(), message: z.string(), request_id: z.string() }),
-  }),
-]);
+/**
+ * The frames of a streamed answer (spec 6.1): one schema per frame, each a named component of
+ * the OpenAPI document (so clients generate a type per frame), used by the SSE route and tests.
+ */
+export const conversationFrameSchema = z
+  .strictObject({ type: z.literal("public_api_conversation"), request_id: z.string(), conversation_id: z.string(), conversation_created: z.boolean() })
+  .meta({ id: "StreamEventConversation", description: "First, only on POST /v1/messages: the conversation the answer belongs to." });
+export const contentFrameSchema = z
+  .strictObject({ type: z.literal("content"), content: z.string() })
+  .meta({ id: "StreamEventContent", description: "A fragment of the answer text; zero or more, in order." });
+export const contentPostprocessedFrameSchema = z
+  .strictObject({ type: z.literal("content_postprocessed"), content: z.string() })
+  .meta({ id: "StreamEventContentPostprocessed", description: "The whole answer text after post-processing; replaces the fragments." });
+export const completeFrameSchema = z
+  .strictObject({ type: z.literal("complete"), metadata: completionMetadataSchema, citations: z.array(citationSchema), sources: z.array(sourceSchema) })
+  .meta({ id: "StreamEventComplete", description: "Generation finished: token count, citations and sources of the answer." });
+export const publicApiCompleteFrameSchema = z
+  .strictObject({ type: z.literal("public_api_complete"), request_id: z.string(), conversation_id: z.string(), message_id: z.string() })
+  .meta({ id: "StreamEventPublicApiComplete", description: "Last frame of a successful answer, sent once the assistant message is stored." });
+export const errorFrameSchema = z
+  .strictObject({ type: z.literal("error"), status: z.int().min(400).max(599), error: errorEnvelopeSchema.shape.error })
+  .meta({ id: "StreamEventError", description: "Terminal frame of a stream that failed after it started: the HTTP status and the error envelope's body it would have had." });
+export const streamEventSchema = z
+  .discriminatedUnion("type", [conversationFrameSchema, contentFrameSchema, contentPostprocessedFrameSchema, completeFrameSchema, publicApiCompleteFrameSchema, errorFrameSchema])
+  .meta({ id: "StreamEvent", description: "One frame of the event stream: `data: <this JSON>` followed by a blank line." });
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 
 /** Documents the optional Idempotency-Key header of the POST routes (validated by withIdempotency). */

@@ -1,0 +1,36 @@
+import { createTransport, type Transport, type TransportOptions } from "./http/transport";
+import { ConversationsResource } from "./resources/conversations";
+import { EmbedSessionsResource } from "./resources/embed-sessions";
+import { IntegrationResource } from "./resources/integration";
+import { MeResource } from "./resources/me";
+import { MessagesResource } from "./resources/messages";
+import { SourcesResource } from "./resources/sources";
+
+export type ClientOptions = TransportOptions;
+
+/**
+ * The API's client, for server-side code only (an API key must never reach a browser):
+ * `new Client({ apiKey, baseUrl })`, then one property per resource.
+ */
+export class Client {
+  readonly me: MeResource;
+  readonly sources: SourcesResource;
+  readonly conversations: ConversationsResource;
+  readonly messages: MessagesResource;
+  readonly embedSessions: EmbedSessionsResource;
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = createTransport(options);
+    this.me = new MeResource(this.transport);
+    this.sources = new SourcesResource(this.transport);
+    this.conversations = new ConversationsResource(this.transport);
+    this.messages = new MessagesResource(this.transport);
+    this.embedSessions = new EmbedSessionsResource(this.transport);
+  }
+
+  /** The partner directory of one integration: its teams, users, lifecycle operations and imports. */
+  integration(slug: string): IntegrationResource {
+    return new IntegrationResource(this.transport, slug);
+  }
+}

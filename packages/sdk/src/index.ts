@@ -1,0 +1,14 @@
+export { Client, type ClientOptions } from "./client";
+export { ApiError } from "./api-error";
+export type { RetryOptions } from "./http/retry-policy";
+export type { CallOptions, IdempotentCallOptions } from "./idempotency";
+export { WaitTimeoutError, type WaitOptions } from "./polling";
+export type { Page } from "./paging";
+export { MessageStream } from "./streaming/message-stream";
+export type { FinalAnswer } from "./streaming/final-answer";
+export type { StreamCallOptions } from "./resources/open-message-stream";
+export { TERMINAL_OPERATION_STATUSES } from "./resources/operations";
+export { TERMINAL_IMPORT_STATUSES } from "./resources/imports";
+export type { IntegrationResource } from "./resources/integration";
+export type * from "./types";
+export type { paths, components, operations } from "./generated/openapi";

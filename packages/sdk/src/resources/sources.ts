@@ -1,0 +1,11 @@
+import { type Transport, unwrap } from "../http/transport";
+import type { CallOptions } from "../idempotency";
+
+/** GET /v1/sources: the sources the key may select for an answer. */
+export class SourcesResource {
+  constructor(private readonly transport: Transport) {}
+
+  list(options: CallOptions = {}) {
+    return unwrap(this.transport.json.GET("/v1/sources", { signal: options.signal }));
+  }
+}

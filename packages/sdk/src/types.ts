@@ -1,0 +1,44 @@
+import type { components, operations } from "./generated/openapi";
+
+/** The API's wire shapes, named after the OpenAPI document's components (generated, never written by hand). */
+type Schemas = components["schemas"];
+
+export type StreamEvent = Schemas["StreamEvent"];
+export type StreamEventType = StreamEvent["type"];
+export type StreamErrorFrame = Schemas["StreamEventError"];
+export type Citation = Schemas["Citation"];
+export type AnswerSource = Schemas["AnswerSource"];
+export type ErrorEnvelope = Schemas["ErrorEnvelope"];
+export type ErrorCode = ErrorEnvelope["error"]["code"];
+export type Conversation = Schemas["Conversation"];
+export type Message = Schemas["Message"];
+/** The JSON answer of a message (the same routes answer `stream: true` with frames instead). */
+export type SendMessageResponse = Schemas["SendMessageResponse"];
+export type PartnerTeam = Schemas["PartnerTeam"];
+export type PartnerUser = Schemas["PartnerUser"];
+export type LifecycleOperation = Schemas["LifecycleOperation"];
+export type OperationStatus = LifecycleOperation["status"];
+export type ImportJob = Schemas["ImportJob"];
+export type ImportStatus = ImportJob["status"];
+export type EmbedSession = Schemas["EmbedSession"];
+
+/** The JSON body an operation takes, by its operationId. */
+export type BodyOf<O extends keyof operations> = operations[O] extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+/** The query parameters an operation takes, by its operationId. */
+export type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
+
+export type CreateConversationParams = BodyOf<"conversations-createConversation">;
+/** A message to send; `stream` is chosen by calling `create` or `stream`. */
+export type SendMessageParams = Omit<BodyOf<"conversations-sendMessage">, "stream">;
+export type SendToConversationParams = Omit<BodyOf<"conversations-sendToConversation">, "stream">;
+export type PutTeamParams = BodyOf<"partnerTeams-putTeam">;
+export type UpdateTeamParams = BodyOf<"partnerTeams-patchTeam">;
+export type ListTeamsQuery = Omit<QueryOf<"partnerTeams-listTeams">, "cursor">;
+export type PutUserParams = BodyOf<"partnerUsers-putUser">;
+export type UpdateUserParams = BodyOf<"partnerUsers-patchUser">;
+export type ListUsersQuery = Omit<QueryOf<"partnerUsers-listUsers">, "cursor">;
+export type ProfileChangeParams = BodyOf<"partnerOperations-requestProfileChange">;
+export type DeletionParams = BodyOf<"partnerOperations-requestDeletion">;
+export type ReprovisionParams = BodyOf<"partnerOperations-requestReprovision">;
+export type CreateImportParams = BodyOf<"partnerImports-createImport">;
+export type CreateEmbedSessionParams = BodyOf<"launches-createEmbedSession">;
