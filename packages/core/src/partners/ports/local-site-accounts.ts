@@ -3,7 +3,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
-import { issuePasswordSetup, revokePasswordSetups } from "./local-password-setup";
+import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./local-password-setup";
 import { addToOutbox } from "./notification-outbox";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
@@ -59,6 +59,13 @@ export class LocalSiteAccounts implements SiteAccounts {
 
   async sendPasswordSetup(accountId: string): Promise<void> {
     await issuePasswordSetup(this.db, accountId);
+  }
+
+  async sendPasswordSetups(accountIds: string[]): Promise<Array<PromiseSettledResult<void>>> {
+    const issued = await issuePasswordSetups(this.db, accountIds);
+    return accountIds.map((id): PromiseSettledResult<void> =>
+      issued.has(id) ? { status: "fulfilled", value: undefined } : { status: "rejected", reason: new AppError("not_found", `site account ${id} not found`) },
+    );
   }
 
   async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {

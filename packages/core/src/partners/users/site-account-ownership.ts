@@ -60,12 +60,17 @@ export async function ownsSiteAccount(db: Database, accountId: string, userId: s
  * detached. Call under the account's lock, after the change that prompted it has committed.
  */
 export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: string, options: { without?: string } = {}): Promise<void> {
-  const record = await partnerCreated(deps.db, accountId);
+  // The record and the rule over its mappings in one read (the same rule as reconcileAllSiteAccountLocks).
+  const { rows } = await deps.db.sql.query<{ locked_by_us: boolean; lock: boolean }>(
+    `SELECT p.locked_by_us, (count(u.id) = 1 AND COALESCE(bool_or(u.identity_origin = 'partner_created' AND u.status <> 'active'), false)) AS lock
+     FROM partner_created_site_accounts p LEFT JOIN partner_users u ON u.site_account_id = p.site_account_id AND u.id IS DISTINCT FROM $2::text
+     WHERE p.site_account_id = $1 GROUP BY p.locked_by_us`,
+    [accountId, options.without ?? null],
+  );
+  const record = rows[0];
   if (!record) return;
-  const mappings = await mappingsOf(deps.db, accountId, options.without);
-  const creator = mappings.find((mapping) => mapping.identity_origin === "partner_created");
-  const lock = mappings.length === 1 && creator !== undefined && creator.status !== "active";
-  if (lock === record.lockedByUs) return;
+  const lock = record.lock;
+  if (lock === record.locked_by_us) return;
   if (lock) await deps.siteAccounts.lock(accountId);
   else await deps.siteAccounts.unlock(accountId);
   await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, lock]);
@@ -128,14 +133,13 @@ export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; e
       }
       const account = found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
       linked = { accountId: account.id, identityOrigin: found ? "existing_mg" : "partner_created" };
-      if (!found) {
-        await lock(accountLockKey(account.id));
-        await deps.db.sql.query("INSERT INTO partner_created_site_accounts (site_account_id, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING", [account.id]);
-      }
+      if (!found) await lock(accountLockKey(account.id));
+      // The record of an account we created, and the link, in one statement.
       await deps.db.sql.query(
-        `UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
+        `WITH recorded AS (INSERT INTO partner_created_site_accounts (site_account_id, created_at) SELECT $2, now() WHERE $5 ON CONFLICT DO NOTHING)
+         UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
          WHERE id = $1 AND site_account_id IS NULL`,
-        [user.id, linked.accountId, linked.identityOrigin, linked.identityOrigin === "existing_mg" ? "mg" : "white_label"],
+        [user.id, linked.accountId, linked.identityOrigin, linked.identityOrigin === "existing_mg" ? "mg" : "white_label", !found],
       );
     }
     await reconcileSiteAccountLock(deps, linked.accountId);
