@@ -6,10 +6,10 @@ import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { type ChatIdentities, createChatIdentities } from "../ports/chat-identities";
 import { normalizeEmail } from "../../shared/email";
-import { forEachConcurrently } from "../../shared/for-each-concurrently";
 import { type SiteAccounts, sendPasswordSetups } from "../ports/site-accounts";
 import { claimEmailInIntegration } from "./one-user-per-email";
-import { type LinkedAccount, linkSiteAccount } from "./site-account-ownership";
+import { linkSiteAccounts } from "./link-site-accounts";
+import type { LinkedAccount } from "./site-account-ownership";
 import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import { assertMatchesExistingUser, assignableTeamId, teamChange } from "./provisioning-rules";
@@ -133,10 +133,9 @@ export async function completeStoredUserProvisioning(deps: DirectoryDeps, user: 
 }
 
 /**
- * Completes the provisioning of several users (PUT user's one, or an import chunk's): each
- * user's site account is linked on its own (linkSiteAccount, `concurrency` at a time, since
- * each holds an advisory lock and may wait on the site-account system), then the chat
- * identities, the completions and the password-setup notifications of all of them go in one
+ * Completes the provisioning of several users (PUT user's one, or an import chunk's): their
+ * site accounts are linked (linkSiteAccounts: together, and alone for whoever that cannot
+ * settle; `concurrency` calls to the site-account system at a time), then the chat identities, the completions and the password-setup notifications of all of them go in one
  * call each. One user's failure leaves that user pending and the others unaffected. The
  * result says, per user in order, whether it is fully provisioned.
  */
@@ -149,14 +148,16 @@ export async function completeStoredUsersProvisioning(deps: DirectoryDeps, users
   if (retried.length) await db.sql.query("UPDATE partner_users SET provisioning_status = 'pending' WHERE id = ANY($1::text[])", [retried]);
 
   // Also when already linked: the account's lock is brought in line again, should an earlier attempt have failed there.
+  const links = await linkSiteAccounts(
+    deps,
+    todo.map((i) => users[i] as StoredUser),
+    { concurrency: options.concurrency ?? 1 },
+  );
   const linked = new Map<number, LinkedAccount>();
-  await forEachConcurrently(todo, options.concurrency ?? 1, async (i) => {
-    const user = users[i] as StoredUser;
-    try {
-      linked.set(i, await linkSiteAccount(deps, { id: user.id, email: user.email, name: user.name }));
-    } catch (error) {
-      incomplete(i, error);
-    }
+  links.forEach((result, k) => {
+    const i = todo[k] as number;
+    if (result.status === "fulfilled") linked.set(i, result.value);
+    else incomplete(i, result.reason);
   });
   const toIdentify = todo.filter((i) => linked.has(i));
   const identities = await createChatIdentities(
