@@ -21,7 +21,7 @@ import type { RowOutcome } from "./import-values";
  * the background, as with PUT. When the database refuses what the chunk's reads allowed (a
  * concurrent writer), the chunk rolls back and its rows go through PUT user's path one by one.
  */
-export const ROW_CONCURRENCY = 8;
+export const ROW_CONCURRENCY = 4;
 
 export interface ImportRow {
   position: number;
