@@ -1,6 +1,5 @@
 import { type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Database } from "../db/database";
-import { onCommit } from "../db/transaction";
 
 /**
  * The durable job queue: pg-boss, in its own `pgboss` schema of the service's database.
@@ -34,9 +33,6 @@ export interface JobQueueOptions {
 }
 
 export class JobQueue {
-  /** This instance's workers per queue, woken when this instance enqueues (other instances find the job at their next poll). */
-  private readonly workers = new Map<QueueName, string[]>();
-
   private constructor(
     readonly boss: PgBoss,
     private readonly pollingIntervalSeconds: number,
@@ -80,10 +76,6 @@ export class JobQueue {
       singletonKey,
       db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
     });
-    // A job this instance can run starts now rather than at the next poll (up to a second later).
-    onCommit(db, () => {
-      for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
-    });
   }
 
   /**
@@ -91,10 +83,9 @@ export class JobQueue {
    * attempt, so it can record a final failure before the queue gives up.
    */
   async work<T extends object>(name: QueueName, handler: (data: T, attempt: { last: boolean }) => Promise<void>): Promise<void> {
-    const id = await this.boss.work<T>(name, { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+    await this.boss.work<T>(name, { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
       for (const job of jobs as unknown as Array<JobWithMetadata<T>>) await handler(job.data, { last: job.retryCount >= job.retryLimit });
     });
-    this.workers.set(name, [...(this.workers.get(name) ?? []), id]);
   }
 
   async stop(): Promise<void> {
