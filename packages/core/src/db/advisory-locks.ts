@@ -20,7 +20,10 @@ import type { Database } from "./database";
  */
 export const LOCK_WAIT_MS = 30_000;
 
-export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (lock: (key: string) => Promise<void>) => Promise<T>): Promise<T> {
+/** For work on many things at once: the keys free now are taken in one statement, and the busy ones returned (not waited for). */
+export type TryLocks = (keys: string[]) => Promise<Set<string>>;
+
+export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (lock: (key: string) => Promise<void>, tryLocks: TryLocks) => Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   const client = await acquire(db, keys, deadline);
   let released = false;
@@ -37,9 +40,18 @@ export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (
   }
   client.on("error", dropped);
   try {
-    return await work(async (key) => {
-      while (!(await tryLock(client, key))) await pause(deadline);
-    });
+    return await work(
+      async (key) => {
+        while (!(await tryLock(client, key))) await pause(deadline);
+      },
+      async (wanted) => {
+        const unique = [...new Set(wanted)];
+        if (unique.length === 0) return new Set();
+        // Trying never waits, so taking many keys in any order cannot deadlock.
+        const { rows } = await client.query<{ key: string; locked: boolean }>("SELECT k AS key, pg_try_advisory_lock(hashtextextended(k, 0)) AS locked FROM unnest($1::text[]) AS k", [unique]);
+        return new Set(rows.filter((row) => !row.locked).map((row) => row.key));
+      },
+    );
   } finally {
     if (!released) {
       const clean = await client.query("SELECT pg_advisory_unlock_all()").then(

@@ -1,12 +1,13 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { type AppError, isAppError } from "../../errors/app-error";
+import { AppError, isAppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
+import { forEachConcurrently } from "../../shared/for-each-concurrently";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { emailTakenError, findEmailHolders } from "../users/one-user-per-email";
 import { assertMatchesExistingUser, assignableTeamId, teamChange } from "../users/provisioning-rules";
-import { completeProvisioning, completeStoredUserProvisioning, type DirectoryDeps, provisionPartnerUser, retryProvisioningLater, STORED_USER_COLUMNS, type StoredUser } from "../users/users";
+import { completeStoredUsersProvisioning, type DirectoryDeps, provisionPartnerUser, retryProvisioningLater, STORED_USER_COLUMNS, type StoredUser } from "../users/users";
 import type { RowOutcome } from "./import-values";
 
 /**
@@ -171,19 +172,34 @@ async function decideChunk(tx: Database, integration: ResolvedIntegration, jobId
 
 /** Completes the decided rows' provisioning; the rows that cannot finish yet become `pending` (PUT user's 202). */
 export async function completeRows(deps: DirectoryDeps, integration: ResolvedIntegration, jobId: string, rows: RowToComplete[]): Promise<void> {
+  const matched = rows.filter((row) => !row.created).map((row) => row.externalUserId);
+  const stored = new Map<string, StoredUser>();
+  if (matched.length) {
+    const found = await deps.db.sql.query<StoredUser & { external_user_id: string }>(
+      `SELECT external_user_id, ${STORED_USER_COLUMNS} FROM partner_users WHERE integration_id = $1 AND external_user_id = ANY($2::text[])`,
+      [integration.id, matched],
+    );
+    for (const user of found.rows) stored.set(user.external_user_id, user);
+  }
+  const users = rows.map((row) => {
+    const user = row.created ?? stored.get(row.externalUserId);
+    // Gone meanwhile (as completeProvisioning's read would say): the attempt fails and is retried.
+    if (!user) throw new AppError("not_found", "this record no longer exists");
+    return user;
+  });
+  const provisioned = await completeStoredUsersProvisioning(deps, users, { concurrency: ROW_CONCURRENCY });
   const pending: RowResult[] = [];
-  await forEachConcurrently(rows, async (row) => {
-    const provisioned = row.created ? await completeStoredUserProvisioning(deps, row.created) : await completeProvisioning(deps, integration, row.externalUserId);
-    if (provisioned) return;
+  for (const [i, row] of rows.entries()) {
+    if (provisioned[i]) continue;
     await retryProvisioningLater(deps, integration, row.externalUserId);
     pending.push({ position: row.position, outcome: "pending", code: null, message: null });
-  });
+  }
   await storeOutcomes(deps.db, jobId, pending);
 }
 
 /** The chunk through PUT user's own path, row by row: a domain refusal is that row's failure, not the job's. */
 async function importRowByRow(deps: DirectoryDeps, integration: ResolvedIntegration, jobId: string, rows: ImportRow[]): Promise<void> {
-  await forEachConcurrently(rows, async (row) => {
+  await forEachConcurrently(rows, ROW_CONCURRENCY, async (row) => {
     let result: RowResult;
     try {
       const { outcome } = await provisionPartnerUser(deps, integration, row.external_user_id, {
@@ -208,12 +224,4 @@ async function storeOutcomes(db: Database, jobId: string, results: RowResult[]):
      WHERE r.job_id = $1 AND r.position = o.position`,
     [jobId, results.map((r) => r.position), results.map((r) => r.outcome), results.map((r) => r.code), results.map((r) => r.message)],
   );
-}
-
-async function forEachConcurrently<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: ROW_CONCURRENCY }, worker));
 }

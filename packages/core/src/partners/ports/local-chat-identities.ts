@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
-import type { ChatIdentities } from "./chat-identities";
+import type { ChatIdentities, ChatIdentityInput } from "./chat-identities";
 
 /** The built-in chat identity store of the embedded default. Idempotent per (user, generation). */
 export class LocalChatIdentities implements ChatIdentities {
@@ -15,6 +15,24 @@ export class LocalChatIdentities implements ChatIdentities {
       [newId("chat"), input.partnerUserId, input.generation],
     );
     return { id: (rows[0] as { id: string }).id };
+  }
+
+  /** create for several users in one statement; an input repeated gets the same identity. */
+  async createMany(inputs: ChatIdentityInput[]): Promise<Array<PromiseSettledResult<{ id: string }>>> {
+    const key = (input: ChatIdentityInput) => `${input.generation}:${input.partnerUserId}`;
+    // Each (user, generation) once: one statement may not update the same row twice.
+    const unique = [...new Map(inputs.map((input) => [key(input), input])).values()];
+    const { rows } = await this.db.sql.query<{ id: string; partner_user_id: string; generation: number }>(
+      `INSERT INTO chat_identities (id, partner_user_id, generation)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+       ON CONFLICT (partner_user_id, generation) DO UPDATE SET generation = chat_identities.generation RETURNING id, partner_user_id, generation`,
+      [unique.map(() => newId("chat")), unique.map((input) => input.partnerUserId), unique.map((input) => input.generation)],
+    );
+    const ids = new Map(rows.map((row) => [key({ partnerUserId: row.partner_user_id, generation: row.generation }), row.id]));
+    return inputs.map((input): PromiseSettledResult<{ id: string }> => {
+      const id = ids.get(key(input));
+      return id ? { status: "fulfilled", value: { id } } : { status: "rejected", reason: new Error("the chat identity was not stored") };
+    });
   }
 
   async block(identityId: string): Promise<void> {

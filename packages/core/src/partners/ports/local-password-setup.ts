@@ -7,7 +7,7 @@ import { hashPassword } from "../../passwords/password-hash";
 import { assertAcceptablePassword } from "../../passwords/password-policy";
 import { normalizeEmail } from "../../shared/email";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
-import { addToOutbox } from "./notification-outbox";
+import { OUTBOX_INSERT } from "./notification-outbox";
 
 /**
  * Password-setup links of the built-in site-account system. A link carries a random token in
@@ -27,25 +27,47 @@ const INVALID_LINK = "this password link is invalid, expired or already used; as
  * Whichever link is used first sets the password and withdraws the others.
  */
 export async function issuePasswordSetup(db: Database, accountId: string, options: { keepEarlier?: boolean } = {}): Promise<void> {
-  const token = newSecretToken(24);
-  await withTransaction(db, async (tx) => {
-    const { rows } = await tx.sql.query<{ email: string }>("SELECT email FROM site_accounts WHERE id = $1", [accountId]);
-    if (!rows[0]) throw new AppError("not_found", `site account ${accountId} not found`);
-    if (!options.keepEarlier) await revokePasswordSetups(tx, accountId);
-    const tokenId = newId("spt");
-    await tx.sql.query("INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, now(), now() + make_interval(days => $4))", [
-      tokenId,
-      accountId,
-      hashSecret(token),
+  const issued = await issuePasswordSetups(db, [accountId], options);
+  if (!issued.has(accountId)) throw new AppError("not_found", `site account ${accountId} not found`);
+}
+
+/**
+ * issuePasswordSetup for several accounts in one statement (an import's chunk): the older
+ * links' revocation, the new links and their notifications are written together or not at
+ * all, since a link nobody was sent, or a notification whose link does not work, is useless.
+ * Returns the accounts that got a link (an unknown account gets none).
+ */
+export async function issuePasswordSetups(db: Database, accountIds: string[], options: { keepEarlier?: boolean } = {}): Promise<Set<string>> {
+  const ids = [...new Set(accountIds)];
+  if (ids.length === 0) return new Set();
+  const tokens = ids.map(() => newSecretToken(24));
+  const tokenIds = ids.map(() => newId("spt"));
+  const { rows } = await db.sql.query<{ site_account_id: string }>(
+    `WITH wanted AS (
+       SELECT w.account_id, w.token_id, w.token_hash, w.notification_id, w.link, a.email
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS w(account_id, token_id, token_hash, notification_id, link)
+       JOIN site_accounts a ON a.id = w.account_id
+     ), revoked AS (
+       UPDATE site_password_tokens SET revoked_at = now()
+       WHERE NOT $6 AND site_account_id IN (SELECT account_id FROM wanted) AND used_at IS NULL AND revoked_at IS NULL
+     ), tokens AS (
+       INSERT INTO site_password_tokens (id, site_account_id, token_hash, created_at, expires_at)
+       SELECT token_id, account_id, token_hash, now(), now() + make_interval(days => $7) FROM wanted
+     )
+     ${OUTBOX_INSERT}
+     SELECT notification_id, account_id, 'password_setup', email, jsonb_build_object('token_id', token_id, 'link', link), now() FROM wanted
+     RETURNING site_account_id`,
+    [
+      ids,
+      tokenIds,
+      tokens.map((token) => hashSecret(token)),
+      ids.map(() => newId("ntf")),
+      tokens.map((token) => db.secrets.seal("notification-link", `/site/password-setup#token=${token}`)),
+      options.keepEarlier === true,
       PASSWORD_SETUP_DAYS,
-    ]);
-    await addToOutbox(tx, {
-      accountId,
-      kind: "password_setup",
-      recipient: rows[0].email,
-      payload: { token_id: tokenId, link: db.secrets.seal("notification-link", `/site/password-setup#token=${token}`) },
-    });
-  });
+    ],
+  );
+  return new Set(rows.map((row) => row.site_account_id));
 }
 
 /** Outstanding password-setup links of the account stop working (lock, password reset, delete). */

@@ -3,7 +3,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
-import { issuePasswordSetup, revokePasswordSetups } from "./local-password-setup";
+import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./local-password-setup";
 import { addToOutbox } from "./notification-outbox";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
@@ -30,6 +30,22 @@ export class LocalSiteAccounts implements SiteAccounts {
     );
     const row = rows[0] as { id: string; origin: string };
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
+  }
+
+  async createPartnerAccounts(inputs: Array<{ email: string; name?: string | undefined }>): Promise<Array<PromiseSettledResult<SiteAccount>>> {
+    const emails = inputs.map((input) => normalizeEmail(input.email));
+    // One row per address: one statement may not update the same row twice.
+    const unique = [...new Map(inputs.map((input, i) => [emails[i] as string, input])).entries()];
+    const { rows } = await this.db.sql.query<{ id: string; origin: string; email: string }>(
+      `INSERT INTO site_accounts (id, email, name, origin) SELECT id, email, name, 'partner' FROM unnest($1::text[], $2::text[], $3::text[]) AS n(id, email, name)
+       ON CONFLICT (email) DO UPDATE SET email = site_accounts.email RETURNING id, origin, email`,
+      [unique.map(() => newId("sa")), unique.map(([email]) => email), unique.map(([, input]) => input.name ?? null)],
+    );
+    const byEmail = new Map(rows.map((row): [string, SiteAccount] => [row.email, { id: row.id, origin: row.origin === "partner" ? "partner" : "self" }]));
+    return emails.map((email): PromiseSettledResult<SiteAccount> => {
+      const account = byEmail.get(email);
+      return account ? { status: "fulfilled", value: account } : { status: "rejected", reason: new Error("the site account was not stored") };
+    });
   }
 
   async lock(accountId: string): Promise<void> {
@@ -59,6 +75,13 @@ export class LocalSiteAccounts implements SiteAccounts {
 
   async sendPasswordSetup(accountId: string): Promise<void> {
     await issuePasswordSetup(this.db, accountId);
+  }
+
+  async sendPasswordSetups(accountIds: string[]): Promise<Array<PromiseSettledResult<void>>> {
+    const issued = await issuePasswordSetups(this.db, accountIds);
+    return accountIds.map((id): PromiseSettledResult<void> =>
+      issued.has(id) ? { status: "fulfilled", value: undefined } : { status: "rejected", reason: new AppError("not_found", `site account ${id} not found`) },
+    );
   }
 
   async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {

@@ -2,15 +2,12 @@ import type { Database } from "../../db/database";
 import { newId } from "../../ids/new-id";
 import { decodeCursor, keysetPage } from "../../paging/cursor";
 
+/** The one INSERT of a notification (addToOutbox; password-setup links write theirs in the statement that makes the link). */
+export const OUTBOX_INSERT = "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
+
 /** Adds a notification the built-in site-account system would send; with a `tx`, it exists exactly when the change that sends it does. */
 export async function addToOutbox(db: Database, input: { accountId: string; kind: "password_setup" | "email_verification"; recipient: string; payload: Record<string, unknown> }): Promise<void> {
-  await db.sql.query("INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at) VALUES ($1, $2, $3, $4, $5, now())", [
-    newId("ntf"),
-    input.accountId,
-    input.kind,
-    input.recipient,
-    JSON.stringify(input.payload),
-  ]);
+  await db.sql.query(`${OUTBOX_INSERT} VALUES ($1, $2, $3, $4, $5, now())`, [newId("ntf"), input.accountId, input.kind, input.recipient, JSON.stringify(input.payload)]);
 }
 
 export interface OutboxNotification {

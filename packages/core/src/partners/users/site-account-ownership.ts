@@ -60,15 +60,31 @@ export async function ownsSiteAccount(db: Database, accountId: string, userId: s
  * detached. Call under the account's lock, after the change that prompted it has committed.
  */
 export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: string, options: { without?: string } = {}): Promise<void> {
-  const record = await partnerCreated(deps.db, accountId);
-  if (!record) return;
-  const mappings = await mappingsOf(deps.db, accountId, options.without);
-  const creator = mappings.find((mapping) => mapping.identity_origin === "partner_created");
-  const lock = mappings.length === 1 && creator !== undefined && creator.status !== "active";
-  if (lock === record.lockedByUs) return;
-  if (lock) await deps.siteAccounts.lock(accountId);
+  const decision = (await lockDecisions(deps.db, [accountId], options.without)).get(accountId);
+  if (decision) await applyLockDecision(deps, accountId, decision);
+}
+
+export interface LockDecision {
+  lockedByUs: boolean;
+  lock: boolean;
+}
+
+/** The rule of reconcileSiteAccountLock for several accounts in one read (the same rule as reconcileAllSiteAccountLocks); accounts no partner created are absent. */
+export async function lockDecisions(db: Database, accountIds: string[], without?: string): Promise<Map<string, LockDecision>> {
+  const { rows } = await db.sql.query<{ site_account_id: string; locked_by_us: boolean; lock: boolean }>(
+    `SELECT p.site_account_id, p.locked_by_us, (count(u.id) = 1 AND COALESCE(bool_or(u.identity_origin = 'partner_created' AND u.status <> 'active'), false)) AS lock
+     FROM partner_created_site_accounts p LEFT JOIN partner_users u ON u.site_account_id = p.site_account_id AND u.id IS DISTINCT FROM $2::text
+     WHERE p.site_account_id = ANY($1::text[]) GROUP BY p.site_account_id, p.locked_by_us`,
+    [accountIds, without ?? null],
+  );
+  return new Map(rows.map((row) => [row.site_account_id, { lockedByUs: row.locked_by_us, lock: row.lock }]));
+}
+
+export async function applyLockDecision(deps: OwnershipDeps, accountId: string, decision: LockDecision): Promise<void> {
+  if (decision.lock === decision.lockedByUs) return;
+  if (decision.lock) await deps.siteAccounts.lock(accountId);
   else await deps.siteAccounts.unlock(accountId);
-  await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, lock]);
+  await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, decision.lock]);
 }
 
 /** Runs `work` holding the account's lock (and the new email's, first, when one is given). */
@@ -128,17 +144,26 @@ export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; e
       }
       const account = found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
       linked = { accountId: account.id, identityOrigin: found ? "existing_mg" : "partner_created" };
-      if (!found) {
-        await lock(accountLockKey(account.id));
-        await deps.db.sql.query("INSERT INTO partner_created_site_accounts (site_account_id, created_at) VALUES ($1, now()) ON CONFLICT DO NOTHING", [account.id]);
-      }
-      await deps.db.sql.query(
-        `UPDATE partner_users SET site_account_id = $2, identity_origin = $3, experience_type = $4, mapping_status = 'mapped', updated_at = now()
-         WHERE id = $1 AND site_account_id IS NULL`,
-        [user.id, linked.accountId, linked.identityOrigin, linked.identityOrigin === "existing_mg" ? "mg" : "white_label"],
-      );
+      if (!found) await lock(accountLockKey(account.id));
+      await writeLinks(deps.db, [{ userId: user.id, ...linked }]);
     }
     await reconcileSiteAccountLock(deps, linked.accountId);
     return linked;
   });
+}
+
+/** Records the accounts a partner's provisioning created and links the users to their accounts, in one statement. Call under the accounts' locks. */
+export async function writeLinks(db: Database, links: Array<{ userId: string } & LinkedAccount>): Promise<void> {
+  if (links.length === 0) return;
+  await db.sql.query(
+    `WITH l AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS l(user_id, account_id, origin)),
+     recorded AS (
+       INSERT INTO partner_created_site_accounts (site_account_id, created_at)
+       SELECT DISTINCT account_id, now() FROM l WHERE origin = 'partner_created' ON CONFLICT DO NOTHING
+     )
+     UPDATE partner_users u SET site_account_id = l.account_id, identity_origin = l.origin,
+       experience_type = CASE WHEN l.origin = 'existing_mg' THEN 'mg' ELSE 'white_label' END, mapping_status = 'mapped', updated_at = now()
+     FROM l WHERE u.id = l.user_id AND u.site_account_id IS NULL`,
+    [links.map((link) => link.userId), links.map((link) => link.accountId), links.map((link) => link.identityOrigin)],
+  );
 }
