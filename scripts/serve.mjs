@@ -4,6 +4,7 @@
 // when either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
 // ADMIN_API_PORT, DATABASE_URL, ...) plus ADMIN_PORT (default 3100); 0 picks a free port.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,7 +72,9 @@ function start(label, args, options) {
   return child;
 }
 
-const api = start("API", [path.join(root, "apps/server/dist/main.js")], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
+// The server's V8 flags live in one place (apps/server/node-flags.json; why: docs/architecture.md, "Memory").
+const { flags: serverFlags } = JSON.parse(readFileSync(path.join(root, "apps/server/node-flags.json"), "utf8"));
+const api = start("API", [...serverFlags, path.join(root, "apps/server/dist/main.js")], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
 try {
   await waitFor(`${apiUrl}/healthz`, api, "the API");
   await waitFor(`${adminApiUrl}/healthz`, api, "the API's admin listener");

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import serverNodeFlags from "../../node-flags.json";
 
 /**
  * A server measured in a process of its own, so that its resident memory is its own and not
@@ -33,7 +34,8 @@ export async function freePort(): Promise<number> {
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
 export async function startChildServer(entry: "main" | "bare-server", env: Record<string, string>, options: { heapSnapshotDir?: string } = {}): Promise<ChildServer> {
   const port = await freePort();
-  const args = options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [];
+  // The service runs with the flags it runs with in production; the bare handler with none.
+  const args = [...(entry === "main" ? serverNodeFlags.flags : []), ...(options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [])];
   const child = spawn(process.execPath, [...args, path.join(DIST, `${entry}.js`)], {
     // Only what the bench means to set: nothing of the caller's own configuration leaks in.
     env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: String(port), HOST: "127.0.0.1" },
