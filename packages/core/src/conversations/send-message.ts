@@ -180,7 +180,10 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
     metadata: { tokens_used: tokensUsed },
     createdAt: new Date(),
   };
-  await appendMessages(db, userStored ? { apiKeyId: input.key.id, embedded: input.embedded, conversationId } : target, userStored ? [assistantMessage] : [userMessage, assistantMessage]);
+  if (userStored) await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [assistantMessage]);
+  // A JSON answer's new conversation goes with the instance's other starts (one statement for many under load).
+  else if (create) await writeConversationStart(db, { apiKeyId: input.key.id, conversation: create, messages: [userMessage, assistantMessage] });
+  else await appendMessages(db, target, [userMessage, assistantMessage]);
   await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
   return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
 }
