@@ -98,8 +98,10 @@ export class HttpChatUpstream implements ChatUpstream {
         throw new UpstreamError("malformed", "the upstream did not answer with an event stream");
       }
       resetIdle();
-      const chunks = (async function* (body: AsyncIterable<Uint8Array>) {
-        for await (const chunk of body) {
+      // Not destroyed when the parser stops at `complete`: what follows is drained, so the
+      // connection goes back to the keep-alive agent for the next answer (no new TCP or TLS handshake).
+      const chunks = (async function* (body: IncomingMessage) {
+        for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
           resetIdle();
           yield chunk;
         }
@@ -120,14 +122,27 @@ export class HttpChatUpstream implements ChatUpstream {
       }
       if (!completed) throw new UpstreamError("truncated", "the upstream stream ended before the answer was complete");
       finished = true;
+      releaseWhenEnded(response);
     } finally {
       clearTimeout(total);
       clearTimeout(idle);
       request.signal?.removeEventListener("abort", onCallerAbort);
-      // A failed or abandoned answer closes the connection; a completed one already released its body.
+      // A failed or abandoned answer closes the connection; a completed one is drained (releaseWhenEnded).
       if (!finished) controller.abort();
     }
   }
+}
+
+/** How long a completed answer's response may take to end before its connection is closed instead of reused. */
+const DRAIN_MS = 1_000;
+
+/** Lets a completed answer's response run to its end, which hands the connection back to the agent; one that does not end soon is closed. */
+function releaseWhenEnded(response: IncomingMessage): void {
+  if (response.readableEnded || response.destroyed) return;
+  const deadline = setTimeout(() => response.destroy(), DRAIN_MS);
+  deadline.unref();
+  response.once("close", () => clearTimeout(deadline));
+  response.resume();
 }
 
 /** Checks one event's shape. Unknown types are skipped (forward compatible); an error event fails the answer. */
