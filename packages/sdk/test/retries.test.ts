@@ -81,6 +81,21 @@ describe("retries", () => {
     expect(requests[3]!.headers.get("idempotency-key")).not.toBe(keys[0]);
   });
 
+  it("waits for a key whose first request is still running (409 with Retry-After), with the same key", async () => {
+    server.use(
+      http.post(
+        `${BASE}/v1/conversations`,
+        answers(
+          () => HttpResponse.json(envelope("idempotency_conflict", "still in progress"), { status: 409, headers: { "Retry-After": "1" } }),
+          () => HttpResponse.json({ request_id: "r", conversation_id: "c1" }, { status: 201 }),
+        ),
+      ),
+    );
+    expect(await testClient().conversations.create({ user })).toEqual({ request_id: "r", conversation_id: "c1" });
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.headers.get("idempotency-key")).toBe(requests[0]!.headers.get("idempotency-key"));
+  });
+
   it("uses the caller's Idempotency-Key when given", async () => {
     server.use(
       http.post(

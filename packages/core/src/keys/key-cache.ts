@@ -72,6 +72,8 @@ export class KeyCache {
     const ticket = this.ticket();
     const reading = read()
       .then((found) => {
+        // Handed to every request that joined the read, stored or not: none may change it for the others.
+        if ("key" in found) deepFreeze(found.key);
         this.remember(hash, found, ticket);
         return found;
       })

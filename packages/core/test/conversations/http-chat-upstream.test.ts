@@ -17,10 +17,18 @@ let connections = 0;
 let closed = 0;
 /** How the next response behaves after its answer: end it, or leave it open. */
 let leaveOpen = false;
+/** While true, a request that arrives on a connection used before is dropped with its connection (as by a proxy that closed it while idle). */
+let dropReused = false;
+const used = new WeakSet<object>();
 const open: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (dropReused && used.has(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
+    used.add(req.socket);
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "Content-Type": "text/event-stream" });
@@ -68,6 +76,20 @@ describe("HTTP chat upstream", () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     expect(connections - before).toBe(1);
+  });
+
+  it("a request whose kept-alive connection was closed by the other side is sent again on a new one", async () => {
+    const upstream = new HttpChatUpstream({ url });
+    expect(await answer(upstream)).toEqual(["content", "complete"]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    dropReused = true;
+    try {
+      const before = connections;
+      expect(await answer(upstream)).toEqual(["content", "complete"]);
+      expect(connections - before).toBe(1);
+    } finally {
+      dropReused = false;
+    }
   });
 
   it("a response left open after `complete` does not hold the caller, and its connection is closed soon after", async () => {

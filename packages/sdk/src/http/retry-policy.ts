@@ -24,9 +24,12 @@ export function isSafeToRepeat(request: Request): boolean {
   return IDEMPOTENT_METHODS.includes(request.method) || request.headers.has("Idempotency-Key");
 }
 
-export function shouldRetryStatus(request: Request, status: number): boolean {
-  if (status === 429) return true;
-  return TRANSIENT_STATUSES.includes(status) && isSafeToRepeat(request);
+export function shouldRetry(request: Request, response: Response): boolean {
+  if (response.status === 429) return true;
+  // The same Idempotency-Key while its first request is still running: 409 with Retry-After (spec 8).
+  // Waiting for it is the point of the key; a new key instead could do the work twice.
+  if (response.status === 409 && request.headers.has("Idempotency-Key") && response.headers.has("Retry-After")) return true;
+  return TRANSIENT_STATUSES.includes(response.status) && isSafeToRepeat(request);
 }
 
 /** Full-jitter exponential back-off: a random wait up to initialDelay × 2^retry, capped. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { backoffDelayMs, isSafeToRepeat, type RetryOptions, retryAfterMs, shouldRetryStatus } from "./retry-policy";
+import { backoffDelayMs, isSafeToRepeat, type RetryOptions, retryAfterMs, shouldRetry } from "./retry-policy";
 
 export interface RetryingFetchOptions {
   retry: Required<RetryOptions>;
@@ -28,7 +28,7 @@ export function retryingFetch(options: RetryingFetchOptions) {
         await sleep(backoffDelayMs(retry, options.retry), undefined, { signal: request.signal });
         continue;
       }
-      if (!canRetry || !shouldRetryStatus(request, response.status)) return response;
+      if (!canRetry || !shouldRetry(request, response)) return response;
       const asked = retryAfterMs(response);
       // A wait longer than the SDK is configured to sit through is the caller's decision: hand back the 429.
       if (asked !== undefined && asked > options.retry.maxDelayMs) return response;

@@ -11,13 +11,16 @@ export interface TransportOptions {
   retry?: RetryOptions | undefined;
   /** Per attempt of a JSON request (default 60 s). Streams have none: cancel them with a signal or `break`. */
   timeoutMs?: number | undefined;
+  /** Per attempt of a JSON message call, which waits for the whole answer (default 330 s: the service allows an answer 300 s). */
+  answerTimeoutMs?: number | undefined;
   /** A fetch of your own (a proxy agent, a test double); defaults to the global fetch at call time. */
   fetch?: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
-/** The two typed HTTP clients of one SDK client: JSON requests (with a timeout) and streams (without). */
+/** The typed HTTP clients of one SDK client: JSON requests (with a timeout), JSON answers (with a longer one) and streams (without). */
 export interface Transport {
   json: FetchClient<paths>;
+  answer: FetchClient<paths>;
   stream: FetchClient<paths>;
 }
 
@@ -29,6 +32,7 @@ export function createTransport(options: TransportOptions): Transport {
   const base = { baseUrl: options.baseUrl.replace(/\/+$/, ""), headers: { Authorization: `Bearer ${options.apiKey}` } };
   return {
     json: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, timeoutMs: options.timeoutMs ?? 60_000 }) }),
+    answer: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, timeoutMs: options.answerTimeoutMs ?? 330_000 }) }),
     stream: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, timeoutMs: undefined }) }),
   };
 }

@@ -28,7 +28,7 @@ export class ConversationMessagesResource {
   create(conversationId: string, params: SendToConversationParams, options: IdempotentCallOptions = {}): Promise<SendMessageResponse> {
     // The route's 200 is typed with both media types; sent without `stream` it is always the JSON one.
     return unwrap(
-      this.transport.json.POST("/v1/conversations/{conversationId}/messages", {
+      this.transport.answer.POST("/v1/conversations/{conversationId}/messages", {
         params: { path: { conversationId }, header: idempotencyHeader(options) },
         body: { ...params, stream: false },
         signal: options.signal,

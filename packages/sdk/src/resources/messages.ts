@@ -11,7 +11,7 @@ export class MessagesResource {
   create(params: SendMessageParams, options: IdempotentCallOptions = {}): Promise<SendMessageResponse> {
     // The route's 200 is typed with both media types; sent without `stream` it is always the JSON one.
     return unwrap(
-      this.transport.json.POST("/v1/messages", { body: { ...params, stream: false }, params: { header: idempotencyHeader(options) }, signal: options.signal }),
+      this.transport.answer.POST("/v1/messages", { body: { ...params, stream: false }, params: { header: idempotencyHeader(options) }, signal: options.signal }),
     ) as Promise<SendMessageResponse>;
   }
 

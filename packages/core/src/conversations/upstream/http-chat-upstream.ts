@@ -27,16 +27,35 @@ export class HttpChatUpstream implements ChatUpstream {
 
   constructor(private readonly options: HttpChatUpstreamOptions) {
     this.endpoint = new URL(`${options.url.replace(/\/+$/, "")}/v1/chat/stream`);
-    this.agent = this.endpoint.protocol === "https:" ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    // An idle connection is closed after IDLE_SOCKET_MS, before a proxy in front of the upstream
+    // would drop it under us (fetch's own pool did the same after 4 s).
+    const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+    this.agent = this.endpoint.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   }
 
-  /** Sends the request; resolves with the response once its headers are in. */
-  private post(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  /**
+   * Sends the request; resolves with the response once its headers are in. A kept-alive
+   * connection the other side closed meanwhile fails before any byte of the request was
+   * processed: that one is sent again, once, on a new connection.
+   */
+  private async post(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+    try {
+      return await this.send(headers, body, signal);
+    } catch (error) {
+      if (!(error instanceof StaleConnectionError) || signal.aborted) throw error instanceof StaleConnectionError ? error.cause : error;
+      return this.send(headers, body, signal);
+    }
+  }
+
+  private send(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
     // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
-    const send = this.endpoint.protocol === "https:" ? https.request : http.request;
+    const request = this.endpoint.protocol === "https:" ? https.request : http.request;
     return new Promise((resolve, reject) => {
-      const req = send(this.endpoint, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: this.agent, signal }, resolve);
-      req.once("error", reject);
+      const req = request(this.endpoint, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: this.agent, signal }, resolve);
+      req.once("error", (error: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+        reject(stale ? new StaleConnectionError(error) : error);
+      });
       req.end(body);
     });
   }
@@ -49,6 +68,8 @@ export class HttpChatUpstream implements ChatUpstream {
       controller.abort();
     };
     const onCallerAbort = () => controller.abort();
+    // A caller already gone (the client left while the request was being prepared) asks nothing.
+    if (request.signal?.aborted) controller.abort();
     request.signal?.addEventListener("abort", onCallerAbort, { once: true });
     const total = setTimeout(abortFor("the answer took too long"), this.options.totalTimeoutMs ?? 300_000);
     let idle = setTimeout(abortFor("no response from the upstream"), this.options.connectTimeoutMs ?? 15_000);
@@ -130,6 +151,16 @@ export class HttpChatUpstream implements ChatUpstream {
       // A failed or abandoned answer closes the connection; a completed one is drained (releaseWhenEnded).
       if (!finished) controller.abort();
     }
+  }
+}
+
+/** Idle kept-alive connections to the upstream are closed after this. */
+const IDLE_SOCKET_MS = 4_000;
+
+/** A request that failed on a reused connection the other side had closed: safe to send again. */
+class StaleConnectionError extends Error {
+  constructor(override readonly cause: Error) {
+    super("the kept-alive connection was closed by the upstream", { cause });
   }
 }
 
