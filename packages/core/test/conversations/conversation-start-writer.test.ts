@@ -6,6 +6,7 @@ import { newId } from "../../src/ids/new-id";
 import { createApiKey } from "../../src/keys/api-keys";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
+import { recordStatements } from "../support/database-probes";
 
 /**
  * sendMessage's early write of new streamed conversations: a burst goes to PostgreSQL in a few
@@ -14,20 +15,14 @@ import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
  */
 let t: TestDatabase;
 let db: Database;
-let statements: string[] = [];
+let statements: string[];
 let org: { id: string };
 let keyId: string;
 
 beforeAll(async () => {
   t = await createTestDatabase();
   db = t.db;
-  const pool = db.sql;
-  db.sql = {
-    query: ((text: string, params?: unknown[]) => {
-      statements.push(text);
-      return pool.query(text, params);
-    }) as Database["sql"]["query"],
-  };
+  statements = recordStatements(db);
   org = await createOrganization(db, { name: "Burst Lending" });
   keyId = (await createApiKey(db, { organizationId: org.id, name: "k", scopes: ["chat:write"] })).key.id;
 });
@@ -54,7 +49,7 @@ async function stored(starts: ConversationStart[]) {
 describe("conversation start writer", () => {
   it("writes a burst of 300 starts in a few statements, each conversation with its first message", async () => {
     const starts = Array.from({ length: 300 }, () => start());
-    statements = [];
+    statements.length = 0;
     await Promise.all(starts.map((s) => writeConversationStart(db, s)));
     expect(statements.length).toBeLessThanOrEqual(4);
     const rows = await stored(starts);
@@ -67,7 +62,7 @@ describe("conversation start writer", () => {
 
   it("a lone start is written at once, in one statement", async () => {
     const one = start();
-    statements = [];
+    statements.length = 0;
     await writeConversationStart(db, one);
     expect(statements).toHaveLength(1);
     expect(await stored([one])).toHaveLength(1);

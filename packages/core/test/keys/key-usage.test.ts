@@ -6,24 +6,19 @@ import { flushKeyUsage, KEY_USAGE_FLUSH_MS } from "../../src/keys/key-usage";
 import { type RunningKeyCache, startKeyCache } from "../../src/keys/start-key-cache";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, TEST_SECRETS, type TestDatabase } from "../../src/testing/index";
+import { recordStatements } from "../support/database-probes";
 
 /** last_used_at (issue 14 item 3): recorded in memory, written in batches, never on the request path. */
 let t: TestDatabase;
 /** An instance with a key cache, whose statements are recorded. */
 let db: Database;
 let cache: RunningKeyCache;
-let statements: string[] = [];
+let statements: string[];
 
 beforeAll(async () => {
   t = await createTestDatabase();
   db = openDatabase(t.url, { secrets: TEST_SECRETS, maxConnections: 3 });
-  const pool = db.sql;
-  db.sql = {
-    query: ((text: string, params?: unknown[]) => {
-      statements.push(text);
-      return pool.query(text, params);
-    }) as Database["sql"]["query"],
-  };
+  statements = recordStatements(db);
   cache = startKeyCache(db, t.url);
   await cache.ready;
 });
@@ -52,7 +47,7 @@ describe("last_used_at", () => {
   it("many requests write nothing on their path; one flush writes every key used in one UPDATE", async () => {
     const keys = await newKeys(3);
     const before = new Date();
-    statements = [];
+    statements.length = 0;
     for (let round = 0; round < 20; round += 1) for (const key of keys) await authenticateApiKey(db, key.plaintext);
     expect(writes()).toEqual([]);
     expect(await lastUsed(keys.map((k) => k.id))).toEqual([null, null, null]);

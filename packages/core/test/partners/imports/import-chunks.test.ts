@@ -5,6 +5,7 @@ import { patchTeam } from "../../../src/partners/teams/teams";
 import { countPartnerUsers } from "../../../src/partners/users/list-users";
 import { findPartnerUser, provisionPartnerUser } from "../../../src/partners/users/users";
 import { type Fixtures, openFixtures } from "../../support/fixtures";
+import { fullUserCount } from "../../support/database-probes";
 
 /**
  * Imports decide a chunk of rows in one transaction ("Directory at scale"): what the chunked
@@ -64,17 +65,7 @@ async function passwordSetups(tag: string): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-async function fullCount(integrationId: string) {
-  const { rows } = await f.db.sql.query(
-    `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total, count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'disabled')::int AS disabled, count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
-     FROM partner_users WHERE integration_id = $1`,
-    [integrationId],
-  );
-  return rows[0];
-}
+const fullCount = (integrationId: string) => fullUserCount(f.db, integrationId);
 
 describe("a chunked import", () => {
   it("gives every row of mixed chunks the outcome, error and resulting user that PUT user gives row by row", async () => {

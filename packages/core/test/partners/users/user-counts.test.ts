@@ -5,6 +5,7 @@ import { countPartnerUsers, listPartnerUsers } from "../../../src/partners/users
 import { setPartnerUserStatus } from "../../../src/partners/users/users";
 import { seedDirectory } from "../../../src/testing/seed-directory";
 import { type Fixtures, openFixtures } from "../../support/fixtures";
+import { fullUserCount } from "../../support/database-probes";
 
 /** Spec 4.10's counts come from changes triggers append ("Directory at scale"): they must equal a full count whatever happens. */
 let f: Fixtures;
@@ -13,17 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-async function fullCount(integrationId: string) {
-  const { rows } = await f.db.sql.query(
-    `SELECT count(*) FILTER (WHERE status <> 'deleted')::int AS total, count(*) FILTER (WHERE status = 'active')::int AS active,
-            count(*) FILTER (WHERE status = 'disabled')::int AS disabled, count(*) FILTER (WHERE status = 'deleted')::int AS deleted,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'pending')::int AS pending,
-            count(*) FILTER (WHERE status <> 'deleted' AND provisioning_status = 'failed')::int AS failed
-     FROM partner_users WHERE integration_id = $1`,
-    [integrationId],
-  );
-  return rows[0];
-}
+const fullCount = (integrationId: string) => fullUserCount(f.db, integrationId);
 
 describe("user counts", () => {
   it("equal a full count after concurrent provisioning, status changes, deletions, bulk updates and folds", async () => {
