@@ -6,6 +6,12 @@ import { type ConversationStart, insertConversationStarts } from "./append-messa
 const MAX_BATCH = 200;
 /** Statements of starts under way at once per instance: what arrives meanwhile waits, and goes in the next one together. */
 const MAX_IN_FLIGHT = 2;
+/**
+ * A statement still under way after this stops counting against MAX_IN_FLIGHT: one that waits
+ * on a lock (an organization's deletion holding its keys' rows) must not hold back the starts
+ * of every other organization behind it.
+ */
+const STALLED_AFTER_MS = 250;
 
 interface Pending {
   start: ConversationStart;
@@ -37,10 +43,17 @@ class ConversationStartWriter {
     while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       this.inFlight += 1;
-      void this.flush(batch).finally(() => {
+      let counted = true;
+      const release = () => {
+        if (!counted) return;
+        counted = false;
+        clearTimeout(stalled);
         this.inFlight -= 1;
         this.pump();
-      });
+      };
+      const stalled = setTimeout(release, STALLED_AFTER_MS);
+      stalled.unref();
+      void this.flush(batch).finally(release);
     }
   }
 

@@ -84,3 +84,30 @@ describe("conversation start writer", () => {
     );
   });
 });
+
+describe("conversation start writer, behind a lock", () => {
+  it("starts of one key waiting on a lock do not hold back another key's", async () => {
+    const otherKeyId = (await createApiKey(db, { organizationId: org.id, name: "other", scopes: ["chat:write"] })).key.id;
+    const locker = await t.db.lockPool.connect();
+    try {
+      // As an organization's deletion does: its keys' rows locked until it commits.
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM api_keys WHERE id = $1 FOR UPDATE", [keyId]);
+      const blocked = [start(), start()];
+      const blockedWrites = blocked.map((s) => writeConversationStart(db, s));
+      // Two statements under way, both waiting on the lock: every slot taken.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const free = start(otherKeyId);
+      const started = Date.now();
+      await writeConversationStart(db, free);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(await stored([free])).toHaveLength(1);
+      await locker.query("COMMIT");
+      await Promise.all(blockedWrites);
+      expect(await stored(blocked)).toHaveLength(2);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => {});
+      locker.release();
+    }
+  });
+});
