@@ -82,13 +82,7 @@ describe("a client that disconnects", () => {
     await expect.poll(() => upstreamCalls, { timeout: 3_000 }).toBe(calls + 1);
     req.destroy();
     // No response ever comes, so the request id is read from the disconnect's own line.
-    const requestId = () =>
-      (
-        app.logs
-          .slice(before)
-          .map((text) => JSON.parse(text) as LogLine)
-          .find((line) => line.message === "client disconnected") ?? {}
-      ).request_id;
+    const requestId = () => disconnectedRequestId(before);
     expectDisconnectAtInfo(await linesOf(requestId));
   });
 
@@ -99,13 +93,15 @@ describe("a client that disconnects", () => {
     req.write('{"message":"hi"');
     await new Promise((resolve) => setTimeout(resolve, 200));
     req.destroy();
-    const requestId = () =>
-      (
-        app.logs
-          .slice(before)
-          .map((text) => JSON.parse(text) as LogLine)
-          .find((line) => line.message === "client disconnected") ?? {}
-      ).request_id;
+    const requestId = () => disconnectedRequestId(before);
     expectDisconnectAtInfo(await linesOf(requestId));
   });
 });
+
+/** The request id of the first "client disconnected" line logged since `before`. */
+function disconnectedRequestId(before: number): string | undefined {
+  return app.logs
+    .slice(before)
+    .map((text) => JSON.parse(text) as LogLine)
+    .find((line) => line.message === "client disconnected")?.request_id;
+}
