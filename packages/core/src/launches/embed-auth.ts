@@ -111,15 +111,21 @@ async function findGrant(db: Database, id: string): Promise<{ id: string; expire
   return rows[0];
 }
 
-/** Throws unless the sign-in session is open: checked before any password, so a password's correctness never shows through. */
-export async function assertSignInSessionOpen(db: Database, sessionToken: string, clock: Clock = systemClock): Promise<void> {
+/**
+ * Throws unless the sign-in session is open: checked before any password, so a password's
+ * correctness never shows through. Returns whose sign-in it is: the launch's user and the site
+ * account linked to them, the only account this sign-in can open.
+ */
+export async function assertSignInSessionOpen(db: Database, sessionToken: string, clock: Clock = systemClock): Promise<{ partnerUserId: string; siteAccountId: string | null }> {
   const session = await loadSession(db, sessionToken, clock());
   if (session.grantId) throw new AppError("unauthorized", "this sign-in session is already complete");
+  return { partnerUserId: session.partnerUserId, siteAccountId: session.siteAccountId };
 }
 
 async function loadSession(db: Database, sessionToken: string, now: Date) {
-  const { rows } = await db.sql.query<{ id: string; launchId: string; grantId: string | null; expiresAt: Date }>(
-    `SELECT id, launch_id AS "launchId", grant_id AS "grantId", expires_at AS "expiresAt" FROM embed_sessions WHERE token_hash = $1`,
+  const { rows } = await db.sql.query<{ id: string; launchId: string; grantId: string | null; expiresAt: Date; partnerUserId: string; siteAccountId: string | null }>(
+    `SELECT s.id, s.launch_id AS "launchId", s.grant_id AS "grantId", s.expires_at AS "expiresAt", s.partner_user_id AS "partnerUserId", u.site_account_id AS "siteAccountId"
+     FROM embed_sessions s LEFT JOIN partner_users u ON u.id = s.partner_user_id WHERE s.token_hash = $1`,
     [hashSecret(sessionToken)],
   );
   const session = rows[0];

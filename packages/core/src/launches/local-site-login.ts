@@ -9,17 +9,18 @@ export const SITE_SIGN_IN_FAILED = "wrong email or password, or this sign-in has
 
 /**
  * The built-in site login of a hosted-chat sign-in session (spec 3.6): the session is checked
- * first, then the attempt is counted (per account and address), then the password, then the
- * account must be the one linked to the launch's user. Only when all of it succeeded does the
- * attempt count as a success (clearing the account's count): a right password for someone
- * else's account is a failure like a wrong one, so the throttle tells nothing either. Every
- * failure but a throttle says the same thing; a throttle says when to try again.
+ * first, then the attempt is counted (per address, then per the launch's user), then the
+ * password, and only the password of the account linked to the launch's user: any other email
+ * fails like a wrong password without its password being looked at. So a sign-in session
+ * reaches nobody else's account: guesses typed in it neither test another person's password
+ * nor count against it (a loan officer of one lender cannot lock out another lender's users).
+ * Every failure but a throttle says the same thing; a throttle says when to try again.
  */
 export async function signInAtLocalSite(db: Database, input: { sessionToken: string; email: string; password: string; address: string }): Promise<void> {
   try {
-    await assertSignInSessionOpen(db, input.sessionToken);
-    const attempt = await beginSignInAttempt(db, "site-login", { account: input.email, address: input.address });
-    const accountId = await verifySiteLogin(db, input);
+    const session = await assertSignInSessionOpen(db, input.sessionToken);
+    const attempt = await beginSignInAttempt(db, "site-login", { account: `partner-user:${session.partnerUserId}`, address: input.address });
+    const accountId = await verifySiteLogin(db, { email: input.email, password: input.password, onlyAccountId: session.siteAccountId });
     await completeSiteLogin(db, { sessionToken: input.sessionToken, siteAccountId: accountId });
     await attempt.succeeded();
   } catch (error) {

@@ -3,18 +3,18 @@ import { isIP } from "node:net";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
-import { normalizeEmail } from "../shared/email";
 
 /**
  * Throttles every human sign-in and every page that checks a secret a person holds, with
  * rate-limiter-flexible's PostgreSQL store (one statement increments a counter and returns it,
  * so parallel attempts cannot overwrite each other, and every instance shares the count):
  *
- * - per account (the email typed, whether or not an account has it): a few attempts per
- *   window, then the account is locked until the window ends. A known locked account and an
- *   unknown email answer alike, at the same speed: the lock is decided before any password is
- *   checked.
- * - per client address: more attempts, so that one client cannot lock every account either.
+ * - per client address: counted first; an attempt it refuses counts nowhere else, so one
+ *   client cannot lock more than a few accounts either.
+ * - per account (the email typed at the staff sign-in and the password reset, whether or not
+ *   an account has it; the launch's user at the site login): a few attempts per window, then
+ *   the account is locked until the window ends. A known locked account and an unknown email
+ *   answer alike, at the same speed: the lock is decided before any password is checked.
  *
  * An attempt is counted before the secret is checked, so a burst of parallel guesses gets no
  * more checks than the limit. Success forgives: the account's count is cleared and the
@@ -95,7 +95,7 @@ function limiter(db: Database, surface: SignInSurface, by: "account" | "address"
 
 /** Keys are digests: the table never holds an email or an address. */
 const keyOf = (value: string) => createHash("sha256").update(value).digest("base64url");
-const accountKey = (account: string) => keyOf(normalizeEmail(account));
+const accountKey = (account: string) => keyOf(account);
 const addressKey = (address: string) => keyOf(addressBucket(address));
 
 /**
@@ -116,28 +116,32 @@ export function addressBucket(address: string): string {
 }
 
 /**
- * Counts one attempt (account and address) and throws SignInThrottled, before any secret is
- * checked, when either is over its limit. `account` is the email as typed, if the surface has one.
+ * Counts one attempt and throws SignInThrottled, before any secret is checked, when it is over
+ * a limit. The address is counted first and an attempt it refuses stops there: it never reaches
+ * the account's count, so a client past its own limit cannot go on adding failures to accounts
+ * it names (and lock out their owners, who sign in from elsewhere). `account` names the account
+ * as the caller normalized it (a lower-cased email, a user's id), if the surface has one.
  */
 export async function beginSignInAttempt(db: Database, surface: SignInSurface, who: { account?: string | undefined; address: string }): Promise<SignInAttempt> {
+  const byAddress = limiter(db, surface, "address") as RateLimiterPostgres;
+  await consumeOrThrow(byAddress, addressKey(who.address), surface, "address");
   const byAccount = who.account === undefined ? undefined : limiter(db, surface, "account");
-  const byAddress = limiter(db, surface, "address");
-  const consumed = await Promise.allSettled([byAccount?.consume(accountKey(who.account as string)), byAddress?.consume(addressKey(who.address))]);
-  for (const [index, outcome] of consumed.entries()) {
-    if (outcome.status === "fulfilled") continue;
-    if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
-    const limit = SIGN_IN_LIMITS[surface][index === 0 ? "account" : "address"] as Limit;
-    throw new SignInThrottled({
-      by: index === 0 ? "account" : "address",
-      first: outcome.reason.consumedPoints === limit.attempts + 1,
-      retryAfterSeconds: Math.max(1, Math.ceil(outcome.reason.msBeforeNext / 1000)),
-    });
-  }
+  if (byAccount) await consumeOrThrow(byAccount, accountKey(who.account as string), surface, "account");
   return {
     async succeeded() {
-      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress?.reward(addressKey(who.address))]);
+      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress.reward(addressKey(who.address))]);
     },
   };
+}
+
+async function consumeOrThrow(counter: RateLimiterPostgres, key: string, surface: SignInSurface, by: "account" | "address"): Promise<void> {
+  try {
+    await counter.consume(key);
+  } catch (refused) {
+    if (!(refused instanceof RateLimiterRes)) throw refused;
+    const limit = SIGN_IN_LIMITS[surface][by] as Limit;
+    throw new SignInThrottled({ by, first: refused.consumedPoints === limit.attempts + 1, retryAfterSeconds: Math.max(1, Math.ceil(refused.msBeforeNext / 1000)) });
+  }
 }
 
 /** Until when an account is locked out of a surface, if it is (the console shows it). */

@@ -20,8 +20,8 @@ import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
  *   GET/POST /site/password-reset   "Set or reset your password": sends a new setup link by email
  *   GET/POST /site/verify-email     the email-change confirmation link (its token in the fragment)
  *   POST /site/api/login-complete   a real site (SITE_LOGIN_URL) reports a completed login
- * Every page that checks a password or a token is throttled per client address (and the login
- * per account too); tokens in fragments never reach a server log or a Referer. A real site
+ * Every page that checks a password or a token is throttled per client address (the login also
+ * per launch's user, the reset per email typed); tokens in fragments never reach a server log or a Referer. A real site
  * replaces the first two (SITE_LOGIN_URL); see docs/site-accounts-contract.md.
  */
 export interface SiteDeps {
