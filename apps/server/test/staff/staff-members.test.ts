@@ -113,6 +113,50 @@ describe("invitation links", () => {
   });
 });
 
+describe("an invitation carries its inviter's authority (issue 21, item 3)", () => {
+  /** Admin R, signed in, invites S as an admin. */
+  async function invitedByR(r: string, s: string) {
+    await createStaff(app.t.db, { email: r, password: "inviter password 1", role: "admin", actor: "test" });
+    const inviter = await signIn(r, "inviter password 1");
+    const { token, invite: created } = ok(await mutate(inviter, "staff.members.invite", { email: s, role: "admin" })) as { token: string; invite: { id: string } };
+    const inviterId = (await rows("SELECT id FROM staff_accounts WHERE email = $1", [r]))[0].id as string;
+    return { token, inviteId: created.id, inviterId };
+  }
+  const withdrawn = { status: 404, message: "this invitation was withdrawn; ask an admin for a new one" };
+  const outcome = (res: { status: number; error?: { message: string } | undefined }) => ({ status: res.status, message: res.error?.message });
+
+  it("disabling the inviter withdraws the invitations they issued: S cannot become an admin", async () => {
+    const { token, inviteId, inviterId } = await invitedByR("r-disabled@mga.test", "s-disabled@mga.test");
+    ok(await mutate(admin, "staff.members.setStatus", { id: inviterId, status: "disabled" }));
+    expect(outcome(await describeInvite(token))).toEqual(withdrawn);
+    expect(outcome(await accept(token, "s password is long 1"))).toEqual(withdrawn);
+    expect(await rows("SELECT id FROM staff_accounts WHERE email = 's-disabled@mga.test'")).toEqual([]);
+    expect(ok(await query(admin, "staff.members.list")).invites.map((i: { id: string }) => i.id)).not.toContain(inviteId);
+    const [disabled] = (await auditOf("staff.disable")).filter((entry) => entry.target === inviterId);
+    expect(disabled?.details).toEqual({ email: "r-disabled@mga.test", withdrawn_invites: [inviteId] });
+    // Enabling R again does not bring the invitation back.
+    ok(await mutate(admin, "staff.members.setStatus", { id: inviterId, status: "active" }));
+    expect(outcome(await accept(token, "s password is long 1"))).toEqual(withdrawn);
+  });
+
+  it("demoting the inviter to viewer withdraws them too", async () => {
+    const { token, inviteId, inviterId } = await invitedByR("r-demoted@mga.test", "s-demoted@mga.test");
+    ok(await mutate(admin, "staff.members.setRole", { id: inviterId, role: "viewer" }));
+    expect(outcome(await accept(token, "s password is long 2"))).toEqual(withdrawn);
+    const [demoted] = (await auditOf("staff.role")).filter((entry) => entry.target === inviterId);
+    expect(demoted?.details).toEqual({ email: "r-demoted@mga.test", from: "admin", to: "viewer", withdrawn_invites: [inviteId] });
+  });
+
+  it("acceptance checks the inviter is still an active admin, even for an invitation nobody withdrew", async () => {
+    // As when the invitation was committed just after the inviter's disabling had withdrawn theirs.
+    const { token, inviterId } = await invitedByR("r-raced@mga.test", "s-raced@mga.test");
+    await app.t.db.sql.query("UPDATE staff_accounts SET disabled_at = now() WHERE id = $1", [inviterId]);
+    expect(outcome(await describeInvite(token))).toEqual(withdrawn);
+    expect(outcome(await accept(token, "s password is long 3"))).toEqual(withdrawn);
+    expect(await rows("SELECT id FROM staff_accounts WHERE email = 's-raced@mga.test'")).toEqual([]);
+  });
+});
+
 describe("managing colleagues", () => {
   const colleague = async (email: string, role: "admin" | "viewer") => {
     const account = await createStaff(app.t.db, { email, password: "colleague password 1", role, actor: "test" });

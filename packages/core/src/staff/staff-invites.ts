@@ -14,9 +14,14 @@ import type { StaffRole } from "./staff-values";
  * Invitations: an admin invites a colleague by email and role; the console shows the link
  * once (its token is random, only the hash is kept). The colleague opens it, chooses a
  * password and has an account. A link works once, for 72 hours; a newer invitation for the
- * same email withdraws the older one, and an admin can withdraw one by hand.
+ * same email withdraws the older one, and an admin can withdraw one by hand. An invitation
+ * carries its inviter's authority: disabling or demoting the inviter withdraws it
+ * (withdrawInvitesBy), and it is accepted only while the inviter is still an active admin.
  */
 export const STAFF_INVITE_HOURS = 72;
+
+/** The inviter (staff_invites.invited_by, an email) is still an active admin. */
+const INVITER_IS_ADMIN = `EXISTS (SELECT 1 FROM staff_accounts s WHERE s.email = staff_invites.invited_by AND s.role = 'admin' AND s.disabled_at IS NULL)`;
 
 export interface StaffInvite {
   id: string;
@@ -36,9 +41,10 @@ interface InviteRow {
   expiresAt: Date;
   acceptedAt: Date | null;
   revokedAt: Date | null;
+  inviterIsAdmin: boolean;
 }
 
-const COLUMNS = `id, email, role, invited_by AS "invitedBy", created_at AS "createdAt", expires_at AS "expiresAt", accepted_at AS "acceptedAt", revoked_at AS "revokedAt"`;
+const COLUMNS = `id, email, role, invited_by AS "invitedBy", created_at AS "createdAt", expires_at AS "expiresAt", accepted_at AS "acceptedAt", revoked_at AS "revokedAt", ${INVITER_IS_ADMIN} AS "inviterIsAdmin"`;
 
 const toInvite = (row: InviteRow): StaffInvite => ({
   id: row.id,
@@ -84,13 +90,27 @@ export async function revokeStaffInvite(db: Database, input: { id: string; actor
   });
 }
 
+const WITHDRAWN = "this invitation was withdrawn; ask an admin for a new one";
+
+/**
+ * Withdraws the pending invitations an admin issued, in the transaction that disables or demotes
+ * them: what they can no longer do, nobody can do on their word. Returns the ids withdrawn.
+ */
+export async function withdrawInvitesBy(tx: Database, inviterEmail: string, now: Date): Promise<string[]> {
+  const { rows } = await tx.sql.query<{ id: string }>("UPDATE staff_invites SET revoked_at = $2 WHERE invited_by = $1 AND accepted_at IS NULL AND revoked_at IS NULL RETURNING id", [
+    inviterEmail,
+    now,
+  ]);
+  return rows.map((row) => row.id);
+}
+
 /** Whom a link invites, for the page that accepts it; a link that no longer works says why. */
 export async function describeStaffInvite(db: Database, token: string, now = new Date()): Promise<StaffInvite> {
   const { rows } = await db.sql.query<InviteRow>(`SELECT ${COLUMNS} FROM staff_invites WHERE token_hash = $1`, [hashSecret(token)]);
   const row = rows[0];
   if (!row) throw new AppError("not_found", "this invitation link is not valid; ask an admin for a new one");
   if (row.acceptedAt) throw new AppError("not_found", "this invitation was already used; sign in instead");
-  if (row.revokedAt) throw new AppError("not_found", "this invitation was withdrawn; ask an admin for a new one");
+  if (row.revokedAt || !row.inviterIsAdmin) throw new AppError("not_found", WITHDRAWN);
   if (row.expiresAt <= now) throw new AppError("not_found", "this invitation has expired; ask an admin for a new one");
   return toInvite(row);
 }
@@ -108,6 +128,10 @@ export async function acceptStaffInvite(db: Database, input: { token: string; pa
   const passwordHash = await hashPassword(input.password);
   const id = newId("stf");
   return withTransaction(db, async (tx) => {
+    // The inviter's row is read FOR SHARE: a disable or demotion (which locks the admins' rows
+    // FOR UPDATE) either commits first, and this finds no admin, or waits for this to commit.
+    const inviter = await tx.sql.query("SELECT 1 FROM staff_accounts WHERE email = $1 AND role = 'admin' AND disabled_at IS NULL FOR SHARE", [invite.invitedBy]);
+    if (inviter.rowCount !== 1) throw new AppError("not_found", WITHDRAWN);
     const claimed = await tx.sql.query(
       `UPDATE staff_invites SET accepted_at = $2, staff_id = $3
        WHERE id = $1 AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > $2`,

@@ -4,6 +4,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { clearSignInLock, lockedUntil } from "../sign-ins/sign-in-throttle";
 import { assertStaffRole, type StaffMember } from "./staff";
+import { withdrawInvitesBy } from "./staff-invites";
 import type { StaffRole, StaffStatus } from "./staff-values";
 
 /**
@@ -55,7 +56,8 @@ export async function setStaffRole(db: Database, input: { id: string; role: stri
   return changeColleague(db, input.id, input.actor, "change your own role", async (tx, before) => {
     if (before.role === role) return undefined;
     await tx.sql.query("UPDATE staff_accounts SET role = $2 WHERE id = $1", [before.id, role]);
-    return { action: "staff.role", details: { email: before.email, from: before.role, to: role } };
+    const withdrawn = role === "admin" ? [] : await withdrawInvitesBy(tx, before.email, new Date());
+    return { action: "staff.role", details: { email: before.email, from: before.role, to: role, ...withdrawnDetails(withdrawn) } };
   });
 }
 
@@ -66,7 +68,8 @@ export async function setStaffStatus(db: Database, input: { id: string; status: 
     if (input.status === "disabled") {
       await tx.sql.query("UPDATE staff_accounts SET disabled_at = $2 WHERE id = $1", [before.id, now]);
       await tx.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL", [before.id, now]);
-      return { action: "staff.disable", details: { email: before.email } };
+      const withdrawn = await withdrawInvitesBy(tx, before.email, now);
+      return { action: "staff.disable", details: { email: before.email, ...withdrawnDetails(withdrawn) } };
     }
     await tx.sql.query("UPDATE staff_accounts SET disabled_at = NULL WHERE id = $1", [before.id]);
     return { action: "staff.enable", details: { email: before.email } };
@@ -76,6 +79,9 @@ export async function setStaffStatus(db: Database, input: { id: string; status: 
   await clearSignInLock(db, "staff", view.email);
   return { ...view, lockedUntil: null };
 }
+
+/** The audit entry names the invitations a change withdrew, when there were any. */
+const withdrawnDetails = (ids: string[]) => (ids.length ? { withdrawn_invites: ids } : {});
 
 /**
  * One change to another staff account, in a transaction that first locks the active admins'
