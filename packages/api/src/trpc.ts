@@ -4,12 +4,10 @@ import { resolveIntegration } from "@mga/core/partners/integrations";
 import { authenticateStaff } from "@mga/core/staff";
 import { z } from "zod";
 import { initTRPC } from "@trpc/server";
-import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { ApiContext } from "./context";
 import type { ProcedureErrorStatus, SuccessStatus } from "./openapi/response-statuses";
-import { toApiError } from "./errors/to-api-error";
-import { trpcCodeOf } from "./errors/trpc-code";
+import { trpcErrorShape } from "./errors/trpc-error-shape";
 import { authorizeKeyRequest } from "./pipeline/authorize-key-request";
 
 /**
@@ -35,16 +33,9 @@ const t = initTRPC
     // On /trpc (the admin console) the same mapping gives the message and status; tRPC's own
     // data keeps its shape but never carries a stack trace, and the status is the mapped one.
     errorFormatter({ shape, error, ctx }) {
-      const mapped = toApiError(error);
       const { stack: _stack, ...data } = shape.data;
-      const code = trpcCodeOf(mapped.status);
-      return {
-        ...shape,
-        code: TRPC_ERROR_CODES_BY_KEY[code],
-        message: mapped.message,
-        data: { ...data, code, httpStatus: mapped.status, ...(mapped.field ? { field: mapped.field } : {}) },
-        envelope: { error: { code: mapped.code, message: mapped.message, request_id: ctx?.requestId ?? "" } },
-      };
+      const formatted = trpcErrorShape(error, { requestId: ctx?.requestId ?? "" });
+      return { ...shape, ...formatted, data: { ...data, ...formatted.data } };
     },
   });
 

@@ -66,6 +66,15 @@ afterAll(async () => {
 });
 
 describe("console wording", () => {
+  it("a search the API refuses (a NUL character) is a message on the search page, not the error page", async () => {
+    await visit(page, "/search?q=%00");
+    const alert = page.locator("p.form-error[role=alert]");
+    await expect.poll(() => alert.textContent()).toMatch(/^This search could not be run\. \S/);
+    expect(await page.getByText("This page could not be loaded").count()).toBe(0);
+    // The header's search box still works from here.
+    expect(await page.getByRole("searchbox").count()).toBeGreaterThan(0);
+  });
+
   it("a form with several bad fields shows every message beside its field at once and focuses the first", async () => {
     await visit(page, `/organizations/${fixture.orgId}/keys`);
     await page.getByLabel("Rate limit (requests per minute)").fill("0");

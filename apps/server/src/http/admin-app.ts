@@ -1,47 +1,93 @@
 import type { ServerResponse } from "node:http";
-import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApiError } from "@mga/api";
+import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApiError, trpcErrorShape, writeErrorResponse } from "@mga/api";
+import { AppError } from "@mga/core/errors";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import { type IsTrustedProxy, loopback } from "./client-address";
 import { healthz } from "./create-app";
 import { logFailure, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
+import { routeTable } from "./route-table";
+
+const TRPC = "/trpc/";
 
 /**
  * The admin listener (ADMIN_API_PORT, loopback by default): the staff console's typed tRPC
  * (`/trpc/staff.*`, `/trpc/system.*`), never reachable on the public port. Batching is off, so
  * one HTTP request is one procedure call and every sign-in attempt is counted as one. The
  * console forwards its visitor's address (X-Forwarded-For), believed from loopback only.
+ *
+ * A query answers GET (and HEAD, as GET would, without a body), a mutation POST; any other
+ * method is a 405 with `Allow` before tRPC sees it (tRPC's fetch adapter throws on TRACE). Every
+ * refusal under /trpc, including those made before tRPC runs (a bad input, a method), is in
+ * tRPC's error shape, which is what the console's client reads.
  */
 export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy }) {
   const createContext = createContextFactory(options);
   const trusted = options.trustedProxy;
   const trustedProxy: IsTrustedProxy = (peer) => loopback(peer) || (trusted?.(peer) ?? false);
-  return requestPipeline({ logger: options.logger, trustedProxy }, async (req: ApiRequest, res: ServerResponse, path) => {
-    if (path === "/healthz") return healthz(req, res);
-    if (!path.startsWith("/trpc/")) return false;
-    // A query's input travels as JSON in the URL: the same checks as a body.
-    const input = new URL(req.url ?? "/", "http://admin").searchParams.get("input");
-    if (input !== null) parseJsonInput(input, "input");
-    await nodeHTTPRequestHandler({
-      req,
-      res,
-      router: adminRouter,
-      path: path.slice("/trpc/".length),
-      allowBatching: false,
-      maxBodySize: MAX_BODY_BYTES,
-      createContext: ({ req: incoming }) => createContext({ req: incoming }),
-      onError: ({ error }) => {
-        if (toApiError(error).status >= 500) logFailure(options.logger, req, error.cause ?? error);
+  const routes = routeTable([{ method: "GET", path: "/healthz", handle: healthz }]);
+  // At run time tRPC keeps every procedure by its dotted path here (its type shows the nested record).
+  const procedures = adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
+  const procedureOf = (path: string) => {
+    const name = path.slice(TRPC.length);
+    // Own keys only: `/trpc/constructor` names no procedure.
+    return path.startsWith(TRPC) && Object.hasOwn(procedures, name) ? procedures[name] : undefined;
+  };
+  const methodsOf = (path: string) => {
+    const procedure = procedureOf(path);
+    if (procedure) return procedure._def.type === "query" ? ["GET", "HEAD"] : ["POST"];
+    return routes.methodsOf(path);
+  };
+
+  return requestPipeline(
+    {
+      logger: options.logger,
+      trustedProxy,
+      methodsOf,
+      writeError(req, res, error) {
+        const path = (req.url ?? "/").split("?")[0] ?? "/";
+        if (!path.startsWith(TRPC)) return writeErrorResponse(res, req.requestId ?? "", error);
+        const mapped = toApiError(error);
+        const body = JSON.stringify({ error: trpcErrorShape(error, { requestId: req.requestId ?? "", path: path.slice(TRPC.length) }) });
+        res.statusCode = mapped.status;
+        for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
+        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Content-Length", Buffer.byteLength(body));
+        res.end(body);
       },
-      // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
-      responseMeta: ({ ctx, errors }) => {
-        const headers = ctx?.response.headers ?? {};
-        if (!errors[0]) return { headers };
-        const mapped = toApiError(errors[0]);
-        return { status: mapped.status, headers: { ...headers, ...mapped.headers } };
-      },
-    });
-    return true;
-  });
+    },
+    async (req: ApiRequest, res: ServerResponse, path) => {
+      if (await routes.dispatch(req, res, path)) return true;
+      if (!path.startsWith(TRPC)) return false;
+      // Batching is off: ten sign-ins in one request would be counted as one attempt.
+      if (path.includes(",")) throw new AppError("invalid_request", "batched calls are not accepted; send one procedure per request");
+      if (!procedureOf(path)) throw new AppError("not_found", "no such route");
+      // A query's input travels as JSON in the URL: the same checks as a body.
+      const input = new URL(req.url ?? "/", "http://admin").searchParams.get("input");
+      if (input !== null) parseJsonInput(input, "input");
+      // HEAD runs the query as GET would (the session checked); Node sends no body for it.
+      if (req.method === "HEAD") req.method = "GET";
+      await nodeHTTPRequestHandler({
+        req,
+        res,
+        router: adminRouter,
+        path: path.slice(TRPC.length),
+        allowBatching: false,
+        maxBodySize: MAX_BODY_BYTES,
+        createContext: ({ req: incoming }) => createContext({ req: incoming }),
+        onError: ({ error }) => {
+          if (toApiError(error).status >= 500) logFailure(options.logger, req, error.cause ?? error);
+        },
+        // The console's cookie, and the statuses of domain errors (401, 403, …) rather than 500.
+        responseMeta: ({ ctx, errors }) => {
+          const headers = ctx?.response.headers ?? {};
+          if (!errors[0]) return { headers };
+          const mapped = toApiError(errors[0]);
+          return { status: mapped.status, headers: { ...headers, ...mapped.headers } };
+        },
+      });
+      return true;
+    },
+  );
 }

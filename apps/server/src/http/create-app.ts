@@ -1,10 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, LICENSE_PATH, LICENSE_TEXT, matchMessageStream } from "@mga/api";
+import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, LICENSE_PATH, LICENSE_TEXT, matchMessageStream, restMethodsOf } from "@mga/api";
 import type { Logger } from "../log";
-import { handleEmbedRoute } from "./embed/embed-routes";
+import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { logFailure, requestPipeline } from "./request-pipeline";
-import { handleSiteRoute } from "./site/site-routes";
+import { routeTable } from "./route-table";
+import { siteRoutes } from "./site/site-routes";
 import { writeMessageStream } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
@@ -31,6 +32,7 @@ export interface AppOptions extends ApiDeps {
  *   /embed/…               the hosted chat: page and browser routes (embed/)
  *   /site/…                the built-in site login and its password and email pages (site/)
  *   GET /healthz           liveness
+ * Each path answers its own methods (HEAD wherever GET is); any other gets 405 with `Allow`.
  */
 export function createApp(options: AppOptions) {
   const { db, logger, upstream } = options;
@@ -43,34 +45,46 @@ export function createApp(options: AppOptions) {
   const streamDeps = { db, upstream, logger, keepAliveMs: options.sseKeepAliveMs };
   const embedDeps = { ...streamDeps, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
   const siteDeps = { db, callbackSecret: options.siteCallbackSecret, queue: options.queue, directory: options.directory };
+  const routes = routeTable([
+    {
+      method: "GET",
+      path: "/v1/openapi.json",
+      handle(_req, res) {
+        openApiJson ??= JSON.stringify(buildOpenApiDocument(options.publicBaseUrl));
+        res.setHeader("Content-Type", "application/json");
+        res.end(openApiJson);
+      },
+    },
+    {
+      method: "GET",
+      path: LICENSE_PATH,
+      handle(_req, res) {
+        res.setHeader("Content-Type", "text/plain; charset=utf-8");
+        res.end(LICENSE_TEXT);
+      },
+    },
+    { method: "GET", path: "/healthz", handle: healthz },
+    ...siteRoutes(siteDeps),
+    ...embedRoutes(embedDeps),
+  ]);
+  const isRest = (path: string) => path === "/v1" || path.startsWith("/v1/");
 
-  return requestPipeline({ logger, trustedProxy: options.trustedProxy ?? (() => false) }, async (req: ApiRequest, res: ServerResponse, path) => {
-    if (path === "/v1/openapi.json" && req.method === "GET") {
-      openApiJson ??= JSON.stringify(buildOpenApiDocument(options.publicBaseUrl));
-      res.setHeader("Content-Type", "application/json");
-      res.end(openApiJson);
-      return true;
-    }
-    if (path === LICENSE_PATH && req.method === "GET") {
-      res.setHeader("Content-Type", "text/plain; charset=utf-8");
-      res.end(LICENSE_TEXT);
-      return true;
-    }
-    if (path === "/healthz") return healthz(req, res);
-    if (path.startsWith("/site/")) return handleSiteRoute(siteDeps, req, res, path);
-    if (path.startsWith("/embed/")) return handleEmbedRoute(embedDeps, req, res, path);
-    if (path === "/v1" || path.startsWith("/v1/")) {
+  return requestPipeline(
+    { logger, trustedProxy: options.trustedProxy ?? (() => false), methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined) },
+    async (req: ApiRequest, res: ServerResponse, path) => {
+      if (await routes.dispatch(req, res, path)) return true;
+      if (!isRest(path)) return false;
+      // HEAD is answered as GET would be (the key checked, 401 without one); Node sends no body for it.
+      if (req.method === "HEAD") req.method = "GET";
       const stream = matchMessageStream(req.method, path, req.body);
       if (stream) await writeMessageStream(streamDeps, createContext({ req }), req, res, stream);
       else await rest(req, res);
       return true;
-    }
-    return false;
-  });
+    },
+  );
 }
 
-export function healthz(req: ApiRequest, res: ServerResponse): true {
+export function healthz(req: ApiRequest, res: ServerResponse): void {
   res.setHeader("Content-Type", "application/json");
   res.end(JSON.stringify({ status: "ok", request_id: req.requestId }));
-  return true;
 }

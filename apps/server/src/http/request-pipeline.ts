@@ -5,6 +5,7 @@ import { newId } from "@mga/core/ids";
 import type { Logger } from "../log";
 import { clientAddressOf, type IsTrustedProxy } from "./client-address";
 import { checkRequestTarget, readRequestBody } from "./request-input";
+import { methodNotAllowed } from "./route-table";
 
 /**
  * What every request goes through on both listeners (the public API and the admin API), before
@@ -17,11 +18,23 @@ import { checkRequestTarget, readRequestBody } from "./request-input";
  * its departure makes fail (the body read, the upstream call) is not logged as an error.
  *
  * A route answers and returns true, or returns false for the next one; none left is a 404.
+ * A method the path does not answer (`methodsOf`, route-table.ts) is a 405 with `Allow`, before
+ * the body is read. A listener whose clients read another error shape (the admin listener's
+ * tRPC client) writes its errors itself (`writeError`).
  */
 export type Route = (req: ApiRequest, res: ServerResponse, path: string) => Promise<boolean>;
 
-export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrustedProxy }, route: Route) {
+export interface PipelineOptions {
+  logger: Logger;
+  trustedProxy: IsTrustedProxy;
+  /** The methods a path answers; undefined leaves the path to its routes. */
+  methodsOf?: (path: string) => readonly string[] | undefined;
+  writeError?: (req: ApiRequest, res: ServerResponse, error: unknown) => void;
+}
+
+export function requestPipeline(options: PipelineOptions, route: Route) {
   const { logger } = options;
+  const writeError = options.writeError ?? ((req: ApiRequest, res: ServerResponse, error: unknown) => writeErrorResponse(res, req.requestId ?? "", error));
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const req = incoming as ApiRequest;
@@ -53,15 +66,17 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
     try {
       const url = req.url ?? "/";
       checkRequestTarget(url);
+      const path = url.split("?")[0] ?? "/";
+      const allowed = options.methodsOf?.(path);
+      if (allowed && !allowed.includes(req.method ?? "")) throw methodNotAllowed(req.method, allowed);
       const body = await readRequestBody(req);
       if (body.kind === "json") req.body = body.value;
       if (body.kind === "form") req.form = body.value;
-      const path = url.split("?")[0] ?? "/";
-      if (!(await route(req, res, path))) writeErrorResponse(res, requestId, new AppError("not_found", "no such route"));
+      if (!(await route(req, res, path))) throw new AppError("not_found", "no such route");
     } catch (error) {
       // Logged first: cutting the response short below destroys the socket, which reads as a client gone.
       if (!isAppError(error)) logFailure(logger, req, error);
-      if (!res.headersSent) writeErrorResponse(res, requestId, error);
+      if (!res.headersSent) writeError(req, res, error);
       else {
         cutShort = true;
         res.destroy();

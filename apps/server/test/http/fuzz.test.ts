@@ -215,8 +215,6 @@ interface Case {
   body?: Buffer | undefined;
   /** Send the body in chunks without a Content-Length. */
   chunked?: boolean;
-  /** "envelope": refused by our pipeline or a route of ours; "trpc": refused by tRPC itself. */
-  expect: "envelope" | "trpc";
 }
 
 interface Answer {
@@ -284,18 +282,25 @@ function expectErrorEnvelope(res: Answer): string | undefined {
   return undefined;
 }
 
-/** What tRPC itself answers on /trpc: its error shape with the same 4xx status, and our X-Request-Id. */
+/**
+ * What /trpc answers on the admin listener, whoever refused (our pipeline before tRPC, or a
+ * procedure): tRPC's error shape, which the console reads, with the same 4xx status, and the
+ * spec's envelope inside it carrying our X-Request-Id.
+ */
 function expectTrpcError(res: Answer): string | undefined {
   if (res.status < 400 || res.status >= 500) return `status ${res.status}`;
   const requestId = res.headers["x-request-id"];
   if (typeof requestId !== "string" || !/^req_[0-9A-Za-z]{22}$/.test(requestId)) return `X-Request-Id header missing or malformed: ${String(requestId)}`;
   const error = res.body?.error;
   if (error === null || typeof error !== "object") return "no error object";
-  if (error.data === undefined && expectErrorEnvelope(res) === undefined) return undefined; // refused before tRPC: the envelope
   if (typeof error.message !== "string" || typeof error.code !== "number") return "not tRPC's error shape";
   if (error.data?.httpStatus !== res.status) return `data.httpStatus ${String(error.data?.httpStatus)} differs from the status ${res.status}`;
+  if (error.envelope?.error?.request_id !== requestId) return `envelope.error.request_id ${String(error.envelope?.error?.request_id)} differs from X-Request-Id ${requestId}`;
   return undefined;
 }
+
+/** The answer a case must get: tRPC's error shape under /trpc, the envelope everywhere else. */
+const expectRefusal = (c: Case, res: Answer) => (c.admin && c.target.startsWith("/trpc/") ? expectTrpcError(res) : expectErrorEnvelope(res));
 
 interface Violation {
   family: string;
@@ -332,7 +337,7 @@ async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numRuns: nu
         violations.push({ family: c.family, request: describeCase(c), status: "-", problem: `no answer: ${(error as Error).message}`, response: "" });
         return;
       }
-      const problem = (c.expect === "envelope" ? expectErrorEnvelope(res) : expectTrpcError(res)) ?? (c.admin ? undefined : undocumentedStatus(c.method, c.target, res.status));
+      const problem = expectRefusal(c, res) ?? (c.admin ? undefined : undocumentedStatus(c.method, c.target, res.status));
       if (problem) violations.push({ family: c.family, request: describeCase(c), status: res.status, problem, response: res.text.slice(0, 240) });
     }),
     { numRuns, seed },
@@ -637,7 +642,6 @@ function caseOf(
     target: parts.target ?? targetOf(route),
     headers: { ...credentials, ...(contentType === "" ? {} : { "Content-Type": contentType }), ...parts.headers },
     body,
-    expect: "envelope",
   };
 }
 
@@ -836,8 +840,8 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
   const families: Array<fc.Arbitrary<Case>> = [fc.tuple(noKey()).map(([creds]) => caseOf(route, "no key", creds))];
   const badParameter = badPathParameter(route, template, keyed());
   if (badParameter) families.push(badParameter);
-  // A method the path does not have (HEAD and OPTIONS left out: they answer without a procedure).
-  const others = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => !methods.includes(method));
+  // A method the path does not have (HEAD left out: a 405 to it has no body to judge; the method sweep below covers it).
+  const others = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].filter((method) => !methods.includes(method));
   if (others.length > 0) {
     families.push(
       fc
@@ -998,34 +1002,33 @@ function buildRoutes(): Record<Surface, Route[]> {
     body: { type: "json", value: { id: "org_fuzz_missing", name: "Renamed" } },
   };
   const status: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/system.status", credentials: trpcCredentials };
-  const trpc = (c: Case): Case => ({ ...c, expect: "trpc" });
   const wrongMethod = (route: Route, method: string) =>
     fc
       .tuple(fc.constantFrom(...trpcCredentials))
-      .map(([creds]) => trpc(caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from("{}"), contentType: "application/json" })));
+      .map(([creds]) => caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from("{}"), contentType: "application/json" }));
   signIn.semantic = [
-    unknownField(signIn, fc.constantFrom(...trpcCredentials)).map(trpc),
+    unknownField(signIn, fc.constantFrom(...trpcCredentials)),
     badFields(signIn, fc.constantFrom(...trpcCredentials), {
       email: ["", 42, null, ["a@b.test"], "x".repeat(255), "<absent>"],
       password: ["", 42, null, "x".repeat(1001), "<absent>"],
-    }).map(trpc),
+    }),
     wrongMethod(signIn, "GET"),
   ];
   create.semantic = [
-    fc.constant(trpc(caseOf(create, "no staff session", {}))),
-    fc.constant(trpc(caseOf(create, "no CSRF token", { Cookie: f.staffCookie }))),
-    fc.constant(trpc(caseOf(create, "wrong CSRF token", { Cookie: f.staffCookie, "X-CSRF-Token": "fuzz" }))),
-    unknownField(create, fc.constant(staff)).map(trpc),
-    badFields(create, fc.constant(staff), { name: ["", "   ", "x".repeat(201), 42, null, { a: 1 }, "<absent>"] }).map(trpc),
+    fc.constant(caseOf(create, "no staff session", {})),
+    fc.constant(caseOf(create, "no CSRF token", { Cookie: f.staffCookie })),
+    fc.constant(caseOf(create, "wrong CSRF token", { Cookie: f.staffCookie, "X-CSRF-Token": "fuzz" })),
+    unknownField(create, fc.constant(staff)),
+    badFields(create, fc.constant(staff), { name: ["", "   ", "x".repeat(201), 42, null, { a: 1 }, "<absent>"] }),
     wrongMethod(create, "GET"),
   ];
   rename.semantic = [
-    fc.constant(trpc(caseOf(rename, "no CSRF token", { Cookie: f.staffCookie }))),
-    unknownField(rename, fc.constant(staff)).map(trpc),
-    badFields(rename, fc.constant(staff), { id: ["", 42, null, "<absent>"], name: ["", "   ", "x".repeat(201), 42, null, "<absent>"] }).map(trpc),
+    fc.constant(caseOf(rename, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(rename, fc.constant(staff)),
+    badFields(rename, fc.constant(staff), { id: ["", 42, null, "<absent>"], name: ["", "   ", "x".repeat(201), 42, null, "<absent>"] }),
     wrongMethod(rename, "GET"),
   ];
-  list.semantic = [fc.constant(trpc(caseOf(list, "no staff session", {}))), wrongMethod(list, "POST")];
+  list.semantic = [fc.constant(caseOf(list, "no staff session", {})), wrongMethod(list, "POST")];
   status.semantic = [wrongMethod(status, "POST")];
 
   const siteCredentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }];
@@ -1121,6 +1124,73 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
     it(`${title}: ${numRuns} requests`, { timeout: 60_000 }, async () => {
       await runBatch(title, surfaceArb(routes[surface]), numRuns, SEED + index);
     });
+  });
+
+  it("every method to every route: 405 with Allow for what a path does not answer, HEAD as GET without a body", { timeout: 120_000 }, async () => {
+    const violations: string[] = [];
+    const logsBefore = setup.app.logs.length;
+    const documented = Object.entries(buildOpenApiDocument(setup.app.baseUrl).paths ?? {}).map(([template, item]) => ({
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+      methods: Object.keys(item as object).map((method) => method.toUpperCase()),
+    }));
+    /** What each path outside /v1 answers: the contract, written out. */
+    const answered: Record<string, string[]> = {
+      "/trpc/staff.signIn": ["POST"],
+      "/trpc/staff.organizations.create": ["POST"],
+      "/trpc/staff.organizations.rename": ["POST"],
+      "/trpc/staff.organizations.list": ["GET", "HEAD"],
+      "/trpc/system.status": ["GET", "HEAD"],
+      "/site/login": ["GET", "HEAD", "POST"],
+      "/site/password-setup": ["GET", "HEAD", "POST"],
+      "/site/verify-email": ["GET", "HEAD", "POST"],
+      "/site/password-reset": ["GET", "HEAD", "POST"],
+      "/site/api/password-setup/check": ["POST"],
+      "/site/api/login-complete": ["POST"],
+      "/embed/api/launches/consume": ["POST"],
+      "/embed/api/chat/messages": ["POST"],
+      "/embed/api/chat/check": ["GET", "HEAD"],
+      // Its GET hands out the session's one chat token: no HEAD.
+      "/embed/api/session": ["GET"],
+      [`/embed/api/chat/conversations/${f.conversationId}/messages`]: ["GET", "HEAD"],
+      "/embed/demo-partner": ["GET", "HEAD"],
+    };
+    const expectedMethods = (route: Route): string[] => {
+      if (route.surface !== "v1" && route.surface !== "sse") return answered[route.path] ?? [];
+      const methods = documented.find((item) => item.pattern.test(route.path))?.methods ?? [];
+      return methods.includes("GET") ? [...methods, "HEAD"] : methods;
+    };
+    const seen = new Set<string>();
+    for (const route of Object.values(routes).flat()) {
+      if (seen.has(`${route.admin === true}${route.path}`)) continue;
+      seen.add(`${route.admin === true}${route.path}`);
+      const allowed = expectedMethods(route);
+      if (allowed.length === 0) violations.push(`${route.path}: the test does not know what it answers`);
+      for (const credentials of route.credentials) {
+        for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]) {
+          const label = `${route.admin ? "[admin] " : ""}${method} ${route.path} {${Object.keys(credentials).join(", ")}}`;
+          if (allowed.includes(method)) {
+            if (method !== "HEAD") continue;
+            // HEAD is GET without its body: same status, with the same credentials.
+            const [head, get] = [
+              await send(caseOf(route, "HEAD", credentials, { method: "HEAD", body: undefined })),
+              await send(caseOf(route, "GET", credentials, { method: "GET", body: undefined })),
+            ];
+            if (head.status !== get.status || head.text !== "") violations.push(`${label}: ${head.status} with ${head.text.length} bytes, GET answered ${get.status}`);
+            continue;
+          }
+          // A body that would be refused if it were read: the method is refused first.
+          const c = caseOf(route, `method ${method}`, credentials, { method, body: method === "GET" || method === "HEAD" ? undefined : Buffer.from("{oops"), contentType: "application/json" });
+          const res = await send(c);
+          const allow = String(res.headers.allow ?? "");
+          if (res.status !== 405) violations.push(`${label}: ${res.status} ${res.text.slice(0, 160)}`);
+          else if (allow.split(", ").sort().join() !== [...allowed].sort().join()) violations.push(`${label}: Allow "${allow}", expected ${allowed.join(", ")}`);
+          else if (method !== "HEAD" && expectRefusal(c, res)) violations.push(`${label}: ${expectRefusal(c, res)}; ${res.text.slice(0, 160)}`);
+        }
+      }
+    }
+    const changes = differences(snapshot, await takeSnapshot());
+    const errorLines = setup.app.logs.slice(logsBefore).filter((line) => line.includes('"level":"error"'));
+    expect({ violations, changes, errorLines }).toEqual({ violations: [], changes: [], errorLines: [] });
   });
 
   it("sent at least 300 generated requests across all surfaces", () => {

@@ -79,8 +79,10 @@ describe("bodies", () => {
     const big = JSON.stringify({ email: "a@b.test", password: "x".repeat(5 * 1024 * 1024) });
     const res = await fetch(`${app.adminUrl}/trpc/staff.signIn`, { method: "POST", headers: json, body: big });
     expect(res.status).toBe(413);
-    const body = (await res.json()) as { error: { code: string; request_id: string } };
-    expect(body.error).toMatchObject({ code: "invalid_request", request_id: res.headers.get("x-request-id") });
+    // In tRPC's error shape, which the console reads, with the spec's envelope inside.
+    const body = (await res.json()) as { error: { data: { httpStatus: number }; envelope: { error: { code: string; request_id: string } } } };
+    expect(body.error.data.httpStatus).toBe(413);
+    expect(body.error.envelope.error).toMatchObject({ code: "invalid_request", request_id: res.headers.get("x-request-id") });
     // A query's input in the URL gets the same checks.
     const input = encodeURIComponent(`{"a":${nested(100)}}`);
     expect((await fetch(`${app.adminUrl}/trpc/system.status?input=${input}`)).status).toBe(400);

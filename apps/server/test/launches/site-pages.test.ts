@@ -77,7 +77,8 @@ describe("the site login", () => {
     expect((await guess(PASSWORD)).status).toBe(429);
   });
 
-  it("one address cannot spray guesses over every account: after 30 attempts it is refused", async () => {
+  // Seven users, keys and launches to set up first: more than the default 20 s on a busy machine.
+  it("one address cannot spray guesses over every account: after 30 attempts it is refused", { timeout: 60_000 }, async () => {
     // Seven users' sign-ins (a session counts against its own user, 5 each), guessed from one address.
     const partner = await newPartner(app);
     const sessions = await Promise.all(Array.from({ length: 7 }, async (_, i) => (await signInSession(partner, `lo-spray-${i}`)).session));

@@ -534,7 +534,7 @@ describe("authorization of every staff procedure", () => {
         message: "missing or wrong X-CSRF-Token",
         res: await trpc(path, { mutation: true, input, cookie: admin.cookie, csrf: viewer.csrf }),
       },
-      { who: "admin as a GET request", status: 405, message: "method not allowed on this route", res: await trpc(path, { input, cookie: admin.cookie, csrf: admin.csrf }) },
+      { who: "admin as a GET request", status: 405, message: "GET is not allowed on this path; it answers POST", res: await trpc(path, { input, cookie: admin.cookie, csrf: admin.csrf }) },
     ];
     for (const call of calls) {
       expect({ who: call.who, status: call.res.status, message: call.res.error?.message, data: call.res.data }).toEqual({

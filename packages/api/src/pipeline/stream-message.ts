@@ -1,6 +1,7 @@
 import { parseOrThrow } from "@mga/core/errors";
 import type { ApiContext } from "../context";
 import { refuseIdempotencyKeyWithStream } from "../idempotency/idempotency-rules";
+import { pathPattern } from "../rest/path-pattern";
 import { MESSAGE_ROUTES, type MessageRoute } from "../routers/conversations/message-routes";
 import { toSendMessageInput } from "../routers/conversations/to-send-message-input";
 import { type AnswerStreamOptions, answerAsFrames, type FrameSink } from "./answer-frames";
@@ -26,10 +27,6 @@ export function matchMessageStream(method: string | undefined, path: string, bod
     return { route, input: { ...body, ...parameters } };
   }
   return undefined;
-}
-
-function pathPattern(path: string): RegExp {
-  return new RegExp(`^${path.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}/?$`, "i");
 }
 
 /** Built once: matching runs on every POST with `stream: true`. */

@@ -5,6 +5,7 @@ import { AppError } from "@mga/core/errors";
 import { chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, verifyChatToken } from "@mga/core/launches";
 import { z } from "zod";
 import { sendJson } from "../html";
+import type { Route } from "../route-table";
 import { type StreamDeps, streamAnswer } from "../stream-message";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 
@@ -25,6 +26,7 @@ import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
 const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
 const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
+const RETIRED = /^\/embed\/launch(\/.*)?$/;
 
 export interface EmbedDeps extends StreamDeps {
   /** The site login the popup opens (the built-in /site/login, or a real site's page). */
@@ -33,94 +35,105 @@ export interface EmbedDeps extends StreamDeps {
   appUrl: string;
 }
 
-export async function handleEmbedRoute(deps: EmbedDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+export function embedRoutes(deps: EmbedDeps): Route[] {
   const { db } = deps;
-  const requestId = req.requestId ?? "";
-  if (path === "/embed/launch" || path.startsWith("/embed/launch/")) {
-    writeErrorResponse(res, requestId, new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }));
-    return true;
-  }
-  if (/^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(path) && req.method === "GET") {
-    sendChatPage(res);
-    return true;
-  }
-  if (path === "/embed/demo-partner" && req.method === "GET") {
-    sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl);
-    return true;
-  }
-  if (path === "/embed/assets/chat.js" && req.method === "GET") {
-    sendChatScript(res);
-    return true;
-  }
-  if (path === "/embed/api/chat/check" && req.method === "GET") {
-    const authority = await verifyChatToken(db, bearer(req));
-    const header = await chatHeader(db, authority);
-    sendJson(res, 200, {
-      request_id: requestId,
-      expires_at: authority.expiresAt.toISOString(),
-      loan: {
-        external_loan_id: header.loan.externalLoanId,
-        program: header.loan.program ?? null,
-        purpose: header.loan.purpose ?? null,
-        property_state: header.loan.propertyState ?? null,
+  const retired = (req: ApiRequest, res: ServerResponse) =>
+    writeErrorResponse(res, req.requestId ?? "", new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }));
+  return [
+    // Every method of the retired route is gone (spec 5 item 6), never a redirect.
+    ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((method) => ({ method, path: RETIRED, handle: retired })),
+    { method: "GET", path: /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/, handle: (_req, res) => sendChatPage(res) },
+    {
+      method: "GET",
+      path: "/embed/demo-partner",
+      handle: (req, res) => sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl),
+    },
+    { method: "GET", path: "/embed/assets/chat.js", handle: (_req, res) => sendChatScript(res) },
+    {
+      method: "GET",
+      path: "/embed/api/chat/check",
+      async handle(req, res) {
+        const authority = await verifyChatToken(db, bearer(req));
+        const header = await chatHeader(db, authority);
+        sendJson(res, 200, {
+          request_id: req.requestId ?? "",
+          expires_at: authority.expiresAt.toISOString(),
+          loan: {
+            external_loan_id: header.loan.externalLoanId,
+            program: header.loan.program ?? null,
+            purpose: header.loan.purpose ?? null,
+            property_state: header.loan.propertyState ?? null,
+          },
+          user: { display_name: header.userName },
+        });
       },
-      user: { display_name: header.userName },
-    });
-    return true;
-  }
-  if (path === "/embed/api/launches/consume" && req.method === "POST") {
-    const parsed = consumeBody.safeParse(req.body);
-    if (!parsed.success) throw new AppError("invalid_request", 'send {"code": "<the code from the launch URL\'s fragment>"}');
-    const consumed = await consumeLaunchCode(db, parsed.data.code);
-    sendJson(res, 200, {
-      request_id: requestId,
-      session_token: consumed.sessionToken,
-      expires_at: consumed.expiresAt.toISOString(),
-      login_required: consumed.loginRequired,
-      // The session token rides in the fragment: it never reaches the site's server logs.
-      login_url: `${deps.siteLoginUrl}#session=${encodeURIComponent(consumed.sessionToken)}`,
-    });
-    return true;
-  }
-  if (path === "/embed/api/session" && req.method === "GET") {
-    const result = await exchangeSessionForChatToken(db, bearer(req));
-    sendJson(
-      res,
-      200,
-      result.status === "authorized"
-        ? { request_id: requestId, status: "authorized", chat_token: result.chatToken, expires_at: result.expiresAt.toISOString() }
-        : { request_id: requestId, status: "login_pending" },
-    );
-    return true;
-  }
-  if (path === "/embed/api/chat/messages" && req.method === "POST") {
-    await streamAnswer(deps, req, res, { withConversationEvent: true }, async () => {
-      const authority = await verifyChatToken(db, bearer(req));
-      const parsed = chatBody.safeParse(req.body);
-      if (!parsed.success) throw new AppError("invalid_request", 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');
-      return embeddedMessageInput(db, authority, { requestId, message: parsed.data.message, conversationId: parsed.data.conversation_id });
-    });
-    return true;
-  }
-  const history = HISTORY.exec(path);
-  if (history?.[1] && req.method === "GET") {
-    const authority = await verifyChatToken(db, bearer(req));
-    const messages = await listMessages(db, embeddedOwner(authority), decodeURIComponent(history[1]));
-    sendJson(res, 200, {
-      request_id: requestId,
-      messages: messages.map((m) => ({
-        message_id: m.id,
-        role: m.role,
-        content: m.content,
-        citations: m.citations,
-        // An answer cut off by a failure is shown as such, never as a whole answer.
-        complete: m.status === "complete",
-        created_at: m.createdAt.toISOString(),
-      })),
-    });
-    return true;
-  }
-  return false;
+    },
+    {
+      method: "POST",
+      path: "/embed/api/launches/consume",
+      async handle(req, res) {
+        const parsed = consumeBody.safeParse(req.body);
+        if (!parsed.success) throw new AppError("invalid_request", 'send {"code": "<the code from the launch URL\'s fragment>"}');
+        const consumed = await consumeLaunchCode(db, parsed.data.code);
+        sendJson(res, 200, {
+          request_id: req.requestId ?? "",
+          session_token: consumed.sessionToken,
+          expires_at: consumed.expiresAt.toISOString(),
+          login_required: consumed.loginRequired,
+          // The session token rides in the fragment: it never reaches the site's server logs.
+          login_url: `${deps.siteLoginUrl}#session=${encodeURIComponent(consumed.sessionToken)}`,
+        });
+      },
+    },
+    {
+      method: "GET",
+      path: "/embed/api/session",
+      // This GET hands out the session's one chat token: a HEAD would spend it unseen.
+      head: false,
+      async handle(req, res) {
+        const result = await exchangeSessionForChatToken(db, bearer(req));
+        sendJson(
+          res,
+          200,
+          result.status === "authorized"
+            ? { request_id: req.requestId ?? "", status: "authorized", chat_token: result.chatToken, expires_at: result.expiresAt.toISOString() }
+            : { request_id: req.requestId ?? "", status: "login_pending" },
+        );
+      },
+    },
+    {
+      method: "POST",
+      path: "/embed/api/chat/messages",
+      async handle(req, res) {
+        await streamAnswer(deps, req, res, { withConversationEvent: true }, async () => {
+          const authority = await verifyChatToken(db, bearer(req));
+          const parsed = chatBody.safeParse(req.body);
+          if (!parsed.success) throw new AppError("invalid_request", 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');
+          return embeddedMessageInput(db, authority, { requestId: req.requestId ?? "", message: parsed.data.message, conversationId: parsed.data.conversation_id });
+        });
+      },
+    },
+    {
+      method: "GET",
+      path: HISTORY,
+      async handle(req, res, match) {
+        const authority = await verifyChatToken(db, bearer(req));
+        const messages = await listMessages(db, embeddedOwner(authority), decodeURIComponent(match?.[1] ?? ""));
+        sendJson(res, 200, {
+          request_id: req.requestId ?? "",
+          messages: messages.map((m) => ({
+            message_id: m.id,
+            role: m.role,
+            content: m.content,
+            citations: m.citations,
+            // An answer cut off by a failure is shown as such, never as a whole answer.
+            complete: m.status === "complete",
+            created_at: m.createdAt.toISOString(),
+          })),
+        });
+      },
+    },
+  ];
 }
 
 function bearer(req: ApiRequest): string {

@@ -10,6 +10,7 @@ import { isPasswordSetupLinkUsable, PASSWORD_SETUP_DAYS, requestPasswordSetup, s
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
 import { toApiError } from "@mga/api";
 import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
+import type { Route } from "../route-table";
 
 /**
  * The built-in site-account system's pages (the embedded default):
@@ -32,109 +33,98 @@ export interface SiteDeps {
   callbackSecret?: string | undefined;
 }
 
-export async function handleSiteRoute(deps: SiteDeps, req: ApiRequest, res: ServerResponse, path: string): Promise<boolean> {
+export function siteRoutes(deps: SiteDeps): Route[] {
   const { db } = deps;
-  const form = req.form ?? new URLSearchParams();
-  const address = req.clientAddress ?? "unknown";
-  if (path === "/site/api/login-complete" && req.method === "POST") {
-    await reportLoginFromSite(db, req, res, deps.callbackSecret);
-    return true;
-  }
-  if (path === "/site/login.js" && req.method === "GET") {
-    sendScript(res, LOGIN_SCRIPT);
-    return true;
-  }
-  if (path === "/site/token.js" && req.method === "GET") {
-    sendScript(res, TOKEN_SCRIPT);
-    return true;
-  }
-  if (path === "/site/password.js" && req.method === "GET") {
-    sendScript(res, PASSWORD_SCRIPT);
-    return true;
-  }
-  if (path === "/site/api/password-setup/check" && req.method === "POST") {
-    const token = (req.body as { token?: unknown } | undefined)?.token;
-    if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", 'send {"token": "<the token from the link\'s fragment>"}');
-    const usable = await isPasswordSetupLinkUsable(db, { token, address });
-    sendJson(res, 200, { request_id: req.requestId ?? "", usable });
-    return true;
-  }
-  if (path === "/site/password-reset") {
-    if (req.method === "GET") {
-      resetPage(res, 200);
-      return true;
-    }
-    if (req.method !== "POST") return false;
-    const email = form.get("email") ?? "";
-    try {
-      await requestPasswordSetup(db, { email, address });
-      sendPage(res, 200, {
-        title: "Check your email",
-        body: `<h1>Check your email</h1><p id="sent">If an account uses ${escapeHtml(email)}, we sent it a link to set a new password. The link works for ${PASSWORD_SETUP_DAYS} days; your current password works until you use it.</p>
+  const form = (req: ApiRequest) => req.form ?? new URLSearchParams();
+  const address = (req: ApiRequest) => req.clientAddress ?? "unknown";
+  return [
+    { method: "POST", path: "/site/api/login-complete", handle: (req, res) => reportLoginFromSite(db, req, res, deps.callbackSecret) },
+    { method: "GET", path: "/site/login.js", handle: (_req, res) => sendScript(res, LOGIN_SCRIPT) },
+    { method: "GET", path: "/site/token.js", handle: (_req, res) => sendScript(res, TOKEN_SCRIPT) },
+    { method: "GET", path: "/site/password.js", handle: (_req, res) => sendScript(res, PASSWORD_SCRIPT) },
+    {
+      method: "POST",
+      path: "/site/api/password-setup/check",
+      async handle(req, res) {
+        const token = (req.body as { token?: unknown } | undefined)?.token;
+        if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", 'send {"token": "<the token from the link\'s fragment>"}');
+        const usable = await isPasswordSetupLinkUsable(db, { token, address: address(req) });
+        sendJson(res, 200, { request_id: req.requestId ?? "", usable });
+      },
+    },
+    { method: "GET", path: "/site/password-reset", handle: (_req, res) => resetPage(res, 200) },
+    {
+      method: "POST",
+      path: "/site/password-reset",
+      async handle(req, res) {
+        const email = form(req).get("email") ?? "";
+        try {
+          await requestPasswordSetup(db, { email, address: address(req) });
+          sendPage(res, 200, {
+            title: "Check your email",
+            body: `<h1>Check your email</h1><p id="sent">If an account uses ${escapeHtml(email)}, we sent it a link to set a new password. The link works for ${PASSWORD_SETUP_DAYS} days; your current password works until you use it.</p>
 <p><a href="/site/login">Back to sign in</a></p>`,
-      });
-    } catch (error) {
-      refusal(res, error, (status, message) => resetPage(res, status, message, email));
-    }
-    return true;
-  }
-  if (path === "/site/login") {
-    if (req.method === "GET") {
-      loginPage(res, 200);
-      return true;
-    }
-    if (req.method !== "POST") return false;
-    try {
-      await signInAtLocalSite(db, { sessionToken: form.get("session") ?? "", email: form.get("email") ?? "", password: form.get("password") ?? "", address });
-      sendPage(res, 200, {
-        title: "Signed in",
-        body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
-        script: "/site/login.js",
-      });
-    } catch (error) {
-      refusal(res, error, (status, message) => loginPage(res, status, message, form.get("email") ?? ""));
-    }
-    return true;
-  }
-  if (path === "/site/password-setup") {
-    if (req.method === "GET") {
-      passwordPage(res, 200, "");
-      return true;
-    }
-    if (req.method !== "POST") return false;
-    const token = form.get("token") ?? "";
-    try {
-      await setPasswordFromSetupLink(db, { token, password: form.get("password") ?? "", address });
-      sendPage(res, 200, {
-        title: "Password set",
-        body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
+          });
+        } catch (error) {
+          refusal(res, error, (status, message) => resetPage(res, status, message, email));
+        }
+      },
+    },
+    { method: "GET", path: "/site/login", handle: (_req, res) => loginPage(res, 200) },
+    {
+      method: "POST",
+      path: "/site/login",
+      async handle(req, res) {
+        const fields = form(req);
+        try {
+          await signInAtLocalSite(db, { sessionToken: fields.get("session") ?? "", email: fields.get("email") ?? "", password: fields.get("password") ?? "", address: address(req) });
+          sendPage(res, 200, {
+            title: "Signed in",
+            body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
+            script: "/site/login.js",
+          });
+        } catch (error) {
+          refusal(res, error, (status, message) => loginPage(res, status, message, fields.get("email") ?? ""));
+        }
+      },
+    },
+    { method: "GET", path: "/site/password-setup", handle: (_req, res) => passwordPage(res, 200, "") },
+    {
+      method: "POST",
+      path: "/site/password-setup",
+      async handle(req, res) {
+        const token = form(req).get("token") ?? "";
+        try {
+          await setPasswordFromSetupLink(db, { token, password: form(req).get("password") ?? "", address: address(req) });
+          sendPage(res, 200, {
+            title: "Password set",
+            body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
 <p id="back"><a id="sign-in" href="/site/login">Sign in</a><button id="return" type="button" hidden>Return to the chat</button></p>`,
-        script: "/site/password.js",
-      });
-    } catch (error) {
-      refusal(res, error, (status, message) => passwordPage(res, status, token, message));
-    }
-    return true;
-  }
-  if (path === "/site/verify-email") {
-    if (req.method === "GET") {
-      verifyPage(res, 200);
-      return true;
-    }
-    if (req.method !== "POST") return false;
-    try {
-      const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form.get("token") ?? "", address });
-      const body =
-        operation.status === "expired"
-          ? "<h1>This link has expired</h1><p>The change was not made. Ask for the change again to get a new link.</p>"
-          : "<h1>Email address confirmed</h1><p>The change is being applied. Sign in again with the new address.</p>";
-      sendPage(res, 200, { title: "Email address", body });
-    } catch (error) {
-      refusal(res, error, (status, message) => verifyPage(res, status, message));
-    }
-    return true;
-  }
-  return false;
+            script: "/site/password.js",
+          });
+        } catch (error) {
+          refusal(res, error, (status, message) => passwordPage(res, status, token, message));
+        }
+      },
+    },
+    { method: "GET", path: "/site/verify-email", handle: (_req, res) => verifyPage(res, 200) },
+    {
+      method: "POST",
+      path: "/site/verify-email",
+      async handle(req, res) {
+        try {
+          const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form(req).get("token") ?? "", address: address(req) });
+          const body =
+            operation.status === "expired"
+              ? "<h1>This link has expired</h1><p>The change was not made. Ask for the change again to get a new link.</p>"
+              : "<h1>Email address confirmed</h1><p>The change is being applied. Sign in again with the new address.</p>";
+          sendPage(res, 200, { title: "Email address", body });
+        } catch (error) {
+          refusal(res, error, (status, message) => verifyPage(res, status, message));
+        }
+      },
+    },
+  ];
 }
 
 /** A refused form: its page again with the reason, and the status (and Retry-After) of the error. */

@@ -28,7 +28,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       <>
         <PageHeader title="Search" />
         <p className="form-error" role="alert">
-          This search could not be run: use at most 254 characters.
+          This search could not be run. {result.message}
         </p>
       </>
     );
