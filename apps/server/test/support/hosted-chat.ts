@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { bindLaunchKey } from "@mga/core/launches";
+import { setAliasGrant } from "@mga/core/partners/integrations";
 import { hashPassword } from "@mga/core/passwords";
 import { configureTenant } from "@mga/core/tenants";
 import type { BrowserContext, Frame, Page } from "playwright-core";
@@ -31,28 +32,31 @@ export async function startPartnerSite(): Promise<{ origin: string; close(): voi
 
 /**
  * A partner with a provisioned loan officer (`lo-1`, a password set) and a bound launch key;
- * `launchUrl()` issues a fresh launch for the given loan context.
+ * `launchUrl()` issues a fresh launch for the given loan context. With `alias`, the integration
+ * has that alias, granted to the launch key, and launches go through it.
  */
-export async function prepareLaunches(app: TestApp, options: { name?: string; loanContext?: Record<string, unknown> } = {}) {
-  const p = await newPartner(app);
+export async function prepareLaunches(app: TestApp, options: { name?: string; loanContext?: Record<string, unknown>; alias?: string } = {}) {
+  const p = await newPartner(app, options.alias ? { aliases: [options.alias] } : {});
   await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   const email = `lo-${p.organizationId.toLowerCase()}@acme.test`;
   await p.put("/users/lo-1", { email, ...(options.name ? { name: options.name } : {}) });
   await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(CHAT_PASSWORD)]);
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
-  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
+  const publicName = options.alias ?? p.slug;
+  if (options.alias) await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: options.alias, apiKeyId: launcher.id, granted: true });
+  await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName });
   const loanContext = options.loanContext ?? { external_loan_id: "LN-2026-0042", program: "fha" };
   const launchUrl = async () => {
     const res = await app.request("/v1/embed-sessions", {
       method: "POST",
       key: launcher.key,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: loanContext }),
+      body: JSON.stringify({ integration: publicName, user: { external_user_id: "lo-1" }, loan_context: loanContext }),
     });
     expect(res.status, res.text).toBe(201);
     return res.body.launch_url as string;
   };
-  return { partner: p, email, launchUrl, launcherId: launcher.id };
+  return { partner: p, email, launchUrl, launcherId: launcher.id, publicName };
 }
 
 /** Opens the partner page embedding this launch URL; returns the (cross-site) chat frame. */

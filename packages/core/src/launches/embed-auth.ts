@@ -12,9 +12,11 @@ import { hashSecret, newSecretToken } from "../ids/secret-token";
  *   hours and the grant's end, never refreshed.
  * Every step and every later use re-checks that nothing revoked the launch: the user is
  * active with the same access_version and account generation, the key's launch binding is
- * still enabled for the same public name, and the integration is active. Disabling,
- * deleting or reprovisioning a user, unbinding the key or disabling the integration
- * therefore ends sessions, grants and tokens at once.
+ * still enabled for the same public name at the same version, and the integration is active
+ * at the same access_version. Disabling, deleting or reprovisioning a user, unbinding the key,
+ * withdrawing the alias it launches through or disabling the integration therefore ends
+ * sessions, grants and tokens at once, and for good: each moves a version the launch
+ * snapshotted, so undoing the change revives none of them.
  */
 export const AUTH_SESSION_SECONDS = 600;
 export const GRANT_HOURS = 24;
@@ -30,17 +32,21 @@ interface LaunchRow {
   partner_user_id: string;
   access_version: number;
   account_generation: number;
+  binding_version: number;
+  integration_access_version: number;
   loan_context: Record<string, unknown>;
   attribution: { public_name: string; integration: string; los_source: string };
 }
+
+const LAUNCH_COLUMNS = "id, api_key_id, integration_id, partner_user_id, access_version, account_generation, binding_version, integration_access_version, loan_context, attribution";
 
 const revoked = () => new AppError("unauthorized", "this launch is no longer valid; request a fresh launch from your loan origination system");
 
 /** The checks every step repeats; one query. */
 async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{ siteAccountId: string | null }> {
   const { rows } = await db.sql.query<{ ok: boolean; site_account_id: string | null }>(
-    `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active'
-             AND b.enabled AND b.public_name = $6 AND k.status = 'active'
+    `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active' AND i.access_version = $8
+             AND b.enabled AND b.public_name = $6 AND b.version = $7 AND k.status = 'active'
              -- an alias still granted to the key (ALIAS_GRANT_RULE): withdrawing the grant ends the launch's sessions
              AND (b.public_name = i.slug OR EXISTS (SELECT 1 FROM integration_aliases a
                     WHERE a.integration_id = i.id AND a.slug = b.public_name AND k.id = ANY (a.granted_key_ids)))) AS ok, u.site_account_id
@@ -49,16 +55,23 @@ async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{
      JOIN launch_bindings b ON b.api_key_id = $5
      JOIN api_keys k ON k.id = $5
      WHERE u.id = $1`,
-    [launch.partner_user_id, launch.access_version, launch.account_generation, launch.integration_id, launch.api_key_id, launch.attribution.public_name],
+    [
+      launch.partner_user_id,
+      launch.access_version,
+      launch.account_generation,
+      launch.integration_id,
+      launch.api_key_id,
+      launch.attribution.public_name,
+      launch.binding_version,
+      launch.integration_access_version,
+    ],
   );
   if (!rows[0]?.ok) throw revoked();
   return { siteAccountId: rows[0].site_account_id };
 }
 
 async function loadLaunch(db: Database, launchId: string): Promise<LaunchRow> {
-  const { rows } = await db.sql.query<LaunchRow>("SELECT id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution FROM launches WHERE id = $1", [
-    launchId,
-  ]);
+  const { rows } = await db.sql.query<LaunchRow>(`SELECT ${LAUNCH_COLUMNS} FROM launches WHERE id = $1`, [launchId]);
   if (!rows[0]) throw revoked();
   return rows[0];
 }
@@ -75,7 +88,7 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   const now = clock();
   const { rows } = await db.sql.query<LaunchRow>(
     `UPDATE launches SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL AND expires_at > $2
-     RETURNING id, api_key_id, integration_id, partner_user_id, access_version, account_generation, loan_context, attribution`,
+     RETURNING ${LAUNCH_COLUMNS}`,
     [hashSecret(code), now],
   );
   const launch = rows[0];
@@ -96,12 +109,19 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   return { sessionToken, expiresAt, loginRequired: !grant };
 }
 
+/**
+ * A grant serves a relaunch only if it was created under everything the relaunch stands on: the
+ * same user versions, the same key at the same binding version, the same integration version.
+ * The relaunch itself was just checked, so a grant from before any revocation is never reused,
+ * and a chat token's one launch check also covers the grant it rides on.
+ */
 async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Promise<{ id: string; expiresAt: Date } | undefined> {
   const { rows } = await db.sql.query<{ id: string; expiresAt: Date }>(
     `SELECT id, expires_at AS "expiresAt" FROM chat_grants
      WHERE partner_user_id = $1 AND access_version = $2 AND account_generation = $3 AND revoked_at IS NULL AND expires_at > $4
+       AND api_key_id = $5 AND binding_version = $6 AND integration_access_version = $7
      ORDER BY expires_at DESC LIMIT 1`,
-    [launch.partner_user_id, launch.access_version, launch.account_generation, now],
+    [launch.partner_user_id, launch.access_version, launch.account_generation, now, launch.api_key_id, launch.binding_version, launch.integration_access_version],
   );
   return rows[0];
 }
@@ -148,14 +168,11 @@ export async function completeSiteLogin(db: Database, input: { sessionToken: str
   const grantId = newId("gr");
   const expiresAt = new Date(now.getTime() + GRANT_HOURS * 3600_000);
   await withTransaction(db, async (tx) => {
-    await tx.sql.query("INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-      grantId,
-      launch.partner_user_id,
-      launch.access_version,
-      launch.account_generation,
-      now,
-      expiresAt,
-    ]);
+    await tx.sql.query(
+      `INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, api_key_id, binding_version, integration_access_version, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [grantId, launch.partner_user_id, launch.access_version, launch.account_generation, launch.api_key_id, launch.binding_version, launch.integration_access_version, now, expiresAt],
+    );
     await tx.sql.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
   });
   return { grantExpiresAt: expiresAt };

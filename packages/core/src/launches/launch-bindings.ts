@@ -46,18 +46,36 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
   if (!integration.granted) {
     throw new AppError("invalid_request", `the alias ${input.publicName} is not granted to this key; grant it to the key first, then bind it`, { field: "integration" });
   }
+  // A binding enabled again or moved to another name moves its version, so launches of the binding
+  // it replaces stay dead (binding A, then B, then A again revives nothing); binding again to what
+  // is already in force changes nothing and ends nothing.
   await db.sql.query(
     `INSERT INTO launch_bindings (api_key_id, integration_id, public_name, enabled) VALUES ($1, $2, $3, true)
-     ON CONFLICT (api_key_id) DO UPDATE SET integration_id = EXCLUDED.integration_id, public_name = EXCLUDED.public_name, enabled = true, updated_at = now()`,
+     ON CONFLICT (api_key_id) DO UPDATE SET integration_id = EXCLUDED.integration_id, public_name = EXCLUDED.public_name, enabled = true, updated_at = now(),
+       version = launch_bindings.version + CASE WHEN launch_bindings.enabled AND launch_bindings.integration_id = EXCLUDED.integration_id AND launch_bindings.public_name = EXCLUDED.public_name THEN 0 ELSE 1 END`,
     [key.id, integration.id, input.publicName],
   );
   return { apiKeyId: key.id, publicName: input.publicName, integration: integration.slug, enabled: true };
 }
 
+/** Ends every launch issued under the binding for good: its version moves, so binding the key again revives none of them. */
 export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{ apiKeyId: string; enabled: false }> {
-  const updated = await db.sql.query("UPDATE launch_bindings SET enabled = false, updated_at = now() WHERE api_key_id = $1", [apiKeyId]);
+  const updated = await db.sql.query("UPDATE launch_bindings SET enabled = false, version = version + 1, updated_at = now() WHERE api_key_id = $1", [apiKeyId]);
   if (!updated.rowCount && !(await db.sql.query("SELECT 1 FROM api_keys WHERE id = $1", [apiKeyId])).rowCount) throw new AppError("not_found", `key ${apiKeyId} not found`);
   return { apiKeyId, enabled: false };
+}
+
+/**
+ * An alias of the integration was withdrawn (from one key, or removed altogether): the bindings
+ * naming it move their version, so launches through it stay dead when it is granted again. Call
+ * it in the withdrawal's own transaction.
+ */
+export async function endLaunchesThroughAlias(tx: Database, input: { integrationId: string; aliases: string[]; apiKeyId?: string }): Promise<void> {
+  await tx.sql.query(
+    `UPDATE launch_bindings SET version = version + 1, updated_at = now()
+     WHERE integration_id = $1 AND public_name = ANY ($2::text[]) AND ($3::text IS NULL OR api_key_id = $3)`,
+    [input.integrationId, input.aliases, input.apiKeyId ?? null],
+  );
 }
 
 /** The launch bindings of an organization's keys, by key id (the console's key list). */

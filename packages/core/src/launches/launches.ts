@@ -33,14 +33,21 @@ export interface IssuedLaunch {
  * POST /v1/embed-sessions (spec 4.8). The key must be bound to exactly the public name sent
  * (section 5 item 6); the user must be provisioned, active and launch-eligible. The code is
  * random (192 bits), returned once in the URL fragment and stored only as a hash, with the
- * user's access_version and generation, the loan context and the attribution (public name
- * and LOS/source) snapshotted now.
+ * user's access_version and generation, the key's binding version, the integration's
+ * access_version, the loan context and the attribution (public name and LOS/source)
+ * snapshotted now.
  */
 export async function issueLaunch(
   db: Database,
   input: { key: AuthenticatedKey; publicName: string; externalUserId: string; loanContext: LoanContext; appUrl: string; now?: Date },
 ): Promise<IssuedLaunch> {
-  const { rows: bindings } = await db.sql.query<{ enabled: boolean; publicName: string }>(`SELECT enabled, public_name AS "publicName" FROM launch_bindings WHERE api_key_id = $1`, [input.key.id]);
+  // Each version is read with the state it stands for (the binding's with enabled, the
+  // integration's with its status), so a revocation racing this launch either is seen here or
+  // moves the version past the snapshot and the launch is dead at its first use.
+  const { rows: bindings } = await db.sql.query<{ enabled: boolean; publicName: string; version: number }>(
+    `SELECT enabled, public_name AS "publicName", version FROM launch_bindings WHERE api_key_id = $1`,
+    [input.key.id],
+  );
   const binding = bindings[0];
   if (!binding?.enabled || binding.publicName !== input.publicName) {
     throw new AppError("forbidden", `this key is not bound to launch for ${input.publicName}`);
@@ -59,9 +66,24 @@ export async function issueLaunch(
   const id = newId("lch");
   const attribution = { public_name: binding.publicName, integration: integration.slug, los_source: integration.slug, api_key_id: input.key.id };
   await db.sql.query(
-    `INSERT INTO launches (id, api_key_id, integration_id, partner_user_id, code_hash, access_version, account_generation, loan_context, attribution, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [id, input.key.id, integration.id, user.id, hashSecret(code), user.accessVersion, user.accountGeneration, JSON.stringify(input.loanContext), JSON.stringify(attribution), expiresAt, now],
+    `INSERT INTO launches (id, api_key_id, integration_id, partner_user_id, code_hash, access_version, account_generation, binding_version, integration_access_version,
+       loan_context, attribution, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      id,
+      input.key.id,
+      integration.id,
+      user.id,
+      hashSecret(code),
+      user.accessVersion,
+      user.accountGeneration,
+      binding.version,
+      integration.accessVersion,
+      JSON.stringify(input.loanContext),
+      JSON.stringify(attribution),
+      expiresAt,
+      now,
+    ],
   );
   const launchUrl = `${input.appUrl.replace(/\/+$/, "")}/embed/partner/${encodeURIComponent(integration.slug)}#code=${code}`;
   return { launchId: id, launchUrl, expiresAt };

@@ -2,6 +2,7 @@ import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
+import { endLaunchesThroughAlias } from "../../launches/launch-bindings";
 import { getOrganization } from "../../orgs/organizations";
 import type { IntegrationStatus } from "./integration-status";
 import { assertIntegrationSlug } from "./slug";
@@ -48,20 +49,29 @@ export async function updateIntegration(
   await assertSlugsFree(db, input.organizationId, add, "alias");
   await withTransaction(db, async (tx) => {
     if (input.status) {
-      const { rowCount } = await tx.sql.query("UPDATE integrations SET status = $2, updated_at = now() WHERE id = $1", [current.id, input.status]);
+      // Disabling moves access_version: launches snapshot it, so enabling again revives nothing issued before.
+      const { rowCount } = await tx.sql.query("UPDATE integrations SET status = $2, access_version = access_version + CASE WHEN $2 = 'active' THEN 0 ELSE 1 END, updated_at = now() WHERE id = $1", [
+        current.id,
+        input.status,
+      ]);
       // Removed meanwhile: a 404, as Prisma's update made it.
       if (!rowCount) throw new AppError("not_found", "this record no longer exists");
     }
     for (const alias of add) await addAlias(tx, current.id, input.organizationId, alias);
-    await tx.sql.query("DELETE FROM integration_aliases WHERE integration_id = $1 AND slug = ANY($2::text[])", [current.id, input.removeAliases ?? []]);
+    const removed = await tx.sql.query<{ slug: string }>("DELETE FROM integration_aliases WHERE integration_id = $1 AND slug = ANY($2::text[]) RETURNING slug", [
+      current.id,
+      input.removeAliases ?? [],
+    ]);
+    // Removing an alias withdraws it from every key it was granted to.
+    if (removed.rowCount) await endLaunchesThroughAlias(tx, { integrationId: current.id, aliases: removed.rows.map((row) => row.slug) });
   });
   return getIntegration(db, input.organizationId, input.slug);
 }
 
 /** Grants (or revokes) one key the use of an alias: without a grant the alias resolves for no one. */
 export async function setAliasGrant(db: Database, input: { organizationId: string; alias: string; apiKeyId: string; granted: boolean }): Promise<IntegrationRecord> {
-  const { rows: aliases } = await db.sql.query<{ id: string; integrationSlug: string }>(
-    `SELECT a.id, i.slug AS "integrationSlug" FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
+  const { rows: aliases } = await db.sql.query<{ id: string; integrationId: string; integrationSlug: string }>(
+    `SELECT a.id, i.id AS "integrationId", i.slug AS "integrationSlug" FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
     [input.organizationId, input.alias],
   );
   const alias = aliases[0];
@@ -70,13 +80,16 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
   const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
   if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
-  // Changed in the database, not read-modified-written: two grants at once both stay.
-  await db.sql.query(
-    `UPDATE integration_aliases
-     SET granted_key_ids = CASE WHEN $3::boolean THEN array_append(array_remove(granted_key_ids, $2), $2) ELSE array_remove(granted_key_ids, $2) END
-     WHERE id = $1`,
-    [alias.id, key.id, input.granted],
-  );
+  await withTransaction(db, async (tx) => {
+    // Changed in the database, not read-modified-written: two grants at once both stay.
+    await tx.sql.query(
+      `UPDATE integration_aliases
+       SET granted_key_ids = CASE WHEN $3::boolean THEN array_append(array_remove(granted_key_ids, $2), $2) ELSE array_remove(granted_key_ids, $2) END
+       WHERE id = $1`,
+      [alias.id, key.id, input.granted],
+    );
+    if (!input.granted) await endLaunchesThroughAlias(tx, { integrationId: alias.integrationId, aliases: [input.alias], apiKeyId: key.id });
+  });
   return getIntegration(db, input.organizationId, alias.integrationSlug);
 }
 
@@ -100,10 +113,10 @@ export async function listIntegrations(db: Database, organizationId: string): Pr
 }
 
 const RESOLVE_SQL = `
-SELECT i.id, i.organization_id, i.slug, i.status FROM integrations i
+SELECT i.id, i.organization_id, i.slug, i.status, i.access_version FROM integrations i
 WHERE i.organization_id = $1 AND i.slug = $2
 UNION ALL
-SELECT i.id, i.organization_id, i.slug, i.status FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id
+SELECT i.id, i.organization_id, i.slug, i.status, i.access_version FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id
 WHERE a.organization_id = $1 AND a.slug = $2 AND $3 = ANY (a.granted_key_ids)
 LIMIT 1`;
 
@@ -111,13 +124,15 @@ LIMIT 1`;
  * The integration named by a partner request (spec section 5 item 4): it must exist in the
  * key's organization, under its canonical slug or an alias granted to this key, and be
  * active. Anything else is the same 403, so a request cannot probe other partners' slugs.
+ * `accessVersion` is read with the status, for a launch to snapshot (a disabling committed after
+ * this read moves it past the snapshot).
  */
-export async function resolveIntegration(db: Database, key: { id: string; organizationId: string }, slug: string): Promise<ResolvedIntegration> {
+export async function resolveIntegration(db: Database, key: { id: string; organizationId: string }, slug: string): Promise<ResolvedIntegration & { accessVersion: number }> {
   assertIntegrationSlug(slug);
-  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string; status: string }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
+  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string; status: string; access_version: number }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
   const row = rows[0];
   if (!row || row.status !== "active") throw new AppError("forbidden", `integration ${slug} is not available to this key`);
-  return { id: row.id, organizationId: row.organization_id, slug: row.slug };
+  return { id: row.id, organizationId: row.organization_id, slug: row.slug, accessVersion: row.access_version };
 }
 
 /** Canonical slugs and aliases share one namespace per organization; `field` names the input refused. */
