@@ -20,7 +20,7 @@ import { checkRequestTarget, readRequestBody } from "./request-input";
  */
 export type Route = (req: ApiRequest, res: ServerResponse, path: string) => Promise<boolean>;
 
-export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrustedProxy }, route: Route) {
+export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrustedProxy; consoleKey?: Buffer }, route: Route) {
   const { logger } = options;
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -29,7 +29,7 @@ export function requestPipeline(options: { logger: Logger; trustedProxy: IsTrust
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     res.setHeader("X-Content-Type-Options", "nosniff");
-    req.clientAddress = clientAddressOf(req, options.trustedProxy);
+    req.clientAddress = clientAddressOf(req, options.trustedProxy, options.consoleKey);
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;
