@@ -3,11 +3,12 @@
 // ADMIN_API_PORT, loopback only), then the console pointed at the admin listener. Stops both
 // when either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
 // ADMIN_API_PORT, DATABASE_URL, ...) plus ADMIN_PORT (default 3100); 0 picks a free port.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = process.env.HOST ?? "127.0.0.1";
@@ -78,10 +79,14 @@ const api = start("API", [...serverFlags, path.join(root, "apps/server/dist/main
 try {
   await waitFor(`${apiUrl}/healthz`, api, "the API");
   await waitFor(`${adminApiUrl}/healthz`, api, "the API's admin listener");
+  // The key the console signs its visitors' addresses with, derived from the API's SECRET_KEY
+  // (by now in the environment or generated into DATA_DIR), asked of the CLI as an operator
+  // would: the console is handed that one key, never SECRET_KEY itself.
+  const { stdout: forwardingKey } = await promisify(execFile)(process.execPath, [path.join(root, "apps/server/dist/cli.js"), "console:forwarding-key", "--field", "key"], { env: process.env });
   // The console's own server (apps/admin/server.mjs): Next.js, knowing each visitor's address.
   const admin = start("console", [path.join(root, "apps/admin/server.mjs")], {
     cwd: path.join(root, "apps/admin"),
-    env: { ...process.env, PORT: String(adminPort), HOST: host, ADMIN_API_URL: adminApiUrl, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: String(adminPort), HOST: host, ADMIN_API_URL: adminApiUrl, ADMIN_FORWARDING_KEY: forwardingKey.trim(), NEXT_TELEMETRY_DISABLED: "1" },
   });
   await waitFor(`${consoleUrl}/sign-in`, admin, "the console");
 } catch (error) {

@@ -2,7 +2,8 @@
 // so that the address each request comes from is known. Next alone passes on whatever
 // X-Forwarded-For a browser sends; here it is replaced by the connection's address (or, with
 // a request from a reverse proxy listed in TRUST_PROXY, by the last entry that proxy added),
-// and the console sends it on to the API, whose sign-in throttle counts attempts per address.
+// and the console sends it on, signed with ADMIN_FORWARDING_KEY (src/lib/trpc.ts), to the API,
+// whose sign-in throttle counts attempts per address.
 // Environment: PORT (default 3100), HOST (default 127.0.0.1), ADMIN_API_URL, TRUST_PROXY (the
 // API's setting: comma-separated addresses or CIDR networks; the API checks its syntax).
 import { createServer } from "node:http";

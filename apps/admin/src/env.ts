@@ -14,6 +14,16 @@ const envSchema = z.object({
     .transform((url) => url.replace(/\/+$/, "")),
   /** Marks the console's cookies Secure: set it when the console is served over HTTPS. */
   ADMIN_COOKIE_SECURE: z.enum(["true", "false"]).default("false"),
+  /**
+   * Signs the visitor address sent to the API (lib/visitor-signature.ts): the key
+   * `pnpm cli console:forwarding-key` prints on the API's host, derived from its SECRET_KEY; the
+   * run command sets it. Unset, the API counts every sign-in attempt against the console's own address.
+   */
+  ADMIN_FORWARDING_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "the 43 characters `pnpm cli console:forwarding-key` prints on the API's host")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export type ConsoleEnv = z.infer<typeof envSchema>;

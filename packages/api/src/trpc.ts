@@ -1,4 +1,5 @@
 import { AppError } from "@mga/core/errors";
+import { sameSecret } from "@mga/core/ids";
 import { type Scope } from "@mga/core/keys";
 import { resolveIntegration } from "@mga/core/partners/integrations";
 import { authenticateStaff } from "@mga/core/staff";
@@ -68,7 +69,7 @@ export const partnerProcedure = apiProcedure.input(z.object({ integration: z.str
  */
 export const staffProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   const staff = await authenticateStaff(ctx.db, ctx.staffSessionToken);
-  if (type === "mutation" && ctx.csrfHeader !== staff.csrfToken) throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
+  if (type === "mutation" && !sameSecret(ctx.csrfHeader ?? "", staff.csrfToken)) throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
   return next({ ctx: { ...ctx, staff } });
 });
 

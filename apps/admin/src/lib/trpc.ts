@@ -2,6 +2,7 @@ import type { AdminRouter } from "@mga/api";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { headers } from "next/headers";
 import { env } from "@/env";
+import { signVisitor, VISITOR_HEADER } from "./visitor-signature";
 
 /**
  * Base URL of the API's admin listener (its tRPC endpoint is `${base}/trpc`), from the
@@ -19,12 +20,15 @@ export interface StaffCredentials {
 
 /**
  * The address of the browser this request serves (server.mjs puts it in X-Forwarded-For), sent
- * on to the API, whose sign-in throttle counts per address; none outside a request.
+ * on to the API, whose sign-in throttle counts per address. Signed, since the API believes no
+ * unsigned address from the console's side; none outside a request or without the key.
  */
 async function visitorAddress(): Promise<Record<string, string>> {
+  const key = env().ADMIN_FORWARDING_KEY;
+  if (!key) return {};
   try {
     const address = (await headers()).get("x-forwarded-for");
-    return address ? { "X-Forwarded-For": address } : {};
+    return address ? { [VISITOR_HEADER]: signVisitor(address, key) } : {};
   } catch {
     return {};
   }

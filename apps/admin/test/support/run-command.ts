@@ -30,15 +30,16 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts what the README's run command starts after its build (scripts/serve.mjs: the API on
- * an embedded PostgreSQL, then the console) and waits for the console's banner.
+ * an embedded PostgreSQL, then the console) and waits for the console's banner. `settings`
+ * adds to the environment the run command is given (TRUST_PROXY, …).
  */
-export async function startRunCommand(): Promise<RunningService> {
+export async function startRunCommand(settings: Record<string, string> = {}): Promise<RunningService> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "mga-console-e2e-"));
   // Run as root, the embedded PostgreSQL drops to another user, who must reach this directory.
   chmodSync(dataDir, 0o755);
   const [apiPort, adminPort, adminApiPort] = [await freePort(), await freePort(), await freePort()];
   let output = "";
-  const env = { ...process.env, PORT: String(apiPort), ADMIN_PORT: String(adminPort), ADMIN_API_PORT: String(adminApiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" };
+  const env = { ...process.env, PORT: String(apiPort), ADMIN_PORT: String(adminPort), ADMIN_API_PORT: String(adminApiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...settings };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], { env, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -3,7 +3,7 @@ import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApi
 import { AppError } from "@mga/core/errors";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
-import { type IsTrustedProxy, loopback } from "./client-address";
+import type { IsTrustedProxy } from "./client-address";
 import { healthz } from "./create-app";
 import { logFailure, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
@@ -15,7 +15,8 @@ const TRPC = "/trpc/";
  * The admin listener (ADMIN_API_PORT, loopback by default): the staff console's typed tRPC
  * (`/trpc/staff.*`, `/trpc/system.*`), never reachable on the public port. Batching is off, so
  * one HTTP request is one procedure call and every sign-in attempt is counted as one. The
- * console forwards its visitor's address (X-Forwarded-For), believed from loopback only.
+ * console forwards its visitor's address signed with a key derived from SECRET_KEY
+ * (client-address.ts); X-Forwarded-For only from TRUST_PROXY, as on the public listener.
  *
  * A query answers GET (and HEAD, as GET would, without a body), a mutation POST; any other
  * method is a 405 with `Allow` before tRPC sees it (tRPC's fetch adapter throws on TRACE). Every
@@ -24,8 +25,8 @@ const TRPC = "/trpc/";
  */
 export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy }) {
   const createContext = createContextFactory(options);
-  const trusted = options.trustedProxy;
-  const trustedProxy: IsTrustedProxy = (peer) => loopback(peer) || (trusted?.(peer) ?? false);
+  const trustedProxy = options.trustedProxy ?? (() => false);
+  const consoleKey = options.db.secrets.macKey("console-forwarding");
   const routes = routeTable([{ method: "GET", path: "/healthz", handle: healthz }]);
   // At run time tRPC keeps every procedure by its dotted path here (its type shows the nested record).
   const procedures = adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
@@ -44,6 +45,7 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
     {
       logger: options.logger,
       trustedProxy,
+      consoleKey,
       methodsOf,
       writeError(req, res, error) {
         const path = (req.url ?? "/").split("?")[0] ?? "/";

@@ -27,6 +27,8 @@ export type Route = (req: ApiRequest, res: ServerResponse, path: string) => Prom
 export interface PipelineOptions {
   logger: Logger;
   trustedProxy: IsTrustedProxy;
+  /** The key the console signs its visitor's address with (admin listener only; client-address.ts). */
+  consoleKey?: Buffer;
   /** The methods a path answers; undefined leaves the path to its routes. */
   methodsOf?: (path: string) => readonly string[] | undefined;
   writeError?: (req: ApiRequest, res: ServerResponse, error: unknown) => void;
@@ -42,7 +44,7 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     res.setHeader("X-Content-Type-Options", "nosniff");
-    req.clientAddress = clientAddressOf(req, options.trustedProxy);
+    req.clientAddress = clientAddressOf(req, options.trustedProxy, options.consoleKey);
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;

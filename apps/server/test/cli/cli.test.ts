@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, hashApiKey } from "@mga/core/keys";
-import { createTestDatabase, TEST_SECRET_KEY, type TestDatabase } from "@mga/core/testing";
+import { createTestDatabase, TEST_SECRET_KEY, TEST_SECRETS, type TestDatabase } from "@mga/core/testing";
 import { ACME_TENANT } from "../support/tenants";
 
 /** Runs the built CLI (dist/cli.js) as an operator would, against this file's database. */
@@ -126,6 +126,14 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(created.json).toMatchObject({ email: "ops@mga.test", role: "viewer" });
     expect((await cli("staff:create", "--email", "x@mga.test", "--password", "short", "--json")).json.error.message).toMatch(/password/);
     expect((await cli("staff:create", "--email", "ops@mga.test", "--password", "a long password", "--json")).json.error.message).toMatch(/already/);
+  });
+
+  it("prints the console's forwarding key: derived from SECRET_KEY, the key the admin listener checks the console's signature with", async () => {
+    const printed = await cli("console:forwarding-key", "--field", "key");
+    expect(printed.code).toBe(0);
+    expect(printed.stdout.trim()).toBe(TEST_SECRETS.macKey("console-forwarding").toString("base64url"));
+    expect(printed.stdout.trim()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(printed.stderr).toContain("ADMIN_FORWARDING_KEY");
   });
 
   it("stops with one line when DATABASE_URL is set without SECRET_KEY (instances sharing a database need the same one)", async () => {

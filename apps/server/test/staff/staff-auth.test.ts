@@ -75,4 +75,17 @@ describe("staff sign-in and authorization", () => {
     expect(dump).not.toContain("admin password 1");
     expect(dump).not.toContain(token);
   });
+
+  it("stores no CSRF token a database reader could use, and refuses a wrong one of any length", async () => {
+    const { cookie, csrf } = await signIn("ana@mga.test", "admin password 1");
+    const dump = JSON.stringify((await app.t.db.sql.query("SELECT * FROM staff_sessions")).rows);
+    expect(dump).not.toContain(csrf);
+    // The same token for the whole session: staff.me gives back the one the sign-in gave.
+    expect((await trpc("staff.me", { cookie })).data.csrf_token).toBe(csrf);
+    const create = (token: string) => trpc("staff.organizations.create", { mutation: true, input: { name: "CSRF probe" }, cookie, csrf: token });
+    for (const wrong of ["x", `${csrf.slice(0, -1)}${csrf.endsWith("A") ? "B" : "A"}`, `${csrf}${csrf}`]) {
+      expect(await create(wrong)).toMatchObject({ status: 403, error: { message: "missing or wrong X-CSRF-Token" } });
+    }
+    expect((await create(csrf)).status).toBe(200);
+  });
 });

@@ -1,6 +1,8 @@
 import { createStaff } from "@mga/core/staff";
+import fc from "fast-check";
+import { TEST_SECRETS } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { staffClient } from "../support/staff-client";
+import { consoleForwardedFor, staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -94,12 +96,13 @@ describe("where the staff surface is served", () => {
   });
 
   it("the forwarded address is believed only from trusted proxies, and only its last entry", async () => {
-    const { clientAddressOf, loopback, trustedProxies } = await import("../../src/http/client-address");
+    const { clientAddressOf, trustedProxies } = await import("../../src/http/client-address");
     const request = (remoteAddress: string, forwarded?: string) => ({ socket: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as never;
-    expect(clientAddressOf(request("127.0.0.1", "10.0.0.1, 203.0.113.9"), loopback)).toBe("203.0.113.9");
-    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), loopback)).toBe("203.0.113.1");
+    const proxyOnThisMachine = trustedProxies("127.0.0.1");
+    expect(clientAddressOf(request("127.0.0.1", "10.0.0.1, 203.0.113.9"), proxyOnThisMachine)).toBe("203.0.113.9");
+    expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), proxyOnThisMachine)).toBe("203.0.113.1");
     expect(clientAddressOf(request("203.0.113.1", "10.9.9.9"), trustedProxies(""))).toBe("203.0.113.1");
-    expect(clientAddressOf(request("127.0.0.1", "not an address"), loopback)).toBe("127.0.0.1");
+    expect(clientAddressOf(request("127.0.0.1", "not an address"), proxyOnThisMachine)).toBe("127.0.0.1");
     const proxies = trustedProxies("10.0.0.0/8, 2001:db8::1");
     expect(clientAddressOf(request("10.1.2.3", "198.51.100.4"), proxies)).toBe("198.51.100.4");
     expect(clientAddressOf(request("::ffff:10.1.2.3", "198.51.100.4"), proxies)).toBe("198.51.100.4");
@@ -118,5 +121,56 @@ describe("where the staff surface is served", () => {
     const results = await Promise.all(Array.from({ length: 22 }, (_, i) => signIn(`v6-${i}@mga.test`, "a guess", `2001:db8:42:7::${(i + 1).toString(16)}`)));
     expect(results.filter((result) => result.status === 401)).toHaveLength(20);
     expect(results.filter((result) => result.status === 429)).toHaveLength(2);
+  });
+});
+
+// Last: the first test spends this machine's own address's sign-in budget. It follows other
+// requests at once: a pause near the server's 5 s keep-alive lets fetch reuse a closing socket.
+describe("the visitor's address on the admin listener", () => {
+  it("a process on this machine cannot pick its address: a forged X-Forwarded-For counts against loopback, a stale signature too", async () => {
+    const attempt = (email: string, headers: Record<string, string>) =>
+      fetch(`${app.adminUrl}/trpc/staff.signIn`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify({ email, password: "a guess" }) });
+    const forged = await Promise.all(Array.from({ length: 21 }, (_, i) => attempt(`forger-${i}@mga.test`, { "X-Forwarded-For": `203.0.113.${i + 1}` })));
+    expect(forged.filter((res) => res.status === 401)).toHaveLength(20);
+    expect(forged.filter((res) => res.status === 429)).toHaveLength(1);
+    expect((await audit("staff.sign_in_failed", "forger-0@mga.test"))[0]?.details.address).toBe("127.0.0.1");
+    // Nor does a captured signature once it is old, or with the address changed.
+    const stale = consoleForwardedFor("198.51.100.90", Date.now() - 60_000);
+    expect((await attempt("stale@mga.test", { "X-Console-Forwarded-For": stale })).status).toBe(429);
+    expect((await attempt("tampered@mga.test", { "X-Console-Forwarded-For": consoleForwardedFor("198.51.100.91").replace("198.51.100.91", "198.51.100.92") })).status).toBe(429);
+    // The console's visitors are counted apart from it.
+    expect((await signIn("visitor@mga.test", "a guess", "198.51.100.93")).status).toBe(401);
+    expect((await audit("staff.sign_in_failed", "visitor@mga.test"))[0]?.details.address).toBe("198.51.100.93");
+  });
+
+  it("is the console's signed one, from any peer; an old, tampered, foreign or malformed signature is ignored", async () => {
+    const { clientAddressOf, trustedProxies } = await import("../../src/http/client-address");
+    const key = TEST_SECRETS.macKey("console-forwarding");
+    const request = (remoteAddress: string, header: string) => ({ socket: { remoteAddress }, headers: { "x-console-forwarded-for": header } }) as never;
+    const none = trustedProxies("");
+    const from = (header: string, peer = "127.0.0.1") => clientAddressOf(request(peer, header), none, key);
+    const genuine = consoleForwardedFor("203.0.113.9");
+    expect(from(genuine)).toBe("203.0.113.9");
+    expect(from(consoleForwardedFor("2001:db8::7"))).toBe("2001:db8::7");
+    // A console deployed on another host needs no TRUST_PROXY entry: the signature is the proof.
+    expect(from(genuine, "10.0.0.5")).toBe("203.0.113.9");
+    // Believed 30 s either side of its time, no longer.
+    expect(from(consoleForwardedFor("203.0.113.9", Date.now() - 25_000))).toBe("203.0.113.9");
+    expect(from(consoleForwardedFor("203.0.113.9", Date.now() - 35_000))).toBe("127.0.0.1");
+    expect(from(consoleForwardedFor("203.0.113.9", Date.now() + 35_000))).toBe("127.0.0.1");
+    const [, seconds, mac] = genuine.split(";");
+    expect(from(`203.0.113.10;${seconds};${mac}`)).toBe("127.0.0.1");
+    expect(from(`203.0.113.9;${Number(seconds) - 1};${mac}`)).toBe("127.0.0.1");
+    expect(from(`203.0.113.9;${seconds};${mac?.slice(0, -2)}`)).toBe("127.0.0.1");
+    expect(from(consoleForwardedFor("203.0.113.9", Date.now(), Buffer.alloc(32)))).toBe("127.0.0.1");
+    // Another purpose's key of the same SECRET_KEY (a cursor's MAC) is not the console's.
+    expect(from(`203.0.113.9;${seconds};${TEST_SECRETS.sign("cursor", `203.0.113.9;${seconds}`)}`)).toBe("127.0.0.1");
+    for (const junk of ["", "203.0.113.9", "203.0.113.9;;", `${genuine};x`, `not-an-address;${seconds};${mac}`, `203.0.113.9;1e3;${mac}`, `203.0.113.9;${"9".repeat(40)};${mac}`]) {
+      expect(from(junk), junk).toBe("127.0.0.1");
+    }
+    // Whatever else a client writes there is its own address, never an error.
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (junk) => from(junk) === "127.0.0.1"));
+    // The public listener has no console: it ignores the header.
+    expect(clientAddressOf(request("127.0.0.1", genuine), none)).toBe("127.0.0.1");
   });
 });

@@ -1,3 +1,5 @@
+import { createHmac } from "node:crypto";
+import { TEST_SECRETS } from "@mga/core/testing";
 import { expect } from "vitest";
 import type { UntypedJson } from "./untyped-json";
 
@@ -11,8 +13,17 @@ export interface TrpcOptions {
   mutation?: boolean;
   cookie?: string;
   csrf?: string;
-  /** The visitor's address the console forwards (X-Forwarded-For, believed from loopback). */
+  /** The visitor's address the console forwards, signed as the console signs it (X-Console-Forwarded-For). */
   address?: string;
+}
+
+/**
+ * The X-Console-Forwarded-For header the console sends for `address` (apps/admin/src/lib/visitor-signature.ts),
+ * signed with the test databases' SECRET_KEY; `now` and `key` let a test make an old or a foreign one.
+ */
+export function consoleForwardedFor(address: string, now = Date.now(), key = TEST_SECRETS.macKey("console-forwarding")): string {
+  const signed = `${address};${Math.floor(now / 1000)}`;
+  return `${signed};${createHmac("sha256", key).update(signed).digest("base64url")}`;
 }
 
 export interface TrpcResult {
@@ -36,7 +47,7 @@ export function staffClient(baseUrl: () => string) {
     const headers: Record<string, string> = { "Content-Type": "application/json" };
     if (options.cookie) headers.Cookie = options.cookie;
     if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
-    if (options.address) headers["X-Forwarded-For"] = options.address;
+    if (options.address) headers["X-Console-Forwarded-For"] = consoleForwardedFor(options.address);
     const url = options.mutation || options.input === undefined ? `${baseUrl()}/trpc/${path}` : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
     const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
     const text = await res.text();

@@ -1,3 +1,3 @@
 // @mga/core/ids: what the rest of the service may use of this area; everything else is internal.
 export { newId } from "./new-id";
-export { hashSecret } from "./secret-token";
+export { hashSecret, sameSecret } from "./secret-token";

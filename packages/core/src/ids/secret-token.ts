@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * Secrets handed to a browser or a mailbox (launch codes, session and chat tokens,
@@ -11,4 +11,13 @@ export function newSecretToken(bytes = 24): string {
 
 export function hashSecret(token: string): string {
   return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * Whether a presented secret equals the expected one, in constant time. Both are hashed first,
+ * so the comparison takes as long whatever was presented and not even its length shows.
+ */
+export function sameSecret(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
 }

@@ -3,9 +3,12 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
 /**
  * What the one server secret (SECRET_KEY) protects. Each purpose gets its own key derived with
  * HKDF, so a value made for one purpose (a cursor's MAC) can never pass for another (a sealed
- * replay).
+ * replay). `console-forwarding`: the console's signature on the visitor address it forwards.
  */
-export type SecretPurpose = "cursor" | "stored-response" | "notification-link";
+export type SecretPurpose = "cursor" | "stored-response" | "notification-link" | "console-forwarding";
+
+/** Purposes whose MACs another process makes, which is given that purpose's key instead of SECRET_KEY. */
+export type ExportedPurpose = Extract<SecretPurpose, "console-forwarding">;
 
 export interface ServerSecrets {
   /** A MAC of `data` (HMAC-SHA256, base64url). */
@@ -15,6 +18,8 @@ export interface ServerSecrets {
   seal(purpose: SecretPurpose, plaintext: string): string;
   /** The plaintext, or undefined when `sealed` was not sealed for this purpose with this key. */
   open(purpose: SecretPurpose, sealed: string): string | undefined;
+  /** The MAC key of a purpose another process signs for (the console), so it never needs SECRET_KEY itself. */
+  macKey(purpose: ExportedPurpose): Buffer;
 }
 
 /** Enough characters for 190+ bits however it was generated (base64 of 32 random bytes is 43). */
@@ -58,5 +63,6 @@ export function serverSecrets(secretKey: string): ServerSecrets {
         return undefined;
       }
     },
+    macKey: (purpose) => Buffer.from(keyFor(purpose, "mac")),
   };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
@@ -11,10 +12,11 @@ import { STAFF_ROLES, type StaffRole } from "./staff-values";
 
 /**
  * Staff of the admin console: accounts (scrypt hashes), server-side sessions (12 hours; the
- * cookie holds a random token, the database its hash) with a CSRF token. Sign-ins are
- * throttled per account and per client address (sign-ins/sign-in-throttle.ts), and every
- * failed or refused one is audited. Roles: `admin` may do everything, `viewer` only read.
- * Admins invite colleagues (staff-invites.ts) and manage them (staff-members.ts).
+ * cookie holds a random token, the database its hash) with a CSRF token derived from the
+ * session's token (staffCsrfToken), never stored. Sign-ins are throttled per account and per
+ * client address (sign-ins/sign-in-throttle.ts), and every failed or refused one is audited.
+ * Roles: `admin` may do everything, `viewer` only read. Admins invite colleagues
+ * (staff-invites.ts) and manage them (staff-members.ts).
  */
 export const STAFF_SESSION_HOURS = 12;
 
@@ -23,6 +25,16 @@ export interface StaffMember {
   email: string;
   role: StaffRole;
   csrfToken: string;
+}
+
+/**
+ * A session's CSRF token: an HMAC keyed by the session's own token, so it is never stored and
+ * cannot be worked out from the stored hash. Not keyed by SECRET_KEY: whoever holds the session
+ * token reads the CSRF token from staff.me anyway, and a new SECRET_KEY should not break the
+ * mutations of every open session.
+ */
+function staffCsrfToken(sessionToken: string): string {
+  return createHmac("sha256", sessionToken).update("mga-staff-csrf").digest("base64url");
 }
 
 /** A staff email as stored: trimmed, lower-case; anything that is not an address is refused. */
@@ -94,31 +106,23 @@ export async function signInStaff(db: Database, input: { email: string; password
   }
   await db.sql.query("UPDATE staff_accounts SET last_sign_in_at = $2 WHERE id = $1", [account.id, now]);
   const sessionToken = newSecretToken(32);
-  const csrfToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
-  await db.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-    newId("sts"),
-    account.id,
-    hashSecret(sessionToken),
-    csrfToken,
-    now,
-    expiresAt,
-  ]);
+  await db.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)", [newId("sts"), account.id, hashSecret(sessionToken), now, expiresAt]);
   await audit("staff.sign_in", account.id);
-  return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken } };
+  return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) } };
 }
 
 export async function authenticateStaff(db: Database, sessionToken: string | undefined, now = new Date()): Promise<StaffMember> {
   if (!sessionToken) throw new AppError("unauthorized", "sign in first");
-  const { rows: sessions } = await db.sql.query<{ staffId: string; csrfToken: string; expiresAt: Date; revokedAt: Date | null }>(
-    `SELECT staff_id AS "staffId", csrf_token AS "csrfToken", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM staff_sessions WHERE token_hash = $1`,
+  const { rows: sessions } = await db.sql.query<{ staffId: string; expiresAt: Date; revokedAt: Date | null }>(
+    `SELECT staff_id AS "staffId", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM staff_sessions WHERE token_hash = $1`,
     [hashSecret(sessionToken)],
   );
   const session = sessions[0];
   if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
   const account = (await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE id = $1`, [session.staffId])).rows[0];
   if (!account || account.disabledAt) throw new AppError("unauthorized", "your session has ended; sign in again");
-  return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: session.csrfToken };
+  return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) };
 }
 
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {

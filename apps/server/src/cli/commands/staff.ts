@@ -13,4 +13,14 @@ export const staffCommands = {
       return createStaff(db, { email: str(flags, "email"), password: str(flags, "password"), role, actor: "cli" });
     },
   },
+  "console:forwarding-key": {
+    usage: "console:forwarding-key",
+    summary: "Print the console's ADMIN_FORWARDING_KEY: derived from SECRET_KEY, it signs the visitor address the console forwards to the admin listener.",
+    options: {},
+    required: [],
+    note: "Set it as ADMIN_FORWARDING_KEY where the console runs (the run command does this itself); it changes with SECRET_KEY.",
+    async run({ db }) {
+      return { key: db.secrets.macKey("console-forwarding").toString("base64url") };
+    },
+  },
 } satisfies Record<string, Command>;

@@ -1,8 +1,8 @@
-import { timingSafeEqual } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import type { ApiRequest, DirectoryPorts } from "@mga/api";
 import { type Database } from "@mga/core/db";
 import { AppError, isAppError } from "@mga/core/errors";
+import { sameSecret } from "@mga/core/ids";
 import { type JobQueue } from "@mga/core/jobs";
 import { completeSiteLogin, signInAtLocalSite } from "@mga/core/launches";
 import { confirmEmailVerification } from "@mga/core/partners/operations";
@@ -269,10 +269,4 @@ async function reportLoginFromSite(db: Database, req: ApiRequest, res: ServerRes
   await completeSiteLogin(db, { sessionToken: body.session_token, siteAccountId: body.site_account_id });
   res.statusCode = 204;
   res.end();
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
