@@ -14,6 +14,7 @@ const ACTIONS: Record<string, string> = {
   "integration.alias_remove": "Removed an alias",
   "integration.alias_grant": "Granted an alias to a key",
   "integration.alias_revoke": "Withdrew an alias from a key",
+  "integration.chat_answer_limit": "Changed the chat answers per user",
   "key.create": "Created the API key",
   "key.revoke": "Revoked the API key",
   "key.rate_limit": "Changed the key's rate limit",

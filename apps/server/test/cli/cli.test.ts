@@ -120,6 +120,29 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     expect(taken.json.error.message).toMatch(/already used/);
   });
 
+  it("sets an integration's chat answers per user, shows it, returns it to the default, and refuses values out of bounds", async () => {
+    const org = await cli("org:create", "--name", "Chatty Partners", "--json");
+    const created = await cli("integration:create", "--org", org.json.id, "--slug", "chatty-los", "--chat-answers-per-user", "12", "--json");
+    expect(created.json).toMatchObject({ slug: "chatty-los", chat_answers_per_user_per_minute: 12 });
+    const updated = await cli("integration:update", "--org", org.json.id, "--slug", "chatty-los", "--chat-answers-per-user", "30", "--json");
+    expect(updated.json.chat_answers_per_user_per_minute).toBe(30);
+    // Another change leaves the setting as it is.
+    expect((await cli("integration:update", "--org", org.json.id, "--slug", "chatty-los", "--add-alias", "chatty", "--json")).json.chat_answers_per_user_per_minute).toBe(30);
+    expect((await cli("integration:list", "--org", org.json.id, "--json")).json.integrations[0].chat_answers_per_user_per_minute).toBe(30);
+    const reset = await cli("integration:update", "--org", org.json.id, "--slug", "chatty-los", "--chat-answers-per-user", "default", "--json");
+    expect(reset.json.chat_answers_per_user_per_minute).toBeNull();
+    for (const bad of ["0", "601", "-3"]) {
+      const refused = await cli("integration:update", "--org", org.json.id, "--slug", "chatty-los", `--chat-answers-per-user=${bad}`, "--json");
+      expect(refused.code, bad).toBe(1);
+      expect(refused.json.error).toEqual({ code: "invalid_request", message: "Chat answers per user per minute must be a whole number from 1 to 600 (or the default, 20)." });
+    }
+    for (const bad of ["2.5", "many", ""]) {
+      const refused = await cli("integration:update", "--org", org.json.id, "--slug", "chatty-los", "--chat-answers-per-user", bad, "--json");
+      expect(refused.json.error, bad).toEqual({ code: "invalid_request", message: "--chat-answers-per-user: must be a whole number of answers per minute, or default" });
+    }
+    expect((await cli("integration:list", "--org", org.json.id, "--json")).json.integrations[0].chat_answers_per_user_per_minute).toBeNull();
+  });
+
   it("creates staff accounts for the admin console", async () => {
     const created = await cli("staff:create", "--email", "Ops@MGA.test", "--password", "a long password", "--role", "viewer", "--json");
     expect(created.code).toBe(0);

@@ -114,7 +114,7 @@ describe("embedded chat in a partner's page", () => {
     }
   });
 
-  it("a launch key over its rate limit: the chat says so in plain words and keeps the question", { timeout: 60_000 }, async () => {
+  it("a launch key over its rate limit: the chat says the organization's assistant is busy, without blaming the user, and keeps the question", { timeout: 60_000 }, async () => {
     upstreamAnswers(answer("Not reached."));
     const { email, launchUrl, launcherId } = await prepare();
     const context = await browser.newContext();
@@ -131,7 +131,35 @@ describe("embedded chat in a partner's page", () => {
     await page.fill("#question", "Is a gift allowed?");
     await page.click("#send");
     const notice = await page.waitForSelector(".msg.assistant[data-notice='rate_limited']", { timeout: 10_000 });
-    expect(await notice.textContent()).toMatch(/^Too many questions in a short time\. Try again in \d+ (seconds|minutes)\.$/);
+    expect(await notice.textContent()).toMatch(
+      /^Your organization's assistant is busy right now \(a limit shared by everyone at your organization\)\. Try again in (1 second|\d+ seconds|\d+ minutes)\.$/,
+    );
+    expect(await notice.getAttribute("data-limit")).toBe("shared");
+    expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
+    expect(await page.isVisible("#ended")).toBe(false);
+    await context.close();
+  });
+
+  it("a user over his own limit: the chat says he is sending questions faster than allowed, and keeps the question", { timeout: 60_000 }, async () => {
+    upstreamAnswers(answer("Not reached."));
+    const { email, launchUrl } = await prepare();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(await launchUrl());
+    await signInThroughPopup(context, page, email);
+    // This user's 20 answers are spent, in this minute and the next.
+    await setup.app.t.db.sql.query(
+      `INSERT INTO partner_user_rate_limit_counters (partner_user_id, window_start, count)
+       SELECT u.id, w, 20 FROM partner_users u, unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
+       WHERE u.email = $1
+       ON CONFLICT (partner_user_id, window_start) DO UPDATE SET count = 20`,
+      [email],
+    );
+    await page.fill("#question", "Is a gift allowed?");
+    await page.click("#send");
+    const notice = await page.waitForSelector(".msg.assistant[data-notice='rate_limited']", { timeout: 10_000 });
+    expect(await notice.textContent()).toMatch(/^You are sending questions faster than allowed \(20 a minute for each person\)\. Try again in (1 second|\d+ seconds|\d+ minutes)\.$/);
+    expect(await notice.getAttribute("data-limit")).toBe("per-user");
     expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
     expect(await page.isVisible("#ended")).toBe(false);
     await context.close();

@@ -159,7 +159,11 @@ describe("hosted chat: limits and scope", () => {
     const refused = await chat(token, { message: "And a gift?" });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    // The key's limit, which the user shares: named so, for the page to say the assistant is busy rather than blame him.
+    expect(refused.headers.get("ratelimit-policy")).toBe('"per-key";q=2;w=60');
+    const { error } = (await refused.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("rate_limited");
+    expect(error.message).toMatch(/^your organization's assistant is busy: the 2 answers and requests per minute its users share are used up; try again in \d+s$/);
   });
 
   it("a chat token reads and continues only the conversations of its launch's loan", async () => {

@@ -258,6 +258,12 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     audit: "integration.alias_grant",
     target: () => f.mainIntegrationId,
   },
+  "staff.integrations.setChatAnswerLimit": {
+    input: () => ({ id: f.spareIntegrationId, chat_answers_per_user_per_minute: 5 }),
+    probe: () => rows("SELECT chat_answers_per_user_per_minute FROM integrations WHERE id = $1", [f.spareIntegrationId]),
+    audit: "integration.chat_answer_limit",
+    target: () => f.spareIntegrationId,
+  },
   "staff.keys.create": {
     input: () => ({ organization_id: f.orgId, name: "Authz created key", scopes: ["chat:read"] }),
     probe: () => rows("SELECT id FROM api_keys WHERE name = 'Authz created key'"),
@@ -382,6 +388,9 @@ const QUERIES: Record<string, QueryCase> = {
   "staff.integrations.aliasRule": {
     check: (data) => expect(data).toBe(ALIAS_GRANT_RULE),
   },
+  "staff.integrations.chatAnswerLimits": {
+    check: (data) => expect(data).toEqual({ default_per_user_per_minute: 20, max_per_user_per_minute: 600 }),
+  },
   "staff.integrations.get": {
     input: () => ({ id: f.mainIntegrationId }),
     check: (data) =>
@@ -390,6 +399,7 @@ const QUERIES: Record<string, QueryCase> = {
         organization_id: f.orgId,
         slug: MAIN,
         status: "active",
+        chat_answers_per_user_per_minute: null,
         aliases: [
           { slug: "alias-drop", granted_key_ids: [] },
           { slug: "alias-keep", granted_key_ids: [] },

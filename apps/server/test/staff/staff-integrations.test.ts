@@ -15,7 +15,14 @@ describe("integrations and aliases", () => {
   it("creates an integration; an alias resolves only for the key granted it; disabling refuses partner calls with 403", async () => {
     const org = await newOrg("Integrations Lender");
     const created = ok(await mutate(admin, "staff.integrations.create", { organization_id: org.id, slug: "lender-los", aliases: ["lender"] }));
-    expect(created).toEqual({ id: expect.stringMatching(/^int_/), organization_id: org.id, slug: "lender-los", status: "active", aliases: [{ slug: "lender", granted_key_ids: [] }] });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^int_/),
+      organization_id: org.id,
+      slug: "lender-los",
+      status: "active",
+      chat_answers_per_user_per_minute: null,
+      aliases: [{ slug: "lender", granted_key_ids: [] }],
+    });
     const id = created.id as string;
     expect((await mutate(admin, "staff.integrations.create", { organization_id: org.id, slug: "lender-los" })).status).toBe(400);
     expect((await mutate(admin, "staff.integrations.create", { organization_id: org.id, slug: "other", aliases: ["lender"] })).status).toBe(400);
@@ -52,7 +59,7 @@ describe("integrations and aliases", () => {
     expect(removed.aliases.map((a: { slug: string }) => a.slug)).toEqual(["lender"]);
 
     expect(ok(await query(viewer, "staff.integrations.list", { organization_id: org.id }))).toEqual([
-      { id, organization_id: org.id, slug: "lender-los", status: "active", aliases: [{ slug: "lender", granted_key_ids: [] }], users: 1 },
+      { id, organization_id: org.id, slug: "lender-los", status: "active", chat_answers_per_user_per_minute: null, aliases: [{ slug: "lender", granted_key_ids: [] }], users: 1 },
     ]);
     expect(ok(await query(viewer, "staff.organizations.list")).find((o: { id: string }) => o.id === org.id)).toMatchObject({ integrations: 1, active_keys: 2 });
 
@@ -89,5 +96,34 @@ describe("aliases of other integrations", () => {
     expect(ok(await query(viewer, "staff.integrations.get", { id: crm.id })).aliases).toEqual([{ slug: "crm-public", granted_key_ids: [] }]);
     expect(ok(await query(viewer, "staff.integrations.get", { id: los.id })).aliases).toEqual([{ slug: "sib-public", granted_key_ids: [] }]);
     expect((await auditList({ action: "integration.alias_" })).filter((e) => e.target === los.id || e.target === crm.id)).toEqual([]);
+  });
+});
+
+describe("chat answers per user", () => {
+  it("admins set the integration's limit within its bounds (audited), viewers see it, null returns it to the default", async () => {
+    const org = await newOrg("Chat Limit Lender");
+    const { id } = ok(await mutate(admin, "staff.integrations.create", { organization_id: org.id, slug: "limit-los" }));
+    expect(ok(await query(viewer, "staff.integrations.chatAnswerLimits"))).toEqual({ default_per_user_per_minute: 20, max_per_user_per_minute: 600 });
+
+    const set = ok(await mutate(admin, "staff.integrations.setChatAnswerLimit", { id, chat_answers_per_user_per_minute: 8 }));
+    expect(set.chat_answers_per_user_per_minute).toBe(8);
+    expect(ok(await query(viewer, "staff.integrations.get", { id })).chat_answers_per_user_per_minute).toBe(8);
+    expect(ok(await query(viewer, "staff.integrations.list", { organization_id: org.id }))[0].chat_answers_per_user_per_minute).toBe(8);
+
+    for (const bad of [0, 601, 2.5, "12", true]) {
+      const refused = await mutate(admin, "staff.integrations.setChatAnswerLimit", { id, chat_answers_per_user_per_minute: bad });
+      expect(refused.status, String(bad)).toBe(400);
+      expect(refused.error?.message, String(bad)).toMatch(/^chat_answers_per_user_per_minute: /);
+    }
+    expect((await mutate(admin, "staff.integrations.setChatAnswerLimit", { id })).status).toBe(400);
+    expect((await mutate(viewer, "staff.integrations.setChatAnswerLimit", { id, chat_answers_per_user_per_minute: 9 })).status).toBe(403);
+    expect(ok(await query(viewer, "staff.integrations.get", { id })).chat_answers_per_user_per_minute).toBe(8);
+
+    expect(ok(await mutate(admin, "staff.integrations.setChatAnswerLimit", { id, chat_answers_per_user_per_minute: null })).chat_answers_per_user_per_minute).toBeNull();
+    const entries = (await auditList({ action: "integration.chat_answer_limit", actor: ADMIN.email })).filter((e) => e.target === id);
+    expect(entries.map((e) => e.details)).toEqual([
+      { chat_answers_per_user_per_minute: null, previous: 8 },
+      { chat_answers_per_user_per_minute: 8, previous: null },
+    ]);
   });
 });

@@ -28,6 +28,7 @@ export function integrationToOperatorView(integration: IntegrationRecord) {
     organization_id: integration.organizationId,
     slug: integration.slug,
     status: integration.status,
+    chat_answers_per_user_per_minute: integration.chatAnswersPerUserPerMinute,
     aliases: integration.aliases.map((alias) => ({ slug: alias.slug, granted_key_ids: alias.grantedKeyIds })),
   };
 }

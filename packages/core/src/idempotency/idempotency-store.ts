@@ -89,7 +89,8 @@ export async function releaseIdempotencyKey(db: Database, input: { apiKeyId: str
 export async function sweepExpiredRecords(db: Database): Promise<{ idempotency: number; rateLimits: number }> {
   const idempotency = await db.sql.query("DELETE FROM idempotency_records WHERE expires_at < now()");
   const rateLimits = await db.sql.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
-  return { idempotency: idempotency.rowCount ?? 0, rateLimits: rateLimits.rowCount ?? 0 };
+  const chatAnswers = await db.sql.query("DELETE FROM partner_user_rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
+  return { idempotency: idempotency.rowCount ?? 0, rateLimits: (rateLimits.rowCount ?? 0) + (chatAnswers.rowCount ?? 0) };
 }
 
 /** JSON with object keys sorted, so that the same body always has the same fingerprint. */

@@ -2,7 +2,8 @@ import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { getKeyById } from "../keys/authenticate-api-key";
 import type { SendMessageInput } from "../conversations/send-message";
-import { enforceRateLimit } from "../rate-limits/rate-limit";
+import { countChatAnswer } from "../rate-limits/count-chat-answer";
+import { enforceRateLimit, type RateLimitState } from "../rate-limits/rate-limit";
 import { takeRateLimitToken } from "../rate-limits/take-rate-limit-token";
 import type { EmbeddedOwner } from "../conversations/conversations";
 import type { ChatAuthority } from "./embed-auth";
@@ -28,9 +29,11 @@ export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
 export async function embeddedMessageInput(db: Database, authority: ChatAuthority, input: { requestId: string; message: string; conversationId?: string | undefined }): Promise<SendMessageInput> {
   const message = input.message.trim();
   if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
-  const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), partnerUserExternalId(db, authority.partnerUserId)]);
-  // Embedded answers count against the launch key's rate limit, like its API requests.
-  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }));
+  const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), countChatAnswer(db, { partnerUserId: authority.partnerUserId })]);
+  // The user's own limit first: an answer refused there spends nothing of the key's budget,
+  // which every user of the partner shares; then the key's, like its API requests.
+  enforceRateLimit(user.state, overUserLimit);
+  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }), overSharedLimit);
   const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
   return {
     key,
@@ -45,9 +48,14 @@ export async function embeddedMessageInput(db: Database, authority: ChatAuthorit
   };
 }
 
-/** The partner's id for the user a chat token names; a row gone meanwhile is a 404 (as Prisma's "not found" was). */
-async function partnerUserExternalId(db: Database, partnerUserId: string): Promise<{ externalUserId: string }> {
-  const { rows } = await db.sql.query<{ externalUserId: string }>(`SELECT external_user_id AS "externalUserId" FROM partner_users WHERE id = $1`, [partnerUserId]);
-  if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
-  return rows[0];
+/**
+ * The two refusals in the words of the person chatting (the page words its own notice from the
+ * RateLimit-Policy name): only the first is his doing; the second is a limit he shares.
+ */
+function overUserLimit(state: RateLimitState): string {
+  return `you are sending questions faster than allowed: at most ${state.limit} answers per minute for each user; try again in ${state.resetSeconds}s`;
+}
+
+function overSharedLimit(state: RateLimitState): string {
+  return `your organization's assistant is busy: the ${state.limit} answers and requests per minute its users share are used up; try again in ${state.resetSeconds}s`;
 }

@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import { windowEndsInMsSql, windowSql } from "./window-sql";
 
 /**
  * One lease: `slice` tokens of the key's budget in the current window, all or none, in one
@@ -10,9 +11,7 @@ import type { Database } from "../db/database";
  * its next, smaller attempt from it.
  */
 const LEASE_SQL = `
-WITH w AS (
-  SELECT to_timestamp(floor(extract(epoch FROM now()) / $4::int) * $4::int) AS start, now() AS at
-),
+WITH w AS (${windowSql("$4")}),
 lease AS (
   INSERT INTO rate_limit_counters AS c (api_key_id, window_start, count)
   SELECT $1, w.start, $2::int FROM w WHERE $2::int <= $3::int
@@ -23,7 +22,7 @@ lease AS (
 SELECT (SELECT count FROM lease) AS "leasedTotal",
        (SELECT c.count FROM rate_limit_counters c WHERE c.api_key_id = $1 AND c.window_start = w.start) AS "seenTotal",
        extract(epoch FROM w.start)::float8 AS "windowStart",
-       ceil(extract(epoch FROM (w.start + make_interval(secs => $4::int) - w.at)) * 1000)::int AS "endsInMs"
+       ${windowEndsInMsSql("$4")} AS "endsInMs"
 FROM w`;
 
 export interface LeaseResult {

@@ -2,6 +2,7 @@ import { integrationToOperatorView } from "@mga/api";
 import { AppError } from "@mga/core/errors";
 import { ALIAS_GRANT_RULE } from "@mga/core/launches";
 import { createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core/partners/integrations";
+import { DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE, MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE } from "@mga/core/rate-limits";
 import { type Command, str, list } from "./command";
 
 /** Partner integrations and their aliases. */
@@ -11,22 +12,48 @@ function parseIntegrationStatus(value: string | boolean | string[] | undefined):
   return value;
 }
 
+/** A number, or `default` for the service default (null); core checks the bounds. */
+function parseChatAnswersPerUser(value: string | boolean | string[] | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === "default") return null;
+  const parsed = Number(value);
+  if (typeof value !== "string" || value.trim() === "" || !Number.isInteger(parsed)) {
+    throw new AppError("invalid_request", "--chat-answers-per-user: must be a whole number of answers per minute, or default");
+  }
+  return parsed;
+}
+
+const CHAT_ANSWERS_PER_USER = `hosted-chat answers each user may get per minute, counted before the launch key's limit (default ${DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE}, at most ${MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE})`;
+
 export const integrationsCommands = {
   "integration:create": {
-    usage: "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled]",
-    summary: `Configure a partner integration (canonical slug, optional public aliases). ${ALIAS_GRANT_RULE}`,
-    options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" } },
+    usage: "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled] [--chat-answers-per-user <n>|default]",
+    summary: `Configure a partner integration (canonical slug, optional public aliases; --chat-answers-per-user: ${CHAT_ANSWERS_PER_USER}). ${ALIAS_GRANT_RULE}`,
+    options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" }, "chat-answers-per-user": { type: "string" } },
     required: ["org", "slug"],
     async run({ db }, flags) {
       return integrationToOperatorView(
-        await createIntegration(db, { organizationId: str(flags, "org"), slug: str(flags, "slug"), aliases: list(flags, "alias"), status: parseIntegrationStatus(flags.status) }),
+        await createIntegration(db, {
+          organizationId: str(flags, "org"),
+          slug: str(flags, "slug"),
+          aliases: list(flags, "alias"),
+          status: parseIntegrationStatus(flags.status),
+          chatAnswersPerUserPerMinute: parseChatAnswersPerUser(flags["chat-answers-per-user"]),
+        }),
       );
     },
   },
   "integration:update": {
-    usage: "integration:update --org <id> --slug <slug> [--status active|disabled] [--add-alias <slug> ...] [--remove-alias <slug> ...]",
-    summary: "Enable or disable an integration, add or remove aliases.",
-    options: { org: { type: "string" }, slug: { type: "string" }, status: { type: "string" }, "add-alias": { type: "string", multiple: true }, "remove-alias": { type: "string", multiple: true } },
+    usage: "integration:update --org <id> --slug <slug> [--status active|disabled] [--add-alias <slug> ...] [--remove-alias <slug> ...] [--chat-answers-per-user <n>|default]",
+    summary: `Enable or disable an integration, add or remove aliases, set ${CHAT_ANSWERS_PER_USER}.`,
+    options: {
+      org: { type: "string" },
+      slug: { type: "string" },
+      status: { type: "string" },
+      "add-alias": { type: "string", multiple: true },
+      "remove-alias": { type: "string", multiple: true },
+      "chat-answers-per-user": { type: "string" },
+    },
     required: ["org", "slug"],
     async run({ db }, flags) {
       return integrationToOperatorView(
@@ -34,6 +61,7 @@ export const integrationsCommands = {
           organizationId: str(flags, "org"),
           slug: str(flags, "slug"),
           status: parseIntegrationStatus(flags.status),
+          chatAnswersPerUserPerMinute: parseChatAnswersPerUser(flags["chat-answers-per-user"]),
           addAliases: list(flags, "add-alias"),
           removeAliases: list(flags, "remove-alias"),
         }),

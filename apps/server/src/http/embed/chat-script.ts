@@ -242,6 +242,20 @@ export const CHAT_SCRIPT = String.raw`(() => {
     answer.node.append(el("p", { className: "failure error", role: "alert" }, [why, retry]));
   }
 
+  // Which limit refused the answer, from the RateLimit-Policy's name: the user's own, or the one
+  // the whole organization shares (the user is not told off for that one).
+  function limited(answer, res) {
+    const seconds = Number(res.headers.get("Retry-After")) || 60;
+    const wait = "Try again in " + (seconds < 90 ? seconds + (seconds === 1 ? " second." : " seconds.") : Math.ceil(seconds / 60) + " minutes.");
+    const policy = /^"([^"]+)";q=(\d+)/.exec(res.headers.get("RateLimit-Policy") || "");
+    const own = policy !== null && policy[1] === "per-user";
+    answer.text.textContent = own
+      ? "You are sending questions faster than allowed (" + policy[2] + " a minute for each person). " + wait
+      : "Your organization's assistant is busy right now (a limit shared by everyone at your organization). " + wait;
+    answer.node.dataset.notice = "rate_limited";
+    answer.node.dataset.limit = own ? "per-user" : "shared";
+  }
+
   async function ask(message) {
     const answer = answerBubble();
     setBusy(true);
@@ -254,9 +268,7 @@ export const CHAT_SCRIPT = String.raw`(() => {
       });
       if (res.status === 401) return ended();
       if (res.status === 429) {
-        const seconds = Number(res.headers.get("Retry-After")) || 60;
-        answer.text.textContent = "Too many questions in a short time. Try again in " + (seconds < 90 ? seconds + " seconds." : Math.ceil(seconds / 60) + " minutes.");
-        answer.node.dataset.notice = "rate_limited";
+        limited(answer, res);
         $("question").value = message;
         return;
       }

@@ -4,6 +4,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { endLaunchesThroughAlias } from "../../launches/launch-bindings";
 import { getOrganization } from "../../orgs/organizations";
+import { assertChatAnswersPerUser } from "../../rate-limits/chat-answer-limit";
 import type { IntegrationStatus } from "./integration-status";
 import { assertIntegrationSlug } from "./slug";
 
@@ -12,6 +13,8 @@ export interface IntegrationRecord {
   organizationId: string;
   slug: string;
   status: IntegrationStatus;
+  /** Hosted-chat answers one of its users may get per minute; null: the service default. */
+  chatAnswersPerUserPerMinute: number | null;
   aliases: Array<{ slug: string; grantedKeyIds: string[] }>;
 }
 
@@ -22,8 +25,12 @@ export interface ResolvedIntegration {
   slug: string;
 }
 
-export async function createIntegration(db: Database, input: { organizationId: string; slug: string; aliases?: string[]; status?: IntegrationStatus }): Promise<IntegrationRecord> {
+export async function createIntegration(
+  db: Database,
+  input: { organizationId: string; slug: string; aliases?: string[]; status?: IntegrationStatus; chatAnswersPerUserPerMinute?: number | null },
+): Promise<IntegrationRecord> {
   await getOrganization(db, input.organizationId);
+  assertChatAnswersPerUser(input.chatAnswersPerUserPerMinute ?? null);
   const slug = assertIntegrationSlug(input.slug, "slug");
   const aliases = [...new Set((input.aliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
   if (aliases.includes(slug)) throw new AppError("invalid_request", "alias: must differ from the canonical slug");
@@ -31,7 +38,13 @@ export async function createIntegration(db: Database, input: { organizationId: s
   await assertSlugsFree(db, input.organizationId, aliases, "aliases");
   const id = newId("int");
   await withTransaction(db, async (tx) => {
-    await tx.sql.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ($1, $2, $3, $4)", [id, input.organizationId, slug, input.status ?? "active"]);
+    await tx.sql.query("INSERT INTO integrations (id, organization_id, slug, status, chat_answers_per_user_per_minute) VALUES ($1, $2, $3, $4, $5)", [
+      id,
+      input.organizationId,
+      slug,
+      input.status ?? "active",
+      input.chatAnswersPerUserPerMinute ?? null,
+    ]);
     for (const alias of aliases) await addAlias(tx, id, input.organizationId, alias);
   });
   return getIntegration(db, input.organizationId, slug);
@@ -39,21 +52,33 @@ export async function createIntegration(db: Database, input: { organizationId: s
 
 export async function updateIntegration(
   db: Database,
-  input: { organizationId: string; slug: string; status?: IntegrationStatus; addAliases?: string[]; removeAliases?: string[] },
+  input: {
+    organizationId: string;
+    slug: string;
+    status?: IntegrationStatus;
+    /** Undefined: unchanged; null: back to the default. */
+    chatAnswersPerUserPerMinute?: number | null;
+    addAliases?: string[];
+    removeAliases?: string[];
+  },
 ): Promise<IntegrationRecord> {
+  if (input.chatAnswersPerUserPerMinute !== undefined) assertChatAnswersPerUser(input.chatAnswersPerUserPerMinute);
   const current = await getIntegration(db, input.organizationId, input.slug);
   const add = [...new Set((input.addAliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
   // Adding an alias the integration already has is refused, not reported as done.
   const existing = add.filter((alias) => current.aliases.some((known) => known.slug === alias));
   if (existing.length) throw new AppError("invalid_request", `the name ${existing.join(", ")} is already an alias of ${current.slug}`, { field: "alias" });
   await assertSlugsFree(db, input.organizationId, add, "alias");
+  // The per-user chat limit is read by each answer's count: it applies from the next answer on, on every instance.
+  const changes: Array<[column: string, value: unknown]> = [];
+  if (input.status) changes.push(["status", input.status]);
+  if (input.chatAnswersPerUserPerMinute !== undefined) changes.push(["chat_answers_per_user_per_minute", input.chatAnswersPerUserPerMinute]);
   await withTransaction(db, async (tx) => {
-    if (input.status) {
+    if (changes.length) {
+      const set = changes.map(([column], index) => `${column} = $${index + 2}`).join(", ");
       // Disabling moves access_version: launches snapshot it, so enabling again revives nothing issued before.
-      const { rowCount } = await tx.sql.query("UPDATE integrations SET status = $2, access_version = access_version + CASE WHEN $2 = 'active' THEN 0 ELSE 1 END, updated_at = now() WHERE id = $1", [
-        current.id,
-        input.status,
-      ]);
+      const bump = input.status && input.status !== "active" ? ", access_version = access_version + 1" : "";
+      const { rowCount } = await tx.sql.query(`UPDATE integrations SET ${set}${bump}, updated_at = now() WHERE id = $1`, [current.id, ...changes.map(([, value]) => value)]);
       // Removed meanwhile: a 404, as Prisma's update made it.
       if (!rowCount) throw new AppError("not_found", "this record no longer exists");
     }
@@ -148,7 +173,7 @@ async function assertSlugsFree(db: Database, organizationId: string, slugs: stri
 }
 
 /** An integration as IntegrationRecord, its aliases by slug (select FROM integrations i). */
-const COLUMNS = `i.id, i.organization_id AS "organizationId", i.slug, i.status,
+const COLUMNS = `i.id, i.organization_id AS "organizationId", i.slug, i.status, i.chat_answers_per_user_per_minute AS "chatAnswersPerUserPerMinute",
   COALESCE((SELECT json_agg(json_build_object('slug', a.slug, 'grantedKeyIds', a.granted_key_ids) ORDER BY a.slug) FROM integration_aliases a WHERE a.integration_id = i.id), '[]') AS aliases`;
 
 async function addAlias(tx: Database, integrationId: string, organizationId: string, slug: string): Promise<void> {

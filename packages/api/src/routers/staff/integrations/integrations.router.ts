@@ -1,14 +1,16 @@
 import { router } from "../../../trpc";
 import { addAlias } from "./add-alias";
 import { aliasRule } from "./alias-rule";
+import { chatAnswerLimits } from "./chat-answer-limits";
 import { createStaffIntegration } from "./create-integration";
 import { getStaffIntegration } from "./get-integration";
 import { listStaffIntegrations } from "./list-integrations";
 import { removeAlias } from "./remove-alias";
 import { setAliasGrant } from "./set-alias-grant";
+import { setChatAnswerLimit } from "./set-chat-answer-limit";
 import { setIntegrationStatus } from "./set-integration-status";
 
-/** Partner integrations, their public aliases and which keys each alias is granted to. */
+/** Partner integrations, their public aliases and which keys each alias is granted to, and their users' chat limit. */
 export const staffIntegrationsRouter = router({
   aliasRule,
   list: listStaffIntegrations,
@@ -18,4 +20,6 @@ export const staffIntegrationsRouter = router({
   addAlias,
   removeAlias,
   setAliasGrant,
+  chatAnswerLimits,
+  setChatAnswerLimit,
 });

@@ -40,3 +40,18 @@ export async function setAliasGrantAction(_state: FormState, form: FormData): Pr
     granted ? "Alias granted to the key." : "Grant withdrawn.",
   );
 }
+
+export async function setChatAnswerLimitAction(_state: FormState, form: FormData): Promise<FormState> {
+  const raw = text(form, "chatAnswersPerUser");
+  const limit = raw ? Number(raw) : null;
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
+    return { status: "error", fieldErrors: { chatAnswersPerUser: "A whole number of answers per minute, or empty for the default." } };
+  }
+  return runAction(
+    async (api) => {
+      await api.staff.integrations.setChatAnswerLimit.mutate({ id: text(form, "integrationId"), chat_answers_per_user_per_minute: limit });
+    },
+    limit === null ? "Chat limit saved: the service default applies." : `Chat limit saved: ${limit} answers per minute for each user.`,
+    { chat_answers_per_user_per_minute: "chatAnswersPerUser" },
+  );
+}

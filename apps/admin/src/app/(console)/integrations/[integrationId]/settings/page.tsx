@@ -5,17 +5,19 @@ import { Field, SubmitButton } from "@/components/fields";
 import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { load } from "@/lib/session";
-import { addAliasAction, removeAliasAction, setAliasGrantAction, setIntegrationStatusAction } from "./actions";
+import { addAliasAction, removeAliasAction, setAliasGrantAction, setChatAnswerLimitAction, setIntegrationStatusAction } from "./actions";
 
-/** Status, public aliases and which keys each alias is granted to; launch keys bound here. */
+/** Status, the users' chat limit, public aliases and which keys each alias is granted to; launch keys bound here. */
 export default async function IntegrationSettingsPage({ params }: { params: Promise<{ integrationId: string }> }) {
   const { integrationId } = await params;
   const integration = await load((api) => api.staff.integrations.get.query({ id: integrationId }));
-  const [keys, admin, aliasRule] = await Promise.all([
+  const [keys, admin, aliasRule, chatLimits] = await Promise.all([
     load((api) => api.staff.keys.list.query({ organization_id: integration.organization_id })),
     isAdmin(),
     load((api) => api.staff.integrations.aliasRule.query()),
+    load((api) => api.staff.integrations.chatAnswerLimits.query()),
   ]);
+  const perUser = integration.chat_answers_per_user_per_minute;
   const activeKeys = keys.filter((key) => key.status === "active");
   const publicNames = new Set([integration.slug, ...integration.aliases.map((alias) => alias.slug)]);
   const launchKeys = keys.filter((key) => key.launch_binding && publicNames.has(key.launch_binding.integration));
@@ -48,6 +50,32 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
         ) : (
           <ReadOnlyNote />
         )}
+      </Section>
+      <Section title="Chat answers per user">
+        <p data-chat-answer-limit>
+          {perUser === null
+            ? `${chatLimits.default_per_user_per_minute} answers per minute for each user (the service default).`
+            : `${perUser} answers per minute for each user (set for this integration; the service default is ${chatLimits.default_per_user_per_minute}).`}
+        </p>
+        <p className="hint">
+          Each answer in the hosted chat counts against its user&apos;s own limit first, then against the launch key&apos;s rate limit, which all of the partner&apos;s users share: one user cannot use
+          up the key&apos;s budget for the others. A user over their own limit is told to slow down; over the key&apos;s, that the organization&apos;s assistant is busy.
+        </p>
+        {admin ? (
+          <ActionForm action={setChatAnswerLimitAction} label="Chat answers per user" className="form form-inline">
+            <input type="hidden" name="integrationId" value={integration.id} />
+            <Field
+              label="Answers per user per minute"
+              name="chatAnswersPerUser"
+              type="number"
+              min={1}
+              max={chatLimits.max_per_user_per_minute}
+              defaultValue={perUser ?? ""}
+              hint={`1 to ${chatLimits.max_per_user_per_minute}; empty: the service default (${chatLimits.default_per_user_per_minute}).`}
+            />
+            <SubmitButton>Save chat limit</SubmitButton>
+          </ActionForm>
+        ) : null}
       </Section>
       <Section title="Aliases and grants">
         <p className="hint">{aliasRule}</p>
