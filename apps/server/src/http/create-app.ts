@@ -1,12 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createContextFactory, createRestHandler, LICENSE_PATH, LICENSE_TEXT, matchMessageStream, restMethodsOf } from "@mga/api";
+import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler, createStreamHandler, LICENSE_PATH, LICENSE_TEXT, restMethodsOf } from "@mga/api";
 import type { Logger } from "../log";
 import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { logFailure, requestPipeline } from "./request-pipeline";
 import { routeTable } from "./route-table";
 import { siteRoutes } from "./site/site-routes";
-import { writeMessageStream } from "./stream-message";
 
 export interface AppOptions extends ApiDeps {
   logger: Logger;
@@ -27,7 +26,7 @@ export interface AppOptions extends ApiDeps {
  * console's /trpc is on the admin listener, admin-app.ts):
  *   GET /v1/openapi.json   the generated OpenAPI document
  *   GET /license           the license its `info.license.url` points to
- *   POST …messages + stream the SSE answers (stream-message.ts)
+ *   POST …messages + stream the SSE answers (api's stream handler)
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /embed/…               the hosted chat: page and browser routes (embed/)
  *   /site/…                the built-in site login and its password and email pages (site/)
@@ -40,10 +39,13 @@ export function createApp(options: AppOptions) {
     ...options,
     onError: (error, req) => logFailure(logger, req, error),
   });
-  const createContext = createContextFactory(options);
+  // A stream that fails after its first frame ends with the terminal error frame; what is worth logging is logged here.
+  const onStreamError = (error: unknown, req: ApiRequest) =>
+    logger.error("stream failed", { request_id: req.requestId, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
+  const streamOptions = { keepAliveMs: options.sseKeepAliveMs, onError: onStreamError };
+  const stream = createStreamHandler({ ...options, ...streamOptions });
   let openApiJson: string | undefined;
-  const streamDeps = { db, upstream, logger, keepAliveMs: options.sseKeepAliveMs };
-  const embedDeps = { ...streamDeps, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
+  const embedDeps = { db, upstream, ...streamOptions, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
   const siteDeps = { db, callbackSecret: options.siteCallbackSecret, queue: options.queue, directory: options.directory };
   const routes = routeTable([
     {
@@ -76,9 +78,7 @@ export function createApp(options: AppOptions) {
       if (!isRest(path)) return false;
       // HEAD is answered as GET would be (the key checked, 401 without one); Node sends no body for it.
       if (req.method === "HEAD") req.method = "GET";
-      const stream = matchMessageStream(req.method, path, req.body);
-      if (stream) await writeMessageStream(streamDeps, createContext({ req }), req, res, stream);
-      else await rest(req, res);
+      if (!(await stream(req, res, path))) await rest(req, res);
       return true;
     },
   );

@@ -1,12 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, writeErrorResponse } from "@mga/api";
+import { type ApiRequest, type HostedChatStreamDeps, writeErrorResponse, writeHostedChatAnswer } from "@mga/api";
 import { listMessages } from "@mga/core/conversations";
 import { AppError } from "@mga/core/errors";
 import { chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, verifyChatToken } from "@mga/core/launches";
 import { z } from "zod";
 import { sendJson } from "../html";
 import type { Route } from "../route-table";
-import { type StreamDeps, streamAnswer } from "../stream-message";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 
 /**
@@ -28,7 +27,7 @@ const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversa
 const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
 const RETIRED = /^\/embed\/launch(\/.*)?$/;
 
-export interface EmbedDeps extends StreamDeps {
+export interface EmbedDeps extends HostedChatStreamDeps {
   /** The site login the popup opens (the built-in /site/login, or a real site's page). */
   siteLoginUrl: string;
   /** Origin of the hosted chat: the only launch URLs the sample partner page frames. */
@@ -105,7 +104,7 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
       method: "POST",
       path: "/embed/api/chat/messages",
       async handle(req, res) {
-        await streamAnswer(deps, req, res, { withConversationEvent: true }, async () => {
+        await writeHostedChatAnswer(deps, req, res, async () => {
           const authority = await verifyChatToken(db, bearer(req));
           const parsed = chatBody.safeParse(req.body);
           if (!parsed.success) throw new AppError("invalid_request", 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');

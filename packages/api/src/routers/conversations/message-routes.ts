@@ -6,7 +6,7 @@ export type MessageInputSchema = typeof sendMessageInput | typeof sendToConversa
 /**
  * What tells the two message routes (spec 4.4, 4.5) apart. Both transports are built from
  * these definitions: the JSON procedure (message-procedure.ts) and the streamed answer
- * (pipeline/stream-message.ts), so a route's path, body schema and scope exist once.
+ * (streams/message-stream.ts), so a route's path, body schema and scope exist once.
  */
 export interface MessageRoute<Input extends MessageInputSchema = MessageInputSchema> {
   /** The OpenAPI path; a `{conversationId}` in it is where the conversation id comes from. */

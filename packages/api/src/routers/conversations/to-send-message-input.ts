@@ -5,7 +5,7 @@ import type { sendMessageInput, sendToConversationInput } from "./conversations.
 
 /**
  * The wire body of either message route → core's sendMessage input. Shared by the JSON
- * procedures and the streamed answers (pipeline/stream-message.ts), so they cannot drift apart.
+ * procedures and the streamed answers (streams/message-stream.ts), so they cannot drift apart.
  */
 export function toSendMessageInput(key: AuthenticatedKey, requestId: string, input: z.infer<typeof sendMessageInput> | z.infer<typeof sendToConversationInput>): SendMessageInput {
   return {

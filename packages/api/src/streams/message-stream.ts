@@ -5,7 +5,7 @@ import { pathPattern } from "../rest/path-pattern";
 import { MESSAGE_ROUTES, type MessageRoute } from "../routers/conversations/message-routes";
 import { toSendMessageInput } from "../routers/conversations/to-send-message-input";
 import { type AnswerStreamOptions, answerAsFrames, type FrameSink } from "./answer-frames";
-import { authorizeKeyRequest } from "./authorize-key-request";
+import { authorizeKeyRequest } from "../pipeline/authorize-key-request";
 
 /** A message route asked to stream: which one, and its input as the JSON procedure would get it (body and path parameters). */
 export interface MessageStreamRequest {
