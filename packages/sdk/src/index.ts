@@ -1,5 +1,7 @@
 export { Client, type ClientOptions } from "./client";
-export { ApiError } from "./api-error";
+export { MgaError } from "./errors/mga-error";
+export { ApiError } from "./errors/api-error";
+export { ApiConnectionError, ApiTimeoutError } from "./errors/connection-errors";
 export type { RetryOptions } from "./http/retry-policy";
 export type { CallOptions, IdempotentCallOptions } from "./idempotency";
 export { WaitTimeoutError, type WaitOptions } from "./polling";

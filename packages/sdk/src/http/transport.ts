@@ -1,5 +1,5 @@
 import createClient, { type Client as FetchClient } from "openapi-fetch";
-import { ApiError } from "../api-error";
+import { ApiError } from "../errors/api-error";
 import type { paths } from "../generated/openapi";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy";
 import { retryingFetch } from "./retrying-fetch";

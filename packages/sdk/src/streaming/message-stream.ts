@@ -1,12 +1,22 @@
-import { ApiError } from "../api-error";
+import { ApiError } from "../errors/api-error";
+import { ApiConnectionError, type RequestTarget } from "../errors/connection-errors";
+import { MgaError } from "../errors/mga-error";
 import type { StreamEvent } from "../types";
 import { AnswerCollector, type FinalAnswer } from "./final-answer";
 import { parseFrames } from "./parse-frames";
 
+/** The request a stream's body comes from: how to stop it, and what to name in an error. */
+export interface StreamRequest extends RequestTarget {
+  controller: AbortController;
+  /** The controller's signal joined with the caller's. */
+  signal: AbortSignal;
+}
+
 /**
  * A streamed answer: iterate it for typed frames (`for await (const frame of stream)`), or await
  * `finalAnswer()`. Leaving the loop early (break, return, a throw) aborts the request, so the
- * service stops generating. The terminal `error` frame is thrown as an ApiError.
+ * service stops generating. The terminal `error` frame is thrown as an ApiError, a connection
+ * lost midway as an ApiConnectionError (a stream is never retried once its first frame came).
  * One pass only: the frames are read from the network as they come.
  */
 export class MessageStream implements AsyncIterable<StreamEvent> {
@@ -15,15 +25,15 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
 
   constructor(
     private readonly body: ReadableStream<Uint8Array>,
-    private readonly controller: AbortController,
+    private readonly request: StreamRequest,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
-    if (this.started) throw new Error("A MessageStream can be read once: it is consumed as it arrives");
+    if (this.started) throw new MgaError("A MessageStream can be read once: it is consumed as it arrives");
     this.started = true;
     let finished = false;
     try {
-      for await (const frame of parseFrames(this.body)) {
+      for await (const frame of this.frames()) {
         if (frame.type === "error") {
           throw new ApiError({ status: frame.status, code: frame.error.code, message: frame.error.message, requestId: frame.error.request_id });
         }
@@ -32,7 +42,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       }
       finished = true;
     } finally {
-      if (!finished) this.controller.abort();
+      if (!finished) this.request.controller.abort();
     }
   }
 
@@ -46,6 +56,17 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
 
   /** Stops the stream and its request. */
   abort(): void {
-    this.controller.abort();
+    this.request.controller.abort();
+  }
+
+  /** The parsed frames, with a failure of the connection named as one. */
+  private async *frames(): AsyncGenerator<StreamEvent> {
+    try {
+      yield* parseFrames(this.body);
+    } catch (error) {
+      // The caller's abort is theirs to recognize; fetch's network failures are TypeErrors (Fetch standard).
+      if (this.request.signal.aborted || !(error instanceof TypeError)) throw error;
+      throw new ApiConnectionError({ method: this.request.method, url: this.request.url, cause: error });
+    }
   }
 }
