@@ -1,12 +1,11 @@
-import { createTransport, type Transport, type TransportOptions } from "./http/transport";
+import { type ClientOptions, resolveClientOptions } from "./client-options";
+import { createTransport, type Transport } from "./http/transport";
 import { ConversationsResource } from "./resources/conversations";
 import { EmbedSessionsResource } from "./resources/embed-sessions";
 import { IntegrationResource } from "./resources/integration";
 import { MeResource } from "./resources/me";
 import { MessagesResource } from "./resources/messages";
 import { SourcesResource } from "./resources/sources";
-
-export type ClientOptions = TransportOptions;
 
 /**
  * The API's client, for server-side code only (an API key must never reach a browser):
@@ -21,7 +20,7 @@ export class Client {
   private readonly transport: Transport;
 
   constructor(options: ClientOptions) {
-    this.transport = createTransport(options);
+    this.transport = createTransport(resolveClientOptions(options));
     this.me = new MeResource(this.transport);
     this.sources = new SourcesResource(this.transport);
     this.conversations = new ConversationsResource(this.transport);

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { delay, http, HttpResponse, passthrough } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiConnectionError, ApiTimeoutError, Client } from "../src/index";
+import { ApiConnectionError, ApiTimeoutError, Client, type RetryEvent } from "../src/index";
 import { closedPort } from "./support/closed-port";
 import { BASE, testClient, useMockApi } from "./support/mock-api";
 
@@ -27,7 +27,7 @@ describe("connection errors", () => {
   it("a refused connection (a real closed port) is an ApiConnectionError naming the request, with the cause kept", async () => {
     server.use(http.all("*", () => passthrough()));
     const baseUrl = `http://127.0.0.1:${await closedPort()}`;
-    const error = await new Client({ apiKey: "k", baseUrl, retry: { maxRetries: 0 } }).me.get().catch((e: unknown) => e);
+    const error = await new Client({ apiKey: "k", baseUrl, maxRetries: 0 }).me.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).not.toBeInstanceOf(ApiTimeoutError);
     expect(error).toMatchObject({ name: "ApiConnectionError", method: "GET", url: `${baseUrl}/v1/me` });
@@ -35,10 +35,23 @@ describe("connection errors", () => {
     expect(String(error)).toMatch(/^ApiConnectionError: .*GET http:\/\/127\.0\.0\.1:\d+\/v1\/me.*ECONNREFUSED/);
   });
 
+  it("a refused connection is retried while safe (a GET), each retry told to onRetry, then thrown", async () => {
+    server.use(http.all("*", () => passthrough()));
+    const events: RetryEvent[] = [];
+    const client = new Client({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}`, initialRetryDelayMs: 1, onRetry: (event) => events.push(event) });
+    await expect(client.me.get()).rejects.toBeInstanceOf(ApiConnectionError);
+    expect(events.map((event) => [event.attempt, event.reason instanceof ApiConnectionError])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+  });
+
   it("a streamed message whose connection is refused throws ApiConnectionError from stream(), without a retry", async () => {
     server.use(http.all("*", () => passthrough()));
-    const client = new Client({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}` });
+    const events: RetryEvent[] = [];
+    const client = new Client({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}`, onRetry: (event) => events.push(event) });
     await expect(client.messages.stream({ message: "hi", user })).rejects.toBeInstanceOf(ApiConnectionError);
+    expect(events).toEqual([]);
   });
 
   it("no answer within timeoutMs is an ApiTimeoutError (an ApiConnectionError) naming the limit", async () => {
@@ -48,7 +61,7 @@ describe("connection errors", () => {
         return HttpResponse.json({});
       }),
     );
-    const error = await testClient({ timeoutMs: 50, retry: { maxRetries: 0 } })
+    const error = await testClient({ timeoutMs: 50, maxRetries: 0 })
       .me.get()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTimeoutError);
@@ -65,7 +78,7 @@ describe("connection errors", () => {
       res.write('{"request_id":');
       // The rest never comes.
     });
-    const error = await new Client({ apiKey: "k", baseUrl, timeoutMs: 200, retry: { maxRetries: 1, initialDelayMs: 1 } }).me.get().catch((e: unknown) => e);
+    const error = await new Client({ apiKey: "k", baseUrl, timeoutMs: 200, maxRetries: 1, initialRetryDelayMs: 1 }).me.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(attempts).toBe(2);
   });
@@ -75,7 +88,7 @@ describe("connection errors", () => {
       res.writeHead(200, { "Content-Type": "application/json" });
       res.write('{"request_id":', () => res.destroy());
     });
-    const error = await new Client({ apiKey: "k", baseUrl, retry: { maxRetries: 0 } }).me.get().catch((e: unknown) => e);
+    const error = await new Client({ apiKey: "k", baseUrl, maxRetries: 0 }).me.get().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(error).not.toBeInstanceOf(ApiTimeoutError);
   });

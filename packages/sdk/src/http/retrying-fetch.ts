@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiConnectionError, ApiTimeoutError } from "../errors/connection-errors";
-import { backoffDelayMs, isSafeToRepeat, type RetryOptions, retryAfterMs, shouldRetry } from "./retry-policy";
+import type { RetryEvent } from "./retry-events";
+import { backoffDelayMs, isSafeToRepeat, retryAfterMs, type RetrySettings, shouldRetry } from "./retry-policy";
 
 export interface RetryingFetchOptions {
-  retry: Required<RetryOptions>;
+  retry: RetrySettings;
   /**
    * Per attempt, covering the headers and the whole body, which is read within the attempt (so a
    * failure midway is a connection error like any other). Undefined for streams: no timeout, and
@@ -11,6 +12,7 @@ export interface RetryingFetchOptions {
    */
   timeoutMs: number | undefined;
   fetch: (input: Request, init?: RequestInit) => Promise<Response>;
+  onRetry: (event: RetryEvent) => void;
 }
 
 /**
@@ -23,6 +25,10 @@ export interface RetryingFetchOptions {
 export function retryingFetch(options: RetryingFetchOptions) {
   return async (request: Request): Promise<Response> => {
     const target = { method: request.method, url: request.url };
+    const waitBeforeRetry = async (retry: number, delayMs: number, reason: RetryEvent["reason"]) => {
+      options.onRetry({ attempt: retry + 1, delayMs, reason, ...target });
+      await sleep(delayMs, undefined, { signal: request.signal });
+    };
     for (let retry = 0; ; retry++) {
       const canRetry = retry < options.retry.maxRetries;
       const { timeoutMs } = options;
@@ -37,7 +43,7 @@ export function retryingFetch(options: RetryingFetchOptions) {
         if (request.signal.aborted) throw error;
         const failure = timeout?.aborted && timeoutMs !== undefined ? new ApiTimeoutError({ ...target, timeoutMs, cause: error }) : new ApiConnectionError({ ...target, cause: error });
         if (!canRetry || !isSafeToRepeat(request)) throw failure;
-        await sleep(backoffDelayMs(retry, options.retry), undefined, { signal: request.signal });
+        await waitBeforeRetry(retry, backoffDelayMs(retry, options.retry), failure);
         continue;
       }
       if (!canRetry || !shouldRetry(request, response)) return response;
@@ -45,7 +51,7 @@ export function retryingFetch(options: RetryingFetchOptions) {
       // A wait longer than the SDK is configured to sit through is the caller's decision: hand back the 429.
       if (asked !== undefined && asked > options.retry.maxDelayMs) return response;
       await response.body?.cancel();
-      await sleep(asked ?? backoffDelayMs(retry, options.retry), undefined, { signal: request.signal });
+      await waitBeforeRetry(retry, asked ?? backoffDelayMs(retry, options.retry), response.status);
     }
   };
 }
