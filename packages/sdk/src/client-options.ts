@@ -4,9 +4,10 @@ import { type Logger, type RetryEvent, retryListener } from "./http/retry-events
 import { DEFAULT_RETRY, type RetryOptions, type RetrySettings } from "./http/retry-policy";
 
 export interface ClientOptions {
-  apiKey: string;
-  /** The API's origin, e.g. `https://api.example.com` (paths start with /v1). */
-  baseUrl: string;
+  /** Your API key (scopes per resource). Defaults to the MGA_API_KEY environment variable. */
+  apiKey?: string | undefined;
+  /** The API's origin, e.g. `https://api.example.com` (paths start with /v1). Defaults to MGA_BASE_URL. */
+  baseUrl?: string | undefined;
   /** Retries after the first attempt (default 2); 0 turns retrying off. */
   maxRetries?: number | undefined;
   /**
@@ -41,11 +42,17 @@ export interface ClientSettings {
   fetch: (input: Request, init?: RequestInit) => Promise<Response>;
 }
 
-/** Fills in and checks the options; a retry setting that would not be bounded is an MgaError. */
-export function resolveClientOptions(options: ClientOptions): ClientSettings {
-  const { apiKey, baseUrl } = options;
-  if (!apiKey) throw new TypeError("apiKey is required: create a key in the console (Organization → API keys)");
-  if (!/^https?:\/\//.test(baseUrl)) throw new TypeError("baseUrl must be the API's http(s) origin, e.g. https://api.example.com");
+/** Fills in and checks the options; a missing or malformed one is an MgaError that says what to set. */
+export function resolveClientOptions(options: ClientOptions = {}): ClientSettings {
+  const apiKey = options.apiKey ?? readEnv("MGA_API_KEY");
+  if (!apiKey?.trim()) {
+    throw new MgaError(
+      "apiKey is required: pass it to new Client({ apiKey }) or set the MGA_API_KEY environment variable (create a key in the staff console: the organization's page → Keys → Create key)",
+    );
+  }
+  const baseUrl = options.baseUrl ?? readEnv("MGA_BASE_URL");
+  if (!baseUrl) throw new MgaError("baseUrl is required: pass it to new Client({ baseUrl }) or set the MGA_BASE_URL environment variable, e.g. https://api.example.com");
+  if (!/^https?:\/\//.test(baseUrl)) throw new MgaError(`baseUrl must be the API's http(s) origin, e.g. https://api.example.com (got ${JSON.stringify(baseUrl)})`);
 
   const retry: RetrySettings = {
     maxRetries: options.maxRetries ?? options.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries,

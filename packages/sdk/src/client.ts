@@ -9,7 +9,8 @@ import { SourcesResource } from "./resources/sources";
 
 /**
  * The API's client, for server-side code only (an API key must never reach a browser):
- * `new Client({ apiKey, baseUrl })`, then one property per resource.
+ * `new Client({ apiKey, baseUrl })` (or `new Client()` with MGA_API_KEY and MGA_BASE_URL set),
+ * then one property per resource.
  */
 export class Client {
   readonly me: MeResource;
@@ -19,7 +20,7 @@ export class Client {
   readonly embedSessions: EmbedSessionsResource;
   private readonly transport: Transport;
 
-  constructor(options: ClientOptions) {
+  constructor(options: ClientOptions = {}) {
     this.transport = createTransport(resolveClientOptions(options));
     this.me = new MeResource(this.transport);
     this.sources = new SourcesResource(this.transport);

@@ -1,5 +1,5 @@
 /** The environment variables the SDK reads, for the options a caller leaves out. */
-export type EnvName = "MGA_LOG";
+export type EnvName = "MGA_API_KEY" | "MGA_BASE_URL" | "MGA_LOG";
 
 /**
  * One environment variable, or undefined when it is unset or blank. Guarded by `typeof process`:
