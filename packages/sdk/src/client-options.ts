@@ -23,7 +23,7 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** @deprecated Use maxRetries, initialRetryDelayMs and maxRetryDelayMs; they win over it when both are given. */
   retry?: RetryOptions | undefined;
-  /** Per attempt of a JSON request (default 60 s). Streams have none: cancel them with a signal or `break`. */
+  /** Per attempt of a JSON request (default 60 s). Streams have none: cancel them with `cancel()`, a signal or `break`. */
   timeoutMs?: number | undefined;
   /** Per attempt of a JSON message call, which waits for the whole answer (default 330 s: the service allows an answer 300 s). */
   answerTimeoutMs?: number | undefined;
