@@ -1,4 +1,5 @@
-import { createTransport, type Transport, type TransportOptions } from "./http/transport";
+import { type ClientOptions, resolveClientOptions } from "./client-options";
+import { createTransport, type Transport } from "./http/transport";
 import { ConversationsResource } from "./resources/conversations";
 import { EmbedSessionsResource } from "./resources/embed-sessions";
 import { IntegrationResource } from "./resources/integration";
@@ -6,11 +7,10 @@ import { MeResource } from "./resources/me";
 import { MessagesResource } from "./resources/messages";
 import { SourcesResource } from "./resources/sources";
 
-export type ClientOptions = TransportOptions;
-
 /**
  * The API's client, for server-side code only (an API key must never reach a browser):
- * `new Client({ apiKey, baseUrl })`, then one property per resource.
+ * `new Client({ apiKey, baseUrl })` (or `new Client()` with MGA_API_KEY and MGA_BASE_URL set),
+ * then one property per resource.
  */
 export class Client {
   readonly me: MeResource;
@@ -20,8 +20,8 @@ export class Client {
   readonly embedSessions: EmbedSessionsResource;
   private readonly transport: Transport;
 
-  constructor(options: ClientOptions) {
-    this.transport = createTransport(options);
+  constructor(options: ClientOptions = {}) {
+    this.transport = createTransport(resolveClientOptions(options));
     this.me = new MeResource(this.transport);
     this.sources = new SourcesResource(this.transport);
     this.conversations = new ConversationsResource(this.transport);

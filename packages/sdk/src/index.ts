@@ -1,5 +1,9 @@
-export { Client, type ClientOptions } from "./client";
-export { ApiError } from "./api-error";
+export { Client } from "./client";
+export type { ClientOptions } from "./client-options";
+export { MgaError } from "./errors/mga-error";
+export { ApiError } from "./errors/api-error";
+export { ApiConnectionError, ApiTimeoutError } from "./errors/connection-errors";
+export type { Logger, RetryEvent } from "./http/retry-events";
 export type { RetryOptions } from "./http/retry-policy";
 export type { CallOptions, IdempotentCallOptions } from "./idempotency";
 export { WaitTimeoutError, type WaitOptions } from "./polling";

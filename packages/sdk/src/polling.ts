@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { MgaError, nameErrorClass } from "./errors/mga-error";
 
 /** How `waitFor` polls (defaults: every 500 ms, growing to 5 s, for at most 2 minutes). */
 export interface WaitOptions {
@@ -9,8 +10,10 @@ export interface WaitOptions {
 }
 
 /** `waitFor` ran out of time: the record is still not in a terminal status. */
-export class WaitTimeoutError<T> extends Error {
-  override readonly name = "WaitTimeoutError";
+export class WaitTimeoutError<T> extends MgaError {
+  static {
+    nameErrorClass(this, "WaitTimeoutError");
+  }
   constructor(
     message: string,
     /** The record as last read. */

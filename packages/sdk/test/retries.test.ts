@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
-import { ApiError } from "../src/index";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiConnectionError, ApiError, Client, MgaError, type RetryEvent } from "../src/index";
 import { BASE, envelope, testClient, useMockApi } from "./support/mock-api";
 
 const { server, requests } = useMockApi();
@@ -162,5 +162,121 @@ describe("retries", () => {
       await expect(testClient().conversations.get("c1")).rejects.toMatchObject({ status, code });
     }
     expect(requests).toHaveLength(4);
+  });
+});
+
+describe("bounded, visible retries", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+
+  it("by default a Retry-After beyond 10 s is not waited: a streamed message's 429 is thrown at once with retryAfterSeconds", async () => {
+    server.use(http.post(`${BASE}/v1/messages`, () => HttpResponse.json(envelope("rate_limited", "slow down", "req_27"), { status: 429, headers: { "Retry-After": "27" } })));
+    const started = performance.now();
+    const error = await new Client({ apiKey: "mga_test_key", baseUrl: BASE }).messages.stream({ message: "hi", user }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 27, requestId: "req_27" });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("maxRetryDelayMs sets that cap: a Retry-After within it is waited, one beyond it is thrown at once", async () => {
+    server.use(
+      http.get(
+        `${BASE}/v1/me`,
+        answers(
+          () => HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
+          () => HttpResponse.json(envelope("rate_limited", "slow down", "req_2"), { status: 429, headers: { "Retry-After": "2" } }),
+        ),
+      ),
+    );
+    const error = await testClient({ maxRetryDelayMs: 1_500 })
+      .me.get()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 2, requestId: "req_2" });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("maxRetries bounds the attempts: 2 retries by default, as many as asked, none with 0", async () => {
+    server.use(http.get(`${BASE}/v1/me`, () => new HttpResponse(null, { status: 503 })));
+    const attempts = async (options: { maxRetries?: number }) => {
+      requests.length = 0;
+      await expect(testClient(options).me.get()).rejects.toMatchObject({ status: 503 });
+      return requests.length;
+    };
+    expect(await attempts({})).toBe(3);
+    expect(await attempts({ maxRetries: 4 })).toBe(5);
+    expect(await attempts({ maxRetries: 0 })).toBe(1);
+  });
+
+  it("the first release's `retry: { … }` still works, and the options of their own win over it", async () => {
+    server.use(http.get(`${BASE}/v1/me`, () => new HttpResponse(null, { status: 503 })));
+    await expect(testClient({ retry: { maxRetries: 1, initialDelayMs: 1 } }).me.get()).rejects.toMatchObject({ status: 503 });
+    expect(requests).toHaveLength(2);
+    requests.length = 0;
+    await expect(testClient({ retry: { maxRetries: 4 }, maxRetries: 0 }).me.get()).rejects.toMatchObject({ status: 503 });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("refuses settings that would not be bounded", () => {
+    for (const options of [{ maxRetries: -1 }, { maxRetries: 1.5 }, { maxRetries: Infinity }, { maxRetryDelayMs: Infinity }, { maxRetryDelayMs: -1 }, { initialRetryDelayMs: Number.NaN }]) {
+      expect(() => testClient(options)).toThrow(MgaError);
+    }
+  });
+
+  it("onRetry is told each retry before its wait: which one, the delay, why (a status or the connection error), method and URL", async () => {
+    server.use(
+      http.get(
+        `${BASE}/v1/me`,
+        answers(
+          () => new HttpResponse(null, { status: 503 }),
+          () => HttpResponse.error(),
+          () => HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
+          () => HttpResponse.json(me),
+        ),
+      ),
+    );
+    const events: RetryEvent[] = [];
+    expect(await testClient({ maxRetries: 3, onRetry: (event) => events.push(event) }).me.get()).toEqual(me);
+    expect(events).toEqual([
+      { attempt: 1, delayMs: expect.any(Number), reason: 503, method: "GET", url: `${BASE}/v1/me` },
+      { attempt: 2, delayMs: expect.any(Number), reason: expect.any(ApiConnectionError), method: "GET", url: `${BASE}/v1/me` },
+      { attempt: 3, delayMs: 1_000, reason: 429, method: "GET", url: `${BASE}/v1/me` },
+    ]);
+    // The back-off of the test client: a random wait up to 1 ms, then 2 ms.
+    expect(events[0]!.delayMs).toBeLessThanOrEqual(1);
+    expect(events[1]!.delayMs).toBeLessThanOrEqual(2);
+  });
+
+  it("MGA_LOG=debug logs each retry to console.debug; a logger passed gets the lines instead; otherwise nothing is logged", async () => {
+    const retriedOnce = () =>
+      server.use(
+        http.get(
+          `${BASE}/v1/me`,
+          answers(
+            () => new HttpResponse(null, { status: 503 }),
+            () => HttpResponse.json(me),
+          ),
+        ),
+      );
+    const debug = vi.spyOn(console, "debug").mockImplementation(() => {});
+
+    retriedOnce();
+    await testClient().me.get();
+    expect(debug).not.toHaveBeenCalled();
+
+    vi.stubEnv("MGA_LOG", "debug");
+    retriedOnce();
+    await testClient().me.get();
+    expect(debug).toHaveBeenCalledTimes(1);
+    expect(debug.mock.calls[0]).toEqual([expect.stringMatching(/^\[mga\] retry 1\/2 of GET http:\/\/api\.test\/v1\/me in \d+ ms after 503$/)]);
+
+    vi.unstubAllEnvs();
+    const lines: string[] = [];
+    retriedOnce();
+    await testClient({ logger: { debug: (line: string) => lines.push(line) } }).me.get();
+    expect(lines).toEqual([expect.stringMatching(/^\[mga\] retry 1\/2 of GET/)]);
+    expect(debug).toHaveBeenCalledTimes(1);
   });
 });

@@ -99,6 +99,24 @@ describe("messages.stream", () => {
     await expect((await testClient().messages.stream({ message: "hi", user })).finalAnswer()).rejects.toMatchObject({ code: "upstream_error" });
   });
 
+  it("text() yields the content fragments only; finalAnswer() still gives the whole answer after it", async () => {
+    streamAnswer(() => chunked(sse(FRAMES), 5));
+    const stream = await testClient().messages.stream({ message: "hi", user });
+    const texts: string[] = [];
+    for await (const text of stream.text()) texts.push(text);
+    expect(texts).toEqual(["FHA needs 3.5 % down — ", "with a 580 score. ✓"]);
+    expect(await stream.finalAnswer()).toMatchObject({ text: "FHA needs 3.5 % down — with a 580 score. ✓ [1]", messageId: "msg_9", tokensUsed: 42 });
+  });
+
+  it("text() throws the terminal error frame as an ApiError too", async () => {
+    streamAnswer(() => sse([FRAMES[1]!, { type: "error", status: 503, error: { code: "upstream_error", message: "gone", request_id: "req_e" } }]));
+    const stream = await testClient().messages.stream({ message: "hi", user });
+    const reading = (async () => {
+      for await (const text of stream.text()) void text;
+    })();
+    await expect(reading).rejects.toMatchObject({ status: 503, code: "upstream_error", requestId: "req_e" });
+  });
+
   it("leaving the loop early aborts the request: the server sees the connection close", async () => {
     let closed!: () => void;
     const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
@@ -119,6 +137,33 @@ describe("messages.stream", () => {
       }
       expect(frames).toEqual([FRAMES[1]]);
       await expect(Promise.race([connectionClosed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5_000))])).resolves.toBe("closed");
+    } finally {
+      real.closeAllConnections();
+      await new Promise((resolve) => real.close(resolve));
+    }
+  });
+
+  it("cancel() stops the request (the server sees the connection close) and ends the loop without an error", async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const real = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(sse([FRAMES[1]!]));
+      res.on("close", () => closed());
+    });
+    await new Promise<void>((resolve) => real.listen(0, "127.0.0.1", resolve));
+    try {
+      server.use(http.all("*", () => passthrough()));
+      const client = new Client({ apiKey: "mga_test_key", baseUrl: `http://127.0.0.1:${(real.address() as AddressInfo).port}` });
+      const stream = await client.messages.stream({ message: "hi", user });
+      const texts: string[] = [];
+      for await (const text of stream.text()) {
+        texts.push(text);
+        stream.cancel();
+      }
+      expect(texts).toEqual(["FHA needs 3.5 % down — "]);
+      await expect(Promise.race([connectionClosed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5_000))])).resolves.toBe("closed");
+      await expect(stream.finalAnswer()).rejects.toThrow(/cancelled/);
     } finally {
       real.closeAllConnections();
       await new Promise((resolve) => real.close(resolve));

@@ -1,5 +1,8 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { bindLaunchKey } from "@mga/core/launches";
-import { ApiError, Client, type StreamEvent } from "@mga/sdk";
+import { ApiConnectionError, ApiError, Client, MgaError, type RetryEvent, type StreamEvent } from "@mga/sdk";
 import { describe, expect, it } from "vitest";
 import { ALL_PARTNER_SCOPES, anotherKey, newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";
@@ -104,4 +107,35 @@ describe("the SDK against the real service", () => {
 
     await expect(client.conversations.get("conv_missing")).rejects.toMatchObject({ status: 404, code: "not_found" });
   });
+
+  it("errors by class, as built: a refusal is an ApiError with its request id in String() and console.log; a closed port an ApiConnectionError", async () => {
+    const { key } = await setup.app.newKey({ scopes: ["chat:read"], tenant: ACME_TENANT });
+    const missing = await sdk(key)
+      .conversations.get("conv_missing")
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect(missing).toBeInstanceOf(MgaError);
+    const { requestId, message } = missing as ApiError;
+    expect(requestId).toMatch(/^req_/);
+    expect(String(missing)).toBe(`ApiError [404 not_found]: ${message} (request_id ${requestId})`);
+    expect(inspect(missing).split("\n")[0]).toBe(String(missing));
+
+    const retries: RetryEvent[] = [];
+    const unreachable = new Client({ apiKey: key, baseUrl: `http://127.0.0.1:${await closedPort()}`, initialRetryDelayMs: 1, onRetry: (event) => retries.push(event) });
+    const refused = await unreachable.me.get().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiConnectionError);
+    expect(refused).toBeInstanceOf(MgaError);
+    expect(refused).not.toBeInstanceOf(ApiError);
+    expect(String(refused)).toMatch(/^ApiConnectionError: .*ECONNREFUSED/);
+    expect(retries.map((event) => event.attempt)).toEqual([1, 2]);
+  });
 });
+
+/** A loopback port nothing listens on (bound, then released), so a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,14 +1,28 @@
-/** How many times and how long the SDK retries a request (docs/decisions.md, "SDK"). */
+/**
+ * The retry settings as the first release took them, `retry: { … }`.
+ * @deprecated Pass `maxRetries`, `initialRetryDelayMs` and `maxRetryDelayMs` to the Client instead.
+ */
 export interface RetryOptions {
-  /** Retries after the first attempt (default 2; 0 turns retrying off). */
   maxRetries?: number;
-  /** First back-off, doubled on each retry before jitter (default 500 ms). */
   initialDelayMs?: number;
-  /** Longest back-off, and the longest Retry-After the SDK waits for instead of failing (default 30 s). */
   maxDelayMs?: number;
 }
 
-export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 30_000 };
+/** How many times and how long the SDK retries a request (docs/decisions.md, "SDK"). */
+export interface RetrySettings {
+  /** Retries after the first attempt; 0 turns retrying off. */
+  maxRetries: number;
+  /** First back-off, doubled on each retry before jitter. */
+  initialDelayMs: number;
+  /** Longest single wait: the back-off's ceiling, and the longest Retry-After waited for instead of failing. */
+  maxDelayMs: number;
+}
+
+/**
+ * Two retries, as OpenAI's client. No single wait over 10 s: a longer Retry-After is the
+ * caller's to decide on (it gets the 429 at once), rather than a call that hangs in silence.
+ */
+export const DEFAULT_RETRY: RetrySettings = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 10_000 };
 
 /** Statuses that mean "nothing was done, try again later": the gateway or the service was not ready. */
 const TRANSIENT_STATUSES: readonly number[] = [502, 503];
@@ -33,7 +47,7 @@ export function shouldRetry(request: Request, response: Response): boolean {
 }
 
 /** Full-jitter exponential back-off: a random wait up to initialDelay × 2^retry, capped. */
-export function backoffDelayMs(retry: number, options: Required<RetryOptions>, random: () => number = Math.random): number {
+export function backoffDelayMs(retry: number, options: RetrySettings, random: () => number = Math.random): number {
   const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** retry);
   return Math.round(random() * ceiling);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from "../api-error";
+import { ApiError } from "../errors/api-error";
 import { MessageStream } from "../streaming/message-stream";
 
 export interface StreamCallOptions {
@@ -19,5 +19,6 @@ export async function openMessageStream(
   const { data, error, response } = await send(signal);
   if (!response.ok) throw ApiError.fromResponse(response, error);
   if (!data) throw new ApiError({ status: 502, code: "upstream_error", message: "The API answered a streamed message without a body", requestId: response.headers.get("x-request-id") ?? undefined });
-  return new MessageStream(data, controller);
+  // Every streamed call is a POST; the response's URL is the one the request went to.
+  return new MessageStream(data, { controller, signal, method: "POST", url: response.url });
 }

@@ -21,7 +21,7 @@ export function useMockApi() {
 
 /** A client whose back-off is a millisecond, so retries are quick; a test passes what it checks. */
 export function testClient(options: Partial<ClientOptions> = {}) {
-  return new Client({ apiKey: "mga_test_key", baseUrl: BASE, ...options, retry: { initialDelayMs: 1, ...options.retry } });
+  return new Client({ apiKey: "mga_test_key", baseUrl: BASE, initialRetryDelayMs: 1, ...options });
 }
 
 export function envelope(code: string, message: string, requestId = "req_test") {

@@ -1,4 +1,5 @@
-import type { ErrorCode } from "./types";
+import type { ErrorCode } from "../types";
+import { MgaError, nameErrorClass } from "./mga-error";
 
 /** The code the SDK falls back on when a response is not the API's error envelope (a proxy's 502 page, say). */
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
@@ -17,8 +18,10 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
  * Every refusal of the API, whether an error response or the terminal `error` frame of a stream:
  * the HTTP status, the envelope's `code` and `message`, and the `request_id` to quote to support.
  */
-export class ApiError extends Error {
-  override readonly name = "ApiError";
+export class ApiError extends MgaError {
+  static {
+    nameErrorClass(this, "ApiError");
+  }
   readonly status: number;
   readonly code: ErrorCode;
   readonly requestId: string | undefined;
@@ -31,6 +34,13 @@ export class ApiError extends Error {
     this.code = init.code;
     this.requestId = init.requestId;
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.restateStack();
+  }
+
+  /** `ApiError [404 not_found]: No such conversation (request_id req_…)`, the form of Node's coded errors. */
+  override toString(): string {
+    const notes = [this.requestId && `request_id ${this.requestId}`, this.retryAfterSeconds !== undefined && `retry after ${this.retryAfterSeconds} s`].filter(Boolean);
+    return `${this.name} [${this.status} ${this.code}]: ${this.message}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
   }
 
   /** The error a non-2xx response stands for; `body` is its parsed JSON (or text) as openapi-fetch read it. */
