@@ -1,4 +1,5 @@
 import { MESSAGE_ROLES } from "@mga/core/conversations";
+import { agencySourceTypeSchema } from "@mga/core/sources";
 import { z } from "zod";
 import { errorEnvelopeSchema, requestIdField } from "../../schemas/common";
 
@@ -20,11 +21,15 @@ export const endUserSchema = z
 
 export const searchOptionsSchema = z
   .strictObject({
-    agency_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
+    agency_source_types: z.array(agencySourceTypeSchema).max(100).optional(),
     tenant_source_keys: z.array(z.string().min(1).max(128)).max(100).optional(),
     shared_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
   })
-  .meta({ id: "SearchOptions", description: "Sources for this request; each must be selectable by the key (GET /v1/sources). A category left out takes the tenant's default." });
+  .meta({
+    id: "SearchOptions",
+    description:
+      "Sources for this request. Each value must be one the key may select (GET /v1/sources), else 400 naming the category and the values; a category left out takes the tenant's default, an empty list switches it off, and at least one source must remain (else 400).",
+  });
 
 export const messageTextSchema = z.string().min(1).max(4000);
 export const conversationIdSchema = z.string().min(1).max(64);
