@@ -9,6 +9,7 @@ import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
 import { LICENSE_NAME, LICENSE_PATH } from "./license";
 import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample } from "./operation-examples";
+import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
 
 /**
@@ -17,7 +18,8 @@ import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-st
  * alternative security schemes, each operation's success statuses and the error statuses it
  * can answer with (response-statuses.ts, from the procedure's meta), its scope, the error
  * envelope on every error response, an example of every request and response
- * (operation-examples.ts), and the rules the server applies to a request that the generated
+ * (operation-examples.ts), the links from a response to the operations it leads to
+ * (operation-links.ts), and the rules the server applies to a request that the generated
  * schemas leave out (the body as a whole, the text of every request string; see INPUT_RULES).
  * `baseUrl` is the public origin (PUBLIC_BASE_URL): the one server, and where the license is
  * served.
@@ -75,6 +77,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   components.responses = Object.fromEntries(ERROR_STATUSES.map((status) => [`Error${status}`, errorResponse(status)]));
 
   const procedures = collectProcedures();
+  const operationIds = operationIdsOf(document);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, OperationLike>)) {
       const key = `${method.toUpperCase()} ${path}`;
@@ -84,7 +87,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (!example) throw new Error(`no example for ${key}: add one to operation-examples.ts`);
       addBodyRules(operation, procedure?.inputs ?? []);
       addRequestExamples(operation, example);
-      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key)), ...errorReferences(meta, operation) };
+      const links = linksOf(key, operationIds);
+      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key), links), ...errorReferences(meta, operation) };
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (meta.scope) {
         operation["x-required-scope"] = meta.scope;
@@ -96,13 +100,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   return document;
 }
 
-/** Each success status of the procedure, with its own description and the one response schema. */
-function successResponses(generated: ResponseLike, meta: ApiMeta, example: OperationExample, streams: boolean): Record<string, unknown> {
+/** Each success status of the procedure, with its own description, the one response schema and the links. */
+function successResponses(generated: ResponseLike, meta: ApiMeta, example: OperationExample, streams: boolean, links: Record<string, unknown> | undefined): Record<string, unknown> {
   const statuses = Object.entries(meta.successStatuses ?? { 200: generated.description });
   return Object.fromEntries(
     statuses.map(([status, description]) => {
       const json = { ...generated.content?.["application/json"], example: example.responses[Number(status) as keyof OperationExample["responses"]] };
-      const response = { ...generated, description, content: { ...generated.content, "application/json": json } };
+      const response = { ...generated, description, content: { ...generated.content, "application/json": json }, ...(links ? { links } : {}) };
       return [status, streams && status === "200" ? withEventStream(response) : response];
     }),
   );
@@ -200,6 +204,28 @@ function addBodyRules(operation: OperationLike, inputs: z.ZodType[]): void {
     if (body.required?.length) throw new Error(`a body with required properties (${body.required.join(", ")}) cannot state minProperties`);
     body.minProperties = minProperties;
   }
+}
+
+function operationIdsOf(document: OpenAPIObject): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId?: string }>)) {
+      if (operation.operationId) ids.set(`${method.toUpperCase()} ${path}`, operation.operationId);
+    }
+  }
+  return ids;
+}
+
+function linksOf(key: string, operationIds: Map<string, string>): Record<string, unknown> | undefined {
+  const links = OPERATION_LINKS[key];
+  if (!links) return undefined;
+  return Object.fromEntries(
+    Object.entries(links).map(([name, link]) => {
+      const operationId = operationIds.get(link.to);
+      if (!operationId) throw new Error(`${key}: link ${name} leads to ${link.to}, which the document does not have`);
+      return [name, { operationId, parameters: link.parameters, description: link.description }];
+    }),
+  );
 }
 
 /**
