@@ -11,6 +11,7 @@ export { trpcErrorShape } from "./errors/trpc-error-shape";
 export { restMethodsOf } from "./rest/rest-methods";
 export { HTTP_STATUS_OF } from "./errors/http-status";
 export { errorEnvelopeSchema, type ErrorEnvelope } from "./schemas/common";
+export { textFault } from "./schemas/request-text";
 export * from "./routers/keys/keys.types";
 export * from "./routers/sources/sources.types";
 export { writeErrorResponse } from "./rest/write-error";

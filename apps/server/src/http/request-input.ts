@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { textFault } from "@mga/api";
 import { AppError } from "@mga/core/errors";
 
 /**
@@ -99,8 +100,8 @@ function checkValue(value: unknown, path: Array<string | number>): void {
 }
 
 function checkText(text: string, path: Array<string | number>): void {
-  if (text.includes("\u0000")) throw new AppError("invalid_request", `${name(path)}: contains a NUL character`);
-  if (!text.isWellFormed()) throw new AppError("invalid_request", `${name(path)}: contains an unpaired UTF-16 surrogate`);
+  const fault = textFault(text);
+  if (fault) throw new AppError("invalid_request", `${name(path)}: ${fault}`);
 }
 
 /** Where in the body, for the message: without the offending characters themselves. */

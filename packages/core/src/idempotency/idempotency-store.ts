@@ -19,16 +19,25 @@ export const RETENTION_HOURS = 24;
 export const LEASE_SECONDS = 330;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
+/**
+ * The header's value as the server accepts it, and as the OpenAPI document states it (the same
+ * RegExp): a key of 1-255 printable ASCII characters without spaces (U+0021-U+007E), bare or in
+ * the quoted form of the IETF draft (a structured-field string). `""` is a quoted empty key,
+ * not a two-character one.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^(?!""$)(?:"[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}"|[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}})$`);
+
 export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; status: number; body: unknown };
 
-/** Accepts the bare and the quoted (structured-field string) forms of the header. */
+/** The key a header carries, or undefined without the header; a value outside IDEMPOTENCY_KEY_PATTERN is a 400. */
 export function parseIdempotencyKey(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const value = header.trim().replace(/^"(.*)"$/, "$1");
-  if (value.length < 1 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+  // Only HTTP's optional whitespace surrounds a field value; anything else (a no-break space) is part of it.
+  const value = header.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw new AppError("invalid_request", `Idempotency-Key: must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`);
   }
-  return value;
+  return value.replace(/^"(.*)"$/, "$1");
 }
 
 export function requestFingerprint(route: string, input: unknown): string {

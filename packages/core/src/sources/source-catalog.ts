@@ -1,4 +1,5 @@
 import { selectableTenantSourceKeys, type SecondarySource, type TenantConfig } from "../tenants/tenant-config.schema";
+import type { AgencySourceType } from "./agency-sources";
 
 /**
  * What a key may select, in the wire shape of GET /v1/sources. The spec shows two variants
@@ -6,9 +7,9 @@ import { selectableTenantSourceKeys, type SecondarySource, type TenantConfig } f
  * written against either one works (see docs/decisions.md).
  */
 export interface SourceCatalog {
-  agency_source_types: string[];
-  enabled_sources: string[];
-  base_sources: string[];
+  agency_source_types: AgencySourceType[];
+  enabled_sources: AgencySourceType[];
+  base_sources: AgencySourceType[];
   tenant_source_keys: string[];
   tenant_sources: Array<{ key: string; label: string; description?: string; groupLabel?: string; defaultOn: boolean }>;
   tenant_source_sidebar_mode: "hidden" | "flat" | "grouped" | null;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENCY_SOURCE_TYPES, describeAgencySources } from "../sources/agency-sources";
+import { AGENCY_SOURCE_TYPES, agencySourceTypeSchema, describeAgencySources } from "../sources/agency-sources";
 
 /**
  * The tenant configuration of spec 2.3/2.4, as an operator writes it (`tenant:configure
@@ -50,12 +50,24 @@ const uniqueIds = z
   .max(200)
   .refine((items) => new Set(items).size === items.length, "must not repeat a value");
 
+// Checked as text first so that the operator's message names the field and what the service
+// offers (an enum would report "enabledSources.1: Invalid option"); then typed, and described
+// in the OpenAPI document, as the closed list.
+const offered = new Set<string>(AGENCY_SOURCE_TYPES);
+const agencySources = uniqueIds
+  .superRefine((items, ctx) => {
+    for (const source of items) {
+      if (!offered.has(source)) ctx.addIssue({ code: "custom", message: `Unknown agency source "${source}": the service offers ${describeAgencySources()}.` });
+    }
+  })
+  .pipe(z.array(agencySourceTypeSchema));
+
 export const tenantConfigSchema = z
   .strictObject({
     clientName: z.string().trim().min(1).max(200),
     clientOrganization: z.string().max(200).optional(),
-    enabledSources: uniqueIds,
-    baseSources: uniqueIds,
+    enabledSources: agencySources,
+    baseSources: agencySources,
     clientSourceType: sourceId.optional(),
     tenantSourceSidebarMode: sidebarModeSchema.optional(),
     tenantSourceKeys: uniqueIds.optional(),
@@ -67,10 +79,6 @@ export const tenantConfigSchema = z
   })
   .superRefine((config, ctx) => {
     const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    const offered = new Set<string>(AGENCY_SOURCE_TYPES);
-    for (const source of config.enabledSources) {
-      if (!offered.has(source)) fail("enabledSources", `Unknown agency source "${source}": the service offers ${describeAgencySources()}.`);
-    }
     const enabled = new Set(config.enabledSources);
     for (const base of config.baseSources) {
       if (!enabled.has(base)) fail("baseSources", `"${base}" is not in enabledSources`);

@@ -1,6 +1,7 @@
 import { MESSAGE_ROLES } from "@mga/core/conversations";
+import { agencySourceTypeSchema } from "@mga/core/sources";
 import { z } from "zod";
-import { errorEnvelopeSchema, requestIdField } from "../../schemas/common";
+import { errorEnvelopeSchema, idempotencyKeySchema, requestIdField } from "../../schemas/common";
 
 /** Wire shapes of area A (spec 2.5-2.7, 4.3-4.7). */
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -8,7 +9,9 @@ const MAX_METADATA_BYTES = 16 * 1024;
 export const metadataSchema = z
   .record(z.string(), z.unknown())
   .refine((value) => JSON.stringify(value).length <= MAX_METADATA_BYTES, `must be at most ${MAX_METADATA_BYTES} bytes of JSON`)
-  .meta({ description: "Free-form object, stored and returned as sent (at most 16 KiB of JSON)." });
+  .meta({
+    description: "Free-form object, stored and returned as sent (at most 16 KiB of JSON). Its keys and strings, at any depth, may not contain a NUL character or an unpaired UTF-16 surrogate.",
+  });
 
 export const endUserSchema = z
   .strictObject({
@@ -20,11 +23,15 @@ export const endUserSchema = z
 
 export const searchOptionsSchema = z
   .strictObject({
-    agency_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
+    agency_source_types: z.array(agencySourceTypeSchema).max(100).optional(),
     tenant_source_keys: z.array(z.string().min(1).max(128)).max(100).optional(),
     shared_source_types: z.array(z.string().min(1).max(128)).max(100).optional(),
   })
-  .meta({ id: "SearchOptions", description: "Sources for this request; each must be selectable by the key (GET /v1/sources). A category left out takes the tenant's default." });
+  .meta({
+    id: "SearchOptions",
+    description:
+      "Sources for this request. Each value must be one the key may select (GET /v1/sources), else 400 naming the category and the values; a category left out takes the tenant's default, an empty list switches it off, and at least one source must remain (else 400).",
+  });
 
 export const messageTextSchema = z.string().min(1).max(4000);
 export const conversationIdSchema = z.string().min(1).max(64);
@@ -159,7 +166,10 @@ export const streamEventSchema = z
   .meta({ id: "StreamEvent", description: "One frame of the event stream: `data: <this JSON>` followed by a blank line." });
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 
-/** Documents the optional Idempotency-Key header of the POST routes (validated by withIdempotency). */
+/** Documents the optional Idempotency-Key header of the POST routes (withIdempotency parses it with the same pattern). */
 export const idempotencyHeaders = z.object({
-  "Idempotency-Key": z.string().min(1).max(255).optional().meta({ description: "Replays the stored response of an identical earlier request for 24 hours; not supported with stream: true." }),
+  "Idempotency-Key": idempotencyKeySchema.optional().meta({
+    description:
+      "Replays the stored response of an identical earlier request for 24 hours. 1-255 printable ASCII characters without spaces, bare or in double quotes. Refused (400) with stream: true, whatever its value.",
+  }),
 });

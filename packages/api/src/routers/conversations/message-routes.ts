@@ -26,7 +26,7 @@ export const sendMessageRoute: MessageRoute<typeof sendMessageInput> = {
   announcesConversation: true,
   summary: "Send a message (creates the conversation when conversation_id is omitted)",
   description:
-    "Answers with one JSON body, or with `stream: true` as a text/event-stream (frames `data: <json>`: public_api_conversation, content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). Idempotency-Key is supported without stream.",
+    "Answers with one JSON body, or with `stream: true` as a text/event-stream (frames `data: <json>`: public_api_conversation, content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). An Idempotency-Key is supported without `stream`; with `stream: true` the header is refused (400), since a stream cannot be replayed.",
 };
 
 export const sendToConversationRoute: MessageRoute<typeof sendToConversationInput> = {
@@ -36,7 +36,7 @@ export const sendToConversationRoute: MessageRoute<typeof sendToConversationInpu
   announcesConversation: false,
   summary: "Send a message to an existing conversation",
   description:
-    "Answers with one JSON body, or with `stream: true` as a text/event-stream (content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). Idempotency-Key is supported without stream.",
+    "Answers with one JSON body, or with `stream: true` as a text/event-stream (content…, content_postprocessed, complete, public_api_complete; or a terminal `error` frame). An Idempotency-Key is supported without `stream`; with `stream: true` the header is refused (400), since a stream cannot be replayed.",
 };
 
 export const MESSAGE_ROUTES: readonly MessageRoute[] = [sendMessageRoute, sendToConversationRoute];

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { agencySourceTypeSchema } from "@mga/core/sources";
 import { secondarySourceSchema, sidebarModeSchema, tenantSourceSchema } from "@mga/core/tenants";
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 const ids = z.array(z.string());
+const agencyTypes = z.array(agencySourceTypeSchema);
 
 export const sharedSourceSchema = z
   .strictObject({
@@ -20,9 +22,9 @@ export const sharedSourceSchema = z
 export const listSourcesOutput = z
   .strictObject({
     request_id: requestIdField,
-    agency_source_types: ids,
-    enabled_sources: ids,
-    base_sources: ids,
+    agency_source_types: agencyTypes,
+    enabled_sources: agencyTypes,
+    base_sources: agencyTypes,
     tenant_source_keys: ids,
     tenant_sources: z.array(tenantSourceSchema.meta({ id: "TenantSource" })),
     tenant_source_sidebar_mode: sidebarModeSchema.nullable(),

@@ -1,6 +1,6 @@
 import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core/partners/imports";
 import { z } from "zod";
-import { requestIdField } from "../../../schemas/common";
+import { nameSchema, requestIdField } from "../../../schemas/common";
 import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
 
 /** Bulk import (spec 2.13, 3.8, 4.10; record shape "not shown": defined here). */
@@ -8,7 +8,7 @@ export const importUserSchema = z
   .strictObject({
     external_user_id: externalUserIdSchema,
     email: z.email().max(254),
-    name: z.string().trim().min(1).max(120).optional(),
+    name: nameSchema.optional(),
     team_external_id: externalTeamIdSchema.nullable().optional(),
   })
   .meta({ id: "ImportUser" });

@@ -1,6 +1,6 @@
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
 import { z } from "zod";
-import { requestIdField } from "../../../schemas/common";
+import { idempotencyKeySchema, nameSchema, refuseEmptyBody, requestIdField } from "../../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema, opaqueIdSchema } from "../../../schemas/partner-ids";
 import { lifecycleOperationSummarySchema, partnerUserSchema, userPathInput } from "../users/users.types";
 
@@ -26,13 +26,13 @@ export const getOperationOutput = z.strictObject({ request_id: requestIdField, o
 
 export const deletionInput = userPathInput.extend({ note: z.string().max(1000).optional().meta({ description: "Audit note; stored, never returned." }) });
 
-export const profileChangeInput = userPathInput
-  .extend({ email: z.email().max(254).optional(), name: z.string().trim().min(1).max(120).optional() })
-  .refine((input) => input.email !== undefined || input.name !== undefined, "send email, name or both");
+export const profileChangeInput = refuseEmptyBody(userPathInput.extend({ email: z.email().max(254).optional(), name: nameSchema.optional() }), "send email, name or both");
 
 /** Reprovision body (spec: "not shown"): the returning user's email (deletion erased the old one). */
-export const reprovisionInput = userPathInput.extend({ email: z.email().max(254), name: z.string().trim().min(1).max(120).optional() });
+export const reprovisionInput = userPathInput.extend({ email: z.email().max(254), name: nameSchema.optional() });
 
 export const requiredIdempotencyHeader = z.object({
-  "Idempotency-Key": z.string().min(1).max(255).meta({ description: "Required. A retry with the same key returns the same operation." }),
+  "Idempotency-Key": idempotencyKeySchema.meta({
+    description: "Required. A retry with the same key returns the same operation (for 24 hours). 1-255 printable ASCII characters without spaces, bare or in double quotes.",
+  }),
 });

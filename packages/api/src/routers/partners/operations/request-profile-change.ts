@@ -12,7 +12,7 @@ export const requestProfileChange = partnerProcedure
       tags: ["partner users"],
       summary: "Change a user's email and/or name",
       description:
-        "202 with the operation. Partner-created identities are updated directly. For a pre-existing account an email change waits for verification at the new address (verification_pending; the old profile stays active); a name-only change needs an audited staff override (409 identity_conflict).",
+        "202 with the operation. Send email, name or both; a change that leaves both as they are is 400 (nothing to change). Partner-created identities are updated directly. For a pre-existing account an email change waits for verification at the new address (verification_pending; the old profile stays active); a name-only change needs an audited staff override (409 identity_conflict).",
       protect: true,
       requestHeaders: requiredIdempotencyHeader,
     },

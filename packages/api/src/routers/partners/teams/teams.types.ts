@@ -1,10 +1,10 @@
 import { TEAM_STATUSES } from "@mga/core/partners/teams";
 import { z } from "zod";
-import { requestIdField } from "../../../schemas/common";
+import { nameSchema, refuseEmptyBody, requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
 
 /** Spec 2.8 and 4.9. */
-export const teamNameSchema = z.string().trim().min(1).max(120);
+export const teamNameSchema = nameSchema;
 export const teamStatusSchema = z.enum(TEAM_STATUSES);
 
 export const teamSchema = z
@@ -35,6 +35,4 @@ export const teamPathInput = z.strictObject({ integration: integrationSlugSchema
 /** PUT body (spec: "not shown"): the team's name; status changes go through PATCH. */
 export const putTeamInput = teamPathInput.extend({ name: teamNameSchema });
 
-export const patchTeamInput = teamPathInput
-  .extend({ name: teamNameSchema.optional(), status: teamStatusSchema.optional() })
-  .refine((input) => input.name !== undefined || input.status !== undefined, "send name, status or both");
+export const patchTeamInput = refuseEmptyBody(teamPathInput.extend({ name: teamNameSchema.optional(), status: teamStatusSchema.optional() }), "send name, status or both");

@@ -1,7 +1,7 @@
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
 import { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES, type UserStatus } from "@mga/core/partners/users";
 import { z } from "zod";
-import { requestIdField } from "../../../schemas/common";
+import { nameSchema, requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
 import { teamNameSchema, teamStatusSchema } from "../teams/teams.types";
 
@@ -49,7 +49,7 @@ export const userPathInput = z.strictObject({ integration: integrationSlugSchema
 
 export const putUserInput = userPathInput.extend({
   email: z.email().max(254),
-  name: z.string().trim().min(1).max(120).optional(),
+  name: nameSchema.optional(),
   team_external_id: externalTeamIdSchema.nullable().optional(),
 });
 
