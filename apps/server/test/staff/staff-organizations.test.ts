@@ -18,7 +18,13 @@ describe("organizations and tenant configuration", () => {
     expect(listed.find((o: { id: string }) => o.id === org.id)).toEqual({ id: org.id, name: "Lender One", created_at: expect.any(String), integrations: 0, active_keys: 0 });
 
     const invalid = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, baseSources: [...TENANT.baseSources, "rural_housing"] } });
-    expect(ok(invalid)).toEqual({ saved: false, issues: [{ field: "baseSources", message: '"rural_housing" is not in enabledSources' }] });
+    // A source the service does not offer: one message, naming what it offers (issue 22 made the list closed).
+    expect(ok(invalid)).toEqual({
+      saved: false,
+      issues: [{ field: "baseSources", message: 'Unknown agency source "rural_housing": the service offers fannie_mae, freddie_mac, fha, va and usda.' }],
+    });
+    const notEnabled = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, enabledSources: ["fha"], baseSources: ["fha", "va"] } });
+    expect(ok(notEnabled)).toEqual({ saved: false, issues: [{ field: "baseSources", message: '"va" is not in enabledSources' }] });
     const unknownField = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, colour: "red" } });
     expect(ok(unknownField)).toEqual({ saved: false, issues: [{ field: "colour", message: "unknown field: colour" }] });
     expect(await rows("SELECT * FROM tenant_configurations WHERE organization_id = $1", [org.id])).toEqual([]);

@@ -81,7 +81,8 @@ export const tenantConfigSchema = z
     const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
     const enabled = new Set(config.enabledSources);
     for (const base of config.baseSources) {
-      if (!enabled.has(base)) fail("baseSources", `"${base}" is not in enabledSources`);
+      // A source the service does not offer has its own message already (one problem, one message).
+      if (!enabled.has(base) && offered.has(base)) fail("baseSources", `"${base}" is not in enabledSources`);
     }
     const bucketKeys = new Set(selectableTenantSourceKeys(config));
     const described = (config.tenantSources ?? []).map((source) => source.key);
