@@ -80,6 +80,15 @@ export const envSchema = z.object({
   CHAT_IDENTITIES_TOKEN: z.string().optional(),
   /** "0" hides the start banner unless stdout is a terminal (for logs collected by a supervisor). */
   MGA_PRINT_BANNER: z.string().optional(),
+  /** On SIGTERM: how long running answers may keep their connections before they are told to resume elsewhere. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** How long a streamed answer's frames are kept for resumption after it ended (at least a day). */
+  ANSWER_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(24)
+    .max(24 * 90)
+    .default(24),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
+import { pruneAnswerStreams, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
 import { HttpChatUpstream } from "@mga/core/conversations";
 import { connect } from "@mga/core/db";
 import { sweepExpiredRecords } from "@mga/core/idempotency";
@@ -26,10 +27,14 @@ async function main() {
     dataDir: env.DATA_DIR,
     secretKey: env.SECRET_KEY,
     maxConnections: env.DB_POOL_MAX,
+    // This process stops the embedded PostgreSQL itself, after its drain (see stop below).
+    handlesSignals: true,
   });
   // Verified keys answered from memory, kept true across instances by LISTEN/NOTIFY (docs/architecture.md, "Hot path").
   const keyCache = startKeyCache(connection.db, connection.url);
   await keyCache.ready;
+  // Streamed answers: generated whatever their connections do, resumable on any instance (docs/decisions.md, "Resumable answers").
+  const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) => logger.warn(message, fields));
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
   const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
@@ -49,7 +54,9 @@ async function main() {
   );
   // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db)]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
+    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS)]).catch((error: unknown) =>
+      logger.warn("sweep failed", { error: String(error) }),
+    );
   }, 5 * 60_000);
   sweep.unref();
 
@@ -60,10 +67,13 @@ async function main() {
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${hostInUrl(env.HOST)}:${port}`;
   const adminUrl = `http://${hostInUrl(env.ADMIN_API_HOST)}:${portOf(adminServer, env.ADMIN_API_PORT)}`;
   const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl };
+  let draining = false;
+  const isDraining = () => draining;
   server.on(
     "request",
     createApp({
       ...deps,
+      isDraining,
       siteLoginUrl: env.SITE_LOGIN_URL,
       siteCallbackSecret: env.SITE_CALLBACK_SECRET,
       logger,
@@ -71,7 +81,7 @@ async function main() {
       trustedProxy: trustedProxies(env.TRUST_PROXY),
     }),
   );
-  adminServer.on("request", createAdminApp({ ...deps, logger, trustedProxy: trustedProxies(env.TRUST_PROXY) }));
+  adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY) }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {
@@ -85,21 +95,37 @@ async function main() {
   }
 
   let stopping = false;
+  /**
+   * A deploy's SIGTERM (docs/decisions.md, "Drain"): the listeners close (no new connection;
+   * a request on a kept-alive one gets 503 with Retry-After), running answers keep their
+   * connections for SHUTDOWN_DRAIN_MS, then each stream still open ends with a comment telling
+   * its client to resume (on another instance, behind the same address) while its answer goes on
+   * being generated here and written for that instance to follow. Only when every answer, key
+   * use and job has been written does the embedded PostgreSQL stop.
+   */
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info("stopping", { signal });
+    draining = true;
+    logger.info("stopping", { signal, answers_generating: answers.generating, drain_ms: env.SHUTDOWN_DRAIN_MS });
     for (const listener of [server, adminServer]) {
       listener.close();
       listener.closeIdleConnections();
-      setTimeout(() => listener.closeAllConnections(), 5_000).unref();
     }
+    const left = await answers.drain(env.SHUTDOWN_DRAIN_MS);
+    const sentOff = answers.sendOffConnections();
+    if (left > 0 || sentOff > 0) logger.info("drain over: streams told to resume elsewhere", { streams: sentOff, answers_generating: left });
+    // Bounded by the upstream's own total timeout: no answer runs longer.
+    await answers.drain(env.UPSTREAM_TOTAL_TIMEOUT_MS + 5_000);
+    await stopAnswerStreams(connection.db);
+    for (const listener of [server, adminServer]) listener.closeAllConnections();
     await queue.stop();
     await assistant?.close();
     await keyCache.stop();
     // Key uses still in memory: their last_used_at is written before the connection goes.
     await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
     await connection.close();
+    logger.info("stopped", {});
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -23,7 +23,7 @@ const TRPC = "/trpc/";
  * refusal under /trpc, including those made before tRPC runs (a bad input, a method), is in
  * tRPC's error shape, which is what the console's client reads.
  */
-export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy }) {
+export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy; isDraining?: () => boolean }) {
   const createContext = createContextFactory(options);
   const trustedProxy = options.trustedProxy ?? (() => false);
   const consoleKey = options.db.secrets.macKey("console-forwarding");
@@ -46,6 +46,7 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
       logger: options.logger,
       trustedProxy,
       consoleKey,
+      isDraining: options.isDraining,
       methodsOf,
       writeError(req, res, error) {
         const path = (req.url ?? "/").split("?")[0] ?? "/";

@@ -19,6 +19,8 @@ export interface AppOptions extends ApiDeps {
   sseKeepAliveMs?: number;
   /** Reverse proxies in front whose X-Forwarded-For is believed (TRUST_PROXY); none by default. */
   trustedProxy?: IsTrustedProxy;
+  /** True once the instance is shutting down (requests get 503). */
+  isDraining?: () => boolean;
 }
 
 /**
@@ -72,13 +74,14 @@ export function createApp(options: AppOptions) {
   const isRest = (path: string) => path === "/v1" || path.startsWith("/v1/");
 
   return requestPipeline(
-    { logger, trustedProxy: options.trustedProxy ?? (() => false), methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined) },
+    { logger, trustedProxy: options.trustedProxy ?? (() => false), isDraining: options.isDraining, methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined) },
     async (req: ApiRequest, res: ServerResponse, path) => {
       if (await routes.dispatch(req, res, path)) return true;
       if (!isRest(path)) return false;
+      if (await stream(req, res, path)) return true;
       // HEAD is answered as GET would be (the key checked, 401 without one); Node sends no body for it.
       if (req.method === "HEAD") req.method = "GET";
-      if (!(await stream(req, res, path))) await rest(req, res);
+      await rest(req, res);
       return true;
     },
   );

@@ -32,6 +32,8 @@ export interface PipelineOptions {
   /** The methods a path answers; undefined leaves the path to its routes. */
   methodsOf?: (path: string) => readonly string[] | undefined;
   writeError?: (req: ApiRequest, res: ServerResponse, error: unknown) => void;
+  /** True once the instance is shutting down: a request on a kept-alive connection gets 503 and Retry-After. */
+  isDraining?: () => boolean;
 }
 
 export function requestPipeline(options: PipelineOptions, route: Route) {
@@ -67,6 +69,11 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
 
     try {
       const url = req.url ?? "/";
+      if (options.isDraining?.()) {
+        // The load balancer sends the retry to another instance; this connection is not reused.
+        res.setHeader("Connection", "close");
+        throw new AppError("internal_error", "this server is restarting; retry the request", { status: 503, headers: { "Retry-After": "1" } });
+      }
       checkRequestTarget(url);
       const path = url.split("?")[0] ?? "/";
       const allowed = options.methodsOf?.(path);

@@ -44,16 +44,28 @@ function startRequest(body: object, key: string) {
 }
 
 describe("a partner that disconnects", () => {
-  it("cancels the upstream call of a streamed answer, and keeps the partial answer as incomplete", async () => {
+  it("does not stop a streamed answer: it goes on until cancelled, which stops the upstream and keeps the partial answer", async () => {
     const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const before = upstreamClosed.length;
     const req = startRequest({ stream: true, message: "hi", user: { external_user_id: "u" } }, key);
     const res = await new Promise<IncomingMessage>((resolve) => req.on("response", resolve));
-    await new Promise((resolve) => res.once("data", resolve));
+    const first = await new Promise<string>((resolve) => res.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    const conversationId = /"conversation_id":"([^"]+)"/.exec(first)?.[1] as string;
     req.destroy();
-    await expect.poll(() => upstreamClosed[0], { timeout: 3_000 }).toBe(true);
+    // The answer's generation does not depend on its client: the upstream call stays open.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(upstreamClosed[before]).toBe(false);
+    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM messages WHERE role = 'assistant' AND conversation_id = $1", [conversationId])).rows[0].n).toBe(0);
+    // An explicit cancel stops it.
+    const cancel = await app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key });
+    expect(cancel.status, cancel.text).toBe(202);
+    expect(cancel.body).toMatchObject({ conversation_id: conversationId, status: "generating", message_id: expect.stringMatching(/^msg_/) });
+    await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
     await expect
-      .poll(async () => (await app.t.db.sql.query("SELECT status, content FROM messages WHERE role = 'assistant'")).rows, { timeout: 3_000 })
-      .toEqual([{ status: "incomplete", content: "thinking" }]);
+      .poll(async () => (await app.t.db.sql.query("SELECT id, status, content, metadata FROM messages WHERE role = 'assistant' AND conversation_id = $1", [conversationId])).rows, { timeout: 3_000 })
+      .toEqual([{ id: cancel.body.message_id, status: "incomplete", content: "thinking", metadata: expect.objectContaining({ error_code: "cancelled", client_disconnected: true }) }]);
+    // Cancelling again finds the answer ended: 200 with how it ended.
+    await expect.poll(async () => (await app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key })).body.status, { timeout: 3_000 }).toBe("cancelled");
   });
 
   it("a stalled upstream times out: 502 upstream_error, the upstream request closed, nothing stored", async () => {

@@ -865,6 +865,22 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
         .map(([creds, name, value]) => caseOf(route, "unknown query parameter", creds, { target: targetOf(route, [...(route.query ?? []), [`zz_${name}`, value]]) })),
     );
   }
+  if (template.includes("{conversationId}")) {
+    // Another key's conversation (the control key's): every conversation route answers it as unknown.
+    families.push(
+      fc.tuple(keyed()).map(([creds]) => caseOf(route, "another key's conversation", creds, { target: targetOf({ ...route, path: route.path.replace(f.conversationId, f.controlConversationId) }) })),
+    );
+  }
+  if (query.includes("last_event_id")) {
+    families.push(
+      fc
+        .tuple(
+          keyed(),
+          fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/), fc.constantFrom("ans_x.1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12")),
+        )
+        .map(([creds, id]) => caseOf(route, "forged event id", creds, { target: targetOf(route, [...(route.query ?? []), ["last_event_id", id]]) })),
+    );
+  }
   if (query.includes("cursor")) {
     families.push(
       fc

@@ -27,7 +27,9 @@ describe("GET /v1/openapi.json", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/v1/conversations",
       "/v1/conversations/{conversationId}",
+      "/v1/conversations/{conversationId}/cancel",
       "/v1/conversations/{conversationId}/messages",
+      "/v1/conversations/{conversationId}/stream",
       "/v1/embed-sessions",
       "/v1/integrations/{integration}/teams",
       "/v1/integrations/{integration}/teams/{external_team_id}",

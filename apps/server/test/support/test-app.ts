@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type AnswerStreams, type AnswerStreamsOptions, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
 import { type ChatUpstream, HttpChatUpstream } from "@mga/core/conversations";
 import { openDatabase, type Database } from "@mga/core/db";
 import { JobQueue, startWorkers } from "@mga/core/jobs";
@@ -30,6 +31,8 @@ export interface TestApp {
   queue: JobQueue;
   /** This instance's key cache, as the server's main runs it. */
   keyCache: RunningKeyCache;
+  /** This instance's streamed answers. */
+  answers: AnswerStreams;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
   newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
   request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
@@ -50,6 +53,8 @@ export async function startTestApp(
     siteCallbackSecret?: string;
     /** TRUST_PROXY of the public listener: `127.0.0.1` lets a test speak from many addresses through X-Forwarded-For. */
     trustProxy?: string;
+    /** Shorter leases and polls for tests of resumable answers. */
+    answerStreams?: Partial<AnswerStreamsOptions>;
   } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith
@@ -57,6 +62,7 @@ export async function startTestApp(
     : await createTestDatabase();
   const keyCache = startKeyCache(t.db, t.url);
   await keyCache.ready;
+  const answers = await startAnswerStreams(t.db, t.url, options.answerStreams);
   const logs: string[] = [];
   const server: Server = createServer();
   const adminServer: Server = createServer();
@@ -97,6 +103,7 @@ export async function startTestApp(
     logs,
     queue,
     keyCache,
+    answers,
     async newKey(options = {}) {
       const org = await createOrganization(t.db, { name: "Test Lender" });
       if (options.tenant) await configureTenant(t.db, { organizationId: org.id, config: options.tenant });
@@ -131,6 +138,10 @@ export async function startTestApp(
         listener.closeAllConnections();
         await new Promise((resolve) => listener.close(resolve));
       }
+      // Answers still generated stop here (a test's upstream may never finish); what they wrote is flushed.
+      answers.abortAll();
+      await answers.drain(5_000);
+      await stopAnswerStreams(t.db);
       await queue.stop();
       // As the server's main stops: the cache's listener goes, the key uses still in memory are written.
       await keyCache.stop();

@@ -69,8 +69,13 @@ export function answer(text = "FHA requires 3.5 percent down. [1]", extra: { cit
 }
 
 /** Reads an SSE response into its frames (data payloads) and comments. */
-export async function readSse(response: Response, onFrame?: (frame: UntypedJson) => void) {
+/**
+ * Reads a text/event-stream as an SSE client does: each block's `data:` lines are one frame
+ * (with its `id:`, if any); a block of `:` lines is a comment.
+ */
+export async function readSse(response: Response, onFrame?: (frame: UntypedJson, id: string | undefined) => void) {
   const frames: UntypedJson[] = [];
+  const ids: Array<string | undefined> = [];
   const comments: string[] = [];
   const decoder = new TextDecoder();
   let buffer = "";
@@ -80,16 +85,20 @@ export async function readSse(response: Response, onFrame?: (frame: UntypedJson)
     while (end !== -1) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      if (block.startsWith(":")) comments.push(block);
-      else if (block.startsWith("data: ")) {
-        const frame = JSON.parse(block.slice(6));
+      const lines = block.split("\n");
+      const data = lines.filter((line) => line.startsWith("data: ")).map((line) => line.slice(6));
+      if (data.length === 0 && lines.every((line) => line.startsWith(":"))) comments.push(block);
+      else if (data.length > 0) {
+        const frame = JSON.parse(data.join("\n"));
+        const id = lines.find((line) => line.startsWith("id: "))?.slice(4);
         frames.push(frame);
-        onFrame?.(frame);
+        ids.push(id);
+        onFrame?.(frame, id);
       }
       end = buffer.indexOf("\n\n");
     }
   }
-  return { frames, comments, rest: buffer };
+  return { frames, ids, comments, rest: buffer };
 }
 
 function abortableWait(ms: number, signal: AbortSignal) {

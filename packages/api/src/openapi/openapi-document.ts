@@ -5,10 +5,11 @@ import { REQUEST_TEXT_PATTERN } from "../schemas/request-text";
 import { appRouter } from "../routers/app.router";
 import { streamEventSchema } from "../routers/conversations/conversations.types";
 import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
+import { RESUME_PATH } from "../streams/resume-stream";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
 import { LICENSE_NAME, LICENSE_PATH } from "./license";
-import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample } from "./operation-examples";
+import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
 import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
 
@@ -88,7 +89,8 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       addBodyRules(operation, procedure?.inputs ?? []);
       addRequestExamples(operation, example);
       const links = linksOf(key, operationIds);
-      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key), links), ...errorReferences(meta, operation) };
+      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key), links), ...errorReferences(meta, operation, method) };
+      if (key === `GET ${RESUME_PATH}`) operation.responses["200"] = EVENT_STREAM_ONLY;
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (meta.scope) {
         operation["x-required-scope"] = meta.scope;
@@ -112,8 +114,10 @@ function successResponses(generated: ResponseLike, meta: ApiMeta, example: Opera
   );
 }
 
-function errorReferences(meta: ApiMeta, operation: OperationLike): Record<string, unknown> {
-  return Object.fromEntries(errorStatusesOf(meta, operation.requestBody !== undefined).map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+function errorReferences(meta: ApiMeta, operation: OperationLike, method: string): Record<string, unknown> {
+  // The host reads the body of any POST, PUT or PATCH (even one whose route takes none) before the route: 413 and 415 apply to all.
+  const readsBody = operation.requestBody !== undefined || ["post", "put", "patch"].includes(method);
+  return Object.fromEntries(errorStatusesOf(meta, readsBody).map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
 }
 
 function errorResponse(status: ErrorStatus): ComponentResponse {
@@ -140,12 +144,21 @@ function addRequestExamples(operation: OperationLike, example: OperationExample)
 /** Routes (`POST <path>`) that answer `stream: true` with text/event-stream (served by apps/server, not the adapter); the GET of the same path does not. */
 const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => `POST ${route.path}`));
 
+/** Frames as both streamed routes and the resume write them. */
+const FRAMES_IN_STREAM =
+  "Each frame is `id: <opaque id>` and `data: <json>` followed by a blank line (clients that ignore ids see the frames alone). Comment lines may appear: `: keep-alive`, and `: reconnect` when the server is restarting (resume from the last id, GET /v1/conversations/{conversationId}/stream; a stream that ends without its terminal frame is resumed the same way).";
+
+/** The resume route answers an event stream only. */
+const EVENT_STREAM_ONLY = {
+  description: `The answer's frames after the id, as a server-sent event stream, ending with its one terminal frame (public_api_complete, or error). ${FRAMES_IN_STREAM}`,
+  content: { "text/event-stream": { schema: { $ref: "#/components/schemas/StreamEvent" }, example: RESUMED_FRAMES_EXAMPLE } },
+};
+
 function withEventStream(success: unknown): unknown {
   const response = success as { description?: string; content?: Record<string, unknown> };
   return {
     ...response,
-    description:
-      "The answer as JSON, or with `stream: true` as a server-sent event stream of frames `data: <json>` followed by a blank line, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal `error` frame. Comment lines (`: keep-alive`) may appear.",
+    description: `The answer as JSON, or with \`stream: true\` as a server-sent event stream, in order: public_api_conversation (POST /v1/messages only), content (zero or more), content_postprocessed, complete, public_api_complete; or, after a failure, one terminal \`error\` frame. ${FRAMES_IN_STREAM} The answer does not depend on the connection: it is generated to its end and stored whether or not the client stays (POST …/cancel stops it).`,
     content: {
       ...response.content,
       "text/event-stream": {

@@ -39,6 +39,12 @@ export function createRestHandler(options: ApiDeps & { onError?: (error: unknown
 
   return async (req: ApiRequest, res: ServerResponse): Promise<void> => {
     sendEnvelopeOnError(req, res, failures);
+    // No body at all is an empty object (a POST that takes none, like …/cancel, needs no
+    // Content-Type; a route that needs fields says which are missing), not the adapter's 415.
+    if (req.body === undefined && (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") && req.headers["content-type"] === undefined) {
+      req.body = {};
+      req.headers["content-type"] = "application/json";
+    }
     await handler(req, res);
   };
 }

@@ -1,19 +1,23 @@
-import { type ChatUpstream, type SendMessageEvent, type SendMessageInput, sendMessage } from "@mga/core/conversations";
+import { ANSWER_CANCELLED, type ChatUpstream, type SendMessageEvent, type SendMessageInput, sendMessage } from "@mga/core/conversations";
 import { type Database } from "@mga/core/db";
 import { toApiError } from "../errors/to-api-error";
 import type { StreamEvent } from "../routers/conversations/conversations.types";
 
-/** Where a streamed answer's frames go: the host's event-stream writer. */
+/** Where a streamed answer's frames go: the host's event-stream writer, or a live answer. */
 export interface FrameSink {
   /** Whether a frame has gone out: from then on a failure can only be a terminal error frame. */
   readonly hasStarted: boolean;
   send(frame: StreamEvent): void;
+  /** Told the answer's conversation and message once they are known, before the first frame. */
+  identify?(answer: { conversationId: string; messageId: string }): void;
 }
 
 export interface AnswerStreamOptions {
   requestId: string;
-  /** Aborted when the client goes away: the upstream call stops with it. */
+  /** Stops the upstream call (a cancel: reason ANSWER_CANCELLED); the answer never depends on its client's connection. */
   signal?: AbortSignal | undefined;
+  /** More of the stored answer's metadata, read when it is stored. */
+  answerMetadata?: (() => Record<string, unknown>) | undefined;
   /** Whether the first frame announces the conversation (public_api_conversation). */
   announcesConversation: boolean;
   /** Told of every failure whose status is 5xx, before or after the first frame (the host logs it). */
@@ -36,6 +40,7 @@ export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstrea
     const onEvent = (event: SendMessageEvent) => {
       switch (event.type) {
         case "conversation":
+          sink.identify?.({ conversationId: event.conversationId, messageId: event.messageId });
           if (options.announcesConversation) {
             sink.send({ type: "public_api_conversation", request_id: requestId, conversation_id: event.conversationId, conversation_created: event.conversationCreated });
           }
@@ -49,9 +54,14 @@ export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstrea
           return;
       }
     };
-    const result = await sendMessage(deps, input, { mode: "stream", signal: options.signal, onEvent });
+    const result = await sendMessage(deps, input, { mode: "stream", signal: options.signal, onEvent, answerMetadata: options.answerMetadata });
     sink.send({ type: "public_api_complete", request_id: requestId, conversation_id: result.conversationId, message_id: result.messageId });
   } catch (error) {
+    if (options.signal?.reason === ANSWER_CANCELLED && sink.hasStarted) {
+      // Stopped on request (POST …/cancel), not failed: a 409, the answer's state having changed.
+      sink.send({ type: "error", status: 409, error: { code: "invalid_request", message: "the answer was cancelled; what had been generated is stored as incomplete", request_id: requestId } });
+      return;
+    }
     const mapped = toApiError(error);
     if (mapped.status >= 500) options.onError?.(error);
     if (!sink.hasStarted) throw error;

@@ -38,12 +38,12 @@ const ROUTE_PATTERNS: Array<[MessageRoute, RegExp]> = MESSAGE_ROUTES.map((route)
  * own input schema, so refusals are word for word the JSON route's), then the answer's frames.
  * The rate-limit headers are recorded on `ctx.response` for the host to send.
  */
-export function streamMessage(ctx: ApiContext, request: MessageStreamRequest, sink: FrameSink, options: Pick<AnswerStreamOptions, "onError"> = {}): Promise<void> {
+export function streamMessage(ctx: ApiContext, request: MessageStreamRequest, sink: FrameSink, options: Pick<AnswerStreamOptions, "onError" | "signal" | "answerMetadata"> = {}): Promise<void> {
   const { route } = request;
   const prepare = async () => {
     const key = await authorizeKeyRequest(ctx, route.scope);
     refuseIdempotencyKeyWithStream(ctx.idempotencyKey);
     return toSendMessageInput(key, ctx.requestId, parseOrThrow(route.input, request.input));
   };
-  return answerAsFrames(ctx, prepare, sink, { requestId: ctx.requestId, signal: ctx.signal, announcesConversation: route.announcesConversation, onError: options.onError });
+  return answerAsFrames(ctx, prepare, sink, { requestId: ctx.requestId, announcesConversation: route.announcesConversation, ...options });
 }

@@ -21,9 +21,33 @@ export class SseWriter {
   }
 
   send(event: object): void {
+    this.write(`data: ${JSON.stringify(event)}\n\n`);
+  }
+
+  /** A frame as kept (its JSON already written), with its `id:` so that the client can resume after it. */
+  sendFrame(id: string, data: string): void {
+    this.write(`id: ${id}\ndata: ${data}\n\n`);
+  }
+
+  /** A comment line: ignored by every SSE client, read by ours (`: reconnect`). */
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  /** Sends the headers now (a stream that may have nothing to send yet, or a HEAD). */
+  open(): void {
+    if (!this.started && !this.closed) this.start();
+  }
+
+  /** Whether the client is gone or the stream ended. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private write(chunk: string): void {
     if (this.closed) return;
     if (!this.started) this.start();
-    this.res.write(`data: ${JSON.stringify(event)}\n\n`);
+    this.res.write(chunk);
     this.armKeepAlive();
   }
 

@@ -1,7 +1,12 @@
 import type { ServerResponse } from "node:http";
+import { answerStreamsOf, type AnswerStreams, frameId, type LiveAnswer } from "@mga/core/answers";
+import { ANSWER_CANCELLED } from "@mga/core/conversations";
+import type { Database } from "@mga/core/db";
+import { AppError } from "@mga/core/errors";
 import type { ApiRequest } from "../context";
+import type { StreamEvent } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
-import type { FrameSink } from "./answer-frames";
+import type { AnswerStreamOptions, FrameSink } from "./answer-frames";
 import { SseWriter } from "./sse-writer";
 
 export interface StreamWriterOptions {
@@ -11,29 +16,53 @@ export interface StreamWriterOptions {
   onError?: ((error: unknown, req: ApiRequest) => void) | undefined;
 }
 
+/** What the answer's run gets: where its frames go, and how it is stopped and stored. */
+export type AnswerRun = (sink: FrameSink, options: Pick<AnswerStreamOptions, "signal" | "answerMetadata" | "onError">) => Promise<void>;
+
+/** The answer streams of this database handle (started by the server's main and the test app). */
+export function answerStreams(db: Database): AnswerStreams {
+  const streams = answerStreamsOf(db);
+  if (!streams) throw new AppError("internal_error", "answer streams are not running");
+  return streams;
+}
+
 /**
- * Writes what `answer` hands over as a text/event-stream, `headers` (the rate limit's) going
- * out with the first frame; a failure `answer` throws (always before the first frame) is an
- * ordinary JSON error response with the same headers. The one SSE writer of both streamed
- * surfaces: the API's message routes and the hosted chat.
+ * A streamed answer (the API's message routes and the hosted chat): `run` generates it into a
+ * live answer, whose frames go out as text/event-stream with their `id:` (and are written for
+ * the other instances in batches, answers/frame-writer). The answer does not depend on this
+ * connection: when the client goes, generation goes on to the end and the answer is stored
+ * whole, marked `client_disconnected`; a client resumes it from its last id. A failure
+ * before the first frame is an ordinary JSON error with the same headers (the rate limit's).
  */
-export async function writeAnswerStream(
-  req: ApiRequest,
-  res: ServerResponse,
-  options: StreamWriterOptions & { headers: Record<string, string> },
-  answer: (sink: FrameSink, onError: (error: unknown) => void) => Promise<void>,
-): Promise<void> {
+export async function writeAnswerStream(db: Database, req: ApiRequest, res: ServerResponse, options: StreamWriterOptions & { headers: Record<string, string> }, run: AnswerRun): Promise<void> {
+  const streams = answerStreams(db);
+  const live = streams.begin(req.requestId ?? "");
   const sse = new SseWriter(res, options.keepAliveMs);
   const setHeaders = () => {
     for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
   };
+  const unsubscribe = live.subscribe(0, (frame) => {
+    if (!sse.hasStarted) setHeaders();
+    sse.sendFrame(frameId(live.id, frame.seq), frame.data);
+  });
+  // Sent off at the end of a drain, the client is gone from this answer as after a dropped connection.
+  const leaving = streams.onShutdown(() => {
+    sendOff(sse);
+    streams.markClientGone(live);
+  });
+  const onClose = () => {
+    if (!res.writableFinished) streams.markClientGone(live);
+  };
+  res.on("close", onClose);
   const sink: FrameSink = {
     get hasStarted() {
-      return sse.hasStarted;
+      return live.lastSeq > 0;
+    },
+    identify(answer) {
+      live.identity = answer;
     },
     send(frame) {
-      if (!sse.hasStarted) setHeaders();
-      sse.send(frame);
+      live.push(JSON.stringify(frame), terminalStatus(live, frame));
     },
   };
   // A stream cut short by its client is the disconnect's consequence, which the host logs at info.
@@ -41,12 +70,39 @@ export async function writeAnswerStream(
     if (req.clientGone?.aborted !== true && !req.socket.destroyed) options.onError?.(error, req);
   };
   try {
-    await answer(sink, onError);
+    await run(sink, { signal: live.abort.signal, answerMetadata: () => ({ client_disconnected: live.clientGone }), onError });
   } catch (error) {
-    if (sse.hasStarted) throw error;
+    // Only a failure before the first frame is thrown (after it, the terminal frame says it).
+    if (live.lastSeq > 0) throw error;
+    streams.drop(live);
     setHeaders();
     writeErrorResponse(res, req.requestId ?? "", error);
     return;
+  } finally {
+    unsubscribe();
+    leaving();
+    res.off("close", onClose);
   }
+  // The stream ends once its answer is written: a client that read it to the end and resumes
+  // elsewhere finds every frame there.
+  await streams.written(live);
+  sse.end();
+}
+
+/** The status a frame ends its answer with, if it is a terminal one. */
+function terminalStatus(live: LiveAnswer, frame: StreamEvent): "complete" | "failed" | "cancelled" | undefined {
+  if (frame.type === "public_api_complete") return "complete";
+  if (frame.type !== "error") return undefined;
+  return live.abort.signal.reason === ANSWER_CANCELLED ? "cancelled" : "failed";
+}
+
+/**
+ * Ends a stream because this instance is shutting down, with a comment telling the client to
+ * resume from its last id (an instance behind the same address will answer); clients that
+ * ignore comments see the stream end without its terminal frame, as after a dropped connection.
+ */
+export function sendOff(sse: SseWriter): void {
+  if (sse.isClosed) return;
+  sse.comment("reconnect: this server is restarting; resume with the last event id");
   sse.end();
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES } from "../../src/openapi/operation-examples";
-import { appRouter, buildOpenApiDocument, errorEnvelopeSchema } from "../../src/index";
+import { appRouter, buildOpenApiDocument, errorEnvelopeSchema, streamEventSchema } from "../../src/index";
 import type { ApiMeta } from "../../src/trpc";
 
 /** The examples shown in the OpenAPI document are real requests and responses of their operation's own schemas. */
@@ -47,6 +47,14 @@ describe("request and response examples", () => {
     const successes = Object.entries(operation.responses).filter(([status]) => status.startsWith("2"));
     expect(successes.length).toBeGreaterThan(0);
     for (const [status, response] of successes) {
+      const stream = response.content?.["text/event-stream"]?.example;
+      if (!response.content?.["application/json"] && typeof stream === "string") {
+        // An event stream only (the resume): each frame of its example is a frame the schema accepts.
+        const frames = stream.split("\n\n").filter(Boolean);
+        expect(frames.length).toBeGreaterThan(0);
+        for (const frame of frames) expect(streamEventSchema.safeParse(JSON.parse(frame.split("\ndata: ")[1] ?? "")).success, frame).toBe(true);
+        continue;
+      }
       const shown = response.content?.["application/json"]?.example;
       if (shown === undefined) throw new Error(`${key} ${status}: no example`);
       const parsed = procedure.output?.safeParse(shown);

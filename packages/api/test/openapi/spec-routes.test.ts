@@ -69,6 +69,20 @@ const SPEC_ROUTES: Record<string, SpecRoute> = {
   "GET /v1/integrations/{integration}/user-imports/{job_id}": { success: [200], successShown: false, errors: "not shown", added: NOT_SHOWN_READ },
 };
 
+/** Routes this service adds beyond spec section 4, with their statuses and why (none changes a spec route). */
+const ADDED_ROUTES: Record<string, { success: Status[]; errors: Status[]; why: string }> = {
+  "POST /v1/conversations/{conversationId}/cancel": {
+    success: [200, 202],
+    errors: [400, 401, 403, 404, 413, 415, 429, 500],
+    why: "issue 23: a streamed answer goes on when its client disconnects, so stopping one is explicit",
+  },
+  "GET /v1/conversations/{conversationId}/stream": {
+    success: [200],
+    errors: [400, 401, 403, 404, 429, 500],
+    why: "issue 23: an answer resumed after a dropped connection or a deploy (SSE Last-Event-ID)",
+  },
+};
+
 const SUCCESS = new Set<Status>([200, 201, 202]);
 const document = buildOpenApiDocument("https://api.example-lender.test");
 const documented = new Map<string, Status[]>();
@@ -84,8 +98,12 @@ const sorted = (statuses: Iterable<Status>) => [...statuses].sort((a, b) => a - 
 const keysOf = (record: Partial<Record<Status, string>> | undefined) => Object.keys(record ?? {}).map((status) => Number(status) as Status);
 
 describe("the OpenAPI document against the spec's routes and statuses", () => {
-  it("documents exactly the spec's routes", () => {
-    expect([...documented.keys()].sort()).toEqual(Object.keys(SPEC_ROUTES).sort());
+  it("documents exactly the spec's routes, and the routes this service adds", () => {
+    expect([...documented.keys()].sort()).toEqual([...Object.keys(SPEC_ROUTES), ...Object.keys(ADDED_ROUTES)].sort());
+  });
+
+  it.each(Object.entries(ADDED_ROUTES))("%s: exactly its own statuses", (route, added) => {
+    expect(sorted(documented.get(route) ?? [])).toEqual(sorted([...added.success, ...added.errors]));
   });
 
   it.each(Object.entries(SPEC_ROUTES))("%s: the spec's success statuses, and its error statuses with the differences the table explains", (route, spec) => {

@@ -12,3 +12,4 @@ export * from "../partners/operations/operation-values";
 export * from "../partners/imports/import-values";
 export * from "../staff/staff-values";
 export * from "../conversations/message-values";
+export * from "../answers/answer-values";

@@ -3,7 +3,7 @@ export { conversationOverview, staffConversationMessages } from "./conversation-
 export { createConversation, getOwnedConversation, listMessages } from "./conversations";
 export type { ConversationRecord, MessageRecord } from "./conversations";
 export { MESSAGE_ROLES, MESSAGE_STATUSES } from "./message-values";
-export { sendMessage } from "./send-message";
+export { ANSWER_CANCELLED, sendMessage } from "./send-message";
 export type { SendMessageEvent, SendMessageInput, SendMessageResult } from "./send-message";
 export { UpstreamError } from "./upstream/chat-upstream";
 export type { ChatUpstream, UpstreamEvent } from "./upstream/chat-upstream";

@@ -28,7 +28,7 @@ export interface SendMessageInput {
 
 /** What a streaming caller sees, in order. */
 export type SendMessageEvent =
-  | { type: "conversation"; conversationId: string; conversationCreated: boolean }
+  | { type: "conversation"; conversationId: string; conversationCreated: boolean; messageId: string }
   | { type: "content"; content: string }
   | { type: "content_postprocessed"; content: string }
   | { type: "complete"; tokensUsed: number; citations: PublicCitation[]; sources: PublicSource[] };
@@ -52,9 +52,15 @@ export interface SendMessageOptions {
    * the partial answer marked `incomplete`, never as a successful answer.
    */
   mode: "json" | "stream";
-  signal?: AbortSignal;
+  /** Stops the upstream call; aborted with the reason "cancelled", the partial answer is stored as cancelled. */
+  signal?: AbortSignal | undefined;
   onEvent?: (event: SendMessageEvent) => void | Promise<void>;
+  /** More of the stored answer's metadata, read when it is stored (a streamed answer says whether its client had gone). */
+  answerMetadata?: (() => Record<string, unknown>) | undefined;
 }
+
+/** The abort reason of an answer stopped on request (POST …/cancel), not by a failure. */
+export const ANSWER_CANCELLED = "cancelled";
 
 const HISTORY_LIMIT = 40;
 
@@ -126,7 +132,7 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
           await appendMessages(db, target, [userMessage]);
         }
         userStored = true;
-        await options.onEvent?.({ type: "conversation", conversationId, conversationCreated });
+        await options.onEvent?.({ type: "conversation", conversationId, conversationCreated, messageId: assistantId });
       }
       if (event.type === "content") {
         streamed += event.content;
@@ -159,7 +165,7 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
           citations: [],
           sources: [],
           status: "incomplete",
-          metadata: { tokens_used: 0, incomplete: true, error_code: "upstream_error" },
+          metadata: { ...options.answerMetadata?.(), tokens_used: 0, incomplete: true, error_code: options.signal?.reason === ANSWER_CANCELLED ? "cancelled" : "upstream_error" },
           createdAt: new Date(),
         },
       ]).catch(() => {});
@@ -177,7 +183,7 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
     content: response,
     citations,
     sources: answerSources,
-    metadata: { tokens_used: tokensUsed },
+    metadata: { ...options.answerMetadata?.(), tokens_used: tokensUsed },
     createdAt: new Date(),
   };
   if (userStored) await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [assistantMessage]);

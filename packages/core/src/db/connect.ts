@@ -15,6 +15,8 @@ export interface ConnectOptions {
   /** SECRET_KEY; without it the embedded default generates one into `dataDir` (required with a databaseUrl). */
   secretKey?: string | undefined;
   log?: (line: string) => void;
+  /** The process stops the embedded cluster itself on SIGTERM/SIGINT (see EmbeddedPostgresOptions). */
+  handlesSignals?: boolean;
 }
 
 export interface Connection {
@@ -30,7 +32,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let embedded: EmbeddedDatabase | undefined;
   let url = options.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(options.dataDir, "postgres"), database: "mga", log: options.log });
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(options.dataDir, "postgres"), database: "mga", log: options.log, handlesSignals: options.handlesSignals });
     url = embedded.url;
   }
   if (options.migrate !== false) await migrateDatabase(url);

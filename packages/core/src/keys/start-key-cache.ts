@@ -33,9 +33,9 @@ export function startKeyCache(db: Database, url: string, options: Partial<KeyCac
   caches.set(db, cache);
   const listener = startNotificationListener(
     url,
-    KEY_CHANGES_CHANNEL,
+    [KEY_CHANGES_CHANNEL],
     {
-      onNotification: (payload) => cache.apply(parseKeyChange(payload)),
+      onNotification: (_channel, payload) => cache.apply(parseKeyChange(payload)),
       onListening: () => cache.setServing(true),
       onLost: () => cache.setServing(false),
     },

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_STREAM_STATUSES } from "../../src/answers/answer-values";
 import { MESSAGE_ROLES, MESSAGE_STATUSES } from "../../src/conversations/message-values";
 import { ensureDatabase } from "../../src/db/embedded-postgres";
 import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
@@ -40,6 +41,7 @@ const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   "import_job_rows.outcome": IMPORT_ROW_OUTCOMES,
   "staff_accounts.role": STAFF_ROLES,
   "staff_invites.role": STAFF_ROLES,
+  "answer_streams.status": ANSWER_STREAM_STATUSES,
 };
 
 const CHECK_VIOLATION = "23514";

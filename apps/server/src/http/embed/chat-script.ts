@@ -284,8 +284,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
         let end;
         while ((end = buffer.indexOf("\n\n")) !== -1) {
           const frame = buffer.slice(0, end); buffer = buffer.slice(end + 2);
-          if (!frame.startsWith("data: ")) continue;
-          const event = JSON.parse(frame.slice(6));
+          // A frame is its "id:" and "data:" lines (comments start with ":").
+          const data = frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
+          if (!data) continue;
+          const event = JSON.parse(data);
           if (event.type === "public_api_conversation") { conversationId = event.conversation_id; state.conversationId = conversationId; save(); }
           else if (event.type === "content") { text += event.content; answer.text.textContent = text; }
           else if (event.type === "content_postprocessed") { text = event.content; answer.text.textContent = text; }

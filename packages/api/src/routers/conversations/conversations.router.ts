@@ -1,4 +1,6 @@
 import { router } from "../../trpc";
+import { cancelAnswer } from "./cancel-answer";
+import { resumeAnswer } from "./resume-answer";
 import { createConversation } from "./create-conversation";
 import { getConversation } from "./get-conversation";
 import { listMessages } from "./list-messages";
@@ -11,4 +13,6 @@ export const conversationsRouter = router({
   sendToConversation: messageProcedure(sendToConversationRoute),
   getConversation,
   listMessages,
+  cancelAnswer,
+  resumeAnswer,
 });

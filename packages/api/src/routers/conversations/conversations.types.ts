@@ -1,5 +1,7 @@
 import { MESSAGE_ROLES } from "@mga/core/conversations";
 import { agencySourceTypeSchema } from "@mga/core/sources";
+import { FRAME_ID_PATTERN } from "@mga/core/answers";
+import { ANSWER_STREAM_STATUSES } from "@mga/core/closed-values";
 import { z } from "zod";
 import { errorEnvelopeSchema, idempotencyKeySchema, requestIdField } from "../../schemas/common";
 
@@ -136,6 +138,29 @@ export const getConversationInput = z.strictObject({ conversationId: conversatio
 export const getConversationOutput = z.strictObject({ request_id: requestIdField, conversation: conversationSchema }).meta({ id: "GetConversationResponse" });
 
 // GET /v1/conversations/{conversationId}/messages
+export const cancelAnswerInput = z.strictObject({ conversationId: conversationIdSchema });
+export const cancelAnswerOutput = z
+  .strictObject({
+    request_id: requestIdField,
+    conversation_id: z.string().min(1),
+    message_id: z.string().min(1).meta({ description: "The answer's message: stored as incomplete (metadata.error_code `cancelled`) once it stopped." }),
+    status: z.enum(ANSWER_STREAM_STATUSES).meta({
+      description: "`generating` with 202: asked to stop, which takes effect within moments on whichever server generates it. With 200 the answer had already ended: complete, failed or cancelled.",
+    }),
+  })
+  .meta({ id: "CancelAnswerResponse" });
+
+const lastEventIdSchema = z.string().regex(FRAME_ID_PATTERN).meta({
+  description: "The `id:` of the last frame received (opaque: send it back as it came). Without it, the conversation's newest answer is replayed from its first frame.",
+  example: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12",
+});
+export const resumeAnswerInput = z.strictObject({ conversationId: conversationIdSchema, last_event_id: lastEventIdSchema.optional() });
+/** The route answers text/event-stream only (the document says so); this is the shape of nothing the adapter sends. */
+export const resumeAnswerOutput = z.strictObject({}).meta({ id: "ResumeAnswerResponse" });
+export const resumeAnswerHeaders = z.object({
+  "Last-Event-ID": lastEventIdSchema.optional().meta({ description: "As the SSE standard has a client send it when it reconnects; the same as `last_event_id`, which wins when both are sent." }),
+});
+
 export const listMessagesInput = z.strictObject({ conversationId: conversationIdSchema });
 export const listMessagesOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) }).meta({ id: "ListMessagesResponse" });
 

@@ -1,0 +1,127 @@
+import type { Database } from "../db/database";
+import type { AnswerStreamStatus } from "./answer-values";
+import type { AnswerFrame } from "./live-answer";
+
+/** Notified (at commit) after frames are written: `<stream id>:<last seq>,…`. */
+export const ANSWER_FRAMES_CHANNEL = "mga_answer_frames";
+/** Notified when a cancel is asked for an answer another instance may be generating: `<stream id>`. */
+export const ANSWER_CANCEL_CHANNEL = "mga_answer_cancel";
+
+/** An answer's row as a flush writes it. */
+export interface AnswerStreamState {
+  id: string;
+  conversationId: string;
+  messageId: string;
+  requestId: string;
+  status: AnswerStreamStatus;
+  lastSeq: number;
+  clientGone: boolean;
+}
+
+export interface StoredFrame extends AnswerFrame {
+  streamId: string;
+}
+
+/**
+ * One flush of the frame writer, in one statement (one round trip for every answer of the
+ * instance): the answers' rows (created, or moved on, their lease renewed), their new frames,
+ * and one notification per 200 answers so that followers on other instances read on. An answer
+ * that is no longer this instance's (its lease ran out and another instance ended it) is not
+ * moved on, and is missing from the ids returned: its generation stops.
+ */
+export async function writeFrames(db: Database, input: { owner: string; leaseSeconds: number; streams: AnswerStreamState[]; frames: StoredFrame[] }): Promise<Set<string>> {
+  const s = input.streams;
+  const { rows } = await db.sql.query<{ id: string }>(
+    `
+WITH ours AS (
+  INSERT INTO answer_streams AS a (id, conversation_id, message_id, request_id, status, owner, lease_expires_at, last_seq, client_gone, ended_at)
+  SELECT r.id, r.conversation_id, r.message_id, r.request_id, r.status, $1, now() + make_interval(secs => $2), r.last_seq, r.client_gone,
+         CASE WHEN r.status = 'generating' THEN NULL ELSE now() END
+  FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bool[])
+       AS r(id, conversation_id, message_id, request_id, status, last_seq, client_gone)
+  ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, last_seq = EXCLUDED.last_seq, client_gone = EXCLUDED.client_gone,
+                                 lease_expires_at = EXCLUDED.lease_expires_at, ended_at = EXCLUDED.ended_at
+  WHERE a.owner = $1 AND a.status = 'generating'
+  RETURNING a.id, a.last_seq
+),
+written AS (
+  INSERT INTO answer_stream_frames (stream_id, seq, data)
+  SELECT f.stream_id, f.seq, f.data FROM unnest($10::text[], $11::int[], $12::text[]) AS f(stream_id, seq, data)
+  WHERE f.stream_id IN (SELECT id FROM ours)
+  ON CONFLICT DO NOTHING
+),
+told AS (
+  SELECT pg_notify('${ANSWER_FRAMES_CHANNEL}', string_agg(id || ':' || last_seq, ',')) FROM (SELECT id, last_seq, (row_number() OVER ()) / 200 AS part FROM ours) o GROUP BY part
+)
+SELECT id FROM ours, (SELECT count(*) FROM told) t`,
+    [
+      input.owner,
+      input.leaseSeconds,
+      s.map((x) => x.id),
+      s.map((x) => x.conversationId),
+      s.map((x) => x.messageId),
+      s.map((x) => x.requestId),
+      s.map((x) => x.status),
+      s.map((x) => x.lastSeq),
+      s.map((x) => x.clientGone),
+      input.frames.map((f) => f.streamId),
+      input.frames.map((f) => f.seq),
+      input.frames.map((f) => f.data),
+    ],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+export interface AnswerStreamRow {
+  id: string;
+  conversationId: string;
+  messageId: string;
+  status: AnswerStreamStatus;
+  lastSeq: number;
+  owner: string;
+}
+
+const STREAM_COLUMNS = `id, conversation_id AS "conversationId", message_id AS "messageId", status, last_seq AS "lastSeq", owner`;
+
+export async function findAnswerStream(db: Database, streamId: string): Promise<AnswerStreamRow | undefined> {
+  const { rows } = await db.sql.query<AnswerStreamRow>(`SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE id = $1`, [streamId]);
+  return rows[0];
+}
+
+/** The conversation's newest answer stream, if any is still kept. */
+export async function latestAnswerStream(db: Database, conversationId: string): Promise<AnswerStreamRow | undefined> {
+  const { rows } = await db.sql.query<AnswerStreamRow>(`SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE conversation_id = $1 ORDER BY created_at DESC LIMIT 1`, [conversationId]);
+  return rows[0];
+}
+
+/** Frames after `afterSeq`, in order, at most `limit`. */
+export async function readFrames(db: Database, streamId: string, afterSeq: number, limit = 1000): Promise<AnswerFrame[]> {
+  const { rows } = await db.sql.query<AnswerFrame>("SELECT seq, data FROM answer_stream_frames WHERE stream_id = $1 AND seq > $2 ORDER BY seq LIMIT $3", [streamId, afterSeq, limit]);
+  return rows;
+}
+
+/** Renews the leases of the answers this instance generates; returns those still its own. */
+export async function renewLeases(db: Database, input: { owner: string; leaseSeconds: number; ids: string[] }): Promise<Set<string>> {
+  const { rows } = await db.sql.query<{ id: string }>(
+    `UPDATE answer_streams SET lease_expires_at = now() + make_interval(secs => $2)
+     WHERE id = ANY($3::text[]) AND owner = $1 AND status = 'generating' RETURNING id`,
+    [input.owner, input.leaseSeconds, input.ids],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Marks a generating answer's cancel and tells every instance (the one generating it stops it). */
+export async function requestCancel(db: Database, streamId: string): Promise<boolean> {
+  const { rowCount } = await db.sql.query(
+    `WITH asked AS (UPDATE answer_streams SET cancel_requested_at = coalesce(cancel_requested_at, now()) WHERE id = $1 AND status = 'generating' RETURNING id)
+     SELECT pg_notify('${ANSWER_CANCEL_CHANNEL}', id) FROM asked`,
+    [streamId],
+  );
+  return rowCount === 1;
+}
+
+/** Answers that ended more than `hours` ago go, with their frames. */
+export async function pruneAnswerStreams(db: Database, hours: number): Promise<number> {
+  const { rowCount } = await db.sql.query("DELETE FROM answer_streams WHERE ended_at < now() - make_interval(hours => $1)", [hours]);
+  return rowCount ?? 0;
+}

@@ -1,0 +1,365 @@
+import { hostname } from "node:os";
+import { ANSWER_CANCELLED } from "../conversations/send-message";
+import type { Database } from "../db/database";
+import { type NotificationListener, startNotificationListener } from "../db/notification-listener";
+import { newId, randomBase62 } from "../ids/new-id";
+import { endAbandonedAnswers } from "./abandoned-answers";
+import {
+  ANSWER_CANCEL_CHANNEL,
+  ANSWER_FRAMES_CHANNEL,
+  type AnswerStreamRow,
+  findAnswerStream,
+  latestAnswerStream,
+  readFrames,
+  renewLeases,
+  requestCancel,
+  type StoredFrame,
+  writeFrames,
+} from "./answer-store";
+import { type AnswerFrame, LiveAnswer } from "./live-answer";
+
+export interface AnswerStreamsOptions {
+  /** How long frames wait in memory before they are written, together (default 50 ms). */
+  flushMs: number;
+  /** How long an answer's lease holds without renewal: a dead instance's answers end after it (default 10 s). */
+  leaseSeconds: number;
+  /** How often each instance ends the answers of dead instances (default 2 s). */
+  sweepMs: number;
+  /** How often a follower on another instance reads on without a notification (default 2 s). */
+  pollMs: number;
+}
+
+const DEFAULTS: AnswerStreamsOptions = { flushMs: 50, leaseSeconds: 10, sweepMs: 2_000, pollMs: 2_000 };
+
+/** The reason when this instance lost the answer's lease (another instance ended it). */
+export const LEASE_LOST = "lease lost";
+/** The reason when the instance stops them (tests; a last resort). */
+const STOPPED = "instance stopped";
+
+/**
+ * Streamed answers of one instance (docs/decisions.md, "Resumable answers"): each answer's
+ * frames are kept in memory while it is generated here and written to PostgreSQL in batches (one
+ * statement per flush for every answer of the instance, never one per token), so a client that
+ * lost its connection resumes on any instance: here from memory, elsewhere from the database,
+ * following new frames through LISTEN/NOTIFY. Each answer holds a lease, renewed while it is
+ * generated; every instance ends the answers whose lease ran out (their instance died).
+ */
+export class AnswerStreams {
+  /** Which instance generates an answer (its lease's owner). */
+  readonly owner = `${hostname()}:${process.pid}:${randomBase62(8)}`;
+  private readonly options: AnswerStreamsOptions;
+  private readonly live = new Map<string, LiveAnswer>();
+  private pending: StoredFrame[] = [];
+  private readonly changed = new Set<LiveAnswer>();
+  private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly followers = new Map<string, Set<() => void>>();
+  private readonly connections = new Set<() => void>();
+  private listener: NotificationListener | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    options: Partial<AnswerStreamsOptions> = {},
+    private readonly log: (message: string, fields: Record<string, unknown>) => void = () => {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Listens for other instances' frames and cancels, and starts the lease and sweep timers. */
+  start(url: string): Promise<void> {
+    this.listener = startNotificationListener(
+      url,
+      [ANSWER_FRAMES_CHANNEL, ANSWER_CANCEL_CHANNEL],
+      {
+        onNotification: (channel, payload) => (channel === ANSWER_CANCEL_CHANNEL ? this.live.get(payload)?.abort.abort(ANSWER_CANCELLED) : this.wakeFollowers(payload)),
+        // Notifications may have been missed: every follower reads on.
+        onListening: () => this.wakeFollowers(undefined),
+        onLost: () => {},
+      },
+      { applicationName: "mga answer streams" },
+    );
+    const every = (ms: number, work: () => Promise<unknown>) => {
+      const timer = setInterval(() => void work().catch((error: unknown) => this.log("answer streams", { error: String(error) })), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every((this.options.leaseSeconds * 1000) / 3, () => this.renew());
+    every(this.options.sweepMs, () => endAbandonedAnswers(this.db));
+    return this.listener.ready;
+  }
+
+  /** A new answer, generated here. */
+  begin(requestId: string): LiveAnswer {
+    const answer = new LiveAnswer(newId("ans"), requestId, (changed, frame) => this.queue(changed, frame));
+    this.live.set(answer.id, answer);
+    return answer;
+  }
+
+  /** An answer that ended before its first frame (refused, or failed first): nothing was or will be written. */
+  drop(answer: LiveAnswer): void {
+    this.live.delete(answer.id);
+    answer.finish();
+  }
+
+  /** The client that asked went away: the answer goes on, and says so when stored. */
+  markClientGone(answer: LiveAnswer): void {
+    if (answer.clientGone || answer.status !== "generating") return;
+    answer.clientGone = true;
+    if (answer.lastSeq > 0) this.queue(answer);
+  }
+
+  /** Registers how to end one open stream when this instance shuts down; returns its removal. */
+  onShutdown(sendOff: () => void): () => void {
+    this.connections.add(sendOff);
+    return () => this.connections.delete(sendOff);
+  }
+
+  /** Ends every stream still open on this instance with its resume hint (the drain's end); returns how many. */
+  sendOffConnections(): number {
+    const open = [...this.connections];
+    this.connections.clear();
+    for (const sendOff of open) sendOff();
+    return open.length;
+  }
+
+  /** The answers being generated here. */
+  get generating(): number {
+    return this.live.size;
+  }
+
+  findLocal(streamId: string): LiveAnswer | undefined {
+    return this.live.get(streamId);
+  }
+
+  /**
+   * An answer by id: generated here (perhaps not written yet), or as the database has it. An
+   * answer another instance began a moment ago may not be written yet: a miss is looked for again
+   * once that instance's flush has had time to land.
+   */
+  async find(streamId: string): Promise<AnswerStreamRow | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      const local = this.live.get(streamId);
+      const found = local?.identity ? this.rowOf(local) : await findAnswerStream(this.db, streamId);
+      if (found || attempt === 2) return found;
+      await new Promise((resolve) => setTimeout(resolve, this.options.flushMs * 2));
+    }
+  }
+
+  /** A conversation's newest answer: one generated here first (perhaps not written yet). */
+  async latest(conversationId: string): Promise<AnswerStreamRow | undefined> {
+    const local = [...this.live.values()].reverse().find((answer) => answer.identity?.conversationId === conversationId && answer.lastSeq > 0);
+    return local ? this.rowOf(local) : latestAnswerStream(this.db, conversationId);
+  }
+
+  private rowOf(answer: LiveAnswer): AnswerStreamRow {
+    return {
+      id: answer.id,
+      conversationId: answer.identity?.conversationId as string,
+      messageId: answer.identity?.messageId as string,
+      status: answer.status,
+      lastSeq: answer.lastSeq,
+      owner: this.owner,
+    };
+  }
+
+  /**
+   * Every frame after `afterSeq`, then each new one until the terminal frame (resolves true), or
+   * until `signal` aborts (false). From memory when the answer is generated here, else from the
+   * database, reading on at each notification (and every `pollMs` in case one was missed).
+   */
+  async follow(streamId: string, afterSeq: number, onFrame: (frame: AnswerFrame) => void, signal: AbortSignal): Promise<boolean> {
+    const local = this.live.get(streamId);
+    if (local) {
+      const unsubscribe = local.subscribe(afterSeq, onFrame);
+      const aborted = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+      await Promise.race([local.done, aborted]);
+      unsubscribe();
+      return !signal.aborted;
+    }
+    let delivered = afterSeq;
+    while (!signal.aborted) {
+      const woken = this.nextWake(streamId, signal);
+      const frames = await readFrames(this.db, streamId, delivered);
+      for (const frame of frames) {
+        onFrame(frame);
+        delivered = frame.seq;
+      }
+      const stream = await findAnswerStream(this.db, streamId);
+      if (!stream || (stream.status !== "generating" && delivered >= stream.lastSeq)) {
+        woken.cancel();
+        // Past what was stored: frames an instance sent before it died unwritten are gone, and
+        // the terminal frame written for it sits before the client's position. It gets it all
+        // the same (with its own, earlier id): every resume ends with a terminal frame.
+        if (stream && afterSeq > stream.lastSeq && delivered === afterSeq) for (const frame of await readFrames(this.db, streamId, stream.lastSeq - 1, 1)) onFrame(frame);
+        return true;
+      }
+      // More frames are written already: read on at once.
+      if (frames.length > 0 && delivered < stream.lastSeq) woken.cancel();
+      else await woken.promise;
+    }
+    return false;
+  }
+
+  /** Stops an answer being generated on any instance: true when it was generating. */
+  async cancel(streamId: string): Promise<boolean> {
+    const local = this.live.get(streamId);
+    if (local) {
+      local.abort.abort(ANSWER_CANCELLED);
+      return true;
+    }
+    return requestCancel(this.db, streamId);
+  }
+
+  /** Stops every answer generated here (each is stored as incomplete): for tests and a last resort. */
+  abortAll(): void {
+    for (const answer of this.live.values()) answer.abort.abort(STOPPED);
+  }
+
+  /** Waits until every answer generated here has ended and is written, or `timeoutMs` passed; returns how many still run. */
+  async drain(timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.live.size > 0 && Date.now() < deadline) {
+      const generating = [...this.live.values()].filter((answer) => answer.status === "generating");
+      // Ended ones leave the map once their last frames are written.
+      if (generating.length === 0) await this.flush();
+      await Promise.race([Promise.all(generating.map((answer) => answer.done)), sleep(Math.max(1, Math.min(250, deadline - Date.now())))]);
+    }
+    await this.flush();
+    return this.live.size;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearInterval(timer);
+    clearTimeout(this.flushTimer);
+    await this.flush();
+    this.wakeFollowers(undefined);
+    await this.listener?.stop();
+  }
+
+  private queue(answer: LiveAnswer, frame?: AnswerFrame): void {
+    if (frame) this.pending.push({ streamId: answer.id, seq: frame.seq, data: frame.data });
+    this.changed.add(answer);
+    if (this.stopped) return;
+    // An answer's end is written at once: resumes elsewhere find it ended without waiting.
+    if (answer.status !== "generating") void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), this.options.flushMs);
+  }
+
+  /** Resolves once every frame of `answer` so far is in the database (its stream ends only then). */
+  async written(answer: LiveAnswer): Promise<void> {
+    for (let attempt = 0; answer.writtenSeq < answer.lastSeq && answer.identity && attempt < 50; attempt += 1) {
+      await this.flush();
+      if (answer.writtenSeq < answer.lastSeq) await new Promise((resolve) => setTimeout(resolve, this.options.flushMs));
+    }
+  }
+
+  /** Writes what is queued, one flush at a time (frames of one answer stay in order). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    // An answer is written once it knows its conversation (before its first frame). What is cut
+    // here is consistent: a terminal status and its frame are set in one synchronous step.
+    const batch = [...this.changed].filter((answer) => answer.identity).map((answer) => ({ answer, terminal: answer.status !== "generating" }));
+    if (batch.length === 0) return;
+    const ids = new Set(batch.map(({ answer }) => answer.id));
+    const frames = this.pending.filter((frame) => ids.has(frame.streamId));
+    this.pending = this.pending.filter((frame) => !ids.has(frame.streamId));
+    for (const { answer } of batch) this.changed.delete(answer);
+    const lastSeq = new Map<string, number>();
+    for (const frame of frames) lastSeq.set(frame.streamId, frame.seq);
+    const streams = batch.map(({ answer }) => ({
+      id: answer.id,
+      conversationId: answer.identity?.conversationId as string,
+      messageId: answer.identity?.messageId as string,
+      requestId: answer.requestId,
+      status: answer.status,
+      lastSeq: lastSeq.get(answer.id) ?? answer.writtenSeq,
+      clientGone: answer.clientGone,
+    }));
+    this.flushing = writeFrames(this.db, { owner: this.owner, leaseSeconds: this.options.leaseSeconds, streams, frames })
+      .then((ours) => {
+        for (const { answer, terminal } of batch) {
+          answer.writtenSeq = lastSeq.get(answer.id) ?? answer.writtenSeq;
+          if (!ours.has(answer.id)) answer.abort.abort(LEASE_LOST);
+          // Written through its terminal frame: followers elsewhere read it from the database now.
+          if (terminal || !ours.has(answer.id)) this.live.delete(answer.id);
+        }
+      })
+      .catch((error: unknown) => {
+        // Not written: queued again, ahead of what came since (a database that is back catches up).
+        this.pending.unshift(...frames);
+        for (const { answer } of batch) this.changed.add(answer);
+        this.log("answer frames not written; retried", { error: String(error) });
+        if (!this.stopped) this.flushTimer ??= setTimeout(() => void this.flush(), this.options.flushMs * 10);
+      })
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    await this.flushing;
+  }
+
+  private async renew(): Promise<void> {
+    const generating = [...this.live.values()].filter((answer) => answer.identity && answer.status === "generating" && answer.lastSeq > 0);
+    if (generating.length === 0) return;
+    const ours = await renewLeases(this.db, { owner: this.owner, leaseSeconds: this.options.leaseSeconds, ids: generating.map((answer) => answer.id) });
+    for (const answer of generating) if (!ours.has(answer.id) && !this.changed.has(answer)) answer.abort.abort(LEASE_LOST);
+  }
+
+  /** One follower's wait for news of `streamId`: a notification, the poll interval, or its end. */
+  private nextWake(streamId: string, signal: AbortSignal): { promise: Promise<void>; cancel(): void } {
+    let done: () => void = () => {};
+    const promise = new Promise<void>((resolve) => (done = resolve));
+    const waiters = this.followers.get(streamId) ?? new Set();
+    this.followers.set(streamId, waiters);
+    const timer = setTimeout(() => cancel(), this.options.pollMs);
+    const onAbort = () => cancel();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const cancel = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      waiters.delete(cancel);
+      if (waiters.size === 0) this.followers.delete(streamId);
+      done();
+    };
+    waiters.add(cancel);
+    return { promise, cancel };
+  }
+
+  /** `payload`: `<stream id>:<last seq>,…` from a flush; undefined wakes every follower. */
+  private wakeFollowers(payload: string | undefined): void {
+    const ids = payload === undefined ? [...this.followers.keys()] : payload.split(",").map((entry) => entry.slice(0, entry.lastIndexOf(":")));
+    for (const id of ids) for (const wake of [...(this.followers.get(id) ?? [])]) wake();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The answer streams of each database handle that runs them (the server's main and the test app). */
+const running = new WeakMap<Database, AnswerStreams>();
+
+export function answerStreamsOf(db: Database): AnswerStreams | undefined {
+  return running.get(db);
+}
+
+export async function startAnswerStreams(
+  db: Database,
+  url: string,
+  options: Partial<AnswerStreamsOptions> = {},
+  log?: (message: string, fields: Record<string, unknown>) => void,
+): Promise<AnswerStreams> {
+  if (running.has(db)) throw new Error("answer streams already run for this database handle");
+  const streams = new AnswerStreams(db, options, log);
+  running.set(db, streams);
+  await streams.start(url);
+  return streams;
+}
+
+export async function stopAnswerStreams(db: Database): Promise<void> {
+  const streams = running.get(db);
+  running.delete(db);
+  await streams?.stop();
+}

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endAbandonedAnswers } from "../../src/answers/abandoned-answers";
+import { AnswerStreams } from "../../src/answers/answer-streams";
+import { insertConversationStarts } from "../../src/conversations/append-messages";
+import { openDatabase, type Database } from "../../src/db/database";
+import { createApiKey } from "../../src/keys/api-keys";
+import { createOrganization } from "../../src/orgs/organizations";
+import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
+import { recordStatements } from "../support/database-probes";
+
+/**
+ * Answer streams without HTTP: frames written in batches (one statement per flush for every
+ * answer of the instance), followed from another instance's handle through LISTEN/NOTIFY, and
+ * an answer whose instance stopped renewing its lease ended by another with a terminal frame.
+ */
+let t: TestDatabase;
+let apiKeyId: string;
+let organizationId: string;
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const org = await createOrganization(t.db, { name: "Streams Lending" });
+  organizationId = org.id;
+  apiKeyId = (await createApiKey(t.db, { organizationId, name: "streams", scopes: "chat:write" })).key.id;
+});
+afterAll(() => t.drop());
+
+let conversations = 0;
+async function conversation(): Promise<string> {
+  const id = `conv_test${String((conversations += 1)).padStart(18, "0")}`;
+  await insertConversationStarts(t.db, [{ apiKeyId, conversation: { id, organizationId, user: { external_user_id: "lo-1" } }, messages: [] }]);
+  return id;
+}
+
+const frame = (i: number) => JSON.stringify({ type: "content", content: `part ${i}. ` });
+
+describe("the frame writer", () => {
+  it("writes 20 answers of 100 frames each in a handful of statements, every frame in order", async () => {
+    const db = openDatabase(t.url, { secrets: t.db.secrets });
+    const streams = new AnswerStreams(db, { flushMs: 50 });
+    const statements = recordStatements(db);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async (_, n) => {
+          const answer = streams.begin(`req_${n}`);
+          answer.identity = { conversationId: await conversation(), messageId: `msg_${n}` };
+          return answer;
+        }),
+      );
+      statements.length = 0;
+      const started = Date.now();
+      // 100 frames each, 5 ms apart: a token stream of 20 answers at once.
+      for (let i = 0; i < 100; i += 1) {
+        for (const answer of answers) answer.push(frame(i), i === 99 ? "complete" : undefined);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      for (const answer of answers) await streams.written(answer);
+      const elapsed = Date.now() - started;
+      const writes = statements.filter((text) => text.includes("INSERT INTO answer_streams"));
+      // 2,000 frames in one statement per 50 ms flush (and one for the ends), never one per frame.
+      expect(writes.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 3);
+      expect(writes.length).toBeLessThan(2_000 / 20);
+      const { rows } = await t.db.sql.query<{ stream_id: string; n: number; seqs: number[] }>(
+        "SELECT stream_id, count(*)::int AS n, array_agg(seq ORDER BY seq) AS seqs FROM answer_stream_frames WHERE stream_id = ANY($1) GROUP BY stream_id",
+        [answers.map((answer) => answer.id)],
+      );
+      expect(rows).toHaveLength(20);
+      for (const row of rows) expect(row.seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      const ended = await t.db.sql.query("SELECT count(*)::int AS n FROM answer_streams WHERE id = ANY($1) AND status = 'complete' AND last_seq = 100", [answers.map((answer) => answer.id)]);
+      expect(ended.rows[0].n).toBe(20);
+    } finally {
+      await streams.stop();
+      await db.close();
+    }
+  });
+});
+
+describe("following from another instance", () => {
+  it("reads what is written and follows new frames as they are notified, to the terminal frame", async () => {
+    const [a, b] = [openDatabase(t.url, { secrets: t.db.secrets }), openDatabase(t.url, { secrets: t.db.secrets })];
+    const here = new AnswerStreams(a, { flushMs: 20 });
+    const elsewhere = new AnswerStreams(b, { flushMs: 20, pollMs: 60_000 });
+    await Promise.all([here.start(t.url), elsewhere.start(t.url)]);
+    try {
+      const answer = here.begin("req_follow");
+      answer.identity = { conversationId: await conversation(), messageId: "msg_follow" };
+      for (let i = 0; i < 3; i += 1) answer.push(frame(i));
+      await here.flush();
+      const seen: number[] = [];
+      // No poll for a minute: only the notifications can bring the later frames.
+      const followed = elsewhere.follow(answer.id, 1, (f) => seen.push(f.seq), new AbortController().signal);
+      for (let i = 3; i < 8; i += 1) {
+        answer.push(frame(i));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      answer.push(JSON.stringify({ type: "public_api_complete" }), "complete");
+      await expect(followed).resolves.toBe(true);
+      expect(seen).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      await Promise.all([here.stop(), elsewhere.stop()]);
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe("an answer whose instance stopped", () => {
+  it("is ended by any instance once its lease ran out: a terminal error frame, failed, and stored as incomplete with what it had", async () => {
+    const db: Database = openDatabase(t.url, { secrets: t.db.secrets });
+    const dead = new AnswerStreams(db, { flushMs: 10, leaseSeconds: 1 });
+    try {
+      const conversationId = await conversation();
+      const answer = dead.begin("req_dead");
+      answer.identity = { conversationId, messageId: "msg_dead0000000000000000" };
+      answer.push(frame(0));
+      answer.push(frame(1));
+      await dead.flush();
+      // The instance is gone: no renewal, no end. A sweep before the lease runs out leaves it be.
+      expect(await endAbandonedAnswers(t.db)).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await endAbandonedAnswers(t.db)).toBe(1);
+      expect(await endAbandonedAnswers(t.db)).toBe(0);
+      const stream = await t.db.sql.query("SELECT status, last_seq FROM answer_streams WHERE id = $1", [answer.id]);
+      expect(stream.rows).toEqual([{ status: "failed", last_seq: 3 }]);
+      const last = await t.db.sql.query("SELECT data FROM answer_stream_frames WHERE stream_id = $1 AND seq = 3", [answer.id]);
+      expect(JSON.parse(last.rows[0].data)).toMatchObject({ type: "error", status: 502, error: { code: "upstream_error", request_id: "req_dead" } });
+      const stored = await t.db.sql.query("SELECT id, status, content, position FROM messages WHERE conversation_id = $1", [conversationId]);
+      expect(stored.rows).toEqual([{ id: "msg_dead0000000000000000", status: "incomplete", content: "part 0. part 1. ", position: 1 }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
