@@ -32,7 +32,7 @@ export interface AnswerStreamsOptions {
 const DEFAULTS: AnswerStreamsOptions = { flushMs: 50, leaseSeconds: 10, sweepMs: 2_000, pollMs: 2_000 };
 
 /** The reason when this instance lost the answer's lease (another instance ended it). */
-export const LEASE_LOST = "lease lost";
+const LEASE_LOST = "lease lost";
 /** The reason when the instance stops them (tests; a last resort). */
 const STOPPED = "instance stopped";
 
@@ -127,10 +127,6 @@ export class AnswerStreams {
   /** The answers being generated here. */
   get generating(): number {
     return this.live.size;
-  }
-
-  findLocal(streamId: string): LiveAnswer | undefined {
-    return this.live.get(streamId);
   }
 
   /**
