@@ -1,7 +1,7 @@
 import { readEnv } from "./env";
 import { MgaError } from "./errors/mga-error";
 import { type Logger, type RetryEvent, retryListener } from "./http/retry-events";
-import { DEFAULT_RETRY, type RetryOptions, type RetrySettings } from "./http/retry-policy";
+import { DEFAULT_MAX_STREAM_RESUMES, DEFAULT_RETRY, type RetryOptions, type RetrySettings } from "./http/retry-policy";
 
 export interface ClientOptions {
   /** Your API key (scopes per resource). Defaults to the MGA_API_KEY environment variable. */
@@ -17,7 +17,13 @@ export interface ClientOptions {
   maxRetryDelayMs?: number | undefined;
   /** The first back-off (default 500 ms), doubled on each retry, then jittered. */
   initialRetryDelayMs?: number | undefined;
-  /** Called before each retry's wait: which retry, how long, why, and the request. */
+  /**
+   * Resumes of a stream whose connection was lost (or that the server asked to resume) in a row
+   * without a frame between them, before the stream throws a StreamResumeError (default 5); 0 turns
+   * resuming off.
+   */
+  maxStreamResumes?: number | undefined;
+  /** Called before each retry's wait, and each stream's resume: which attempt, how long, why, and the request. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
   /** Receives a debug line per retry. Defaults to `console` when MGA_LOG=debug, else nothing is logged. */
   logger?: Logger | undefined;
@@ -36,6 +42,7 @@ export interface ClientSettings {
   apiKey: string;
   baseUrl: string;
   retry: RetrySettings;
+  maxStreamResumes: number;
   onRetry: (event: RetryEvent) => void;
   timeoutMs: number;
   answerTimeoutMs: number;
@@ -59,8 +66,14 @@ export function resolveClientOptions(options: ClientOptions = {}): ClientSetting
     initialDelayMs: options.initialRetryDelayMs ?? options.retry?.initialDelayMs ?? DEFAULT_RETRY.initialDelayMs,
     maxDelayMs: options.maxRetryDelayMs ?? options.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
   };
+  const maxStreamResumes = options.maxStreamResumes ?? DEFAULT_MAX_STREAM_RESUMES;
   // Retrying is meant to be bounded: no endless loop of attempts, no wait without end.
-  if (!Number.isSafeInteger(retry.maxRetries) || retry.maxRetries < 0) throw new MgaError(`maxRetries must be a whole number, 0 or more (got ${retry.maxRetries})`);
+  for (const [name, value] of [
+    ["maxRetries", retry.maxRetries],
+    ["maxStreamResumes", maxStreamResumes],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new MgaError(`${name} must be a whole number, 0 or more (got ${value})`);
+  }
   for (const [name, value] of [
     ["initialRetryDelayMs", retry.initialDelayMs],
     ["maxRetryDelayMs", retry.maxDelayMs],
@@ -73,7 +86,8 @@ export function resolveClientOptions(options: ClientOptions = {}): ClientSetting
     apiKey,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     retry,
-    onRetry: retryListener(retry.maxRetries, options.onRetry, logger),
+    maxStreamResumes,
+    onRetry: retryListener({ maxRetries: retry.maxRetries, maxStreamResumes }, options.onRetry, logger),
     timeoutMs: options.timeoutMs ?? 60_000,
     answerTimeoutMs: options.answerTimeoutMs ?? 330_000,
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),

@@ -14,6 +14,8 @@ export type Conversation = Schemas["Conversation"];
 export type Message = Schemas["Message"];
 /** The JSON answer of a message (the same routes answer `stream: true` with frames instead). */
 export type SendMessageResponse = Schemas["SendMessageResponse"];
+/** What POST /v1/conversations/{id}/cancel answers: `generating` while the answer stops (202), else how it had ended (200). */
+export type CancelAnswerResponse = Schemas["CancelAnswerResponse"];
 export type PartnerTeam = Schemas["PartnerTeam"];
 export type PartnerUser = Schemas["PartnerUser"];
 export type LifecycleOperation = Schemas["LifecycleOperation"];

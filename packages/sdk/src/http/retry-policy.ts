@@ -24,6 +24,14 @@ export interface RetrySettings {
  */
 export const DEFAULT_RETRY: RetrySettings = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 10_000 };
 
+/**
+ * Five resumes in a row without a frame wait at most 15.5 s in all with the default back-off
+ * (500 ms doubled, jittered): time for a load balancer to stop sending to an instance that left,
+ * not so long that an outage goes unreported. A resume that brings a frame starts the count again,
+ * so a rolling deploy that moves a stream several times does not use it up.
+ */
+export const DEFAULT_MAX_STREAM_RESUMES = 5;
+
 /** Statuses that mean "nothing was done, try again later": the gateway or the service was not ready. */
 const TRANSIENT_STATUSES: readonly number[] = [502, 503];
 /** Methods that are safe to repeat by HTTP's definition (RFC 9110 9.2.2). */
@@ -43,7 +51,12 @@ export function shouldRetry(request: Request, response: Response): boolean {
   // The same Idempotency-Key while its first request is still running: 409 with Retry-After (spec 8).
   // Waiting for it is the point of the key; a new key instead could do the work twice.
   if (response.status === 409 && request.headers.has("Idempotency-Key") && response.headers.has("Retry-After")) return true;
-  return TRANSIENT_STATUSES.includes(response.status) && isSafeToRepeat(request);
+  return isTransientStatus(response.status) && isSafeToRepeat(request);
+}
+
+/** Whether a status means "nothing was done, try again later" (a 429 aside, which has its own rules). */
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUSES.includes(status);
 }
 
 /** Full-jitter exponential back-off: a random wait up to initialDelay × 2^retry, capped. */

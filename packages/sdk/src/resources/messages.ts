@@ -1,4 +1,4 @@
-import { type Transport, unwrap } from "../http/transport";
+import { type Transport, unwrap, unwrapStream } from "../http/transport";
 import { idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
 import type { SendMessageParams, SendMessageResponse } from "../types";
 import { openMessageStream, type StreamCallOptions } from "./open-message-stream";
@@ -17,6 +17,8 @@ export class MessagesResource {
 
   /** The answer as a stream of typed frames; see MessageStream. Streams take no Idempotency-Key (spec 8). */
   stream(params: SendMessageParams, options: StreamCallOptions = {}) {
-    return openMessageStream(options, (signal) => this.transport.stream.POST("/v1/messages", { body: { ...params, stream: true }, parseAs: "stream", signal }));
+    return openMessageStream(this.transport, { ...options, method: "POST", conversationId: params.conversation_id }, (signal) =>
+      unwrapStream(this.transport.stream.POST("/v1/messages", { body: { ...params, stream: true }, parseAs: "stream", signal })),
+    );
   }
 }

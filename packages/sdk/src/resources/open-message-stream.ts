@@ -1,24 +1,32 @@
-import { ApiError } from "../errors/api-error";
+import type { Transport } from "../http/transport";
 import { MessageStream } from "../streaming/message-stream";
+import { ResumableFrames } from "../streaming/resumable-frames";
+import { answerEndpoints } from "./answer-requests";
 
 export interface StreamCallOptions {
-  /** Aborting it stops the stream and the request, like leaving the loop. */
+  /** Aborting it closes the stream's connection, like leaving the loop (the answer goes on: `cancel()` stops it). */
   signal?: AbortSignal;
 }
 
+export interface ResumeOptions extends StreamCallOptions {
+  /** The `lastEventId` of the stream to continue: the frames after it come. Without it, the conversation's newest answer from its first frame. */
+  lastEventId?: string | undefined;
+}
+
 /**
- * Sends a streamed message and returns its MessageStream once the response's status is known:
- * a refusal before the first frame (400, 401, 429 after the retries…) is thrown as an ApiError here.
+ * Sends a stream's request and returns its MessageStream once the response's status is known: a
+ * refusal before the first frame (400, 401, 429 after the retries…) is thrown as an ApiError here.
+ * `conversationId` is the answer's conversation when the call names it (a new one's comes in its
+ * first frame): what the stream resumes and cancels.
  */
 export async function openMessageStream(
-  options: StreamCallOptions,
-  send: (signal: AbortSignal) => Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>,
+  transport: Transport,
+  call: StreamCallOptions & { method: "GET" | "POST"; conversationId: string | undefined },
+  send: (signal: AbortSignal) => Promise<{ body: ReadableStream<Uint8Array>; url: string }>,
 ): Promise<MessageStream> {
   const controller = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-  const { data, error, response } = await send(signal);
-  if (!response.ok) throw ApiError.fromResponse(response, error);
-  if (!data) throw new ApiError({ status: 502, code: "upstream_error", message: "The API answered a streamed message without a body", requestId: response.headers.get("x-request-id") ?? undefined });
-  // Every streamed call is a POST; the response's URL is the one the request went to.
-  return new MessageStream(data, { controller, signal, method: "POST", url: response.url });
+  const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+  const { body, url } = await send(signal);
+  const request = { controller, signal, method: call.method, url };
+  return new MessageStream(new ResumableFrames({ body, target: request }, request, answerEndpoints(transport), transport.resumes, call.conversationId));
 }

@@ -1,41 +1,46 @@
 import { ApiError } from "../errors/api-error";
-import { ApiConnectionError, type RequestTarget } from "../errors/connection-errors";
 import { MgaError } from "../errors/mga-error";
 import type { StreamEvent } from "../types";
 import { AnswerCollector, type FinalAnswer } from "./final-answer";
-import { parseFrames } from "./parse-frames";
-
-/** The request a stream's body comes from: how to stop it, and what to name in an error. */
-export interface StreamRequest extends RequestTarget {
-  controller: AbortController;
-  /** The controller's signal joined with the caller's. */
-  signal: AbortSignal;
-}
+import type { ResumableFrames } from "./resumable-frames";
 
 /**
  * A streamed answer: iterate it for typed frames (`for await (const frame of stream)`), or for
- * the text alone (`stream.text()`), or await `finalAnswer()`. Leaving the loop early (break,
- * return, a throw) or `cancel()` aborts the request, so the service stops generating. The
- * terminal `error` frame is thrown as an ApiError, a connection lost midway as an
- * ApiConnectionError (a stream is never retried once its first frame came).
- * One pass only: the frames are read from the network as they come.
+ * the text alone (`stream.text()`), or await `finalAnswer()`. A lost connection, or a server that
+ * asks to resume, is resumed after the last frame received without the loop noticing (bounded by
+ * `maxStreamResumes`, then a StreamResumeError); one lost before the first frame is thrown as an
+ * ApiConnectionError. The terminal `error` frame is thrown as an ApiError. Leaving the loop early
+ * (break, return, a throw) closes the connection only: the service still generates and stores the
+ * answer, which `cancel()` stops. One pass only: the frames are read from the network as they come.
  */
 export class MessageStream implements AsyncIterable<StreamEvent> {
   private readonly collector = new AnswerCollector();
   private started = false;
-  private cancelled = false;
+  private cancelling: Promise<void> | undefined;
 
-  constructor(
-    private readonly body: ReadableStream<Uint8Array>,
-    private readonly request: StreamRequest,
-  ) {}
+  /** Made by the SDK's stream calls (`messages.stream`, `conversations.messages.stream`, `conversations.resume`). */
+  constructor(private readonly source: ResumableFrames) {}
+
+  /**
+   * The `id:` of the last frame received (undefined before the first). Keep it with
+   * `conversationId` to resume the answer later, from another process if need be:
+   * `client.conversations.resume(conversationId, { lastEventId })`.
+   */
+  get lastEventId(): string | undefined {
+    return this.source.lastEventId;
+  }
+
+  /** The answer's conversation: the one called, or the one the public_api_conversation frame announced. */
+  get conversationId(): string | undefined {
+    return this.source.conversationId;
+  }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent> {
     if (this.started) throw new MgaError("A MessageStream can be read once: it is consumed as it arrives");
     this.started = true;
     let finished = false;
     try {
-      for await (const frame of this.frames()) {
+      for await (const frame of this.source.frames()) {
         if (frame.type === "error") {
           throw new ApiError({ status: frame.status, code: frame.error.code, message: frame.error.message, requestId: frame.error.request_id });
         }
@@ -44,7 +49,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       }
       finished = true;
     } finally {
-      if (!finished) this.request.controller.abort();
+      if (!finished) this.source.close();
     }
   }
 
@@ -58,33 +63,27 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     if (!this.started) for await (const _frame of this) void _frame;
     const answer = this.collector.answer;
     if (answer) return answer;
-    if (this.cancelled) throw new MgaError("The stream was cancelled before its answer was complete");
+    if (this.cancelling) throw new MgaError("The stream was cancelled before its answer was complete");
     throw new ApiError({ status: 502, code: "upstream_error", message: "The event stream ended before the answer was complete" });
   }
 
   /**
-   * Stops the stream: closes its request, which the service takes as the end of the answer. A
-   * loop reading it ends without an error.
+   * Stops the answer: closes the connection (a loop reading it ends without an error) and asks the
+   * service to stop generating it (POST /v1/conversations/{id}/cancel), which stores what was
+   * generated as an incomplete message. Before a new conversation's first frame its id is not
+   * known yet, and only the connection is closed. Resolves once the service took the request;
+   * awaiting it is optional (its failure is then not reported as an unhandled rejection).
    */
-  cancel(): void {
-    this.cancelled = true;
-    this.request.controller.abort();
+  cancel(): Promise<void> {
+    if (!this.cancelling) {
+      this.cancelling = this.source.cancel();
+      this.cancelling.catch(() => {});
+    }
+    return this.cancelling;
   }
 
   /** The same as `cancel()`. */
-  abort(): void {
-    this.cancel();
-  }
-
-  /** The parsed frames, with a failure of the connection named as one. */
-  private async *frames(): AsyncGenerator<StreamEvent> {
-    try {
-      yield* parseFrames(this.body);
-    } catch (error) {
-      if (this.cancelled) return;
-      // The caller's abort is theirs to recognize; fetch's network failures are TypeErrors (Fetch standard).
-      if (this.request.signal.aborted || !(error instanceof TypeError)) throw error;
-      throw new ApiConnectionError({ method: this.request.method, url: this.request.url, cause: error });
-    }
+  abort(): Promise<void> {
+    return this.cancel();
   }
 }
