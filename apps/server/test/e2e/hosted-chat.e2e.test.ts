@@ -1,8 +1,11 @@
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import { requestPasswordSetup } from "@mga/core/partners/ports";
-import type { Browser } from "playwright-core";
+import type { Browser, Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
 import { CHAT_PASSWORD, chatFrame, openInPartnerPage, prepareLaunches, screenshot, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
+import type { TestApp } from "../support/test-app";
 import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
@@ -214,6 +217,134 @@ describe("hosted chat: header, answers and composer", () => {
     await frame.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 15_000 });
     expect(received.at(-1)?.body.message).toBe("And from an employer?");
     expect(received.at(-1)?.body.conversation_id).toBe(received[0]?.body.conversation_id);
+    await context.close();
+  });
+});
+
+/**
+ * The page's streams as the server sees them: the socket of each question's stream (a test
+ * destroys one, as a dropped network connection would, mid-answer) and each resume request.
+ */
+function watchStreams(app: TestApp) {
+  const questions: Socket[] = [];
+  const resumes: string[] = [];
+  const listener = (req: IncomingMessage) => {
+    if (req.method === "POST" && req.url === "/embed/api/chat/messages") questions.push(req.socket);
+    else if (req.method === "GET" && /^\/embed\/api\/chat\/conversations\/[^/]+\/stream$/.test(req.url ?? "")) resumes.push(String(req.headers["last-event-id"]));
+  };
+  app.server.on("request", listener);
+  return { questions, resumes, stop: () => app.server.off("request", listener) };
+}
+
+/** An upstream answer of `count` parts, paced (under the upstream's idle timeout) so that a test acts mid-answer. */
+function pacedParts(count: number, gapMs: number) {
+  const parts = Array.from({ length: count }, (_, i) => `Part ${i + 1} of the answer. `);
+  upstreamAnswers([...parts.flatMap((content) => [{ event: { type: "content", content } }, { wait: gapMs }]), { event: { type: "complete", metadata: { tokens_used: 9 } } }]);
+  return parts.join("");
+}
+
+const answerShows = (frame: Frame, text: string) => frame.locator(".msg.assistant .text", { hasText: text }).waitFor({ timeout: 15_000 });
+
+/** What the database holds of the conversation: one question, one answer, or more when something was asked twice. */
+async function storedMessages(app: TestApp, question: string) {
+  const { rows } = await app.t.db.sql.query<{ role: string; status: string; content: string; metadata: Record<string, unknown> }>(
+    "SELECT role, status, content, metadata FROM messages WHERE conversation_id = (SELECT conversation_id FROM messages WHERE content = $1 LIMIT 1) ORDER BY position",
+    [question],
+  );
+  return rows;
+}
+
+describe("hosted chat: a dropped answer stream", () => {
+  it("resumes by itself, after a cut mid-answer and after a server restart's reconnect: one bubble, the whole answer, stored once, no error", { timeout: 90_000 }, async () => {
+    const whole = pacedParts(20, 200);
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await signInThroughPopup(context, frame, email);
+    const streams = watchStreams(setup.app);
+    try {
+      await frame.fill("#question", "Walk me through the reserve rules");
+      await frame.press("#question", "Enter");
+      await answerShows(frame, "Part 3 of");
+      // The network drops the page's stream while the answer is still being generated.
+      expect(streams.questions).toHaveLength(1);
+      streams.questions[0]?.destroy();
+      await answerShows(frame, "Part 8 of");
+      expect(streams.resumes).toHaveLength(1);
+      expect(await frame.isVisible("#answering")).toBe(true);
+      // The server restarts: it ends the resumed stream with ": reconnect", and the page resumes again.
+      setup.app.answers.sendOffConnections();
+      const done = await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+      expect(streams.resumes).toHaveLength(2);
+      // Each resume asked for what came after the last frame the page had.
+      expect(Number(streams.resumes[1]?.split(".")[1])).toBeGreaterThan(Number(streams.resumes[0]?.split(".")[1]));
+      expect(await done.$eval(".text", (node) => node.textContent)).toBe(whole);
+      expect(await frame.$$(".msg.assistant")).toHaveLength(1);
+      expect(await frame.$$(".msg.user")).toHaveLength(1);
+      expect(await frame.$$(".failure")).toHaveLength(0);
+      expect(await frame.isHidden("#answering")).toBe(true);
+      expect(await frame.isEnabled("#send")).toBe(true);
+      await screenshot(page, "chat-answer-resumed");
+    } finally {
+      streams.stop();
+    }
+    // The upstream was asked once; the question and the answer are stored once each, the answer whole.
+    expect(received).toHaveLength(1);
+    expect(await storedMessages(setup.app, "Walk me through the reserve rules")).toEqual([
+      expect.objectContaining({ role: "user", content: "Walk me through the reserve rules" }),
+      expect.objectContaining({ role: "assistant", status: "complete", content: whole, metadata: expect.objectContaining({ client_disconnected: true }) }),
+    ]);
+    await context.close();
+  });
+
+  it("when resuming fails too, the connection-lost notice offers Retry, which resumes the same answer once the server is reachable", { timeout: 90_000 }, async () => {
+    const whole = pacedParts(10, 150);
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    // The page cannot reach the resume route: every try fails as a lost network would. (Set
+    // before anything opens: routing while the sign-in popup closes itself can fail.)
+    let blocked = 0;
+    await context.route("**/embed/api/chat/conversations/*/stream", async (route) => {
+      blocked += 1;
+      await route.abort("internetdisconnected");
+    });
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await signInThroughPopup(context, frame, email);
+    const streams = watchStreams(setup.app);
+    try {
+      await frame.fill("#question", "Can reserves include retirement accounts?");
+      await frame.press("#question", "Enter");
+      await answerShows(frame, "Part 2 of");
+      expect(streams.questions).toHaveLength(1);
+      streams.questions[0]?.destroy();
+      const lost = await frame.waitForSelector(".msg.assistant[data-failed='1']", { timeout: 15_000 });
+      expect(await lost.$eval(".failure", (node) => node.textContent)).toBe("The connection to the assistant was lost.Retry");
+      // A few tries, then the notice; what arrived stays, and the composer is free again.
+      expect(blocked).toBeGreaterThan(1);
+      expect(await lost.$eval(".text", (node) => node.textContent)).toContain("Part 2 of");
+      expect(await frame.isEnabled("#send")).toBe(true);
+      await screenshot(page, "chat-resume-failed-retry");
+
+      // Reachable again: Retry resumes the same answer in the same bubble; nothing is asked again.
+      await context.unroute("**/embed/api/chat/conversations/*/stream");
+      await frame.click(".msg.assistant .retry");
+      const done = await frame.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+      expect(await done.$eval(".text", (node) => node.textContent)).toBe(whole);
+      expect(await frame.$$(".msg.assistant")).toHaveLength(1);
+      expect(await frame.$$(".msg.user")).toHaveLength(1);
+      expect(await frame.$$(".failure")).toHaveLength(0);
+      expect(streams.questions).toHaveLength(1);
+      expect(streams.resumes).toHaveLength(1);
+    } finally {
+      streams.stop();
+    }
+    expect(received).toHaveLength(1);
+    expect(await storedMessages(setup.app, "Can reserves include retirement accounts?")).toEqual([
+      expect.objectContaining({ role: "user", content: "Can reserves include retirement accounts?" }),
+      expect.objectContaining({ role: "assistant", status: "complete", content: whole }),
+    ]);
     await context.close();
   });
 });

@@ -1107,6 +1107,18 @@ function buildRoutes(): Record<Surface, Route[]> {
     fc.constant(caseOf(history, "history of another owner's conversation", chat)),
     badPathParameter(history, "/embed/api/chat/conversations/{conversationId}/messages", fc.constant(chat), "history:") as fc.Arbitrary<Case>,
   ];
+  const resume: Route = { surface: "embed", method: "GET", path: `/embed/api/chat/conversations/${f.conversationId}/stream`, credentials: embedCredentials };
+  resume.semantic = [
+    fc.tuple(notChat).map(([creds]) => caseOf(resume, "resume without a chat token", creds)),
+    // The API key's conversation, not the hosted chat user's: not theirs to follow, with or without an id.
+    fc.constantFrom(undefined, "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.1").map((id) => caseOf(resume, "resume of another owner's conversation", chat, id ? { headers: { "Last-Event-ID": id } } : {})),
+    badPathParameter(resume, "/embed/api/chat/conversations/{conversationId}/stream", fc.constant(chat), "resume:") as fc.Arbitrary<Case>,
+    fc
+      .tuple(fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/), fc.constantFrom("ans_x.1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8")), fc.boolean())
+      .map(([id, inQuery]) =>
+        caseOf(resume, `resume: forged event id in the ${inQuery ? "query" : "header"}`, chat, inQuery ? { target: targetOf(resume, [["last_event_id", id]]) } : { headers: { "Last-Event-ID": id } }),
+      ),
+  ];
   const demo: Route = {
     surface: "embed",
     method: "GET",
@@ -1114,7 +1126,7 @@ function buildRoutes(): Record<Surface, Route[]> {
     query: [["launch", `${setup.app.baseUrl}/embed/partner/${INTEGRATION}#code=fuzz`]],
     credentials: embedCredentials,
   };
-  const embed = [consume, chatMessages, check, session, history, demo];
+  const embed = [consume, chatMessages, check, session, history, resume, demo];
 
   return { v1, sse, trpc: [signIn, create, rename, list, status], site, embed };
 }
@@ -1168,6 +1180,7 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       // Its GET hands out the session's one chat token: no HEAD.
       "/embed/api/session": ["GET"],
       [`/embed/api/chat/conversations/${f.conversationId}/messages`]: ["GET", "HEAD"],
+      [`/embed/api/chat/conversations/${f.conversationId}/stream`]: ["GET", "HEAD"],
       "/embed/demo-partner": ["GET", "HEAD"],
     };
     const expectedMethods = (route: Route): string[] => {

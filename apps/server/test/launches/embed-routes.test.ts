@@ -6,6 +6,7 @@ import { anotherKey, newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, startTestApp } from "../support/test-app";
 import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
+import type { UntypedJson } from "../support/untyped-json";
 
 /** The hosted chat's browser routes over HTTP: consume, session poll, chat, and the retired route. */
 const setup = useAppWithMockedUpstream();
@@ -92,6 +93,108 @@ describe("hosted chat: chatting", () => {
     expect(revoked.status).toBe(401);
     expect(((await revoked.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     expect((await chat("nope", { message: "hi" })).status).toBe(401);
+  });
+});
+
+describe("hosted chat: resuming an answer", () => {
+  const resume = (token: string | undefined, conversationId: string, lastEventId?: string, via: "header" | "query" = "header", method = "GET") =>
+    fetch(`${app.baseUrl}/embed/api/chat/conversations/${encodeURIComponent(conversationId)}/stream${lastEventId && via === "query" ? `?last_event_id=${encodeURIComponent(lastEventId)}` : ""}`, {
+      method,
+      headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(lastEventId && via === "header" ? { "Last-Event-ID": lastEventId } : {}) },
+    });
+  const refusal = async (res: Response) => ({ status: res.status, code: ((await res.json()) as { error?: { code: string } }).error?.code });
+
+  it("with the chat token and the last id, the rest follows live to one terminal frame; the answer is stored once", async () => {
+    const parts = Array.from({ length: 10 }, (_, i) => `part ${i}. `);
+    upstreamAnswers([...parts.flatMap((content) => [{ event: { type: "content", content } }, { wait: 40 }]), { event: { type: "complete", metadata: { tokens_used: 7 } } }]);
+    const { token } = await chatToken();
+    // The page's stream drops after three frames, while the answer is still being generated.
+    const controller = new AbortController();
+    const res = await fetch(`${app.baseUrl}/embed/api/chat/messages`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "Tell me in parts" }),
+      signal: controller.signal,
+    });
+    const before: Array<{ frame: UntypedJson; id: string | undefined }> = [];
+    await readSse(res, (frame, id) => {
+      before.push({ frame, id });
+      if (before.length === 3) controller.abort();
+    }).catch((error: unknown) => {
+      if ((error as Error).name !== "AbortError") throw error;
+    });
+    const conversationId = before[0]?.frame.conversation_id as string;
+    const lastId = before.at(-1)?.id as string;
+    const rest = await resume(token, conversationId, lastId);
+    expect(rest.status).toBe(200);
+    expect(rest.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const { frames, ids } = await readSse(rest);
+    const all = [...before.map((seen) => seen.frame), ...frames];
+    expect(all.map((frame) => frame.type)).toEqual(["public_api_conversation", ...Array(10).fill("content"), "complete", "public_api_complete"]);
+    expect(frames.filter((frame) => frame.type === "public_api_complete" || frame.type === "error")).toHaveLength(1);
+    expect(Number(ids[0]?.split(".")[1])).toBe(Number(lastId.split(".")[1]) + 1);
+    const text = parts.join("");
+    expect(
+      all
+        .filter((frame) => frame.type === "content")
+        .map((frame) => frame.content)
+        .join(""),
+    ).toBe(text);
+    expect(received).toHaveLength(1);
+    const stored = await app.t.db.sql.query("SELECT role, status, content FROM messages WHERE conversation_id = $1 ORDER BY position", [conversationId]);
+    expect(stored.rows).toEqual([
+      { role: "user", status: "complete", content: "Tell me in parts" },
+      { role: "assistant", status: "complete", content: text },
+    ]);
+
+    // The finished answer: replayed from the id (here sent as the query parameter), ending at once.
+    const replay = await readSse(await resume(token, conversationId, lastId, "query"));
+    expect(replay.frames).toEqual(frames);
+    expect(replay.ids).toEqual(ids);
+    // HEAD answers the checks without a body.
+    const head = await resume(token, conversationId, lastId, "header", "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(await head.text()).toBe("");
+  });
+
+  it("refuses without a chat token (401), another user's or another loan's conversation (404), a malformed id (400)", async () => {
+    upstreamAnswers(answer());
+    const mine = await chatToken(undefined, { loanId: "LN-1" });
+    const { frames, ids } = await readSse(await chat(mine.token, { message: "about loan one" }));
+    const conversationId = frames[0].conversation_id as string;
+    const lastId = ids[1] as string;
+    expect((await resume(mine.token, conversationId, lastId)).status).toBe(200);
+
+    expect(await refusal(await resume(undefined, conversationId, lastId))).toEqual({ status: 401, code: "unauthorized" });
+    expect(await refusal(await resume("nope", conversationId, lastId))).toEqual({ status: 401, code: "unauthorized" });
+    // Another user (of another partner), and the same user launched for another loan: neither may follow it.
+    const otherUser = await chatToken(undefined, { loanId: "LN-1" });
+    expect(await refusal(await resume(otherUser.token, conversationId, lastId))).toEqual({ status: 404, code: "not_found" });
+    expect(await refusal(await resume(otherUser.token, conversationId))).toEqual({ status: 404, code: "not_found" });
+    const otherLoan = await chatToken(mine.p, { loanId: "LN-2" });
+    expect(await refusal(await resume(otherLoan.token, conversationId, lastId))).toEqual({ status: 404, code: "not_found" });
+    // An API key's conversation is not the chat's either, nor is an API key a chat token.
+    const reader = await anotherKey(app, mine.p.organizationId, ["chat:read", "chat:write"]);
+    const api = await app.request("/v1/messages", {
+      method: "POST",
+      key: reader.key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "FHA?", user: { external_user_id: "u-1" } }),
+    });
+    expect(api.status, api.text).toBe(200);
+    expect(await refusal(await resume(mine.token, api.body.conversation_id as string))).toEqual({ status: 404, code: "not_found" });
+    expect(await refusal(await resume(reader.key, conversationId, lastId))).toEqual({ status: 401, code: "unauthorized" });
+
+    // Malformed ids: not an event id of ours (header or query), or not a conversation id at all.
+    for (const bad of ["nope", "ans_x.1", `${lastId.split(".")[0]}.-1`, `${lastId}x`]) {
+      expect(await refusal(await resume(mine.token, conversationId, bad)), bad).toEqual({ status: 400, code: "invalid_request" });
+      expect(await refusal(await resume(mine.token, conversationId, bad, "query")), bad).toEqual({ status: 400, code: "invalid_request" });
+    }
+    expect(await refusal(await resume(mine.token, "x".repeat(65), lastId))).toEqual({ status: 400, code: "invalid_request" });
+    // A well-formed id of another conversation's answer: not this conversation's.
+    const { ids: otherIds } = await readSse(await chat(mine.token, { message: "a new conversation" }));
+    expect(await refusal(await resume(mine.token, conversationId, otherIds[1]))).toEqual({ status: 404, code: "not_found" });
   });
 });
 

@@ -24,6 +24,8 @@ import type { UntypedJson } from "./untyped-json";
 /** Real HTTP servers (the public listener and the admin listener) over a database of this test file's own. */
 export interface TestApp {
   baseUrl: string;
+  /** The public listener itself: a test can act on its connections (cut one, as a network drop would). */
+  server: Server;
   /** The admin listener: the staff console's /trpc. */
   adminUrl: string;
   t: TestDatabase;
@@ -98,6 +100,7 @@ export async function startTestApp(
 
   return {
     baseUrl,
+    server,
     adminUrl,
     t,
     logs,

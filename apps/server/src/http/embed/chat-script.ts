@@ -14,6 +14,13 @@
  * Only a refusal ends a session (401, 403, 404, 410, or a code the server refuses): a
  * momentary failure (a 429, a 5xx, no network) keeps the saved state and offers Try again.
  *
+ * An answer outlives its connection (the server generates it to its end and keeps its frames),
+ * so a stream that drops, or that the server ends with ": reconnect" when it restarts, is
+ * resumed from the last frame id received, a few times with a short back-off, into the same
+ * bubble; the loan officer sees the answer go on. Only when that fails does the page say the
+ * connection was lost, and its Retry then resumes the answer rather than asking (and storing)
+ * the question a second time.
+ *
  * Written with String.raw: the text below is the script exactly as the browser gets it.
  */
 export const CHAT_SCRIPT = String.raw`(() => {
@@ -233,13 +240,20 @@ export const CHAT_SCRIPT = String.raw`(() => {
     for (const button of document.querySelectorAll(".retry")) button.disabled = on;
   }
 
-  // A failed answer keeps what arrived, says why in plain words, and offers to send the question again.
-  function failed(answer, message, partial, why) {
-    answer.text.textContent = partial;
-    answer.node.dataset.failed = "1";
+  // A failed answer keeps what arrived and says why in plain words. Its Retry resumes the same
+  // answer where the stream had started (the question is stored and the answer goes on without
+  // us), and otherwise sends the question again.
+  function failed(run, why, resumable) {
+    run.answer.text.textContent = run.text;
+    run.answer.node.dataset.failed = "1";
     const retry = el("button", { type: "button", className: "retry", textContent: "Retry" });
-    retry.addEventListener("click", () => { if (busy) return; answer.node.remove(); ask(message); });
-    answer.node.append(el("p", { className: "failure error", role: "alert" }, [why, retry]));
+    const notice = el("p", { className: "failure error", role: "alert" }, [why, retry]);
+    retry.addEventListener("click", () => {
+      if (busy) return;
+      if (resumable) { notice.remove(); delete run.answer.node.dataset.failed; answerFrom(run, null); }
+      else { run.answer.node.remove(); ask(run.message); }
+    });
+    run.answer.node.append(notice);
   }
 
   // Which limit refused the answer, from the RateLimit-Policy's name: the user's own, or the one
@@ -257,51 +271,113 @@ export const CHAT_SCRIPT = String.raw`(() => {
   }
 
   async function ask(message) {
-    const answer = answerBubble();
+    const run = { message, answer: answerBubble(), text: "", citations: [], conversationId, lastId: null };
     setBusy(true);
-    let text = "";
+    const res = await fetch("/embed/api/chat/messages", {
+      method: "POST",
+      headers: { Authorization: "Bearer " + chatToken, "Content-Type": "application/json" },
+      body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
+    }).catch(() => null);
+    if (res && res.ok && res.body) return answerFrom(run, res);
+    setBusy(false);
+    if (!res) failed(run, "The connection to the assistant was lost.", false);
+    else if (res.status === 401) ended();
+    else if (res.status === 429) { limited(run.answer, res); $("question").value = message; }
+    else failed(run, "The assistant could not answer just now.", false);
+  }
+
+  // Waits before each resumption of a dropped stream: a few quick tries, then the notice.
+  const RESUME_DELAYS = [250, 500, 1000, 2000];
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // Follows one answer to its end, over as many connections as it takes: the question's own
+  // stream, then, whenever a stream drops or the server asks for it (": reconnect"), the resume
+  // route from the last id received (without res, as Retry does, at once). The answer is
+  // generated to its end whether or not the page is connected, so the bubble just keeps growing.
+  async function answerFrom(run, res) {
+    setBusy(true);
     try {
-      const res = await fetch("/embed/api/chat/messages", {
-        method: "POST",
-        headers: { Authorization: "Bearer " + chatToken, "Content-Type": "application/json" },
-        body: JSON.stringify(conversationId ? { message, conversation_id: conversationId } : { message }),
-      });
-      if (res.status === 401) return ended();
-      if (res.status === 429) {
-        limited(answer, res);
-        $("question").value = message;
-        return;
-      }
-      if (!res.ok || !res.body) return failed(answer, message, "", "The assistant could not answer just now.");
-      const reader = res.body.getReader();
-      const decoder = new TextDecoder();
-      let buffer = "";
-      let citations = [];
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let end;
-        while ((end = buffer.indexOf("\n\n")) !== -1) {
-          const frame = buffer.slice(0, end); buffer = buffer.slice(end + 2);
-          // A frame is its "id:" and "data:" lines (comments start with ":").
-          const data = frame.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
-          if (!data) continue;
-          const event = JSON.parse(data);
-          if (event.type === "public_api_conversation") { conversationId = event.conversation_id; state.conversationId = conversationId; save(); }
-          else if (event.type === "content") { text += event.content; answer.text.textContent = text; }
-          else if (event.type === "content_postprocessed") { text = event.content; answer.text.textContent = text; }
-          else if (event.type === "complete") citations = Array.isArray(event.citations) ? event.citations : [];
-          else if (event.type === "public_api_complete") { finishAnswer(answer, text, citations); return; }
-          else if (event.type === "error") return failed(answer, message, text, "The assistant could not finish this answer.");
-        }
-      }
-      failed(answer, message, text, "The connection to the assistant was lost.");
-    } catch {
-      failed(answer, message, text, "The connection to the assistant was lost.");
+      const outcome = await follow(run, res).catch(() => "dropped");
+      if (outcome === "complete") finishAnswer(run.answer, run.text, run.citations);
+      else if (outcome === "ended") ended();
+      else if (outcome === "error") failed(run, "The assistant could not finish this answer.", false);
+      // Resumable as long as the server has the answer; one it refuses to resume is asked again.
+      else failed(run, "The connection to the assistant was lost.", outcome !== "refused" && run.lastId !== null);
     } finally {
       setBusy(false);
     }
+  }
+
+  async function follow(run, res) {
+    let outcome = res ? await readAnswer(run, res) : await resumeOnce(run);
+    let tries = 0;
+    while ((outcome === "dropped" || outcome === "reconnect") && run.lastId && tries < RESUME_DELAYS.length) {
+      // A restarting server has another behind the same address ready now; a drop gets a moment more each time.
+      if (outcome === "dropped") await sleep(RESUME_DELAYS[tries]);
+      tries += 1;
+      const before = run.lastId;
+      outcome = await resumeOnce(run);
+      // A stream that brought frames was a connection that worked: the next drop starts the tries afresh.
+      if (run.lastId !== before) tries = 0;
+    }
+    return outcome;
+  }
+
+  async function resumeOnce(run) {
+    let res;
+    try {
+      res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(run.conversationId) + "/stream", {
+        headers: { Authorization: "Bearer " + chatToken, "Last-Event-ID": run.lastId },
+      });
+    } catch {
+      return "dropped";
+    }
+    if (res.status === 401) return "ended";
+    if (refused(res)) return "refused";
+    if (!res.ok || !res.body) return "dropped";
+    return readAnswer(run, res);
+  }
+
+  // Reads an answer's event stream into the run: "complete" or "error" at its terminal frame,
+  // "reconnect" when the server asks for a resume, "dropped" when it breaks off before either.
+  async function readAnswer(run, res) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return "dropped";
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const block = buffer.slice(0, end); buffer = buffer.slice(end + 2);
+          const outcome = readFrame(run, block);
+          if (outcome) { reader.cancel().catch(() => {}); return outcome; }
+        }
+      }
+    } catch {
+      return "dropped";
+    }
+  }
+
+  // One block of the stream: its "id:" and "data:" lines, or comments (lines starting with ":").
+  function readFrame(run, block) {
+    const lines = block.split("\n");
+    if (lines.some((line) => /^: ?reconnect\b/.test(line))) return "reconnect";
+    const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
+    if (!data) return null;
+    const event = JSON.parse(data);
+    if (event.type === "public_api_conversation") { conversationId = event.conversation_id; run.conversationId = conversationId; state.conversationId = conversationId; save(); }
+    else if (event.type === "content") { run.text += event.content; run.answer.text.textContent = run.text; }
+    else if (event.type === "content_postprocessed") { run.text = event.content; run.answer.text.textContent = run.text; }
+    else if (event.type === "complete") run.citations = Array.isArray(event.citations) ? event.citations : [];
+    // The id counts once its frame is taken in: a resume asks for what comes after it.
+    const id = lines.find((line) => line.startsWith("id:"));
+    if (id) run.lastId = id.slice(id.startsWith("id: ") ? 4 : 3);
+    if (event.type === "public_api_complete") return "complete";
+    if (event.type === "error") return "error";
+    return null;
   }
 
   $("question").addEventListener("keydown", (event) => {

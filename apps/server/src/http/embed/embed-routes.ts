@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, type HostedChatStreamDeps, writeErrorResponse, writeHostedChatAnswer } from "@mga/api";
-import { listMessages } from "@mga/core/conversations";
-import { AppError } from "@mga/core/errors";
+import { type ApiRequest, type HostedChatStreamDeps, resumeAnswerInput, resumePoint, writeErrorResponse, writeFollowedAnswer, writeHostedChatAnswer } from "@mga/api";
+import { getOwnedConversation, listMessages } from "@mga/core/conversations";
+import { AppError, parseOrThrow } from "@mga/core/errors";
 import { chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, verifyChatToken } from "@mga/core/launches";
 import { z } from "zod";
 import { sendJson } from "../html";
@@ -20,11 +20,13 @@ import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
  *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
  *   GET  /embed/api/chat/conversations/{id}/messages            → history (this user's generation and this launch's loan only)
+ *   GET  /embed/api/chat/conversations/{id}/stream   Last-Event-ID → the rest of an answer after a dropped stream (same owner rule)
  *   *    /embed/launch[/…]                     → 410: the retired origin-bound browser route
  */
 const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
 const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
 const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
+const RESUME = /^\/embed\/api\/chat\/conversations\/([^/]+)\/stream$/;
 const RETIRED = /^\/embed\/launch(\/.*)?$/;
 
 export interface EmbedDeps extends HostedChatStreamDeps {
@@ -130,6 +132,22 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
             created_at: m.createdAt.toISOString(),
           })),
         });
+      },
+    },
+    {
+      method: "GET",
+      path: RESUME,
+      // The page resumes an answer whose stream dropped: the API's resume (its strict input, the
+      // query's id winning over the header), under the history route's owner rule, written by
+      // the one writer every stream uses.
+      async handle(req, res, match) {
+        const authority = await verifyChatToken(db, bearer(req));
+        const query = Object.fromEntries(new URL(req.url ?? "/", "http://local").searchParams);
+        const header = req.headers["last-event-id"];
+        const input = parseOrThrow(resumeAnswerInput, { last_event_id: Array.isArray(header) ? header[0] : header, ...query, conversationId: decodeURIComponent(match?.[1] ?? "") });
+        await getOwnedConversation(db, embeddedOwner(authority), input.conversationId);
+        const from = await resumePoint(db, input.conversationId, input.last_event_id);
+        await writeFollowedAnswer(db, req, res, from, { ...deps, headers: {} });
       },
     },
   ];
