@@ -175,7 +175,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   "GET /v1/conversations/{conversationId}/stream": {
     parameters: { conversationId: CONVERSATION_ID, last_event_id: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12" },
-    // An event stream only: its example is RESUMED_FRAMES_EXAMPLE.
+    // An event stream only: its example is RESUMED_FRAMES (one frame, the whole stream in the description).
     responses: {},
   },
   "POST /v1/conversations/{conversationId}/cancel": {
@@ -330,12 +330,13 @@ export const ERROR_EXAMPLES: Record<number, { code: string; message: string }> =
 
 export const EXAMPLE_REQUEST_ID = REQUEST_ID;
 
-/** A resumed answer's event stream after frame 12: the rest of it, each frame with its id. */
-export const RESUMED_FRAMES_EXAMPLE = [
+/** A resumed answer's frames after frame 12: the rest of it. */
+export const RESUMED_FRAMES = [
   { type: "content", content: "for a second home." },
   { type: "content_postprocessed", content: answer.response },
   { type: "complete", metadata: { tokens_used: 412 }, citations: [citation], sources: [answerSource] },
   { type: "public_api_complete", request_id: REQUEST_ID, conversation_id: CONVERSATION_ID, message_id: MESSAGE_ID },
-]
-  .map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`)
-  .join("");
+];
+
+/** The same as the event stream carries them, each frame with its id. */
+export const RESUMED_FRAMES_EXAMPLE = RESUMED_FRAMES.map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`).join("");

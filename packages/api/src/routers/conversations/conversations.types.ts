@@ -155,8 +155,11 @@ const lastEventIdSchema = z.string().regex(FRAME_ID_PATTERN).meta({
   example: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12",
 });
 export const resumeAnswerInput = z.strictObject({ conversationId: conversationIdSchema, last_event_id: lastEventIdSchema.optional() });
-/** The route answers text/event-stream only (the document says so); this is the shape of nothing the adapter sends. */
-export const resumeAnswerOutput = z.strictObject({}).meta({ id: "ResumeAnswerResponse" });
+/**
+ * The route answers text/event-stream only (the document says so); this is the shape of nothing
+ * the adapter sends, so it is no component of the document (one nothing refers to).
+ */
+export const resumeAnswerOutput = z.strictObject({});
 export const resumeAnswerHeaders = z.object({
   "Last-Event-ID": lastEventIdSchema.optional().meta({ description: "As the SSE standard has a client send it when it reconnects; the same as `last_event_id`, which wins when both are sent." }),
 });
