@@ -30,6 +30,10 @@ export type BodyOf<O extends keyof operations> = operations[O] extends { request
 export type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 
 export type CreateConversationParams = BodyOf<"conversations-createConversation">;
+/** `external_user_id` (required), `limit`: the conversations of one end user, most recently active first. */
+export type ListConversationsQuery = Omit<QueryOf<"conversations-listConversations">, "cursor">;
+/** `limit`, `order` (`asc` oldest first, the default; `desc` newest first). */
+export type ListMessagesQuery = Omit<QueryOf<"conversations-listMessages">, "cursor">;
 /** A message to send; `stream` is chosen by calling `create` or `stream`. */
 export type SendMessageParams = Omit<BodyOf<"conversations-sendMessage">, "stream">;
 export type SendToConversationParams = Omit<BodyOf<"conversations-sendToConversation">, "stream">;

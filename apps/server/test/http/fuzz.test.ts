@@ -79,6 +79,8 @@ interface Fixture {
   staffCookie: string;
   staffCsrf: string;
   chatToken: string;
+  /** Real cursors, each refused where it is presented (by template; `*` for every other list). */
+  foreignCursors: Record<string, string[]>;
 }
 let f: Fixture;
 let snapshot: Snapshot;
@@ -117,6 +119,32 @@ beforeAll(async () => {
   // From here on nothing answers as the upstream: a fuzzed request that reached it would be a 502.
   upstreamServer.resetHandlers();
 
+  // Two conversations per list below, so that each has a next page, and the cursors of real pages.
+  const startConversation = async (key: string, externalUserId: string) => expect((await call("POST", "/v1/conversations", key, { user: { external_user_id: externalUserId } })).status).toBe(201);
+  await startConversation(fuzz.key, "fuzz-end-user");
+  await startConversation(fuzz.key, "fuzz-other-user");
+  await startConversation(fuzz.key, "fuzz-other-user");
+  await startConversation(control.plaintext, "fuzz-end-user");
+  const nextCursor = async (key: string, path: string) => {
+    const res = await app.request(path, { key });
+    expect(typeof res.body?.next_cursor, `${path}: ${res.text}`).toBe("string");
+    return res.body.next_cursor as string;
+  };
+  const cursors = {
+    anotherKeysList: await nextCursor(control.plaintext, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
+    anotherUsersList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-other-user&limit=1"),
+    ownList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
+    anotherConversationsHistory: await nextCursor(control.plaintext, `/v1/conversations/${controlConversationId}/messages?limit=1`),
+    newestFirstHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1&order=desc`),
+    ownHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1`),
+  };
+  const foreignCursors = {
+    "/v1/conversations": [cursors.anotherKeysList, cursors.anotherUsersList, cursors.ownHistory],
+    // The fuzzed history reads oldest first.
+    "/v1/conversations/{conversationId}/messages": [cursors.anotherConversationsHistory, cursors.newestFirstHistory, cursors.ownList],
+    "*": Object.values(cursors),
+  };
+
   // A signed-in hosted chat: launch, consume, site login, chat token.
   const launch = await call("POST", "/v1/embed-sessions", fuzz.key, { integration: INTEGRATION, user: { external_user_id: USER }, loan_context: { external_loan_id: "LN-FUZZ-1" } });
   expect(launch.status, launch.text).toBe(201);
@@ -139,6 +167,7 @@ beforeAll(async () => {
     staffCookie: `mga_staff=${encodeURIComponent(staff.sessionToken)}`,
     staffCsrf: staff.staff.csrfToken,
     chatToken: session.body.chat_token as string,
+    foreignCursors,
   };
   snapshot = await stableSnapshot();
 });
@@ -163,6 +192,8 @@ async function takeSnapshot(): Promise<Snapshot> {
     `/v1/integrations/${INTEGRATION}/teams?limit=100`,
     `/v1/conversations/${f.controlConversationId}`,
     `/v1/conversations/${f.controlConversationId}/messages`,
+    `/v1/conversations/${f.controlConversationId}/messages?limit=1&order=desc`,
+    "/v1/conversations?external_user_id=fuzz-end-user",
   ]) {
     const res = await app.request(path, { key: f.controlKey });
     expect(res.status, `control GET ${path}: ${res.text}`).toBe(200);
@@ -496,7 +527,8 @@ function at(value: Json, path: Array<string | number>): Json {
 function injectIntoString(value: Json, pick: number, offset: number, raw: string): string {
   const copy = clone(value);
   const { strings } = slotsOf(copy);
-  if (strings.length === 0) return notJson(`"${raw}"`);
+  // No string to put it in: a string of its own. Valid JSON (so not notJson's), refused for its text like the others.
+  if (strings.length === 0) return `{"text":"${raw}"}`;
   const slot = strings[pick % strings.length] as { path: Array<string | number>; key: boolean };
   const parent = at(copy, slot.path.slice(0, -1)) as Record<string | number, Json>;
   const last = slot.path[slot.path.length - 1] as string | number;
@@ -560,9 +592,9 @@ function badJsonArb(value: Json): fc.Arbitrary<{ variant: string; text: string }
       fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => ({ variant: "truncated", text: text.slice(0, cut) })),
       fc.constantFrom(...NOT_JSON_SUFFIXES).map((suffix) => ({ variant: "trailing-garbage", text: `${text}${suffix}` })),
       fc.constantFrom(...NOT_JSON_PREFIXES).map((prefix) => ({ variant: "leading-garbage", text: `${prefix}${text}` })),
-      fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }),
       fc.constant({ variant: "trailing-comma", text: `${text.slice(0, -1)},}` }),
-      fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") }),
+      // Only where there are quotes to change: an empty body (`{}`, POST …/cancel) has none.
+      ...(text.includes('"') ? [fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }), fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") })] : []),
       fc.tuple(fc.nat(), nameArb, fc.constantFrom(...NOT_JSON_VALUES)).map(([pick, name, raw]) => ({ variant: `value ${raw}`, text: injectValue(value, pick, name, raw) })),
       fc
         .string({ minLength: 1, maxLength: 200 })
@@ -836,6 +868,12 @@ function badPathParameter(route: Route, template: string, credentials: fc.Arbitr
   });
 }
 
+/** Query parameter values outside their formats (spec 2.1) or closed lists. */
+const BAD_QUERY_VALUES: Record<string, string[]> = {
+  external_user_id: ["", "x".repeat(129), "a b", "fuzz-end-user@acme.test", "a/b", "\u00fc", "a*b", "a?b", "fuzz-end-user\u0000"],
+  order: ["", "ASC", "Desc", "up", "ascending", "desc ", "1", "asc,desc"],
+};
+
 function v1Semantic(route: Route, template: string, methods: string[], operation: { parameters?: Array<{ in: string; name: string; required?: boolean }> }): Array<fc.Arbitrary<Case>> {
   const families: Array<fc.Arbitrary<Case>> = [fc.tuple(noKey()).map(([creds]) => caseOf(route, "no key", creds))];
   const badParameter = badPathParameter(route, template, keyed());
@@ -887,6 +925,35 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
         .tuple(keyed(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,300}$/))
         .map(([creds, cursor]) => caseOf(route, "forged cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
     );
+    // Cursors this service issued, for another key, user, conversation, order or list.
+    families.push(
+      fc
+        .tuple(keyed(), fc.constantFrom(...(f.foreignCursors[template] ?? f.foreignCursors["*"] ?? [])))
+        .map(([creds, cursor]) => caseOf(route, "foreign cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
+    );
+  }
+  const malformable = (operation.parameters ?? []).filter((p) => p.in === "query" && BAD_QUERY_VALUES[p.name]).map((p) => p.name);
+  if (malformable.length > 0) {
+    families.push(
+      fc.tuple(keyed(), fc.constantFrom(...malformable), fc.nat()).map(([creds, name, pick]) => {
+        const values = BAD_QUERY_VALUES[name] as string[];
+        const value = values[pick % values.length] as string;
+        return caseOf(route, `bad query ${name}=${JSON.stringify(value.slice(0, 20))}`, creds, { target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== name), [name, value]]) });
+      }),
+    );
+  }
+  const required = (operation.parameters ?? []).filter((p) => p.in === "query" && p.required).map((p) => p.name);
+  if (required.length > 0) {
+    families.push(
+      fc.tuple(keyed(), fc.constantFrom(...required)).map(([creds, name]) =>
+        caseOf(route, `no ${name}`, creds, {
+          target: targetOf(
+            route,
+            (route.query ?? []).filter(([k]) => k !== name),
+          ),
+        }),
+      ),
+    );
   }
   if (query.includes("limit")) {
     families.push(
@@ -927,7 +994,7 @@ function buildRoutes(): Record<Surface, Route[]> {
     job_id: "imp_fuzz_missing",
   };
   /** Query parameters the requests carry where the operation has them (the others: see the semantic families). */
-  const queryValues: Record<string, string> = { limit: "10", status: "active" };
+  const queryValues: Record<string, string> = { limit: "10", status: "active", external_user_id: "fuzz-end-user" };
   const endUser = { external_user_id: "fuzz-end-user", email: "end-user@acme.test", name: "End User" };
   const sampleBodies: Record<string, Record<string, Json>> = {
     "POST /v1/conversations": { user: endUser, title: "Fuzz conversation", metadata: { loan: "LN-1", amount: 250000 } },

@@ -105,6 +105,23 @@ describe("the SDK against the real service", () => {
     upstreamAnswers(answer("Condos need project approval."));
     expect((await client.conversations.messages.create(empty.conversation_id, { message: "Condo?", user: { external_user_id: "lo-17" } })).response).toBe("Condos need project approval.");
 
+    // The user's recent chats, most recently active first, one page or all of them.
+    const recent = await client.conversations.list({ external_user_id: "lo-17" });
+    expect(recent.conversations.map((c) => c.conversation_id)).toEqual([empty.conversation_id, final.conversationId]);
+    expect(recent.next_cursor).toBeNull();
+    const walked: string[] = [];
+    for await (const c of client.conversations.listAll({ external_user_id: "lo-17", limit: 1 })) walked.push(c.conversation_id);
+    expect(walked).toEqual([empty.conversation_id, final.conversationId]);
+    expect((await client.conversations.list({ external_user_id: "lo-18" })).conversations).toEqual([]);
+
+    // The history page by page, newest first: the whole history reversed.
+    const newestFirst: string[] = [];
+    for await (const m of client.conversations.messages.listAll(final.conversationId, { limit: 4, order: "desc" })) newestFirst.push(m.message_id);
+    expect(newestFirst).toEqual(history.messages.map((m) => m.message_id).reverse());
+    const firstPage = await client.conversations.messages.list(final.conversationId, { limit: 4 });
+    expect(firstPage.messages).toEqual(history.messages.slice(0, 4));
+    expect(firstPage.next_cursor).toEqual(expect.any(String));
+
     await expect(client.conversations.get("conv_missing")).rejects.toMatchObject({ status: 404, code: "not_found" });
   });
 

@@ -9,7 +9,7 @@ import { RESUME_PATH } from "../streams/resume-stream";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
 import { LICENSE_NAME, LICENSE_PATH } from "./license";
-import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
+import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
 import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
 
@@ -148,10 +148,14 @@ const STREAMING_ROUTES = new Set<string>(MESSAGE_ROUTES.map((route) => `POST ${r
 const FRAMES_IN_STREAM =
   "Each frame is `id: <opaque id>` and `data: <json>` followed by a blank line (clients that ignore ids see the frames alone). Comment lines may appear: `: keep-alive`, and `: reconnect` when the server is restarting (resume from the last id, GET /v1/conversations/{conversationId}/stream; a stream that ends without its terminal frame is resumed the same way).";
 
-/** The resume route answers an event stream only. */
+/**
+ * The resume route answers an event stream only. Its schema is one frame (OpenAPI 3.1 has no
+ * schema for a sequence), so its example is one frame too, and the stream as sent is shown in the
+ * description: an example must match its schema.
+ */
 const EVENT_STREAM_ONLY = {
-  description: `The answer's frames after the id, as a server-sent event stream, ending with its one terminal frame (public_api_complete, or error). ${FRAMES_IN_STREAM}`,
-  content: { "text/event-stream": { schema: { $ref: "#/components/schemas/StreamEvent" }, example: RESUMED_FRAMES_EXAMPLE } },
+  description: `The answer's frames after the id, as a server-sent event stream, ending with its one terminal frame (public_api_complete, or error). ${FRAMES_IN_STREAM} Resumed after \`ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12\`, for example:\n\n\`\`\`\n${RESUMED_FRAMES_EXAMPLE}\`\`\``,
+  content: { "text/event-stream": { schema: { $ref: "#/components/schemas/StreamEvent" }, example: RESUMED_FRAMES[0] } },
 };
 
 function withEventStream(success: unknown): unknown {

@@ -24,6 +24,18 @@ const IMPORT_ID = "imp_2Wr5Ty8Ui1Op4As7Df0GhJ";
 const CREATED = "2026-11-20T14:03:12.000Z";
 const UPDATED = "2026-11-21T09:15:40.000Z";
 
+const RESUME_FROM = "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12";
+
+const conversation = {
+  conversation_id: CONVERSATION_ID,
+  title: "Reserves for a second home",
+  status: "active",
+  created_at: CREATED,
+  updated_at: UPDATED,
+  message_count: 4,
+  metadata: { loan_number: "LN-20931" },
+};
+
 const endUser = { external_user_id: USER_ID, email: "jordan.lee@acme-lending.example", name: "Jordan Lee" };
 
 const tenant = {
@@ -156,26 +168,17 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     body: { message: "And for a second home?", user: endUser },
     responses: { 200: { request_id: REQUEST_ID, conversation_id: CONVERSATION_ID, ...answer } },
   },
+  "GET /v1/conversations": {
+    parameters: { external_user_id: USER_ID, limit: 20 },
+    responses: { 200: { request_id: REQUEST_ID, conversations: [conversation], next_cursor: null } },
+  },
   "GET /v1/conversations/{conversationId}": {
     parameters: { conversationId: CONVERSATION_ID },
-    responses: {
-      200: {
-        request_id: REQUEST_ID,
-        conversation: {
-          conversation_id: CONVERSATION_ID,
-          title: "Reserves for a second home",
-          status: "active",
-          created_at: CREATED,
-          updated_at: UPDATED,
-          message_count: 4,
-          metadata: { loan_number: "LN-20931" },
-        },
-      },
-    },
+    responses: { 200: { request_id: REQUEST_ID, conversation } },
   },
   "GET /v1/conversations/{conversationId}/stream": {
-    parameters: { conversationId: CONVERSATION_ID, last_event_id: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12" },
-    // An event stream only: its example is RESUMED_FRAMES_EXAMPLE.
+    parameters: { conversationId: CONVERSATION_ID, last_event_id: RESUME_FROM },
+    // An event stream only: its example is RESUMED_FRAMES (one frame, the whole stream in the description).
     responses: {},
   },
   "POST /v1/conversations/{conversationId}/cancel": {
@@ -186,15 +189,31 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   "GET /v1/conversations/{conversationId}/messages": {
-    parameters: { conversationId: CONVERSATION_ID },
+    // The newest page, with the answer being generated at its head: the history as a chat shows it.
+    parameters: { conversationId: CONVERSATION_ID, limit: 2, order: "desc" },
     responses: {
       200: {
         request_id: REQUEST_ID,
         conversation_id: CONVERSATION_ID,
         messages: [
-          { message_id: "msg_1Aa2Bb3Cc4Dd5Ee6Ff7Gg8", role: "user", content: "And for a second home?", citations: [], sources: [], metadata: {}, created_at: CREATED },
-          { message_id: MESSAGE_ID, role: "assistant", content: answer.response, citations: [citation], sources: [answerSource], metadata: { tokens_used: 412 }, created_at: UPDATED },
+          {
+            message_id: "msg_9Hh8Gg7Ff6Ee5Dd4Cc3Bb2",
+            role: "assistant",
+            content: "For a second home, Fannie Mae requires",
+            citations: [],
+            sources: [],
+            metadata: {
+              generating: true,
+              tokens_used: 0,
+              last_event_id: RESUME_FROM,
+              resume_path: `/v1/conversations/${CONVERSATION_ID}/stream?last_event_id=${RESUME_FROM}`,
+            },
+            created_at: UPDATED,
+          },
+          { message_id: "msg_1Aa2Bb3Cc4Dd5Ee6Ff7Gg8", role: "user", content: "And for a second home?", citations: [], sources: [], metadata: { external_user_id: USER_ID }, created_at: UPDATED },
+          { message_id: MESSAGE_ID, role: "assistant", content: answer.response, citations: [citation], sources: [answerSource], metadata: { tokens_used: 412 }, created_at: CREATED },
         ],
+        next_cursor: "eyJwIjoyLCJmIjoiUjdrMnhUOXBMcVc0bVp2OCJ9.Qm3tV8xKp2LwR9sYb6NcF1hJd4GzA7uE5oTiWq0XyPk",
       },
     },
   },
@@ -330,12 +349,13 @@ export const ERROR_EXAMPLES: Record<number, { code: string; message: string }> =
 
 export const EXAMPLE_REQUEST_ID = REQUEST_ID;
 
-/** A resumed answer's event stream after frame 12: the rest of it, each frame with its id. */
-export const RESUMED_FRAMES_EXAMPLE = [
+/** A resumed answer's frames after frame 12: the rest of it. */
+export const RESUMED_FRAMES = [
   { type: "content", content: "for a second home." },
   { type: "content_postprocessed", content: answer.response },
   { type: "complete", metadata: { tokens_used: 412 }, citations: [citation], sources: [answerSource] },
   { type: "public_api_complete", request_id: REQUEST_ID, conversation_id: CONVERSATION_ID, message_id: MESSAGE_ID },
-]
-  .map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`)
-  .join("");
+];
+
+/** The same as the event stream carries them, each frame with its id. */
+export const RESUMED_FRAMES_EXAMPLE = RESUMED_FRAMES.map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`).join("");

@@ -1,6 +1,6 @@
 /**
  * Where a successful response leads (OpenAPI links), keyed "METHOD /path" like the examples:
- * a created conversation to its reads and its next message, a user or team write to its read,
+ * a created conversation to its reads and its next message, a list of conversations to its first, a user or team write to its read,
  * an accepted lifecycle operation or import to the read that polls it. Each link names its
  * target by route (the document gives it the target's operationId) and fills every path
  * parameter of the target with a runtime expression: from the request's path, or from the
@@ -55,7 +55,15 @@ const acceptedOperationLinks: Record<string, OperationLink> = {
   GetUser: userLink(fromBody("/user/external_user_id")),
 };
 
+/** A list's first conversation (the most recently active): what a "recent chats" view opens. */
+const firstConversation = { conversationId: fromBody("/conversations/0/conversation_id") };
+const conversationListLinks: Record<string, OperationLink> = {
+  GetConversation: { to: "GET /v1/conversations/{conversationId}", description: "The page's first conversation, the most recently active (when the page has one).", parameters: firstConversation },
+  ListMessages: { to: "GET /v1/conversations/{conversationId}/messages", description: "The messages of the page's first conversation.", parameters: firstConversation },
+};
+
 export const OPERATION_LINKS: Record<string, Record<string, OperationLink>> = {
+  "GET /v1/conversations": conversationListLinks,
   "POST /v1/conversations": conversationLinks("created"),
   "POST /v1/messages": conversationLinks("answered"),
   "POST /v1/conversations/{conversationId}/messages": conversationLinks("answered"),

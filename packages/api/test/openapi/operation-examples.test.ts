@@ -19,7 +19,7 @@ for (const procedure of Object.values(appRouter._def.procedures) as unknown as A
 type Operation = {
   parameters?: Array<{ name: string; in: string; example?: unknown }>;
   requestBody?: { content: Record<string, { example?: unknown }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { example?: unknown }> }>;
+  responses: Record<string, { $ref?: string; description?: string; content?: Record<string, { example?: unknown }> }>;
 };
 const document = buildOpenApiDocument("https://api.example-lender.test");
 const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
@@ -47,12 +47,14 @@ describe("request and response examples", () => {
     const successes = Object.entries(operation.responses).filter(([status]) => status.startsWith("2"));
     expect(successes.length).toBeGreaterThan(0);
     for (const [status, response] of successes) {
-      const stream = response.content?.["text/event-stream"]?.example;
-      if (!response.content?.["application/json"] && typeof stream === "string") {
-        // An event stream only (the resume): each frame of its example is a frame the schema accepts.
-        const frames = stream.split("\n\n").filter(Boolean);
+      const stream = response.content?.["text/event-stream"];
+      if (!response.content?.["application/json"] && stream) {
+        // An event stream only (the resume): its example is one frame, and each frame of the stream
+        // its description shows is a frame the schema accepts.
+        expect(streamEventSchema.safeParse(stream.example).success, JSON.stringify(stream.example)).toBe(true);
+        const frames = [...(response.description ?? "").matchAll(/^data: (.*)$/gm)].map((match) => match[1] ?? "");
         expect(frames.length).toBeGreaterThan(0);
-        for (const frame of frames) expect(streamEventSchema.safeParse(JSON.parse(frame.split("\ndata: ")[1] ?? "")).success, frame).toBe(true);
+        for (const frame of frames) expect(streamEventSchema.safeParse(JSON.parse(frame)).success, frame).toBe(true);
         continue;
       }
       const shown = response.content?.["application/json"]?.example;

@@ -50,6 +50,7 @@ describe("links between operations", () => {
       expect(from(`POST /v1/integrations/{integration}/users/{external_user_id}/${lifecycle}`)).toContain("GET /v1/integrations/{integration}/user-operations/{operation_id}");
     }
     expect(from("POST /v1/integrations/{integration}/user-imports")).toEqual(["GET /v1/integrations/{integration}/user-imports/{job_id}"]);
+    expect(from("GET /v1/conversations")).toEqual(["GET /v1/conversations/{conversationId}", "GET /v1/conversations/{conversationId}/messages"]);
     expect(from("POST /v1/embed-sessions")).toEqual([]);
     // Every success status of an operation with links carries them (PUT user's 202 as much as its 201).
     for (const { key, operation } of operations) {

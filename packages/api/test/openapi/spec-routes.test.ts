@@ -71,6 +71,11 @@ const SPEC_ROUTES: Record<string, SpecRoute> = {
 
 /** Routes this service adds beyond spec section 4, with their statuses and why (none changes a spec route). */
 const ADDED_ROUTES: Record<string, { success: Status[]; errors: Status[]; why: string }> = {
+  "GET /v1/conversations": {
+    success: [200],
+    errors: [400, 401, 403, 429, 500],
+    why: "issue 23: a partner shows a user's recent chats, which needs the key's conversations of one end user; nothing is looked up by id, so no 404",
+  },
   "POST /v1/conversations/{conversationId}/cancel": {
     success: [200, 202],
     errors: [400, 401, 403, 404, 413, 415, 429, 500],

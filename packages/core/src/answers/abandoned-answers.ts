@@ -1,6 +1,7 @@
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { ANSWER_FRAMES_CHANNEL } from "./answer-store";
+import { answerText } from "./answer-text";
 
 /**
  * The terminal frame of an answer whose instance died (the spec's `error` frame, status 502):
@@ -12,18 +13,6 @@ function interruptedFrame(requestId: string): string {
     status: 502,
     error: { code: "upstream_error", message: "the answer was interrupted: the server generating it stopped; ask again", request_id: requestId },
   });
-}
-
-/** The answer text the frames carried: the post-processed text if it came, else the fragments. */
-function partialAnswer(frames: Array<{ data: string }>): string {
-  let text = "";
-  for (const { data } of frames) {
-    const frame = JSON.parse(data) as { type?: string; content?: unknown };
-    if (typeof frame.content !== "string") continue;
-    if (frame.type === "content") text += frame.content;
-    if (frame.type === "content_postprocessed") text = frame.content;
-  }
-  return text;
 }
 
 /**
@@ -54,7 +43,7 @@ export async function endAbandonedAnswers(db: Database, limit = 50): Promise<num
          )
          INSERT INTO messages (id, conversation_id, position, role, content, citations, sources, metadata, status, created_at)
          SELECT $2, c.id, c.position, 'assistant', $3, '[]', '[]', $4, 'incomplete', now() FROM c`,
-        [answer.conversationId, answer.messageId, partialAnswer(frames.rows), JSON.stringify({ tokens_used: 0, incomplete: true, error_code: "interrupted" })],
+        [answer.conversationId, answer.messageId, answerText(frames.rows), JSON.stringify({ tokens_used: 0, incomplete: true, error_code: "interrupted" })],
       );
       await tx.sql.query(`SELECT pg_notify('${ANSWER_FRAMES_CHANNEL}', $1)`, [`${answer.id}:${answer.seq}`]);
     }

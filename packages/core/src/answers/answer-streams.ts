@@ -149,6 +149,11 @@ export class AnswerStreams {
     return local ? this.rowOf(local) : latestAnswerStream(this.db, conversationId);
   }
 
+  /** A conversation's answers being generated here that have begun answering (their first frame is out). */
+  generatingIn(conversationId: string): LiveAnswer[] {
+    return [...this.live.values()].filter((answer) => answer.identity?.conversationId === conversationId && answer.status === "generating" && answer.lastSeq > 0);
+  }
+
   private rowOf(answer: LiveAnswer): AnswerStreamRow {
     return {
       id: answer.id,

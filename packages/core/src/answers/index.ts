@@ -5,4 +5,5 @@ export { pruneAnswerStreams } from "./answer-store";
 export { cancelNewestAnswer } from "./cancel-answer";
 export type { AnswerStreamRow } from "./answer-store";
 export { FRAME_ID_PATTERN, frameId, parseFrameId } from "./frame-id";
+export { type GeneratingAnswer, generatingAnswers } from "./generating-answers";
 export { type AnswerFrame, type AnswerIdentity, LiveAnswer } from "./live-answer";

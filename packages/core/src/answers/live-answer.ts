@@ -23,6 +23,8 @@ export class LiveAnswer {
   status: AnswerStreamStatus = "generating";
   identity: AnswerIdentity | undefined;
   clientGone = false;
+  /** When it began here (the history shows it from then, before its row is written). */
+  readonly startedAt = new Date();
   /** The last frame the database has (the frame writer's bookkeeping). */
   writtenSeq = 0;
   /** Aborted by a cancel (on any instance) or when this instance loses the answer's lease. */

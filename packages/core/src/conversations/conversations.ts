@@ -104,7 +104,8 @@ export interface ConversationRow {
 export const CONVERSATION_COLUMNS = `id, title, status, metadata, message_count AS "messageCount", created_at AS "createdAt", updated_at AS "updatedAt",
   external_user_id AS "externalUserId", partner_user_id AS "partnerUserId"`;
 
-interface MessageRow {
+/** A `messages` row as MESSAGE_COLUMNS selects it. */
+export interface MessageRow {
   id: string;
   role: string;
   content: string;
@@ -115,7 +116,7 @@ interface MessageRow {
   createdAt: Date;
 }
 
-const MESSAGE_COLUMNS = `id, role, content, citations, sources, metadata, status, created_at AS "createdAt"`;
+export const MESSAGE_COLUMNS = `id, role, content, citations, sources, metadata, status, created_at AS "createdAt"`;
 
 export function toConversation(row: ConversationRow): ConversationRecord {
   return {

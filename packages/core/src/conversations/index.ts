@@ -2,7 +2,9 @@
 export { conversationOverview, staffConversationMessages } from "./conversation-overview";
 export { createConversation, getOwnedConversation, listMessages } from "./conversations";
 export type { ConversationRecord, MessageRecord } from "./conversations";
-export { MESSAGE_ROLES, MESSAGE_STATUSES } from "./message-values";
+export { HISTORY_PAGE_MAX, type HistoryEntry, type HistoryInput, messageHistory } from "./history";
+export { listConversations } from "./list-conversations";
+export { HISTORY_ORDERS, type HistoryOrder, MESSAGE_ROLES, MESSAGE_STATUSES } from "./message-values";
 export { ANSWER_CANCELLED, sendMessage } from "./send-message";
 export type { SendMessageEvent, SendMessageInput, SendMessageResult } from "./send-message";
 export { UpstreamError } from "./upstream/chat-upstream";

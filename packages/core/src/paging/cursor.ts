@@ -3,11 +3,15 @@ import type { ServerSecrets } from "../secrets/server-secrets";
 import { AppError } from "../errors/app-error";
 
 /**
- * Opaque keyset cursors for every list: the position (created_at, id) of the last row
- * returned plus a digest of the filters, signed with the server secret. Only a cursor this
- * service issued decodes, so nothing a client makes up ever reaches a query; one used with
- * other filters is a 400 rather than a silently wrong page. Ordering by (created_at, id) keeps
- * pages stable while rows are inserted: new rows sort after every existing one.
+ * Opaque keyset cursors for every list: the position of the last row returned plus a digest of
+ * the filters, signed with the server secret. Only a cursor this service issued decodes, so
+ * nothing a client makes up ever reaches a query; one used with other filters is a 400 rather
+ * than a silently wrong page. Keyset positions keep pages stable while rows are inserted: new
+ * rows sort after every existing one (or, newest first, before the first page).
+ *
+ * Two kinds of position: a (timestamp, id) pair for lists ordered by time (`createdAt` is the
+ * list's ordering timestamp: the creation time, or for conversations their last activity), and
+ * a row's number within its parent for a conversation's messages (their `position`).
  */
 export interface CursorPosition {
   createdAt: string;
@@ -19,27 +23,55 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ROW_ID = /^[A-Za-z0-9_]{1,64}$/;
 
 export function encodeCursor(secrets: ServerSecrets, position: CursorPosition, filters: unknown): string {
-  const payload = Buffer.from(JSON.stringify({ c: position.createdAt, i: position.id, f: digest(filters) })).toString("base64url");
-  return `${payload}.${secrets.sign("cursor", payload)}`;
+  return seal(secrets, { c: position.createdAt, i: position.id }, filters);
 }
 
 export function decodeCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown): CursorPosition | undefined {
+  const parsed = open(
+    secrets,
+    cursor,
+    filters,
+    (body) => typeof body.c === "string" && ISO_INSTANT.test(body.c) && !Number.isNaN(Date.parse(body.c)) && typeof body.i === "string" && ROW_ID.test(body.i),
+  );
+  return parsed && { createdAt: parsed.c as string, id: parsed.i as string };
+}
+
+/** A cursor after (or, newest first, before) the row at `position` of its parent. */
+export function encodePositionCursor(secrets: ServerSecrets, position: number, filters: unknown): string {
+  return seal(secrets, { p: position }, filters);
+}
+
+/** The largest position a cursor holds: positions are PostgreSQL integers, and a larger one would be a query error. */
+const MAX_POSITION = 2_147_483_647;
+
+export function decodePositionCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown): number | undefined {
+  const parsed = open(secrets, cursor, filters, (body) => Number.isInteger(body.p) && (body.p as number) >= 0 && (body.p as number) <= MAX_POSITION);
+  return parsed && (parsed.p as number);
+}
+
+// The payload of a (timestamp, id) cursor is what it was before positions existed: cursors issued
+// by the previous build still decode.
+function seal(secrets: ServerSecrets, position: Record<string, unknown>, filters: unknown): string {
+  const payload = Buffer.from(JSON.stringify({ ...position, f: digest(filters) })).toString("base64url");
+  return `${payload}.${secrets.sign("cursor", payload)}`;
+}
+
+function open(secrets: ServerSecrets, cursor: string | undefined, filters: unknown, wellFormed: (body: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
   if (cursor === undefined) return undefined;
   const [payload, mac, extra] = cursor.split(".");
   if (!payload || !mac || extra !== undefined || !secrets.verify("cursor", payload, mac)) throw notOurs();
-  let parsed: { c?: unknown; i?: unknown; f?: unknown };
+  let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
     throw notOurs();
   }
   // Signed values are ours, and still checked as strictly as input: a key shared with an older
-  // build must not turn into a query error.
-  if (typeof parsed.c !== "string" || !ISO_INSTANT.test(parsed.c) || Number.isNaN(Date.parse(parsed.c)) || typeof parsed.i !== "string" || !ROW_ID.test(parsed.i)) {
-    throw notOurs();
-  }
-  if (parsed.f !== digest(filters)) throw new AppError("invalid_request", "cursor: pass next_cursor with the same filters as the request that returned it", { field: "cursor" });
-  return { createdAt: parsed.c, id: parsed.i };
+  // build must not turn into a query error, and one list's cursor is not another kind's.
+  if (parsed === null || typeof parsed !== "object" || !wellFormed(parsed as Record<string, unknown>)) throw notOurs();
+  const body = parsed as Record<string, unknown>;
+  if (body.f !== digest(filters)) throw new AppError("invalid_request", "cursor: pass next_cursor with the same filters as the request that returned it", { field: "cursor" });
+  return body;
 }
 
 function digest(filters: unknown): string {
@@ -54,7 +86,12 @@ function digest(filters: unknown): string {
  * and the cursor after the last of them when the extra row shows that more follow.
  */
 export function keysetPage<Row extends { id: string; created_at: Date }>(secrets: ServerSecrets, rows: Row[], limit: number, filters: unknown): { rows: Row[]; nextCursor: string | null } {
+  return pageOf(rows, limit, (last) => encodeCursor(secrets, { createdAt: last.created_at.toISOString(), id: last.id }, filters));
+}
+
+/** keysetPage for any position: `cursorAfter` makes the cursor from the page's last row. */
+export function pageOf<Row>(rows: Row[], limit: number, cursorAfter: (last: Row) => string): { rows: Row[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(secrets, { createdAt: last.created_at.toISOString(), id: last.id }, filters) : null };
+  return { rows: page, nextCursor: rows.length > limit && last !== undefined ? cursorAfter(last) : null };
 }

@@ -1,6 +1,7 @@
 import { type Transport, unwrap, unwrapStream } from "../http/transport";
 import { type CallOptions, idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
-import type { CancelAnswerResponse, CreateConversationParams, SendMessageResponse, SendToConversationParams } from "../types";
+import { type Page, paginate } from "../paging";
+import type { CancelAnswerResponse, Conversation, CreateConversationParams, ListConversationsQuery, ListMessagesQuery, Message, SendMessageResponse, SendToConversationParams } from "../types";
 import { requestCancel, requestResume } from "./answer-requests";
 import { openMessageStream, type ResumeOptions, type StreamCallOptions } from "./open-message-stream";
 
@@ -38,6 +39,19 @@ export class ConversationsResource {
   cancel(conversationId: string, options: CallOptions = {}): Promise<CancelAnswerResponse> {
     return requestCancel(this.transport, conversationId, options.signal);
   }
+
+  /** One page of this key's conversations with one end user, most recently active first; pass `next_cursor` as `cursor` for the next. */
+  list(query: ListConversationsQuery & { cursor?: string }, options: CallOptions = {}) {
+    return unwrap(this.transport.json.GET("/v1/conversations", { params: { query }, signal: options.signal }));
+  }
+
+  /** Every conversation of the end user, fetched page by page as the loop goes. */
+  listAll(query: ListConversationsQuery, options: CallOptions = {}): AsyncGenerator<Conversation> {
+    return paginate(async (cursor): Promise<Page<Conversation>> => {
+      const page = await this.list({ ...query, ...(cursor ? { cursor } : {}) }, options);
+      return { items: page.conversations, nextCursor: page.next_cursor };
+    });
+  }
 }
 
 export class ConversationMessagesResource {
@@ -62,8 +76,23 @@ export class ConversationMessagesResource {
     );
   }
 
-  /** GET /v1/conversations/{id}/messages: the stored messages, oldest first. */
-  list(conversationId: string, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/conversations/{conversationId}/messages", { params: { path: { conversationId } }, signal: options.signal }));
+  /**
+   * GET /v1/conversations/{id}/messages: the whole history, oldest first (`order: "desc"`: newest
+   * first); with `limit` or `cursor`, one page, whose `next_cursor` is the next one's `cursor`. An
+   * answer still being generated is the newest message, with `metadata.generating: true`.
+   */
+  list(conversationId: string, query: ListMessagesQuery & { cursor?: string } & CallOptions = {}, options: CallOptions = {}) {
+    // Before paging the second argument was the call options: `list(id, { signal })` still works.
+    const { signal = options.signal, ...params } = query;
+    return unwrap(this.transport.json.GET("/v1/conversations/{conversationId}/messages", { params: { path: { conversationId }, query: params }, signal }));
+  }
+
+  /** Every message in `order`, fetched page by page (100 a page unless `limit` says otherwise) as the loop goes. */
+  listAll(conversationId: string, query: ListMessagesQuery = {}, options: CallOptions = {}): AsyncGenerator<Message> {
+    const paged = { ...query, limit: query.limit ?? 100 };
+    return paginate(async (cursor): Promise<Page<Message>> => {
+      const page = await this.list(conversationId, { ...paged, ...(cursor ? { cursor } : {}) }, options);
+      return { items: page.messages, nextCursor: page.next_cursor ?? null };
+    });
   }
 }

@@ -3,6 +3,7 @@ import { cancelAnswer } from "./cancel-answer";
 import { resumeAnswer } from "./resume-answer";
 import { createConversation } from "./create-conversation";
 import { getConversation } from "./get-conversation";
+import { listConversations } from "./list-conversations";
 import { listMessages } from "./list-messages";
 import { messageProcedure } from "./message-procedure";
 import { sendMessageRoute, sendToConversationRoute } from "./message-routes";
@@ -11,6 +12,7 @@ export const conversationsRouter = router({
   createConversation,
   sendMessage: messageProcedure(sendMessageRoute),
   sendToConversation: messageProcedure(sendToConversationRoute),
+  listConversations,
   getConversation,
   listMessages,
   cancelAnswer,

@@ -1,9 +1,10 @@
-import { MESSAGE_ROLES } from "@mga/core/conversations";
+import { HISTORY_ORDERS, MESSAGE_ROLES } from "@mga/core/conversations";
 import { agencySourceTypeSchema } from "@mga/core/sources";
 import { FRAME_ID_PATTERN } from "@mga/core/answers";
 import { ANSWER_STREAM_STATUSES } from "@mga/core/closed-values";
 import { z } from "zod";
 import { errorEnvelopeSchema, idempotencyKeySchema, requestIdField } from "../../schemas/common";
+import { cursorSchema, externalUserIdSchema } from "../../schemas/partner-ids";
 
 /** Wire shapes of area A (spec 2.5-2.7, 4.3-4.7). */
 const MAX_METADATA_BYTES = 16 * 1024;
@@ -83,7 +84,10 @@ export const messageSchema = z
     content: z.string().nullable(),
     citations: z.array(citationSchema),
     sources: z.array(sourceSchema),
-    metadata: z.record(z.string(), z.unknown()),
+    metadata: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Free-form. A question: the request's `metadata` and `external_user_id`. An answer: its completion metadata (`tokens_used`); cut off, also `incomplete: true` and `error_code`. An answer still being generated (not stored yet; `content` is the text so far): `generating: true`, `tokens_used: 0`, `last_event_id` (the frame `content` reaches) and `resume_path` (GET …/stream after that frame: the rest of the answer, live).",
+    }),
     created_at: z.iso.datetime().nullable(),
   })
   .meta({ id: "Message" });
@@ -137,7 +141,7 @@ export const sendMessageOutput = z
 export const getConversationInput = z.strictObject({ conversationId: conversationIdSchema });
 export const getConversationOutput = z.strictObject({ request_id: requestIdField, conversation: conversationSchema }).meta({ id: "GetConversationResponse" });
 
-// GET /v1/conversations/{conversationId}/messages
+// POST /v1/conversations/{conversationId}/cancel
 export const cancelAnswerInput = z.strictObject({ conversationId: conversationIdSchema });
 export const cancelAnswerOutput = z
   .strictObject({
@@ -150,19 +154,55 @@ export const cancelAnswerOutput = z
   })
   .meta({ id: "CancelAnswerResponse" });
 
+// GET /v1/conversations/{conversationId}/stream
 const lastEventIdSchema = z.string().regex(FRAME_ID_PATTERN).meta({
   description: "The `id:` of the last frame received (opaque: send it back as it came). Without it, the conversation's newest answer is replayed from its first frame.",
   example: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12",
 });
 export const resumeAnswerInput = z.strictObject({ conversationId: conversationIdSchema, last_event_id: lastEventIdSchema.optional() });
-/** The route answers text/event-stream only (the document says so); this is the shape of nothing the adapter sends. */
-export const resumeAnswerOutput = z.strictObject({}).meta({ id: "ResumeAnswerResponse" });
+/**
+ * The route answers text/event-stream only (the document says so); this is the shape of nothing
+ * the adapter sends, so it is no component of the document (one nothing refers to).
+ */
+export const resumeAnswerOutput = z.strictObject({});
 export const resumeAnswerHeaders = z.object({
   "Last-Event-ID": lastEventIdSchema.optional().meta({ description: "As the SSE standard has a client send it when it reconnects; the same as `last_event_id`, which wins when both are sent." }),
 });
 
-export const listMessagesInput = z.strictObject({ conversationId: conversationIdSchema });
-export const listMessagesOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1), messages: z.array(messageSchema) }).meta({ id: "ListMessagesResponse" });
+// GET /v1/conversations/{conversationId}/messages
+const historyCursorSchema = cursorSchema.meta({ description: "The `next_cursor` of the previous page, sent with the same `order`; another conversation's, another order's or one altered is a 400." });
+
+export const listMessagesInput = z.strictObject({
+  conversationId: conversationIdSchema,
+  limit: z
+    .int()
+    .min(1)
+    .max(100)
+    .meta({
+      description: "Pages the history: at most this many stored messages a page (100 when only `cursor` is sent). Without `limit` and `cursor`, every message in one answer, without `next_cursor`.",
+    })
+    .optional(),
+  cursor: historyCursorSchema.optional(),
+  order: z.enum(HISTORY_ORDERS).default("asc").meta({ description: "By position in the conversation: `asc` oldest first, `desc` newest first." }),
+});
+export const listMessagesOutput = z
+  .strictObject({
+    request_id: requestIdField,
+    conversation_id: z.string().min(1),
+    messages: z.array(messageSchema),
+    next_cursor: z.string().nullable().optional().meta({ description: "Present when paging (`limit` or `cursor` sent): the cursor of the next page, null on the last." }),
+  })
+  .meta({ id: "ListMessagesResponse" });
+
+// GET /v1/conversations
+export const listConversationsInput = z.strictObject({
+  external_user_id: externalUserIdSchema.meta({ description: "The end user the conversations were created for (`user.external_user_id`); spec 2.1's format." }),
+  limit: z.int().min(1).max(100).default(20),
+  cursor: cursorSchema.meta({ description: "The `next_cursor` of the previous page, sent with the same `external_user_id`." }).optional(),
+});
+export const listConversationsOutput = z
+  .strictObject({ request_id: requestIdField, conversations: z.array(conversationSchema), next_cursor: z.string().nullable() })
+  .meta({ id: "ListConversationsResponse" });
 
 /**
  * The frames of a streamed answer (spec 6.1): one schema per frame, each a named component of

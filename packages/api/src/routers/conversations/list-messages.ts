@@ -1,7 +1,7 @@
-import { listMessages as list } from "@mga/core/conversations";
+import { messageHistory } from "@mga/core/conversations";
 import { apiProcedure } from "../../trpc";
 import { listMessagesInput, listMessagesOutput } from "./conversations.types";
-import { messageToWire } from "./to-wire";
+import { historyEntryToWire } from "./to-wire";
 
 export const listMessages = apiProcedure
   .meta({
@@ -9,8 +9,9 @@ export const listMessages = apiProcedure
       method: "GET",
       path: "/v1/conversations/{conversationId}/messages",
       tags: ["conversations"],
-      summary: "A conversation's stored messages, oldest first",
-      description: "Every stored message in order. An answer cut off by an upstream failure has `metadata.incomplete: true`.",
+      summary: "A conversation's messages, oldest first, whole or paged",
+      description:
+        "Every stored message in order (`order=desc`: newest first). With `limit` (or `cursor`) one page at a time by position, stable while messages are added: pass `next_cursor` as `cursor`, with the same `order`, until it is null. An answer cut off by an upstream failure has `metadata.incomplete: true`. An answer still being generated is shown at the newest end (the last page oldest first, the first newest first, beyond `limit`) with `metadata.generating: true` and the text so far; `metadata.resume_path` follows the rest of it.",
       protect: true,
     },
     scope: "chat:read",
@@ -18,8 +19,13 @@ export const listMessages = apiProcedure
   })
   .input(listMessagesInput)
   .output(listMessagesOutput)
-  .query(async ({ ctx, input }) => ({
-    request_id: ctx.requestId,
-    conversation_id: input.conversationId,
-    messages: (await list(ctx.db, ctx.key.id, input.conversationId)).map(messageToWire),
-  }));
+  .query(async ({ ctx, input }) => {
+    const history = await messageHistory(ctx.db, ctx.key.id, input.conversationId, { order: input.order, limit: input.limit, cursor: input.cursor });
+    return {
+      request_id: ctx.requestId,
+      conversation_id: input.conversationId,
+      messages: history.entries.map((entry) => historyEntryToWire(input.conversationId, entry)),
+      // Unpaged, the answer keeps its shape of before paging: no next_cursor at all.
+      ...(history.nextCursor === undefined ? {} : { next_cursor: history.nextCursor }),
+    };
+  });
