@@ -11,4 +11,4 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >&2
 fi
-pnpm turbo run typecheck lint lint:openapi lint:package format:check test --output-logs=full "$@"
+pnpm turbo run typecheck lint lint:openapi lint:package format:check check:paths test --output-logs=full "$@"

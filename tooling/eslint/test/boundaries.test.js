@@ -90,6 +90,7 @@ describe("import boundaries", () => {
   it("keep Prisma and core's generated client out of the server", async () => {
     await expectEachRefused("apps/server/src/http/example.ts", [
       'import { PrismaClient } from "@prisma/client";',
+      // check-repo-paths: relative to example.ts below, not to this file
       'import { Prisma } from "../../../../packages/core/src/generated/prisma/client";',
       'import { Prisma } from "@mga/core/src/generated/prisma/client";',
       'import { Page } from "@mga/admin";',
