@@ -14,6 +14,8 @@ export interface Question {
   program?: string | undefined;
   /** The hosted chat's loan property state (spec 2.12, a postal code), when there is one. */
   propertyState?: string | undefined;
+  /** The conversation so far, oldest first: a follow-up keeps the program its question named. */
+  history?: Array<{ role: "user" | "assistant"; content: string }> | undefined;
 }
 
 /**
@@ -60,15 +62,18 @@ interface SearchScope {
 }
 
 /**
- * With a program (the one the question names, else the loan's), only that program's agency
- * sources are searched, with the lender's overlays and shared sources that apply to it;
+ * With a program (the one the question names, else the one the previous question named, else
+ * the loan's), only that program's agency sources are searched, with the lender's overlays and shared sources that apply to it;
  * without one, every selected source. A state's rules are searched only for a question
  * naming the state, or else for a loan whose property is there.
  */
 export function searchScope(question: Question): SearchScope {
   const { sources } = question;
   const selectedAgency = new Set(sources.agency_source_types);
-  const named = sourcesNamedIn(question.message);
+  // "Can the down payment be a gift?" after "… for an FHA loan?" is still about FHA.
+  const previous = question.history?.findLast((message) => message.role === "user");
+  const asked = sourcesNamedIn(question.message);
+  const named = asked.length > 0 ? asked : previous ? sourcesNamedIn(previous.content) : [];
   const targets = named.length > 0 ? named : (PROGRAM_SOURCES[question.program ?? ""] ?? []);
   const agencySources = targets.length > 0 ? targets.filter((source) => selectedAgency.has(source)) : [...selectedAgency];
   const programs = new Set(targets.map((source) => SOURCE_PROGRAM[source]));

@@ -67,8 +67,15 @@ async function handle(options: { token?: string | undefined; wordDelayMs?: numbe
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "invalid request" }));
     return;
   }
-  const { message, sources, loan_context, enabled_agency_source_types } = parsed.data;
-  const answer = answerQuestion({ message, sources, enabledAgencySources: enabled_agency_source_types, program: loan_context?.program, propertyState: loan_context?.property_state });
+  const { message, history, sources, loan_context, enabled_agency_source_types } = parsed.data;
+  const answer = answerQuestion({
+    message,
+    history,
+    sources,
+    enabledAgencySources: enabled_agency_source_types,
+    program: loan_context?.program,
+    propertyState: loan_context?.property_state,
+  });
 
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
   let closed = false;

@@ -43,7 +43,6 @@ const SYNONYMS: Record<string, string[]> = {
   min: ["minimum"],
   remove: ["cancel", "terminate"],
   removed: ["cancel", "terminate"],
-  cosigner: ["co", "borrower"],
 };
 
 /**

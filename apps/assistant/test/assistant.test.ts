@@ -105,6 +105,25 @@ describe("local assistant", () => {
     expect(answer.content).toMatch(/^This loan is FHA; you asked about VA/);
   });
 
+  it("keeps the program the previous question named for a follow-up that names none", async () => {
+    const upstream = new HttpChatUpstream({ url: assistant.url, token: "local-secret" });
+    const events: UpstreamEvent[] = [];
+    for await (const event of upstream.stream({
+      requestId: "req_t",
+      conversationId: "conv_t",
+      message: "Can the down payment be a gift?",
+      history: [
+        { role: "user", content: "What is the minimum down payment for an FHA loan?" },
+        { role: "assistant", content: "According to FHA (sample): … 3.5 percent … [1]" },
+      ],
+      sources: { agency_source_types: ["fannie_mae", "freddie_mac", "fha"], tenant_source_keys: [], shared_source_types: [] },
+    })) {
+      events.push(event);
+    }
+    const answer = events.find((event) => event.type === "content_postprocessed") as unknown as Final;
+    expect(ids(answer)).toEqual(["fha-gift-funds"]);
+  });
+
   it("says when the program's guidelines are switched off for the organization, and cites nothing", async () => {
     const enabled = ["fannie_mae", "freddie_mac", "fha", "va"];
     const answer = await final("What is the income limit?", { agency_source_types: enabled, tenant_source_keys: ["acme_overlays"] }, { program: "usda" }, enabled);
