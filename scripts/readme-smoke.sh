@@ -47,6 +47,10 @@ expect_scopes DIRECTORY_KEY '["embed:users:read","embed:users:write","embed:team
 expect_scopes DELETE_KEY '["embed:users:delete"]'
 expect_scopes LAUNCH_KEY '["embed:launch"]'
 
+# The deletion the README polls for completed; the OpenAPI document went to a file, not the terminal.
+[ "${STATUS:-}" = completed ] || { echo "the README's poll of the deletion ended with status '${STATUS:-}'" >&2; exit 1; }
+[ "$(json info.version <openapi.json)" = 1.0.0 ] || { echo "openapi.json is not the OpenAPI document" >&2; exit 1; }
+
 # The sample partner page, on another origin, frames the launch URL; the launch URL answers with the chat.
 [[ "$DEMO_URL" == "http://localhost:$PORT/embed/demo-partner?launch="* ]] || { echo "DEMO_URL: $DEMO_URL" >&2; exit 1; }
 curl "$DEMO_URL" | grep -qF "src=\"$LAUNCH_URL\"" || { echo "the sample partner page does not frame $LAUNCH_URL" >&2; exit 1; }

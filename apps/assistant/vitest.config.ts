@@ -1,3 +1,3 @@
 import { vitestConfig } from "../../tooling/vitest.base";
 
-export default vitestConfig();
+export default vitestConfig({ database: false });

@@ -1,15 +1,14 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
 import { z } from "zod";
-import { composeAnswer } from "./compose-answer";
-import { loadSampleCorpus, searchPassages } from "./corpus-store";
+import { answerQuestion } from "./answer-question";
 
 /**
  * The local assistant: an upstream chat service speaking docs/upstream-protocol.md,
- * answering from the bundled sample corpus. The API starts it in-process when no
- * UPSTREAM_CHAT_URL is configured; it is reached over real HTTP like any upstream.
+ * answering from the bundled sample corpus (searched in memory, see corpus-index.ts). The API
+ * starts it in-process when no UPSTREAM_CHAT_URL is configured; it is reached over real HTTP
+ * like any upstream.
  */
 const requestSchema = z.object({
   conversation_id: z.string(),
@@ -20,8 +19,9 @@ const requestSchema = z.object({
     tenant_source_keys: z.array(z.string()).default([]),
     shared_source_types: z.array(z.string()).default([]),
   }),
-  // The hosted chat's loan (docs/upstream-protocol.md); only the program is used here.
-  loan_context: z.object({ program: z.string().optional() }).loose().optional(),
+  enabled_agency_source_types: z.array(z.string()).optional(),
+  // The hosted chat's loan (docs/upstream-protocol.md); its program and property state are used here.
+  loan_context: z.object({ program: z.string().optional(), property_state: z.string().optional() }).loose().optional(),
 });
 
 export interface LocalAssistant {
@@ -30,17 +30,13 @@ export interface LocalAssistant {
 }
 
 export async function startLocalAssistant(options: {
-  databaseUrl: string;
   token?: string | undefined;
   port?: number;
   /** Pause between streamed words, so a streamed answer looks like one (0 in tests). */
   wordDelayMs?: number;
 }): Promise<LocalAssistant> {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 3 });
-  pool.on("error", () => {});
-  await loadSampleCorpus(pool);
   const server: Server = createServer((req, res) => {
-    handle(pool, options, req, res).catch(() => {
+    handle(options, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end('{"error":"internal"}');
       else res.end(`data: ${JSON.stringify({ type: "error", message: "internal" })}\n\n`);
     });
@@ -51,12 +47,11 @@ export async function startLocalAssistant(options: {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await pool.end();
     },
   };
 }
 
-async function handle(pool: pg.Pool, options: { token?: string | undefined; wordDelayMs?: number }, req: IncomingMessage, res: ServerResponse) {
+async function handle(options: { token?: string | undefined; wordDelayMs?: number }, req: IncomingMessage, res: ServerResponse) {
   if (req.method !== "POST" || req.url !== "/v1/chat/stream") {
     res.writeHead(404, { "Content-Type": "application/json" }).end('{"error":"not found"}');
     return;
@@ -72,9 +67,15 @@ async function handle(pool: pg.Pool, options: { token?: string | undefined; word
     res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "invalid request" }));
     return;
   }
-  const { message, sources, loan_context } = parsed.data;
-  const passages = await searchPassages(pool, message, sources, 3, loan_context?.program);
-  const answer = composeAnswer(message, passages);
+  const { message, history, sources, loan_context, enabled_agency_source_types } = parsed.data;
+  const answer = answerQuestion({
+    message,
+    history,
+    sources,
+    enabledAgencySources: enabled_agency_source_types,
+    program: loan_context?.program,
+    propertyState: loan_context?.property_state,
+  });
 
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
   let closed = false;

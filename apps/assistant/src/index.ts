@@ -1,4 +1,5 @@
 export { startLocalAssistant, type LocalAssistant } from "./assistant-server";
-export { loadSampleCorpus, searchPassages, type RetrievedPassage } from "./corpus-store";
-export { composeAnswer } from "./compose-answer";
+export { answerQuestion, type Question } from "./answer-question";
+export { CorpusIndex, type SearchHit } from "./corpus-index";
+export { composeAnswer, type ComposedAnswer } from "./compose-answer";
 export { SAMPLE_CORPUS, type SamplePassage } from "./sample-corpus";

@@ -36,7 +36,7 @@ async function main() {
   // Streamed answers: generated whatever their connections do, resumable on any instance (docs/decisions.md, "Resumable answers").
   const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) => logger.warn(message, fields));
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
-  const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ databaseUrl: connection.url, token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
+  const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
     url: env.UPSTREAM_CHAT_URL ?? (assistant as { url: string }).url,
     token: env.UPSTREAM_CHAT_TOKEN,

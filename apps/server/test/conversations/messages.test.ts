@@ -61,6 +61,8 @@ describe("POST /v1/messages (JSON)", () => {
         { role: "assistant", content: "FHA requires 3.5 percent down. [1]" },
       ],
       sources: { agency_source_types: ["fha", "va"], tenant_source_keys: [], shared_source_types: ["state_rules"] },
+      // What the tenant enables besides the selection, so the upstream can say a program is switched off.
+      enabled_agency_source_types: ACME_TENANT.enabledSources,
     });
     const history = await setup.app.request(`/v1/conversations/${first.body.conversation_id}/messages`, { key });
     expect(history.body.messages.map((m: { content: string }) => m.content)).toEqual(["first question", "FHA requires 3.5 percent down. [1]", "second question", "second answer"]);

@@ -56,7 +56,10 @@ describe("hosted chat: chatting", () => {
     const { frames } = await readSse(res);
     expect(frames.map((f) => f.type)).toEqual(["public_api_conversation", "content", "content", "content_postprocessed", "complete", "public_api_complete"]);
     const conversationId = frames[0].conversation_id;
-    expect(received[0]?.body.sources.agency_source_types).toEqual(["fannie_mae"]);
+    // No source picker in the hosted chat: every agency source the tenant enables, not just its API
+    // defaults (baseSources is ["fannie_mae"]), so a VA loan's question can reach VA guidelines.
+    expect(received[0]?.body.sources.agency_source_types).toEqual(ACME_TENANT.enabledSources);
+    expect(received[0]?.body.enabled_agency_source_types).toEqual(ACME_TENANT.enabledSources);
     const history = await app.request(`/embed/api/chat/conversations/${conversationId}/messages`, { headers: { Authorization: `Bearer ${token}` } });
     expect(history.body.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
     const stored = await app.t.db.sql.query("SELECT metadata FROM conversations WHERE id = $1", [conversationId]);

@@ -8,7 +8,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type LocalAssistant, startLocalAssistant } from "@mga/assistant";
 import { HttpChatUpstream } from "@mga/core/conversations";
-import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -94,7 +93,6 @@ let workdir: string;
 let project: string;
 let node20: string;
 let env20: NodeJS.ProcessEnv;
-let assistantDb: TestDatabase;
 let assistant: LocalAssistant;
 let app: TestApp;
 
@@ -114,8 +112,7 @@ async function packAndInstall() {
 }
 
 async function startServer() {
-  assistantDb = await createTestDatabase();
-  assistant = await startLocalAssistant({ databaseUrl: assistantDb.url, token: ASSISTANT_TOKEN, wordDelayMs: 0 });
+  assistant = await startLocalAssistant({ token: ASSISTANT_TOKEN, wordDelayMs: 0 });
   app = await startTestApp({ upstream: new HttpChatUpstream({ url: assistant.url, token: ASSISTANT_TOKEN, connectTimeoutMs: 5_000, idleTimeoutMs: 10_000 }) });
 }
 
@@ -123,7 +120,6 @@ beforeAll(() => Promise.all([packAndInstall(), startServer()]), 240_000);
 afterAll(async () => {
   await app?.close();
   await assistant?.close();
-  await assistantDb?.drop();
   if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 

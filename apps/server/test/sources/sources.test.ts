@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listSourcesOutput } from "@mga/api";
 import { ACME_TENANT } from "../support/tenants";
@@ -33,6 +34,19 @@ describe("GET /v1/sources", () => {
       default_shared_source_types: ["state_rules"],
       assigned_shared_source_types: ["state_rules", "mi_rules"],
     });
+  });
+
+  it("labels every source of the README's example tenant (examples/tenant.json) in words, not by its key", async () => {
+    const example = JSON.parse(readFileSync(new URL("../../../../examples/tenant.json", import.meta.url), "utf8")) as Record<string, unknown>;
+    const { key } = await app.newKey({ tenant: example, scopes: ["sources:read"] });
+    const res = await app.request("/v1/sources", { key });
+    expect(res.status).toBe(200);
+    const labels = [
+      ...(res.body.tenant_sources as Array<{ key: string; label: string }>).map((source) => [source.key, source.label]),
+      ...(res.body.shared_sources as Array<{ sourceType: string; label: string }>).map((source) => [source.sourceType, source.label]),
+    ];
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.filter(([id, label]) => id === label)).toEqual([]);
   });
 
   it("has every field required by either variant even for an unconfigured tenant", async () => {

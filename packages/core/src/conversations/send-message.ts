@@ -120,6 +120,7 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
       message: input.message,
       history,
       sources,
+      enabledAgencySources: input.key.tenant.enabledSources,
       clientSourceType: input.key.tenant.clientSourceType,
       loanContext: input.loanContext,
       signal: options.signal,

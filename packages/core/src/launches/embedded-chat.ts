@@ -22,9 +22,10 @@ export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
 
 /**
  * A hosted-chat message as core's sendMessage input: the conversation belongs to the
- * partner user's current generation; the launch's key supplies the tenant's sources; the
- * launch's snapshotted attribution and loan context are recorded with the conversation and
- * each message (they identify the credential and the loan, never authenticate anything).
+ * partner user's current generation; the launch's key supplies the tenant's sources (every
+ * enabled agency source, see below); the launch's snapshotted attribution and loan context are
+ * recorded with the conversation and each message (they identify the credential and the loan,
+ * never authenticate anything).
  */
 export async function embeddedMessageInput(db: Database, authority: ChatAuthority, input: { requestId: string; message: string; conversationId?: string | undefined }): Promise<SendMessageInput> {
   const message = input.message.trim();
@@ -44,6 +45,11 @@ export async function embeddedMessageInput(db: Database, authority: ChatAuthorit
     conversationId: input.conversationId,
     newConversation: { metadata: context },
     embedded: embeddedOwner(authority),
+    // The hosted chat has no source picker: every agency source the tenant enables is offered,
+    // and the loan (its program) tells the upstream which one answers. The tenant's API
+    // defaults (baseSources) would leave a VA loan without VA guidelines when VA is enabled
+    // but not a default. Buckets and shared sources keep the tenant's defaults.
+    searchOptions: { agency_source_types: [...key.tenant.enabledSources] },
     loanContext: upstreamLoanContext(authority.loanContext),
   };
 }

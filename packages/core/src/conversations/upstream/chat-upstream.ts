@@ -12,6 +12,12 @@ export interface UpstreamRequest {
   message: string;
   history: Array<{ role: "user" | "assistant"; content: string }>;
   sources: SourceSelection;
+  /**
+   * The agency sources the key's tenant enables (the selection is a subset): lets the upstream
+   * tell a program whose guidelines are switched off for the organization from one that is
+   * merely not selected for this question.
+   */
+  enabledAgencySources?: readonly string[] | undefined;
   clientSourceType?: string;
   /** The hosted chat's loan (spec 2.12 fields only), so the answer can fit the loan. */
   loanContext?: UpstreamLoanContext | undefined;

@@ -101,6 +101,7 @@ export class HttpChatUpstream implements ChatUpstream {
             message: request.message,
             history: request.history,
             sources: request.sources,
+            ...(request.enabledAgencySources ? { enabled_agency_source_types: request.enabledAgencySources } : {}),
             ...(request.clientSourceType ? { client_source_type: request.clientSourceType } : {}),
             ...(request.loanContext ? { loan_context: request.loanContext } : {}),
           }),

@@ -1,1 +1,0 @@
-export { globalSetup as default } from "@mga/core/testing";
