@@ -57,7 +57,8 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
   page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // A shared CI machine can be slow to answer; a missing message still fails in seconds, not minutes.
+  page.setDefaultTimeout(30_000);
   await signInAs(page, service.consoleUrl, ADMIN);
 }, 180_000);
 
@@ -263,5 +264,16 @@ describe("audit entries (issue 24, item 15)", () => {
     const scoped = targets.filter((entry) => /^(partner_user|partner_import|key|integration)\./.test(entry.action));
     expect(scoped.length).toBeGreaterThan(0);
     for (const entry of scoped) expect(entry.target, entry.action).toContain("Bayview Lending");
+  });
+
+  it("the user's page follows a running operation to its end without a reload", async () => {
+    await visit(page, `/integrations/${data.integrationId}/users/bv-21`);
+    await page.getByRole("button", { name: "Delete…" }).click();
+    await page.getByRole("button", { name: "Delete user" }).click();
+    await page.locator("p.form-ok", { hasText: "Deletion started" }).waitFor();
+    const startedAt = await page.evaluate(() => performance.timeOrigin);
+    await expect.poll(() => page.locator("section.panel", { hasText: "Lifecycle operations" }).locator("tbody tr").first().textContent(), { timeout: 30_000 }).toContain("Completed");
+    // The same document: it was refreshed in place, not reloaded.
+    expect(await page.evaluate(() => performance.timeOrigin)).toBe(startedAt);
   });
 });

@@ -367,12 +367,15 @@ const QUERIES: Record<string, QueryCase> = {
         {
           external_user_id: "u-override",
           email: "u-override@authz.test",
+          name: "Override Me",
           status: "active",
           integration: { id: f.mainIntegrationId, slug: MAIN },
           organization: { id: f.orgId, name: "Authz Org" },
         },
       ]);
       for (const kind of ["organizations", "integrations", "keys", "conversations", "operations"]) expect(data[kind]).toEqual({ items: [], more: false });
+      // The kind with hits first, the empty ones after in their usual order.
+      expect(data.order).toEqual(["users", "organizations", "integrations", "keys", "conversations", "operations"]);
     },
   },
   "staff.organizations.list": {

@@ -131,8 +131,10 @@ describe("partner users and the outbox", () => {
     expect(audited).toMatchObject({
       actor: ADMIN.email,
       action: "partner_user.profile_override",
-      details: { operation_id: operation.operation_id, reason: "support ticket 77", fields: ["name"] },
+      details: { operation_id: operation.operation_id, reason: "support ticket 77", fields: ["name"], name: { to: "Renamed Person" } },
     });
+    // The audit entry names the organization of its target (issue 24, item 15).
+    expect(audited?.organization).toEqual({ id: expect.stringMatching(/^org_/), name: expect.any(String) });
     await waitForOperation("other-7", operation.operation_id);
     expect((await getUser("other-7")).contact).toEqual({ email: "other7@crm.test", name: "Renamed Person" });
     const partnerView = await rest("GET", `/v1/integrations/${SLUG}/user-operations/${operation.operation_id}`, key);
