@@ -51,8 +51,11 @@ beforeAll(async () => {
   await provision("lo-b", "zed@bayview.example", "Zed Adams");
   await provision("lo-a", "amy@bayview.example", "Amy Young");
   await provision("lo-c", "mia@bayview.example", "Mia Stone");
-  // More users whose email says "bayview" than the search shows of one kind.
-  for (let n = 1; n <= 21; n += 1) await provision(`bv-${String(n).padStart(2, "0")}`, `bv-${n}@bayview.example`);
+  // More users whose email says "bayview" than the search shows of one kind, in one import.
+  const users = Array.from({ length: 21 }, (_, n) => ({ external_user_id: `bv-${String(n + 1).padStart(2, "0")}`, email: `bv-${n + 1}@bayview.example` }));
+  const imported = await rest(`/v1/integrations/${SLUG}/user-imports`, { method: "POST", key: data.key, headers: { "Idempotency-Key": "users-setup" }, body: JSON.stringify({ users }) });
+  expect(imported.status).toBe(202);
+  await until(async () => (await rest(`/v1/integrations/${SLUG}/user-imports/${imported.body.import.job_id}`, { key: data.key })).body.import.status === "completed");
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
@@ -60,7 +63,8 @@ beforeAll(async () => {
   // A shared CI machine can be slow to answer; a missing message still fails in seconds, not minutes.
   page.setDefaultTimeout(30_000);
   await signInAs(page, service.consoleUrl, ADMIN);
-}, 180_000);
+  // The run command, a dozen CLI calls and a browser: minutes on a loaded 2-core machine.
+}, 400_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -38,7 +38,12 @@ describe("partner users and the outbox", () => {
     expect(found.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["emp-1", "emp-10"]);
     expect(found.counts).toEqual({ total: 4, active: 4, disabled: 0, deleted: 0, pending: 0, failed: 0 });
     expect(found.next_cursor).toBeNull();
-    expect(JSON.stringify(found)).not.toMatch(/crm\.test|Emp One/i);
+    // Staff see each user's email and name (issue 24, item 4); partners never read them back.
+    expect(found.users.map((u: { contact: { email: string; name: string | null } }) => u.contact)).toEqual([
+      { email: "emp.one@crm.test", name: "Emp One" },
+      { email: "emp10@crm.test", name: "Emp Ten" },
+    ]);
+    expect((await rest("GET", `/v1/integrations/${SLUG}/users?q=emp-1`, key)).text).not.toMatch(/crm\.test|Emp One/i);
 
     const first = ok(await query(viewer, "staff.partnerUsers.list", { integration_id: integrationId, limit: 3 }));
     expect(first.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["emp-1", "emp-10", "emp-2"]);
