@@ -25,6 +25,8 @@ const ACTIONS: Record<string, string> = {
   "partner_user.delete": "Started the user's deletion",
   "partner_user.reprovision": "Started the user's reprovisioning",
   "partner_user.profile_override": "Overrode the user's profile",
+  "partner_user.create": "Added the user",
+  "partner_import.create": "Started an import from a CSV file",
   "staff.create": "Created a staff account",
   "staff.invite": "Invited a colleague",
   "staff.invite_revoke": "Withdrew an invitation",
@@ -52,34 +54,68 @@ export function detailLabel(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** A change recorded as `{ from, to }` (an override's email or name) reads "old → new". */
+function isChange(value: object): value is { from: unknown; to: unknown } {
+  const keys = Object.keys(value).sort();
+  return keys.length === 2 && keys[0] === "from" && keys[1] === "to";
+}
+
 export function detailValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (Array.isArray(value)) return value.length ? value.map(detailValue).join(", ") : "none";
-  if (typeof value === "object") return JSON.stringify(value);
+  if (typeof value === "object") return isChange(value) ? `${detailValue(value.from)} → ${detailValue(value.to)}` : JSON.stringify(value);
   return String(value);
 }
 
-export function detailEntries(details: unknown): Array<[string, string]> {
+/** Details the entry shows elsewhere: the integration is the target's link and organization. */
+const SHOWN_ELSEWHERE = new Set(["integration_id"]);
+
+export interface DetailEntry {
+  key: string;
+  label: string;
+  value: string;
+}
+
+export function detailEntries(details: unknown): DetailEntry[] {
   if (!details || typeof details !== "object" || Array.isArray(details)) return [];
   // Sorted by label: the database keeps JSON keys in an order of its own.
   return Object.entries(details as Record<string, unknown>)
-    .map(([key, value]): [string, string] => [detailLabel(key), detailValue(value)])
-    .sort(([a], [b]) => a.localeCompare(b));
+    .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
+    .map(([key, value]): DetailEntry => ({ key, label: detailLabel(key), value: detailValue(value) }))
+    .sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The integration an entry's details name (staff actions on partner users record it). */
+export function detailIntegrationId(details: unknown): string | undefined {
+  const value = details && typeof details === "object" ? (details as Record<string, unknown>).integration_id : undefined;
+  return typeof value === "string" && /^int_[A-Za-z0-9_]+$/.test(value) ? value : undefined;
+}
+
+/** Where a lifecycle operation is shown: its row on the user's page, or the search that finds it by id. */
+export function operationHref(action: string, target: string, details: unknown, operationId: string): string {
+  const integrationId = detailIntegrationId(details);
+  const externalId = target.slice(target.indexOf("/") + 1);
+  if (integrationId && action.startsWith("partner_user.") && externalId) return `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}#${operationId}`;
+  return `/search?q=${encodeURIComponent(operationId)}`;
 }
 
 /**
  * The console page of an entry's target, when it has one: ids name their page by prefix;
- * partner users are audited as "integration/external id", found again by the search; staff
- * targets (accounts, invitations, sign-in attempts) are on the Staff page.
+ * partner users are audited as "integration/external id", their page found by the
+ * integration id the details record (older entries: by the search); staff targets (accounts,
+ * invitations, sign-in attempts) are on the Staff page.
  */
-export function targetHref(action: string, target: string): string | undefined {
+export function targetHref(action: string, target: string, details?: unknown): string | undefined {
   if (action === "organization.delete") return undefined;
+  const integrationId = detailIntegrationId(details);
+  if (/^imp_[A-Za-z0-9_]+$/.test(target) && integrationId) return `/integrations/${integrationId}/imports/${target}`;
   if (/^org_[A-Za-z0-9_]+$/.test(target)) return `/organizations/${target}`;
   if (/^int_[A-Za-z0-9_]+$/.test(target)) return `/integrations/${target}`;
   if (/^key_[A-Za-z0-9_]+$/.test(target)) return `/keys/${target}`;
   if (action.startsWith("partner_user.")) {
     const externalId = target.slice(target.indexOf("/") + 1);
-    return externalId ? `/search?q=${encodeURIComponent(externalId)}` : undefined;
+    if (!externalId) return undefined;
+    return integrationId ? `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}` : `/search?q=${encodeURIComponent(externalId)}`;
   }
   if (action.startsWith("staff.")) return "/staff";
   return undefined;

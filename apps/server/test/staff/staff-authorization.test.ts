@@ -146,6 +146,7 @@ const WORLD_TABLES = {
   partner_users: "id",
   partner_teams: "id",
   lifecycle_operations: "id",
+  import_jobs: "id",
   notification_outbox: "id",
   site_accounts: "id",
   audit_log: "id",
@@ -294,6 +295,18 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     audit: "key.launch_unbind",
     target: () => f.boundKeyId,
   },
+  "staff.partnerUsers.add": {
+    input: () => ({ integration_id: f.mainIntegrationId, external_user_id: "u-added", email: "u-added@authz.test", name: "Added By Staff" }),
+    probe: () => userState("u-added"),
+    audit: "partner_user.create",
+    target: () => `${MAIN}/u-added`,
+  },
+  "staff.partnerImports.start": {
+    input: () => ({ integration_id: f.mainIntegrationId, csv: "external_user_id,email\nimp-csv,imp-csv@authz.test\n" }),
+    probe: () => rows("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = $1", [f.mainIntegrationId]),
+    audit: "partner_import.create",
+    target: (data) => data.job_id,
+  },
   "staff.partnerUsers.setStatus": {
     input: () => ({ ...userRef("u-status"), status: "disabled" }),
     probe: () => userState("u-status"),
@@ -354,12 +367,15 @@ const QUERIES: Record<string, QueryCase> = {
         {
           external_user_id: "u-override",
           email: "u-override@authz.test",
+          name: "Override Me",
           status: "active",
           integration: { id: f.mainIntegrationId, slug: MAIN },
           organization: { id: f.orgId, name: "Authz Org" },
         },
       ]);
       for (const kind of ["organizations", "integrations", "keys", "conversations", "operations"]) expect(data[kind]).toEqual({ items: [], more: false });
+      // The kind with hits first, the empty ones after in their usual order.
+      expect(data.order).toEqual(["users", "organizations", "integrations", "keys", "conversations", "operations"]);
     },
   },
   "staff.organizations.list": {
@@ -432,6 +448,8 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) => {
       expect(data.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["u-status", "u-delete", "u-override", "imp-1"]);
+      // Staff see each user's contact details beside them (partners never read them back).
+      expect(data.users.find((u: { external_user_id: string }) => u.external_user_id === "u-override").contact).toEqual({ email: "u-override@authz.test", name: "Override Me" });
       expect(data.counts).toEqual({ total: 4, active: 4, disabled: 0, deleted: 1, pending: 0, failed: 0 });
     },
   },
@@ -466,7 +484,14 @@ const QUERIES: Record<string, QueryCase> = {
   },
   "staff.partnerImports.get": {
     input: () => ({ integration_id: f.mainIntegrationId, job_id: f.importJobId }),
-    check: (data) => expect(data).toMatchObject({ job_id: f.importJobId, integration: MAIN, status: "completed", total: 1, results: [{ external_user_id: "imp-1", outcome: "created", error: null }] }),
+    check: (data) =>
+      expect(data).toMatchObject({
+        job_id: f.importJobId,
+        integration: MAIN,
+        status: "completed",
+        total: 1,
+        results: [{ external_user_id: "imp-1", outcome: "created", error: null, user_exists: true }],
+      }),
   },
   "staff.conversations.overview": {
     input: () => ({ key_id: f.partnerKey.id }),

@@ -77,6 +77,22 @@ describe("global search", () => {
     expect((await search(integrationId)).integrations.items).toEqual([expect.objectContaining({ id: integrationId, slug: "nav-los" })]);
   });
 
+  it("finds a key by part of its name, and ranks a kind whose hit is the whole term first (issue 24, item 6)", async () => {
+    const { key } = await createApiKey(db(), { organizationId: partner.organizationId, name: "Zephyr Sync", scopes: ["chat:read"] });
+    const exact = await search("zephyr sync");
+    expect(exact.keys.items).toEqual([expect.objectContaining({ id: key.id, name: "Zephyr Sync" })]);
+    expect(exact.order[0]).toBe("keys");
+    expect((await search("ZEPHYR")).keys.items.map((hit: { id: string }) => hit.id)).toEqual([key.id]);
+    // Without an exact hit, the entities come before the users a partial term also matches.
+    const org = ok(await mutate(admin, "staff.organizations.create", { name: "Lo-300 Holdings" }));
+    const partial = await search("lo-300");
+    expect(partial.organizations.items).toEqual([{ id: org.id, name: "Lo-300 Holdings" }]);
+    expect(partial.users.items.length).toBeGreaterThan(0);
+    expect(partial.order.slice(0, 2)).toEqual(["organizations", "users"]);
+    // An exact external id puts the users first.
+    expect((await search("lo-3001")).order[0]).toBe("users");
+  });
+
   it("finds nothing for an unknown term, refuses an empty or overlong one with 400, and is no partner route", async () => {
     const none = await search("nothing-like-this");
     for (const kind of ["users", "organizations", "integrations", "keys", "conversations", "operations"]) expect(none[kind]).toEqual({ items: [], more: false });

@@ -38,7 +38,12 @@ describe("partner users and the outbox", () => {
     expect(found.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["emp-1", "emp-10"]);
     expect(found.counts).toEqual({ total: 4, active: 4, disabled: 0, deleted: 0, pending: 0, failed: 0 });
     expect(found.next_cursor).toBeNull();
-    expect(JSON.stringify(found)).not.toMatch(/crm\.test|Emp One/i);
+    // Staff see each user's email and name (issue 24, item 4); partners never read them back.
+    expect(found.users.map((u: { contact: { email: string; name: string | null } }) => u.contact)).toEqual([
+      { email: "emp.one@crm.test", name: "Emp One" },
+      { email: "emp10@crm.test", name: "Emp Ten" },
+    ]);
+    expect((await rest("GET", `/v1/integrations/${SLUG}/users?q=emp-1`, key)).text).not.toMatch(/crm\.test|Emp One/i);
 
     const first = ok(await query(viewer, "staff.partnerUsers.list", { integration_id: integrationId, limit: 3 }));
     expect(first.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["emp-1", "emp-10", "emp-2"]);
@@ -131,8 +136,10 @@ describe("partner users and the outbox", () => {
     expect(audited).toMatchObject({
       actor: ADMIN.email,
       action: "partner_user.profile_override",
-      details: { operation_id: operation.operation_id, reason: "support ticket 77", fields: ["name"] },
+      details: { operation_id: operation.operation_id, reason: "support ticket 77", fields: ["name"], name: { to: "Renamed Person" } },
     });
+    // The audit entry names the organization of its target (issue 24, item 15).
+    expect(audited?.organization).toEqual({ id: expect.stringMatching(/^org_/), name: expect.any(String) });
     await waitForOperation("other-7", operation.operation_id);
     expect((await getUser("other-7")).contact).toEqual({ email: "other7@crm.test", name: "Renamed Person" });
     const partnerView = await rest("GET", `/v1/integrations/${SLUG}/user-operations/${operation.operation_id}`, key);

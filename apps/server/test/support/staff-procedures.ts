@@ -17,7 +17,7 @@ export const TENANT = JSON.parse(readFileSync(new URL("../../../../examples/tena
   baseSources: string[];
 };
 
-export type AuditEntryView = { id: string; actor: string; action: string; target: string; details: UntypedJson; created_at: string };
+export type AuditEntryView = { id: string; actor: string; action: string; target: string; organization: { id: string; name: string } | null; details: UntypedJson; created_at: string };
 
 export function useStaffProcedures() {
   const setup = useAppWithMockedUpstream();

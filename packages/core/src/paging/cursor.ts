@@ -49,6 +49,29 @@ export function decodePositionCursor(secrets: ServerSecrets, cursor: string | un
   return parsed && (parsed.p as number);
 }
 
+/**
+ * A cursor after the row whose sort key is `values` (then `id`), for lists a caller may order
+ * by other columns than the time (the console's users by name, say). The list's filters digest
+ * includes its order, so a cursor of one order is refused by another.
+ */
+export function encodeSortCursor(secrets: ServerSecrets, values: string[], id: string, filters: unknown): string {
+  return seal(secrets, { k: values, i: id }, filters);
+}
+
+/** Sort values are short column values (names at most 200 characters). */
+const MAX_SORT_VALUE = 512;
+
+export function decodeSortCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown, arity: number): { values: string[]; id: string } | undefined {
+  const parsed = open(
+    secrets,
+    cursor,
+    filters,
+    (body) =>
+      Array.isArray(body.k) && body.k.length === arity && body.k.every((value) => typeof value === "string" && value.length <= MAX_SORT_VALUE) && typeof body.i === "string" && ROW_ID.test(body.i),
+  );
+  return parsed && { values: parsed.k as string[], id: parsed.i as string };
+}
+
 // The payload of a (timestamp, id) cursor is what it was before positions existed: cursors issued
 // by the previous build still decode.
 function seal(secrets: ServerSecrets, position: Record<string, unknown>, filters: unknown): string {

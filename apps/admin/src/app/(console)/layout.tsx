@@ -1,9 +1,10 @@
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { Tabs } from "@/components/tabs";
 import { currentStaff } from "@/lib/current-staff";
 import { describeValue } from "@/lib/words";
 import { signOutAction } from "@/app/sign-in/actions";
+import { GlobalSearchBox } from "./global-search-box";
 
 // Every console page reads live data as the signed-in staff member: never prerendered.
 export const dynamic = "force-dynamic";
@@ -33,7 +34,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <label htmlFor="global-search" className="visually-hidden">
             Search
           </label>
-          <input id="global-search" name="q" type="search" required maxLength={254} placeholder="User, email, key, conversation or operation id" />
+          <Suspense fallback={<input id="global-search" name="q" type="search" required maxLength={254} />}>
+            <GlobalSearchBox />
+          </Suspense>
           <button type="submit" className="button button-secondary">
             Search
           </button>

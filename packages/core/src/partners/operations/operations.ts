@@ -193,7 +193,15 @@ export async function requestProfileChange(
           actor: input.override.actor,
           action: "partner_user.profile_override",
           target: `${integration.slug}/${externalUserId}`,
-          details: { operation_id: id, reason: input.override.reason, fields: [...(emailChanges ? ["email"] : []), ...(nameChanges ? ["name"] : [])] },
+          // Old and new values, for staff reading the log (the audit log is never on /v1).
+          details: {
+            operation_id: id,
+            integration_id: integration.id,
+            reason: input.override.reason,
+            fields: [...(emailChanges ? ["email"] : []), ...(nameChanges ? ["name"] : [])],
+            ...(emailChanges ? { email: { from: user.email, to: email } } : {}),
+            ...(nameChanges ? { name: { from: user.name, to: input.name } } : {}),
+          },
         });
       }
       return { result: id, enqueue: id };

@@ -1,9 +1,11 @@
 // @mga/core/partners/users: what the rest of the service may use of this area; everything else is internal.
+export { existingExternalUserIds } from "./existing-users";
 export { countPartnerUsers, listPartnerUsers } from "./list-users";
+export type { UserContact } from "./list-users";
 export { launchEligibility } from "./partner-user";
 export type { OperationSummary, PartnerUserRecord } from "./partner-user";
-export { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES } from "./partner-user-values";
-export type { UserStatus } from "./partner-user-values";
+export { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_SORTS, USER_STATUSES } from "./partner-user-values";
+export type { UserSort, UserStatus } from "./partner-user-values";
 export { findSiteAccountForEmail } from "./site-account-for-email";
 export { accountLockKey, reconcileAllSiteAccountLocks } from "./site-account-ownership";
 export { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "./users";

@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, keysetPage } from "../../paging/cursor";
+import { decodeCursor, decodeSortCursor, encodeSortCursor, keysetPage, pageOf } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
-import type { UserStatus } from "./partner-user-values";
+import type { UserSort, UserStatus } from "./partner-user-values";
 
 /**
  * The filters of a user list ($1 the integration, $2–$6 the filters), shared by its page and its
@@ -21,6 +21,30 @@ const USERS_MATCH = `u.integration_id = $1
 /** `q` as a LIKE pattern's middle: lowered, its own `%`, `_` and `\` taken literally. */
 function containsPattern(q: string): string {
   return q.toLowerCase().replace(/[\\%_]/g, "\\$&");
+}
+
+/**
+ * The orders the staff console offers besides creation (the only one of /v1). Each is a key of
+ * column expressions (with their types, for the keyset comparison) that ends in the row's id,
+ * so it is total and a page never repeats or skips a row. Names sort case-blind, users
+ * without a name last; a status sorts its users oldest first.
+ */
+const SORT_KEYS: Record<Exclude<UserSort, "created">, Array<{ expr: string; type: "text" | "int" | "timestamptz" }>> = {
+  external_id: [{ expr: "u.external_user_id", type: "text" }],
+  name: [
+    { expr: "(u.name IS NULL)::int", type: "int" },
+    { expr: "lower(coalesce(u.name, ''))", type: "text" },
+  ],
+  status: [
+    { expr: "u.status", type: "text" },
+    { expr: "u.created_at", type: "timestamptz" },
+  ],
+};
+
+/** A user's contact details, for staff only (never on /v1). */
+export interface UserContact {
+  email: string;
+  name: string | null;
 }
 
 export interface ListUsersFilters {
@@ -50,8 +74,8 @@ export interface UserCounts {
 export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
-  input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean },
-): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null; total?: number }> {
+  input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean; sort?: UserSort | undefined },
+): Promise<{ users: PartnerUserRecord[]; contacts: Map<string, UserContact>; counts: UserCounts; nextCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [
@@ -67,26 +91,61 @@ export async function listPartnerUsers(
     unassigned: input.unassigned ?? null,
     status: input.status ?? null,
   };
-  const after = decodeCursor(db.secrets, input.cursor, filters);
+  const sort = input.sort ?? "created";
+  // Creation order keeps the filters (and so the cursors) /v1 has always issued.
+  const cursorFilters = sort === "created" ? filters : { ...filters, sort };
   const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q === null ? null : containsPattern(filters.q), filters.unassigned];
+  const ordered = orderedPage(db, sort, input.cursor, cursorFilters, matchParams.length);
   const counted = countedByCounts(filters);
   const [page, counts, matching] = await Promise.all([
-    db.sql.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
-       WHERE ${USERS_MATCH}
-         AND ($7::timestamptz IS NULL OR (u.created_at, u.id) > ($7::timestamptz, $8::text))
-       ORDER BY u.created_at, u.id LIMIT $9`,
-      [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+    db.sql.query<UserRow & SortedRow & { contact_email: string; contact_name: string | null }>(
+      `SELECT ${USER_COLUMNS}, u.email AS contact_email, u.name AS contact_name${ordered.select} FROM ${USER_FROM}
+       WHERE ${USERS_MATCH}${ordered.after}
+       ORDER BY ${ordered.orderBy} LIMIT $${matchParams.length + ordered.params.length + 1}`,
+      [...matchParams, ...ordered.params, input.limit + 1],
     ),
     countPartnerUsers(db, integration.id),
     input.withTotal && !counted ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
-  const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
+  const { rows, nextCursor } = ordered.page(page.rows, input.limit);
   return {
     users: rows.map((row) => toPartnerUser(integration.slug, row)),
+    contacts: new Map(rows.map((row) => [row.id, { email: row.contact_email, name: row.contact_name }])),
     counts,
     nextCursor,
     ...(input.withTotal ? { total: counted ? counts[counted] : (matching?.rows[0]?.total ?? 0) } : {}),
+  };
+}
+
+interface SortedRow {
+  sort_key?: string[];
+}
+
+/**
+ * The SQL of one order: its extra select (the sort key as text, for the next cursor), its
+ * keyset condition after the cursor's row (parameters numbered after the filters'), its ORDER
+ * BY, and how a page and its cursor are cut from the rows.
+ */
+function orderedPage(db: Database, sort: UserSort, cursor: string | undefined, filters: unknown, paramsBefore: number) {
+  if (sort === "created") {
+    const after = decodeCursor(db.secrets, cursor, filters);
+    return {
+      select: "",
+      after: after ? ` AND (u.created_at, u.id) > ($${paramsBefore + 1}::timestamptz, $${paramsBefore + 2}::text)` : "",
+      params: after ? [after.createdAt, after.id] : [],
+      orderBy: "u.created_at, u.id",
+      page: <Row extends UserRow>(rows: Row[], limit: number) => keysetPage(db.secrets, rows, limit, filters),
+    };
+  }
+  const keys = SORT_KEYS[sort];
+  const after = decodeSortCursor(db.secrets, cursor, filters, keys.length);
+  const placeholders = keys.map((key, index) => `$${paramsBefore + index + 1}::${key.type}`);
+  return {
+    select: `, ARRAY[${keys.map((key) => `(${key.expr})::text`).join(", ")}] AS sort_key`,
+    after: after ? ` AND (${keys.map((key) => key.expr).join(", ")}, u.id) > (${placeholders.join(", ")}, $${paramsBefore + keys.length + 1}::text)` : "",
+    params: after ? [...after.values, after.id] : [],
+    orderBy: `${keys.map((key) => key.expr).join(", ")}, u.id`,
+    page: <Row extends UserRow & SortedRow>(rows: Row[], limit: number) => pageOf(rows, limit, (last) => encodeSortCursor(db.secrets, last.sort_key ?? [], last.id, filters)),
   };
 }
 

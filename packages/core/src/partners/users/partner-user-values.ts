@@ -36,3 +36,7 @@ export const BLOCKING_REASONS = [
   "chat_identity_unlinked",
 ] as const;
 export type BlockingReason = (typeof BLOCKING_REASONS)[number];
+
+/** The orders of the staff console's user list (list-users.ts); /v1 lists by creation only. Not stored. */
+export const USER_SORTS = ["created", "external_id", "name", "status"] as const;
+export type UserSort = (typeof USER_SORTS)[number];

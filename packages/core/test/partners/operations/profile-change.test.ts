@@ -96,7 +96,10 @@ describe("a pre-existing account", () => {
     const audit = await f.db.sql.query<{ actor: string; details: Record<string, unknown> }>("SELECT actor, details FROM audit_log WHERE action = 'partner_user.profile_override' AND target = $1", [
       `${integration.slug}/${user.externalUserId}`,
     ]);
-    expect(audit.rows).toEqual([{ actor: "staff@us.test", details: { operation_id: op.id, reason: "ticket 42", fields: ["name"] } }]);
+    // The old and new values, for staff (issue 24, item 15).
+    expect(audit.rows).toEqual([
+      { actor: "staff@us.test", details: { operation_id: op.id, integration_id: integration.id, reason: "ticket 42", fields: ["name"], name: { from: "Loan Officer", to: "Renamed" } } },
+    ]);
     await f.runOperation(op.id);
     expect((await getOperation(f.db, integration, op.id)).status).toBe("completed");
     expect((await siteAccount(own.id))?.name).toBe("Renamed");

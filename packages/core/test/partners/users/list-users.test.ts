@@ -39,4 +39,36 @@ describe("listing users", () => {
     expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, q: "someone@lender.test" }))).toBe("invalid_request");
     expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, externalUserId: "a@b.test" }))).toBe("invalid_request");
   });
+
+  it("sorts by external id, name (case-blind, nameless last) or status, in stable pages, with each user's contact", async () => {
+    const integration = await f.integration();
+    const made = [
+      await f.user({ integration, externalUserId: "c-3", name: "bea" }),
+      await f.user({ integration, externalUserId: "a-1", name: "Cal", status: "disabled" }),
+      await f.user({ integration, externalUserId: "b-2", name: "Abe" }),
+      await f.user({ integration, externalUserId: "e-5", name: "Abe" }),
+    ];
+    await f.db.sql.query("UPDATE partner_users SET name = NULL WHERE integration_id = $1 AND external_user_id = 'e-5'", [integration.id]);
+    const walk = async (sort: "external_id" | "name" | "status" | "created") => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listPartnerUsers(f.db, integration, { limit: 1, sort, cursor });
+        seen.push(...page.users.map((user) => user.externalUserId));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    expect(await walk("external_id")).toEqual(["a-1", "b-2", "c-3", "e-5"]);
+    expect(await walk("name")).toEqual(["b-2", "c-3", "a-1", "e-5"]);
+    expect(await walk("status")).toEqual(["c-3", "b-2", "e-5", "a-1"]);
+    expect(await walk("created")).toEqual(["c-3", "a-1", "b-2", "e-5"]);
+
+    const first = await listPartnerUsers(f.db, integration, { limit: 2, sort: "name" });
+    const contact = first.contacts.get(made[2]?.id ?? "");
+    expect(contact).toEqual({ email: made[2]?.email, name: "Abe" });
+    // A cursor of one order is refused by another: it would be a wrong page.
+    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 2, sort: "external_id", cursor: first.nextCursor ?? undefined }))).toBe("invalid_request");
+    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 2, cursor: first.nextCursor ?? undefined }))).toBe("invalid_request");
+  });
 });

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
 import { Empty, PageHeader, Section, Table, Time } from "@/components/ui";
-import { describeAction, detailEntries, targetHref } from "@/lib/audit-entry";
+import { CopyButton } from "@/components/copy-button";
+import { describeAction, detailEntries, operationHref, targetHref } from "@/lib/audit-entry";
 import { param, queryString } from "@/lib/format";
 import { pagePosition } from "@/lib/paging";
 import { loadOrRefusal } from "@/lib/session";
@@ -48,7 +49,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         ) : (
           <Table headers={["When", "Actor", "Action", "Target", "Details"]} className="audit">
             {page.entries.map((entry) => {
-              const href = targetHref(entry.action, entry.target);
+              const href = targetHref(entry.action, entry.target, entry.details);
               const details = detailEntries(entry.details);
               return (
                 <tr key={entry.id}>
@@ -61,14 +62,35 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <br />
                     <code className="hint">{entry.action}</code>
                   </td>
-                  <td>{href ? <Link href={href}>{entry.target}</Link> : <code>{entry.target}</code>}</td>
+                  <td>
+                    {href ? <Link href={href}>{entry.target}</Link> : <code>{entry.target}</code>}
+                    {entry.organization ? (
+                      <>
+                        <br />
+                        <span className="hint">
+                          in <Link href={`/organizations/${entry.organization.id}`}>{entry.organization.name}</Link>
+                        </span>
+                      </>
+                    ) : null}
+                  </td>
                   <td>
                     {details.length ? (
                       <dl className="details">
-                        {details.map(([label, value]) => (
-                          <div key={label}>
+                        {details.map(({ key, label, value }) => (
+                          <div key={key}>
                             <dt>{label}</dt>
-                            <dd>{value}</dd>
+                            <dd>
+                              {key === "operation_id" && value.startsWith("op_") ? (
+                                <>
+                                  <Link href={operationHref(entry.action, entry.target, entry.details, value)} data-operation-id={value}>
+                                    <code>{value}</code>
+                                  </Link>{" "}
+                                  <CopyButton value={value} name={`Copy ${value}`} compact />
+                                </>
+                              ) : (
+                                value
+                              )}
+                            </dd>
                           </div>
                         ))}
                       </dl>

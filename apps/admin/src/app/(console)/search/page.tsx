@@ -6,9 +6,10 @@ import { param } from "@/lib/format";
 import { loadOrRefusal } from "@/lib/session";
 
 /**
- * The header's search: one term against users (part of the external id or email), keys (id
- * or last four), conversations and operations (id), organizations and integrations; results
- * grouped by kind, each a link to its page.
+ * The header's search: one term against users (part of the external id, email or name), keys
+ * (id, last four or part of the name), conversations and operations (id), organizations and
+ * integrations; results grouped by kind, each a link to its page. The API ranks the kinds:
+ * exact matches first, then organizations, integrations and keys before users.
  */
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = param(await searchParams, "q");
@@ -17,7 +18,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       <>
         <PageHeader title="Search" />
         <Section title="Results">
-          <Empty>Type a user's id or email, a key's id or last four characters, or a conversation or operation id in the search box above.</Empty>
+          <Empty>Type a name, a user&apos;s id or email, a key&apos;s id or last four characters, or a conversation or operation id in the search box above (press / to get there).</Empty>
         </Section>
       </>
     );
@@ -34,21 +35,18 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     );
   }
   const found = result.value;
-  const count = Object.values(found).reduce((sum, group) => sum + group.items.length, 0);
+  const count = found.order.reduce((sum, kind) => sum + found[kind].items.length, 0);
   const org = (organization: { id: string; name: string }) => <Link href={`/organizations/${organization.id}`}>{organization.name}</Link>;
-  return (
-    <>
-      <PageHeader title="Search">
-        <p className="hint">Results for “{q}”.</p>
-      </PageHeader>
-      {count === 0 ? <Empty>Nothing matches “{q}”.</Empty> : null}
-      <Group title="Users" noun="users" more={found.users.more} empty={found.users.items.length === 0}>
-        <Table headers={["External user id", "Email", "Status", "Integration", "Organization"]}>
+  const groups: Record<(typeof found.order)[number], ReactNode> = {
+    users: (
+      <Group key="users" title="Users" noun="users" more={found.users.more} empty={found.users.items.length === 0}>
+        <Table headers={["External user id", "Name", "Email", "Status", "Integration", "Organization"]}>
           {found.users.items.map((user) => (
             <tr key={`${user.integration.id}/${user.external_user_id}`}>
               <td>
                 <Link href={`/integrations/${user.integration.id}/users/${encodeURIComponent(user.external_user_id)}`}>{user.external_user_id}</Link>
               </td>
+              <td>{user.name ?? "—"}</td>
               <td>{user.email}</td>
               <td>
                 <Badge value={user.status} />
@@ -61,7 +59,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
-      <Group title="API keys" noun="API keys" more={found.keys.more} empty={found.keys.items.length === 0}>
+    ),
+    keys: (
+      <Group key="keys" title="API keys" noun="API keys" more={found.keys.more} empty={found.keys.items.length === 0}>
         <Table headers={["Name", "Id", "Key", "Status", "Organization"]}>
           {found.keys.items.map((key) => (
             <tr key={key.id}>
@@ -82,7 +82,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
-      <Group title="Conversations" noun="conversations" more={found.conversations.more} empty={found.conversations.items.length === 0}>
+    ),
+    conversations: (
+      <Group key="conversations" title="Conversations" noun="conversations" more={found.conversations.more} empty={found.conversations.items.length === 0}>
         <Table headers={["Conversation", "User", "Organization"]}>
           {found.conversations.items.map((conversation) => (
             <tr key={conversation.id}>
@@ -95,7 +97,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
-      <Group title="Lifecycle operations" noun="lifecycle operations" more={found.operations.more} empty={found.operations.items.length === 0}>
+    ),
+    operations: (
+      <Group key="operations" title="Lifecycle operations" noun="lifecycle operations" more={found.operations.more} empty={found.operations.items.length === 0}>
         <Table headers={["Operation", "Type", "Status", "User", "Organization"]}>
           {found.operations.items.map((operation) => (
             <tr key={operation.id}>
@@ -114,7 +118,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
-      <Group title="Organizations" noun="organizations" more={found.organizations.more} empty={found.organizations.items.length === 0}>
+    ),
+    organizations: (
+      <Group key="organizations" title="Organizations" noun="organizations" more={found.organizations.more} empty={found.organizations.items.length === 0}>
         <Table headers={["Name", "Id"]}>
           {found.organizations.items.map((organization) => (
             <tr key={organization.id}>
@@ -126,7 +132,9 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
-      <Group title="Integrations" noun="integrations" more={found.integrations.more} empty={found.integrations.items.length === 0}>
+    ),
+    integrations: (
+      <Group key="integrations" title="Integrations" noun="integrations" more={found.integrations.more} empty={found.integrations.items.length === 0}>
         <Table headers={["Slug", "Status", "Organization"]}>
           {found.integrations.items.map((integration) => (
             <tr key={integration.id}>
@@ -141,6 +149,15 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           ))}
         </Table>
       </Group>
+    ),
+  };
+  return (
+    <>
+      <PageHeader title="Search">
+        <p className="hint">Results for “{q}”.</p>
+      </PageHeader>
+      {count === 0 ? <Empty>Nothing matches “{q}”.</Empty> : null}
+      {found.order.map((kind) => groups[kind])}
     </>
   );
 }
@@ -150,7 +167,7 @@ function Group({ title, noun, more, empty, children }: { title: string; noun: st
   return (
     <Section title={title}>
       {empty ? <Empty>No {noun} match.</Empty> : children}
-      {more ? <p className="hint">Only the first matches are shown: search for more of the id or email to narrow them down.</p> : null}
+      {more ? <p className="hint">Only the first matches are shown: search for more of the name, id or email to narrow them down.</p> : null}
     </Section>
   );
 }

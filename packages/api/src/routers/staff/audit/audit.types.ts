@@ -9,7 +9,18 @@ export const listAuditInput = z.strictObject({
   cursor: staffCursor,
 });
 export const listAuditOutput = z.strictObject({
-  entries: z.array(z.strictObject({ id: z.string(), actor: z.string(), action: z.string(), target: z.string(), details: z.unknown(), created_at: z.iso.datetime() })),
+  entries: z.array(
+    z.strictObject({
+      id: z.string(),
+      actor: z.string(),
+      action: z.string(),
+      target: z.string(),
+      /** The organization the target belongs to (none for staff accounts or a deleted organization). */
+      organization: z.strictObject({ id: z.string(), name: z.string() }).nullable(),
+      details: z.unknown(),
+      created_at: z.iso.datetime(),
+    }),
+  ),
   next_cursor: z.string().nullable(),
   total: countSchema,
 });

@@ -9,7 +9,15 @@ export const listStaffAudit = staffProcedure
   .query(async ({ ctx, input }) => {
     const page = await listAudit(ctx.db, input);
     return {
-      entries: page.entries.map((entry) => ({ id: entry.id, actor: entry.actor, action: entry.action, target: entry.target, details: entry.details, created_at: entry.createdAt.toISOString() })),
+      entries: page.entries.map((entry) => ({
+        id: entry.id,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target,
+        organization: entry.organization,
+        details: entry.details,
+        created_at: entry.createdAt.toISOString(),
+      })),
       next_cursor: page.nextCursor,
       total: page.total,
     };

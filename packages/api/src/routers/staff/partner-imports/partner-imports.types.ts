@@ -17,4 +17,13 @@ export const importSummarySchema = z.strictObject({
 export const listPartnerImportsOutput = z.strictObject({ imports: z.array(importSummarySchema), next_cursor: z.string().nullable(), total: countSchema });
 
 export const getPartnerImportInput = z.strictObject({ integration_id: staffId, job_id: staffId });
-export const getPartnerImportOutput = importJobSchema;
+/** The partner's view of the job, each row also saying whether its user exists (only those are linked). */
+const importRowSchema = importJobSchema.shape.results.element;
+export const getPartnerImportOutput = importJobSchema.extend({ results: z.array(importRowSchema.extend({ user_exists: z.boolean() })) });
+
+/** A CSV file's text (1,000 users of long ids, emails and names fit). */
+export const startPartnerImportInput = z.strictObject({ integration_id: staffId, csv: z.string().max(2_000_000) });
+export const startPartnerImportOutput = z.strictObject({
+  job_id: z.string().nullable(),
+  row_errors: z.array(z.strictObject({ line: z.int().min(1), message: z.string() })),
+});

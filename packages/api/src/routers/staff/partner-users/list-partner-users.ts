@@ -17,7 +17,9 @@ export const listStaffPartnerUsers = staffProcedure
       status: input.status,
       limit: input.limit,
       cursor: input.cursor,
+      sort: input.sort,
       withTotal: true,
     });
-    return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
+    const users = page.users.map((user) => ({ ...userToWire(user), contact: page.contacts.get(user.id) ?? { email: "", name: null } }));
+    return { users, counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
   });

@@ -1,4 +1,5 @@
 import { router } from "../../../trpc";
+import { addPartnerUser } from "./add-partner-user";
 import { countStaffPartnerUsers } from "./count-partner-users";
 import { getStaffPartnerUser } from "./get-partner-user";
 import { listStaffPartnerUsers } from "./list-partner-users";
@@ -13,6 +14,7 @@ export const staffPartnerUsersRouter = router({
   list: listStaffPartnerUsers,
   counts: countStaffPartnerUsers,
   get: getStaffPartnerUser,
+  add: addPartnerUser,
   siteAccountForEmail,
   setStatus: setStaffPartnerUserStatus,
   requestDeletion: requestStaffDeletion,

@@ -1,7 +1,7 @@
-import { USER_STATUSES } from "@mga/core/partners/users";
+import { USER_SORTS, USER_STATUSES } from "@mga/core/partners/users";
 import { z } from "zod";
 import { operationSchema } from "../../partners/operations/operations.types";
-import { listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
+import { putUserInput, listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
 import { countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
 
 /** Partner users for support staff: the partner's view plus the contact details partners never read back. */
@@ -20,14 +20,26 @@ export const listPartnerUsersInput = z.strictObject({
   team_external_id: externalId.optional(),
   unassigned: z.boolean().optional(),
   status: z.enum(USER_STATUSES).optional(),
+  sort: z.enum(USER_SORTS).optional(),
   limit: staffLimit(25),
   cursor: staffCursor,
 });
-export const listPartnerUsersOutput = z.strictObject({ users: z.array(partnerUserSchema), counts: userCountsSchema, next_cursor: z.string().nullable(), total: countSchema });
+/** The contact details partners never read back; staff see them beside each user. */
+const contactSchema = z.strictObject({ email: z.string(), name: z.string().nullable() });
+export const listPartnerUsersOutput = z.strictObject({
+  users: z.array(partnerUserSchema.extend({ contact: contactSchema })),
+  counts: userCountsSchema,
+  next_cursor: z.string().nullable(),
+  total: countSchema,
+});
+
+/** PUT user's fields (the same rules), the user named by its integration's id. */
+export const addPartnerUserInput = putUserInput.omit({ integration: true }).extend({ integration_id: staffId });
+export const addPartnerUserOutput = z.strictObject({ user: partnerUserSchema, outcome: z.enum(["created", "existing", "pending"]) });
 
 export const getPartnerUserOutput = z.strictObject({
   user: partnerUserSchema,
-  contact: z.strictObject({ email: z.string(), name: z.string().nullable() }),
+  contact: contactSchema,
   operations: z.array(operationSchema),
 });
 

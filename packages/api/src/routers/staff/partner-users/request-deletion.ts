@@ -10,6 +10,6 @@ export const requestStaffDeletion = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const operationId = await requestDeletion(operationDeps(ctx), integration, input.external_user_id, { note: input.note });
-    await auditStaffAction(ctx, "partner_user.delete", `${integration.slug}/${input.external_user_id}`, { operation_id: operationId });
+    await auditStaffAction(ctx, "partner_user.delete", `${integration.slug}/${input.external_user_id}`, { operation_id: operationId, integration_id: integration.id });
     return { operation_id: operationId };
   });

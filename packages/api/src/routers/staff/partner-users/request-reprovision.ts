@@ -10,6 +10,6 @@ export const requestStaffReprovision = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const operationId = await requestReprovision(operationDeps(ctx), integration, input.external_user_id, { email: input.email, name: input.name });
-    await auditStaffAction(ctx, "partner_user.reprovision", `${integration.slug}/${input.external_user_id}`, { operation_id: operationId });
+    await auditStaffAction(ctx, "partner_user.reprovision", `${integration.slug}/${input.external_user_id}`, { operation_id: operationId, integration_id: integration.id });
     return { operation_id: operationId };
   });

@@ -12,6 +12,6 @@ export const setStaffPartnerUserStatus = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const user = await setPartnerUserStatus(operationDeps(ctx), integration, input.external_user_id, input.status);
-    await auditStaffAction(ctx, input.status === "disabled" ? "partner_user.disable" : "partner_user.reactivate", `${integration.slug}/${input.external_user_id}`);
+    await auditStaffAction(ctx, input.status === "disabled" ? "partner_user.disable" : "partner_user.reactivate", `${integration.slug}/${input.external_user_id}`, { integration_id: integration.id });
     return userToWire(user);
   });

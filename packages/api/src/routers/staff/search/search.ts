@@ -14,11 +14,13 @@ export const search = staffProcedure
     const found = await searchDirectory(ctx.db, input.q);
     const org = (hit: { organizationId: string; organizationName: string }) => ({ id: hit.organizationId, name: hit.organizationName });
     return {
+      order: found.order,
       users: {
         more: found.users.more,
         items: found.users.items.map((user) => ({
           external_user_id: user.externalUserId,
           email: user.email,
+          name: user.name,
           status: user.status,
           integration: { id: user.integrationId, slug: user.integrationSlug },
           organization: org(user),

@@ -1,3 +1,4 @@
+import { SEARCH_KINDS } from "@mga/core/search";
 import { z } from "zod";
 
 export const searchInput = z.strictObject({ q: z.string().trim().min(1).max(254) });
@@ -8,10 +9,13 @@ const organizationRef = z.strictObject({ id: z.string(), name: z.string() });
 const hits = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item), more: z.boolean() });
 
 export const searchOutput = z.strictObject({
+  /** The kinds in the order to show them: exact matches first, then entities before users (core's rankKinds). */
+  order: z.array(z.enum(SEARCH_KINDS)),
   users: hits(
     z.strictObject({
       external_user_id: z.string(),
       email: z.string(),
+      name: z.string().nullable(),
       status: z.string(),
       integration: z.strictObject({ id: z.string(), slug: z.string() }),
       organization: organizationRef,

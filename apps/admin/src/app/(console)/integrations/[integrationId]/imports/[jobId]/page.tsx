@@ -43,16 +43,28 @@ export default async function ImportPage({
         {rows.length === 0 ? (
           <Empty>{failedOnly ? "No row failed." : "No rows processed yet."}</Empty>
         ) : (
-          <Table headers={["External user id", "Outcome", "Error"]}>
+          <Table headers={["External user id", "Outcome", "Reason"]}>
             {rows.map((row) => (
               <tr key={row.external_user_id}>
                 <td>
-                  <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
+                  {row.user_exists ? (
+                    <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
+                  ) : (
+                    <span title="No user was created for this row">{row.external_user_id}</span>
+                  )}
                 </td>
                 <td>
                   <Badge kind="importOutcome" value={row.outcome} />
                 </td>
-                <td title={row.error ? `${row.error.code}: ${row.error.message}` : undefined}>{row.error ? describeValue("errorCode", row.error.code) : "—"}</td>
+                <td className="import-error">
+                  {row.error ? (
+                    <>
+                      {describeValue("errorCode", row.error.code)}: {row.error.message} <code>{row.error.code}</code>
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                </td>
               </tr>
             ))}
           </Table>

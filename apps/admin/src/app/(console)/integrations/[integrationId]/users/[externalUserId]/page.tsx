@@ -8,6 +8,7 @@ import { load } from "@/lib/session";
 import { availableUserActions, type UserAction } from "@/lib/user-actions";
 import { describeBlockingReasons } from "@/lib/words";
 import { EmailFieldWithAccountCheck } from "./email-field-with-account-check";
+import { RefreshWhileRunning } from "./refresh-while-running";
 import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 
 /** One partner user: statuses, launch eligibility, team, generation, operations, and the lifecycle actions. */
@@ -139,12 +140,13 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
         )}
       </Section>
       <Section title="Lifecycle operations">
+        <RefreshWhileRunning running={operations.some((operation) => operation.status === "queued" || operation.status === "processing")} />
         {operations.length === 0 ? (
           <Empty>No lifecycle operations.</Empty>
         ) : (
           <Table headers={["Operation", "Type", "Status", "Error", "Created", "Completed"]}>
             {operations.map((operation) => (
-              <tr key={operation.operation_id}>
+              <tr key={operation.operation_id} id={operation.operation_id}>
                 <td>
                   <CopyableId value={operation.operation_id} />
                 </td>
