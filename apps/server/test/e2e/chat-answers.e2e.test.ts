@@ -51,13 +51,13 @@ describe("hosted chat: answers as Markdown", () => {
     expect(await done.$$eval(".text td", (cells) => cells.map((cell) => cell.textContent))).toEqual(["2", "2"]);
     // The marker inside the list item links to its source; the sources are collapsed until then.
     expect(await done.$eval(".text li a.cite", (node) => node.getAttribute("aria-label"))).toBe("Source 1: FHA handbook");
-    expect(await done.$eval("details.sources", (node) => (node as HTMLDetailsElement).open)).toBe(false);
+    expect(await done.$eval("details.sources", (node) => node.hasAttribute("open"))).toBe(false);
     expect(await done.$eval("details.sources summary", (node) => node.textContent)).toBe("1 source");
     expect(await page.isVisible(".sources li")).toBe(false);
     await screenshot(page, "chat-markdown-answer");
     await page.click(".text li a.cite");
-    expect(await done.$eval("details.sources", (node) => (node as HTMLDetailsElement).open)).toBe(true);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain("FHA handbook");
+    expect(await done.$eval("details.sources", (node) => node.hasAttribute("open"))).toBe(true);
+    expect(await page.evaluate("document.activeElement.textContent")).toContain("FHA handbook");
     await context.close();
   });
 
@@ -78,7 +78,7 @@ describe("hosted chat: answers as Markdown", () => {
       expect(await done.$eval(".text b", (node) => node.textContent)).toBe("bold");
       for (const link of ["click me", "this"]) await page.click(`.msg.assistant .text a:text("${link}")`).catch(() => page.click(`.msg.assistant .text :text("${link}")`));
       await page.waitForTimeout(300);
-      expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss ?? null)).toBeNull();
+      expect(await page.evaluate("window.__xss ?? null")).toBeNull();
       const dom = await done.$eval(".text", (node) => ({
         dangerous: node.querySelectorAll("img, svg, script, iframe, [onerror], [onload], [style], [id]").length,
         hrefs: [...node.querySelectorAll("a")].map((a) => `${a.getAttribute("href")} ${a.getAttribute("target")} ${a.getAttribute("rel")}`),
@@ -106,8 +106,11 @@ function pacedParagraphs(count: number, gapMs: number) {
   upstreamAnswers([...parts.flatMap((content) => [{ event: { type: "content", content } }, { wait: gapMs }]), { event: { type: "complete", metadata: { tokens_used: 9 } } }]);
 }
 
+// Browser-side code as text: this package's TypeScript has no DOM types.
 const messagesScroll = (page: Page) =>
-  page.$eval("#messages", (node) => ({ top: node.scrollTop, bottomGap: node.scrollHeight - node.scrollTop - node.clientHeight, scrollable: node.scrollHeight > node.clientHeight }));
+  page.evaluate<{ top: number; bottomGap: number; scrollable: boolean }>(
+    `(() => { const node = document.getElementById("messages"); return { top: node.scrollTop, bottomGap: node.scrollHeight - node.scrollTop - node.clientHeight, scrollable: node.scrollHeight > node.clientHeight }; })()`,
+  );
 
 describe("hosted chat: layout while answering", () => {
   it("at 390 px the header and composer stay in view, the newest answer is followed (unless scrolled up), nothing scrolls sideways", { timeout: 90_000 }, async () => {
@@ -126,12 +129,12 @@ describe("hosted chat: layout while answering", () => {
     expect(following.scrollable).toBe(true);
     expect(following.bottomGap).toBeLessThan(30);
     // The header (who is signed in, New chat) and the composer are inside the viewport; the page itself does not scroll.
-    const layout = await page.evaluate(() => {
-      const inView = (id: string) => {
-        const box = document.getElementById(id)?.getBoundingClientRect();
-        return Boolean(box && box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth && box.width > 0);
+    const layout = await page.evaluate(`(() => {
+      const inView = (id) => {
+        const box = document.getElementById(id).getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth && box.width > 0;
       };
-      const root = document.scrollingElement as Element;
+      const root = document.scrollingElement;
       return {
         composer: inView("composer"),
         question: inView("question"),
@@ -141,21 +144,21 @@ describe("hosted chat: layout while answering", () => {
         sideways: root.scrollWidth - root.clientWidth,
         pageScroll: root.scrollHeight - root.clientHeight,
       };
-    });
+    })()`);
     expect(layout).toEqual({ composer: true, question: true, stop: true, user: true, newChat: true, sideways: 0, pageScroll: 0 });
     expect(await page.textContent("#user")).toBe("Signed in as Dana Loan Officer");
     await screenshot(page, "chat-390px-streaming");
 
     // Scrolled up to read: the list stays where the reader put it while the answer goes on.
-    await page.$eval("#messages", (node) => node.scrollTo({ top: 0 }));
+    await page.evaluate(`document.getElementById("messages").scrollTo({ top: 0 })`);
     await page.locator(".msg.assistant .text", { hasText: "Paragraph 20 of" }).waitFor({ timeout: 15_000 });
     expect((await messagesScroll(page)).top).toBe(0);
     await page.waitForSelector(".msg.assistant[data-complete='1'] >> nth=1", { timeout: 20_000 });
-    const sideways = await page.evaluate(() => {
-      const root = document.scrollingElement as Element;
+    const sideways = await page.evaluate(`(() => {
+      const root = document.scrollingElement;
       const widest = Math.max(...[...document.querySelectorAll("#messages .msg")].map((node) => node.getBoundingClientRect().right));
       return { page: root.scrollWidth - root.clientWidth, widest: widest <= window.innerWidth };
-    });
+    })()`);
     expect(sideways).toEqual({ page: 0, widest: true });
     await context.close();
   });
@@ -169,7 +172,7 @@ describe("hosted chat: Copy, Stop and New chat", () => {
     const done = await page.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
     await (await done.$("button.copy"))?.click();
     await page.waitForSelector(".msg.assistant button.copy:text('Copied')");
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Two months of reserves [1].");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe("Two months of reserves [1].");
     await context.close();
   });
 
@@ -215,7 +218,7 @@ describe("hosted chat: Copy, Stop and New chat", () => {
     await page.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
     await page.click("#new-chat");
     expect(await page.$$(".msg")).toHaveLength(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("question");
+    expect(await page.evaluate("document.activeElement.id")).toBe("question");
 
     upstreamAnswers(answer("Second conversation's answer."));
     await ask(page, "Second question");
