@@ -22,6 +22,7 @@ export { answerAsFrames, type FrameSink } from "./streams/answer-frames";
 export { matchMessageStream, type MessageStreamRequest, streamMessage } from "./streams/message-stream";
 export { createStreamHandler, type HostedChatStreamDeps, writeHostedChatAnswer } from "./streams/stream-handler";
 export { resumePoint, type ResumePoint, writeFollowedAnswer } from "./streams/resume-stream";
+export { answerStreams } from "./streams/write-answer-stream";
 export * from "./routers/partners/teams/teams.types";
 export * from "./routers/partners/users/users.types";
 export * from "./routers/partners/operations/operations.types";

@@ -5,8 +5,16 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 }
 
-/** A small page of the hosted app: same-origin scripts only, never cached. */
-export function sendPage(res: ServerResponse, status: number, page: { title: string; body: string; script?: string; frameable?: boolean; frameSrc?: string }): void {
+/**
+ * A small page of the hosted app: same-origin scripts only (run in the order given), never
+ * cached. `style` adds the page's own rules to the shared ones.
+ */
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  page: { title: string; body: string; script?: string | readonly string[]; style?: string; frameable?: boolean; frameSrc?: string },
+): void {
+  const scripts = typeof page.script === "string" ? [page.script] : (page.script ?? []);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
@@ -20,22 +28,11 @@ export function sendPage(res: ServerResponse, status: number, page: { title: str
   button { background: #1f5fbf; color: white; border-color: #1f5fbf; cursor: pointer; }
   button:disabled { opacity: .6; cursor: default; }
   .error { color: #a4161a; } .muted { color: #5b6575; font-size: 13px; }
-  #messages { display: grid; gap: 10px; margin: 12px 0; }
-  .msg { padding: 10px 12px; border-radius: 8px; background: white; border: 1px solid #dde2ea; white-space: pre-wrap; }
-  .msg.user { background: #e8f0fd; border-color: #c6d8f6; }
-  #composer { display: flex; gap: 8px; } #composer textarea { flex: 1; min-height: 44px; }
+  .notice { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 0 0 8px; padding: 8px 12px; background: #fff6e0; border: 1px solid #f0d58c; border-radius: 8px; }
   [hidden] { display: none !important; } /* the hidden attribute wins over any display rule */
   .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-  .chat-context { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 4px 16px; margin: 0 0 12px; padding: 8px 12px; background: white; border: 1px solid #dde2ea; border-radius: 8px; }
-  .chat-context dl { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 0; } .chat-context dl div { display: flex; gap: 4px; }
-  .chat-context dt { color: #5b6575; } .chat-context dd { margin: 0; font-weight: 600; } .chat-context p { margin: 0; }
-  .msg .cite { font-weight: 600; text-decoration: none; }
-  .msg .sources { margin-top: 10px; padding-top: 8px; border-top: 1px solid #dde2ea; white-space: normal; font-size: 13px; }
-  .msg .sources h2 { font-size: 13px; margin: 0 0 4px; } .msg .sources ol { margin: 0; padding-left: 20px; display: grid; gap: 6px; }
-  .msg .sources li:focus { outline: 2px solid #1f5fbf; outline-offset: 2px; } .msg .sources blockquote { margin: 2px 0 0; color: #39424f; }
-  .msg .failure { margin: 8px 0 0; white-space: normal; } .msg .failure button { margin-left: 8px; padding: 4px 10px; }
-</style></head>
-<body><main>${page.body}</main>${page.script ? `<script src="${page.script}"></script>` : ""}</body></html>`;
+${page.style ?? ""}</style></head>
+<body><main>${page.body}</main>${scripts.map((src) => `<script src="${src}"></script>`).join("")}</body></html>`;
   res.statusCode = status;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");

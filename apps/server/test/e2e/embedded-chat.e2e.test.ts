@@ -1,8 +1,8 @@
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";
-import { openInPartnerPage as openInPartnerPageAt, prepareLaunches, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
-import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
+import { openInPartnerPage as openInPartnerPageAt, prepareLaunches, screenshot, signInThroughPopup, startPartnerSite } from "../support/hosted-chat";
+import { answer, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
  * The whole launch in a real browser: a partner page on one origin (localhost) embeds the
@@ -114,37 +114,68 @@ describe("embedded chat in a partner's page", () => {
     }
   });
 
-  it("a launch key over its rate limit: the chat says the organization's assistant is busy, without blaming the user, and keeps the question", { timeout: 60_000 }, async () => {
-    upstreamAnswers(answer("Not reached."));
-    const { email, launchUrl, launcherId } = await prepare();
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(await launchUrl());
-    await signInThroughPopup(context, page, email);
-    // The key's budget is spent, in this minute and the next.
-    await setup.app.t.db.sql.query(
-      `INSERT INTO rate_limit_counters (api_key_id, window_start, count)
-       SELECT $1, w, 100000 FROM unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
-       ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = 100000`,
-      [launcherId],
-    );
-    await page.fill("#question", "Is a gift allowed?");
-    await page.click("#send");
-    const notice = await page.waitForSelector(".msg.assistant[data-notice='rate_limited']", { timeout: 10_000 });
-    expect(await notice.textContent()).toMatch(
-      /^Your organization's assistant is busy right now \(a limit shared by everyone at your organization\)\. Try again in (1 second|\d+ seconds|\d+ minutes)\.$/,
-    );
-    expect(await notice.getAttribute("data-limit")).toBe("shared");
-    expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
-    expect(await page.isVisible("#ended")).toBe(false);
-    await context.close();
-  });
+  it(
+    "a launch key over its rate limit: a notice, not an answer, says the organization's assistant is busy without blaming the user, counts down, then sends the question",
+    { timeout: 60_000 },
+    async () => {
+      upstreamAnswers(answer("Sent once the limit had passed."));
+      const { email, launchUrl, launcherId } = await prepare();
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The page's clock runs as usual, and the test can move it on (the countdown of Retry-After).
+      await page.clock.install();
+      await page.goto(await launchUrl());
+      await signInThroughPopup(context, page, email);
+      // The key's budget is spent, in this minute and the next.
+      const spend = () =>
+        setup.app.t.db.sql.query(
+          `INSERT INTO rate_limit_counters (api_key_id, window_start, count)
+         SELECT $1, w, 100000 FROM unnest(ARRAY[date_trunc('minute', now()), date_trunc('minute', now()) + interval '1 minute']) AS w
+         ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = 100000`,
+          [launcherId],
+        );
+      await spend();
+      await page.fill("#question", "Is a gift allowed?");
+      await page.click("#send");
+      const notice = await page.waitForSelector("#limit", { state: "visible", timeout: 10_000 });
+      const first = (await page.textContent("#limit-text")) ?? "";
+      expect(first).toMatch(
+        /^Your organization's assistant is busy right now: everyone at your organization shares one limit, and it is used up for the moment\. Your question will be sent in (1 second|\d+ seconds)\.$/,
+      );
+      expect(await notice.getAttribute("data-limit")).toBe("shared");
+      expect(await notice.getAttribute("role")).toBe("status");
+      // Not an answer: nothing was added to the conversation; the question is back in the box; Send waits.
+      expect(await page.$$(".msg")).toHaveLength(0);
+      expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
+      expect(await page.isDisabled("#send")).toBe(true);
+      expect(await page.isVisible("#ended")).toBe(false);
+      await screenshot(page, "chat-rate-limited-shared");
+      // The countdown follows Retry-After.
+      const seconds = Number(/in (\d+) second/.exec(first)?.[1]);
+      expect(seconds).toBeGreaterThan(2);
+      await page.clock.fastForward(2_000);
+      await expect.poll(async () => Number(/in (\d+) second/.exec((await page.textContent("#limit-text")) ?? "")?.[1])).toBeLessThanOrEqual(seconds - 2);
+      expect(received).toHaveLength(0);
 
-  it("a user over his own limit: the chat says he is sending questions faster than allowed, and keeps the question", { timeout: 60_000 }, async () => {
+      // The limit passes (the counters go): at the end of the countdown the question is sent by itself, once.
+      await setup.app.t.db.sql.query("DELETE FROM rate_limit_counters WHERE api_key_id = $1", [launcherId]);
+      await page.clock.fastForward(seconds * 1_000);
+      const done = await page.waitForSelector(".msg.assistant[data-complete='1']", { timeout: 15_000 });
+      expect(await done.textContent()).toContain("Sent once the limit had passed.");
+      expect(await page.$$eval(".msg.user", (nodes) => nodes.map((node) => node.textContent))).toEqual(["Is a gift allowed?"]);
+      expect(await page.inputValue("#question")).toBe("");
+      expect(await page.isHidden("#limit")).toBe(true);
+      expect(received.map((call) => call.body.message)).toEqual(["Is a gift allowed?"]);
+      await context.close();
+    },
+  );
+
+  it("a user over his own limit: the notice says it is his limit, in numbers; Don't send keeps the question and sends nothing", { timeout: 60_000 }, async () => {
     upstreamAnswers(answer("Not reached."));
     const { email, launchUrl } = await prepare();
     const context = await browser.newContext();
     const page = await context.newPage();
+    await page.clock.install();
     await page.goto(await launchUrl());
     await signInThroughPopup(context, page, email);
     // This user's 20 answers are spent, in this minute and the next.
@@ -157,11 +188,50 @@ describe("embedded chat in a partner's page", () => {
     );
     await page.fill("#question", "Is a gift allowed?");
     await page.click("#send");
-    const notice = await page.waitForSelector(".msg.assistant[data-notice='rate_limited']", { timeout: 10_000 });
-    expect(await notice.textContent()).toMatch(/^You are sending questions faster than allowed \(20 a minute for each person\)\. Try again in (1 second|\d+ seconds|\d+ minutes)\.$/);
+    const notice = await page.waitForSelector("#limit", { state: "visible", timeout: 10_000 });
+    expect(await page.textContent("#limit-text")).toMatch(/^You have reached the limit of 20 questions a minute for each person\. Your question will be sent in (1 second|\d+ seconds)\.$/);
     expect(await notice.getAttribute("data-limit")).toBe("per-user");
+    expect(await page.$$(".msg")).toHaveLength(0);
     expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
-    expect(await page.isVisible("#ended")).toBe(false);
+    await screenshot(page, "chat-rate-limited-per-user");
+
+    await page.click("#limit-cancel");
+    expect(await page.isHidden("#limit")).toBe(true);
+    expect(await page.isEnabled("#send")).toBe(true);
+    await page.clock.fastForward(120_000);
+    await page.waitForTimeout(300);
+    expect(await page.inputValue("#question")).toBe("Is a gift allowed?");
+    expect(await page.$$(".msg")).toHaveLength(0);
+    expect(received).toHaveLength(0);
+    await context.close();
+  });
+
+  it("a used launch link and an expired one each say which happened, and to open the assistant again from the loan file", { timeout: 60_000 }, async () => {
+    const { email, launchUrl } = await prepare();
+    const context = await browser.newContext();
+    const used = await launchUrl();
+    const first = await context.newPage();
+    await first.goto(used);
+    await first.waitForSelector("#login-button", { state: "visible", timeout: 10_000 });
+    // The same link in another tab (nothing saved there): refused as used.
+    const again = await context.newPage();
+    await again.goto(used);
+    const usedNotice = await again.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    expect(await usedNotice.textContent()).toBe("This link to the assistant was already used: each link opens the chat once. Open the assistant again from your loan file to continue.");
+    expect(await usedNotice.getAttribute("data-reason")).toBe("used");
+    await screenshot(again, "chat-launch-link-used");
+
+    // A link opened after its two minutes.
+    const late = await launchUrl();
+    await setup.app.t.db.sql.query("UPDATE launches SET expires_at = now() - interval '1 second' WHERE consumed_at IS NULL AND partner_user_id IN (SELECT id FROM partner_users WHERE email = $1)", [
+      email,
+    ]);
+    const expired = await context.newPage();
+    await expired.goto(late);
+    const expiredNotice = await expired.waitForSelector("#ended", { state: "visible", timeout: 10_000 });
+    expect(await expiredNotice.textContent()).toBe("This link to the assistant expired before the chat opened: a link works for two minutes. Open the assistant again from your loan file.");
+    expect(await expiredNotice.getAttribute("data-reason")).toBe("expired");
+    await screenshot(expired, "chat-launch-link-expired");
     await context.close();
   });
 

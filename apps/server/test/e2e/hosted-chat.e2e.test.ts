@@ -411,8 +411,10 @@ describe("hosted chat: the site login popup", () => {
     await page.fill("input[name=password]", "a fine new passphrase");
     await page.click("button[type=submit]");
     await page.waitForSelector("h1:text('Password set')");
-    // Opened on its own (from the email): a sign-in link, no button that would close nothing.
-    expect(await page.isVisible("#sign-in")).toBe(true);
+    // Opened on its own (from the email): no link to a sign-in form that has no sign-in session
+    // (it could only refuse the right password), no button that would close nothing: the way back, said.
+    expect(await page.$$("a[href='/site/login']")).toHaveLength(0);
+    expect(await page.textContent("#next")).toBe("Go back to the assistant's sign-in window and sign in there with your new password. If you closed it, open the assistant again from your loan file.");
     expect(await page.isHidden("#return")).toBe(true);
     await screenshot(page, "chat-popup-password-set");
 
@@ -434,6 +436,7 @@ describe("hosted chat: the site login popup", () => {
     await popup.fill("input[name=password]", "another fine passphrase");
     await popup.click("button[type=submit]");
     await popup.waitForSelector("#return", { state: "visible" });
+    expect(await popup.isHidden("#next")).toBe(true);
     await screenshot(popup, "chat-popup-return-to-chat");
     // The click closes the page it happens in: playwright may then report the click itself as
     // cut short ("Target page closed"). That is the expected outcome; any other failure is not.
@@ -442,6 +445,49 @@ describe("hosted chat: the site login popup", () => {
       if (!popup.isClosed()) throw error;
     });
     await closed;
+    await context.close();
+  });
+
+  it("a password set from the emailed link while the chat's sign-in window is open: that window says so and takes it; the sign-in page opened alone shows no form", { timeout: 90_000 }, async () => {
+    const { email, launchUrl } = await prepareLaunches(setup.app);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const frame = await openInPartnerPage(page, partnerSite.origin, await launchUrl());
+    await frame.waitForSelector("#login-button", { state: "visible", timeout: 10_000 });
+    const [popup] = await Promise.all([context.waitForEvent("page"), frame.click("#login-button")]);
+    // Forgot the password: a link is asked for from the sign-in window, which then goes back to its form.
+    await popup.click("text=Set or reset your password");
+    await popup.fill("input[name=email]", email);
+    await popup.click("button[type=submit]");
+    await popup.waitForSelector("#sent");
+    await popup.click("text=Back to sign in");
+    await popup.waitForSelector("input[name=password]", { state: "visible" });
+
+    // The emailed link, opened in a tab of its own: the password is set there.
+    const { rows } = await setup.app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1", [email]);
+    const tab = await context.newPage();
+    await tab.goto(`${setup.app.baseUrl}${setup.app.t.db.secrets.open("notification-link", rows[0].payload.link) as string}`);
+    await tab.waitForSelector("#password-form", { state: "visible" });
+    await tab.fill("input[name=password]", "a brand new passphrase");
+    await tab.click("button[type=submit]");
+    await tab.waitForSelector("h1:text('Password set')");
+    expect(await tab.isVisible("#next")).toBe(true);
+
+    // The sign-in window says the new password is set; with it, the chat opens.
+    await popup.waitForSelector("#password-set", { state: "visible", timeout: 5_000 });
+    await screenshot(popup, "chat-popup-password-set-elsewhere");
+    await popup.fill("input[name=email]", email);
+    await popup.fill("input[name=password]", "a brand new passphrase");
+    await popup.click("button[type=submit]");
+    await frame.waitForSelector("#chat", { state: "visible", timeout: 10_000 });
+
+    // The sign-in page opened on its own: why it cannot sign in from here, and no form that would refuse the right password.
+    const alone = await context.newPage();
+    await alone.goto(`${setup.app.baseUrl}/site/login`);
+    await alone.waitForSelector("#no-session", { state: "visible" });
+    expect(await alone.textContent("#no-session")).toBe("This page signs you in to the assistant only when the assistant opens it. To sign in, open the assistant again from your loan file.");
+    expect(await alone.isHidden("form")).toBe(true);
+    await screenshot(alone, "site-login-without-session");
     await context.close();
   });
 });

@@ -1186,6 +1186,13 @@ function buildRoutes(): Record<Surface, Route[]> {
         caseOf(resume, `resume: forged event id in the ${inQuery ? "query" : "header"}`, chat, inQuery ? { target: targetOf(resume, [["last_event_id", id]]) } : { headers: { "Last-Event-ID": id } }),
       ),
   ];
+  const cancel: Route = { surface: "embed", method: "POST", path: `/embed/api/chat/conversations/${f.conversationId}/cancel`, credentials: embedCredentials };
+  cancel.semantic = [
+    fc.tuple(notChat).map(([creds]) => caseOf(cancel, "stop without a chat token", creds)),
+    // The API key's conversation, not the hosted chat user's: not theirs to stop.
+    fc.constant(caseOf(cancel, "stop another owner's answer", chat)),
+    badPathParameter(cancel, "/embed/api/chat/conversations/{conversationId}/cancel", fc.constant(chat), "stop:") as fc.Arbitrary<Case>,
+  ];
   const demo: Route = {
     surface: "embed",
     method: "GET",
@@ -1193,7 +1200,7 @@ function buildRoutes(): Record<Surface, Route[]> {
     query: [["launch", `${setup.app.baseUrl}/embed/partner/${INTEGRATION}#code=fuzz`]],
     credentials: embedCredentials,
   };
-  const embed = [consume, chatMessages, check, session, history, resume, demo];
+  const embed = [consume, chatMessages, check, session, history, resume, cancel, demo];
 
   return { v1, sse, trpc: [signIn, create, rename, list, status], site, embed };
 }

@@ -299,6 +299,47 @@ describe("hosted chat: limits and scope", () => {
   });
 });
 
+describe("hosted chat: stopping an answer", () => {
+  const cancel = (token: string | undefined, conversationId: string) =>
+    fetch(`${app.baseUrl}/embed/api/chat/conversations/${encodeURIComponent(conversationId)}/cancel`, { method: "POST", headers: token ? { Authorization: `Bearer ${token}` } : {} });
+
+  it("the chat token's own answer stops (202; stored incomplete, cancelled), an ended one is left (200); anyone else's is 404, no token 401", async () => {
+    // A long answer, paced under the upstream's idle timeout, so that it is still being generated.
+    const parts = Array.from({ length: 40 }, (_, i) => `part ${i}. `);
+    upstreamAnswers([...parts.flatMap((content) => [{ event: { type: "content", content } }, { wait: 150 }]), { event: { type: "complete", metadata: { tokens_used: 7 } } }]);
+    const mine = await chatToken(undefined, { loanId: "LN-1" });
+    const res = await chat(mine.token, { message: "Stop me" });
+    const frames: UntypedJson[] = [];
+    let conversationId = "";
+    const read = readSse(res, (frame) => {
+      frames.push(frame);
+      if (frame.type === "public_api_conversation") conversationId = frame.conversation_id as string;
+    });
+    await expect.poll(() => frames.some((frame) => frame.type === "content")).toBe(true);
+
+    // Another user, the same user on another loan, no token, a malformed id: refused, nothing stops.
+    const otherUser = await chatToken(undefined, { loanId: "LN-1" });
+    expectEnvelope(await app.request(`/embed/api/chat/conversations/${conversationId}/cancel`, { method: "POST", headers: { Authorization: `Bearer ${otherUser.token}` } }), 404, "not_found");
+    const otherLoan = await chatToken(mine.p, { loanId: "LN-2" });
+    expect((await cancel(otherLoan.token, conversationId)).status).toBe(404);
+    expect((await cancel(undefined, conversationId)).status).toBe(401);
+    expect((await cancel(mine.token, "x".repeat(65))).status).toBe(400);
+
+    const stopped = await cancel(mine.token, conversationId);
+    expect(stopped.status).toBe(202);
+    expect(await stopped.json()).toMatchObject({ conversation_id: conversationId, status: "generating", message_id: expect.any(String) });
+    await read;
+    expect(frames.at(-1)).toMatchObject({ type: "error", status: 409 });
+    const stored = await app.t.db.sql.query("SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'", [conversationId]);
+    expect(stored.rows).toEqual([expect.objectContaining({ status: "incomplete", content: expect.stringMatching(/^part 0\. /), metadata: expect.objectContaining({ error_code: "cancelled" }) })]);
+    expect(stored.rows[0].content).not.toContain("part 39.");
+    // Ended: nothing to stop.
+    const again = await cancel(mine.token, conversationId);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ conversation_id: conversationId, status: "cancelled" });
+  });
+});
+
 describe("hosted chat routes", () => {
   it("consumes a code once, then polls the session until the login yields the chat token", async () => {
     const { code, siteAccountId } = await issue();
@@ -306,7 +347,10 @@ describe("hosted chat routes", () => {
     expect(consumed.status).toBe(200);
     expect(consumed.body).toMatchObject({ login_required: true, session_token: expect.any(String), request_id: consumed.headers.get("x-request-id") });
     expect(consumed.headers.get("cache-control")).toBe("no-store");
-    expectEnvelope(await consume(code), 401, "unauthorized");
+    // Refused again, saying why (the envelope itself stays exactly code, message, request_id).
+    const reused = await consume(code);
+    expectEnvelope(reused, 401, "unauthorized");
+    expect(reused.headers.get("launch-code-status")).toBe("used");
 
     const poll = () => app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
     expect((await poll()).body).toMatchObject({ status: "login_pending" });
@@ -318,7 +362,15 @@ describe("hosted chat routes", () => {
 
   it("answers bad input and missing tokens in the envelope", async () => {
     expectEnvelope(await consume(42), 400, "invalid_request");
-    expectEnvelope(await consume("nope"), 401, "unauthorized");
+    const unknown = await consume("nope");
+    expectEnvelope(unknown, 401, "unauthorized");
+    expect(unknown.headers.get("launch-code-status")).toBe("unknown");
+    const { code } = await issue();
+    await app.t.db.sql.query("UPDATE launches SET expires_at = now() - interval '1 second' WHERE consumed_at IS NULL");
+    const expired = await consume(code);
+    expectEnvelope(expired, 401, "unauthorized");
+    expect(expired.headers.get("launch-code-status")).toBe("expired");
+    expect(expired.body.error.message).toMatch(/expired/);
     expectEnvelope(await app.request("/embed/api/session"), 401, "unauthorized");
     expectEnvelope(await app.request("/embed/api/session", { headers: { Authorization: "Bearer nope" } }), 401, "unauthorized");
   });

@@ -3,6 +3,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
+import { LAUNCH_CODE_SECONDS } from "./launches";
 
 /**
  * The launch's server side after issue (spec 3.6), with a clock that tests control:
@@ -92,7 +93,7 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
     [hashSecret(code), now],
   );
   const launch = rows[0];
-  if (!launch) throw new AppError("unauthorized", "this launch link is invalid, expired or already used; request a fresh launch");
+  if (!launch) throw await launchCodeRefusal(db, code);
   await assertStillAuthorized(db, launch);
   const grant = await findActiveGrant(db, launch, now);
   const sessionToken = newSecretToken(24);
@@ -107,6 +108,28 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
     now,
   ]);
   return { sessionToken, expiresAt, loginRequired: !grant };
+}
+
+/** Why a launch code was refused, for the page to say what happened (the code's holder alone can ask). */
+export type LaunchCodeRefusal = "used" | "expired" | "unknown";
+
+/** The header naming the refusal: the envelope stays exactly code, message and request_id. */
+export const LAUNCH_CODE_STATUS_HEADER = "Launch-Code-Status";
+
+const REFUSALS: Record<LaunchCodeRefusal, string> = {
+  used: "this launch link was already used (each link opens the chat once); open the assistant again from the loan file",
+  expired: `this launch link expired (a link works for ${LAUNCH_CODE_SECONDS / 60} minutes after it is issued); open the assistant again from the loan file`,
+  unknown: "this launch link is not valid; open the assistant again from the loan file",
+};
+
+/**
+ * A code the consume refused: used (whenever that was) wins over expired, so a reload of a
+ * page whose code was used says so even minutes later.
+ */
+async function launchCodeRefusal(db: Database, code: string): Promise<AppError> {
+  const { rows } = await db.sql.query<{ used: boolean }>("SELECT consumed_at IS NOT NULL AS used FROM launches WHERE code_hash = $1", [hashSecret(code)]);
+  const reason: LaunchCodeRefusal = !rows[0] ? "unknown" : rows[0].used ? "used" : "expired";
+  return new AppError("unauthorized", REFUSALS[reason], { headers: { [LAUNCH_CODE_STATUS_HEADER]: reason } });
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { escapeHtml, sendPage, sendScript } from "../html";
+import { CHAT_LIBRARIES } from "./chat-libraries";
 import { CHAT_SCRIPT } from "./chat-script";
+import { CHAT_STYLES } from "./chat-styles";
 
 /**
  * The hosted chat page, opened inside a partner's loan origination system as an iframe on
@@ -15,24 +17,27 @@ export function sendChatPage(res: ServerResponse): void {
   sendPage(res, 200, {
     title: "Guideline assistant",
     frameable: true,
+    style: CHAT_STYLES,
     body: `<header id="context" class="chat-context" hidden>
   <dl id="loan" aria-label="Loan"></dl>
-  <p id="user" class="muted"></p>
+  <div class="who"><p id="user" class="muted"></p><button id="new-chat" class="secondary" type="button">New chat</button></div>
 </header>
 <h1>Mortgage guideline assistant</h1>
 <p id="status" class="muted" role="status">Starting…</p>
 <div id="login" hidden><p>Sign in with your site account to continue.</p><button id="login-button" type="button">Sign in</button></div>
 <div id="unavailable" hidden><p class="error" role="alert">The assistant cannot be reached right now. Your chat is kept.</p><button id="retry-start" type="button">Try again</button></div>
-<p id="ended" class="error" role="alert" hidden>This chat session has ended. Open the assistant again from your loan file to start a fresh launch.</p>
+<p id="ended" class="error" role="alert" hidden>This chat session has ended. Open the assistant again from your loan file to continue.</p>
 <section id="chat" hidden aria-label="Chat">
   <div id="messages" aria-live="polite"></div>
+  <div id="limit" class="notice" role="status" hidden><span id="limit-text"></span><button id="limit-cancel" class="secondary" type="button">Don't send</button></div>
   <form id="composer"><label class="visually-hidden" for="question">Question</label>
     <textarea id="question" name="question" maxlength="4000" placeholder="Ask about a guideline…" required aria-describedby="composer-hint"></textarea>
-    <button id="send" type="submit">Send</button></form>
+    <button id="send" type="submit">Send</button><button id="stop" class="secondary" type="button" hidden>Stop</button></form>
   <p id="answering" class="muted" role="status" hidden>Answering…</p>
   <p id="composer-hint" class="muted">Enter sends the question; Shift+Enter starts a new line.</p>
 </section>`,
-    script: "/embed/assets/chat.js",
+    // The renderer and the sanitizer first: the chat's script uses both (chat-libraries.ts).
+    script: [...CHAT_LIBRARIES.map((library) => library.path), "/embed/assets/chat.js"],
   });
 }
 

@@ -21,6 +21,24 @@
  * connection was lost, and its Retry then resumes the answer rather than asking (and storing)
  * the question a second time.
  *
+ * Answers are Markdown, rendered by marked and sanitized by DOMPurify (served beside this
+ * script, chat-libraries.ts) as they stream; nothing of an answer runs, links open in a new tab.
+ * The list follows the newest answer unless the reader scrolled up. Stop asks the server to stop
+ * the answer (the cancel route); New chat starts a conversation afresh.
+ *
+ * A refused question (429) is not an answer: the question goes back into the box, a notice says
+ * whose limit it was (the user's own, or the one everyone at the organization shares, from the
+ * RateLimit-Policy name) and counts down Retry-After, then the question is sent by itself.
+ *
+ * Answers are Markdown, rendered by marked and sanitized by DOMPurify (served beside this
+ * script, chat-libraries.ts) as they stream; nothing of an answer runs, links open in a new tab.
+ * The list follows the newest answer unless the reader scrolled up. Stop asks the server to stop
+ * the answer (the cancel route); New chat starts a conversation afresh.
+ *
+ * A refused question (429) is not an answer: the question goes back into the box, a notice says
+ * whose limit it was (the user's own, or the one everyone at the organization shares, from the
+ * RateLimit-Policy name) and counts down Retry-After, then the question is sent by itself.
+ *
  * Written with String.raw: the text below is the script exactly as the browser gets it.
  */
 export const CHAT_SCRIPT = String.raw`(() => {
@@ -47,6 +65,9 @@ export const CHAT_SCRIPT = String.raw`(() => {
   let conversationId = null;
   let busy = false;
   let answers = 0;
+  // The answer being followed (for Stop), and a refused question waiting for its limit.
+  let current = null;
+  let waiting = null;
 
   const save = () => { if (state) store.set(STORE, JSON.stringify(state)); };
   function load() { try { return JSON.parse(store.get(STORE) || "null"); } catch { return null; } }
@@ -67,9 +88,22 @@ export const CHAT_SCRIPT = String.raw`(() => {
     $("retry-start").onclick = () => { show("unavailable", false); status("Starting…"); start().catch(unavailable); };
   }
 
-  function ended() {
+  // What ended the chat, in words, and what to do: the launch code's refusal names itself
+  // (Launch-Code-Status); anything else is a session that ended.
+  const ENDED = {
+    used: "This link to the assistant was already used: each link opens the chat once. Open the assistant again from your loan file to continue.",
+    expired: "This link to the assistant expired before the chat opened: a link works for two minutes. Open the assistant again from your loan file.",
+    unknown: "This link to the assistant is not valid. Open the assistant again from your loan file.",
+    ended: "This chat session has ended. Open the assistant again from your loan file to continue.",
+  };
+
+  function ended(reason) {
     store.remove(STORE);
     state = null; chatToken = null; conversationId = null;
+    stopWaiting();
+    const why = Object.prototype.hasOwnProperty.call(ENDED, reason) ? reason : "ended";
+    $("ended").textContent = ENDED[why];
+    $("ended").dataset.reason = why;
     show("chat", false); show("login", false); show("context", false); show("unavailable", false); show("ended", true); status("");
   }
 
@@ -94,7 +128,7 @@ export const CHAT_SCRIPT = String.raw`(() => {
 
   async function consume(code, launch) {
     const res = await fetch("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
-    if (!res.ok) return refused(res) ? ended() : unavailable();
+    if (!res.ok) return refused(res) ? ended(res.headers.get("Launch-Code-Status")) : unavailable();
     launchCode = null;
     const session = await res.json();
     const previous = load();
@@ -167,57 +201,116 @@ export const CHAT_SCRIPT = String.raw`(() => {
         const answer = answerBubble();
         if (message.complete) finishAnswer(answer, message.content || "", message.citations || []);
         else {
-          answer.text.textContent = message.content || "";
+          showText(answer, message.content || "");
           answer.node.append(el("p", { className: "failure error", textContent: "This answer was interrupted." }));
         }
       }
     }
+    toEnd();
   }
+
+  // The list follows the newest answer while the reader is at its end (checked before each
+  // change, so growth never counts as scrolling away); scrolled up to read, it stays put.
+  function updating(change) {
+    const list = $("messages");
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+    const result = change();
+    if (atEnd) toEnd();
+    return result;
+  }
+  const toEnd = () => { $("messages").scrollTop = $("messages").scrollHeight; };
 
   function userBubble(text) {
     const node = el("div", { className: "msg user" }, [el("div", { className: "text", textContent: text })]);
-    $("messages").append(node);
+    updating(() => $("messages").append(node));
     return node;
   }
 
   function answerBubble() {
     const text = el("div", { className: "text" });
     const node = el("div", { className: "msg assistant" }, [text]);
-    $("messages").append(node);
+    updating(() => $("messages").append(node));
     answers += 1;
     return { node, text, prefix: "answer-" + answers + "-source-" };
   }
 
+  // An answer's Markdown through marked, then DOMPurify: the text is the upstream model's, so
+  // nothing in it may run, load, restyle the page or take over ids. Links (http, https and mailto
+  // only) open in a new tab, never inside the partner's frame. Without either library the
+  // answer is shown as plain text.
+  const PURIFY = {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ["img", "picture", "video", "audio", "source", "svg", "math", "style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+    FORBID_ATTR: ["style", "id", "name", "class"],
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+    RETURN_DOM_FRAGMENT: true,
+  };
+  const markdown = Boolean(window.marked && typeof window.marked.parse === "function" && window.DOMPurify && window.DOMPurify.isSupported);
+  if (markdown) {
+    window.DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+      if (node.tagName === "A" && node.hasAttribute("href")) { node.setAttribute("target", "_blank"); node.setAttribute("rel", "noopener noreferrer"); }
+    });
+  }
+  function rendered(text) {
+    if (!markdown) return document.createTextNode(text);
+    return window.DOMPurify.sanitize(window.marked.parse(text, { async: false, gfm: true }).trim(), PURIFY);
+  }
+
+  function showText(answer, text) {
+    updating(() => answer.text.replaceChildren(rendered(text)));
+  }
+
   // The answer's [n] markers link to its sources panel: each cited excerpt with its source and section.
   function finishAnswer(answer, text, citations) {
-    const parts = [];
-    const marker = /\[(\d+)\]/g;
-    let last = 0;
-    for (let m = marker.exec(text); m; m = marker.exec(text)) {
-      const n = Number(m[1]);
-      const citation = citations[n - 1];
-      parts.push(text.slice(last, m.index));
-      if (citation) {
-        const link = el("a", { className: "cite", href: "#" + answer.prefix + n, textContent: m[0], title: sourceName(citation, n) });
-        link.setAttribute("aria-label", "Source " + n + ": " + sourceName(citation, n));
-        link.addEventListener("click", (event) => {
-          event.preventDefault(); // no fragment in this frame's history
-          const item = document.getElementById(answer.prefix + n);
-          item.scrollIntoView({ block: "nearest" });
-          item.focus();
-        });
-        parts.push(link);
-      } else parts.push(m[0]);
-      last = marker.lastIndex;
-    }
-    parts.push(text.slice(last));
-    answer.text.replaceChildren(...parts);
-    if (citations.length > 0) answer.node.append(sourcesPanel(answer.prefix, citations));
+    const body = rendered(text);
+    linkCitations(body, answer, citations);
+    updating(() => {
+      answer.text.replaceChildren(body);
+      answer.node.append(answerActions(answer));
+      if (citations.length > 0) answer.node.append(sourcesPanel(answer.prefix, citations));
+    });
     answer.node.dataset.complete = "1";
+  }
+
+  // In the rendered answer's text (never inside a link or code), each [n] of a cited source becomes its link.
+  function linkCitations(root, answer, citations) {
+    if (citations.length === 0) return;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const texts = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!(node.parentElement && node.parentElement.closest("a, code, pre"))) texts.push(node);
+    for (const node of texts) {
+      const text = node.nodeValue;
+      const marker = /\[(\d+)\]/g;
+      const parts = [];
+      let last = 0;
+      for (let m = marker.exec(text); m; m = marker.exec(text)) {
+        const n = Number(m[1]);
+        const citation = citations[n - 1];
+        if (!citation) continue;
+        parts.push(text.slice(last, m.index), citeLink(answer, citation, n, m[0]));
+        last = marker.lastIndex;
+      }
+      if (parts.length > 0) { parts.push(text.slice(last)); node.replaceWith(...parts); }
+    }
+  }
+
+  function citeLink(answer, citation, n, label) {
+    const link = el("a", { className: "cite", href: "#" + answer.prefix + n, textContent: label, title: sourceName(citation, n) });
+    link.setAttribute("aria-label", "Source " + n + ": " + sourceName(citation, n));
+    link.addEventListener("click", (event) => {
+      event.preventDefault(); // no fragment in this frame's history
+      const item = document.getElementById(answer.prefix + n);
+      const panel = item.closest("details");
+      if (panel) panel.open = true;
+      item.scrollIntoView({ block: "nearest" });
+      item.focus();
+    });
+    return link;
   }
 
   const sourceName = (citation, n) => citation.source_label || citation.title || "Source " + n;
 
+  // Collapsed under the answer; a [n] marker opens it at its source.
   function sourcesPanel(prefix, citations) {
     const items = citations.map((citation, index) => {
       const section = citation.section || (citation.source_label ? citation.title : "");
@@ -229,12 +322,39 @@ export const CHAT_SCRIPT = String.raw`(() => {
         url ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", textContent: "Open the source" }) : null,
       ]);
     });
-    return el("aside", { className: "sources" }, [el("h2", { textContent: "Sources" }), el("ol", {}, items)]);
+    const summary = el("summary", { textContent: citations.length === 1 ? "1 source" : citations.length + " sources" });
+    return el("details", { className: "sources" }, [summary, el("ol", {}, items)]);
+  }
+
+  // Copy: the answer as it reads (no markup), for a note in the loan file.
+  function answerActions(answer) {
+    const copy = el("button", { type: "button", className: "copy", textContent: "Copy" });
+    copy.addEventListener("click", async () => {
+      const done = await copyText(answer.text.innerText.trim());
+      copy.textContent = done ? "Copied" : "Select the text to copy it";
+      setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+    });
+    return el("div", { className: "answer-actions" }, [copy]);
+  }
+
+  // The clipboard API needs the partner's frame to allow it; the older way works from the click itself.
+  async function copyText(text) {
+    try { await navigator.clipboard.writeText(text); return true; } catch {}
+    const area = el("textarea", { value: text, readOnly: true, className: "visually-hidden" });
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try { done = document.execCommand("copy"); } catch {}
+    area.remove();
+    return done;
   }
 
   function setBusy(on) {
     busy = on;
-    $("send").disabled = on;
+    $("send").disabled = on || waiting !== null;
+    show("stop", on);
+    $("stop").disabled = false;
+    $("new-chat").disabled = on;
     show("answering", on);
     $("messages").setAttribute("aria-busy", on ? "true" : "false");
     for (const button of document.querySelectorAll(".retry")) button.disabled = on;
@@ -244,34 +364,84 @@ export const CHAT_SCRIPT = String.raw`(() => {
   // answer where the stream had started (the question is stored and the answer goes on without
   // us), and otherwise sends the question again.
   function failed(run, why, resumable) {
-    run.answer.text.textContent = run.text;
+    showText(run.answer, run.text);
     run.answer.node.dataset.failed = "1";
     const retry = el("button", { type: "button", className: "retry", textContent: "Retry" });
     const notice = el("p", { className: "failure error", role: "alert" }, [why, retry]);
     retry.addEventListener("click", () => {
       if (busy) return;
       if (resumable) { notice.remove(); delete run.answer.node.dataset.failed; answerFrom(run, null); }
-      else { run.answer.node.remove(); ask(run.message); }
+      else { run.answer.node.remove(); ask(run.message, run.userNode); }
     });
-    run.answer.node.append(notice);
+    updating(() => run.answer.node.append(notice));
   }
 
-  // Which limit refused the answer, from the RateLimit-Policy's name: the user's own, or the one
-  // the whole organization shares (the user is not told off for that one).
-  function limited(answer, res) {
-    const seconds = Number(res.headers.get("Retry-After")) || 60;
-    const wait = "Try again in " + (seconds < 90 ? seconds + (seconds === 1 ? " second." : " seconds.") : Math.ceil(seconds / 60) + " minutes.");
-    const policy = /^"([^"]+)";q=(\d+)/.exec(res.headers.get("RateLimit-Policy") || "");
+  // Stopped on request: what was written stays, said to be partial.
+  function stopped(run) {
+    showText(run.answer, run.text);
+    run.answer.node.dataset.stopped = "1";
+    updating(() => run.answer.node.append(el("p", { className: "stopped muted", role: "status", textContent: "You stopped this answer; it is incomplete." })));
+  }
+
+  // Stop: the server stops generating (the cancel route); the stream then ends, as stopped. The
+  // answer is named by its conversation, known from the stream's first frame: a Stop pressed
+  // before it is sent as soon as that frame arrives.
+  function requestStop(run) {
+    if (run.stopRequested) return;
+    run.stopRequested = true;
+    $("stop").disabled = true;
+    if (run.announced) sendCancel(run);
+  }
+
+  async function sendCancel(run) {
+    const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(run.conversationId) + "/cancel", { method: "POST", ...auth(chatToken) }).catch(() => null);
+    if (res && res.ok) return;
+    // Not stopped: the answer goes on, and Stop can be pressed again.
+    run.stopRequested = false;
+    if (current === run) { $("stop").disabled = false; status("The answer could not be stopped just now."); }
+  }
+
+  // A refused question waits for its limit. Which limit, from the RateLimit-Policy's name: the
+  // user's own, or the one everyone at the organization shares (not something he did).
+  function limited(message, res) {
+    const seconds = Math.max(1, Math.ceil(Number(res.headers.get("Retry-After")) || 60));
+    const policy = /^"([^"]+)";q=(\d+)(?:;w=(\d+))?/.exec(res.headers.get("RateLimit-Policy") || "");
     const own = policy !== null && policy[1] === "per-user";
-    answer.text.textContent = own
-      ? "You are sending questions faster than allowed (" + policy[2] + " a minute for each person). " + wait
-      : "Your organization's assistant is busy right now (a limit shared by everyone at your organization). " + wait;
-    answer.node.dataset.notice = "rate_limited";
-    answer.node.dataset.limit = own ? "per-user" : "shared";
+    const why = own
+      ? "You have reached the limit of " + policy[2] + " questions " + perWindow(Number(policy[3] || 60)) + " for each person."
+      : "Your organization's assistant is busy right now: everyone at your organization shares one limit, and it is used up for the moment.";
+    if ($("question").value.trim() === "") $("question").value = message;
+    stopWaiting();
+    waiting = { until: Date.now() + seconds * 1000, why, timer: 0 };
+    $("limit").dataset.limit = own ? "per-user" : "shared";
+    show("limit", true);
+    $("send").disabled = true;
+    countDown();
   }
 
-  async function ask(message) {
-    const run = { message, answer: answerBubble(), text: "", citations: [], conversationId, lastId: null };
+  const perWindow = (seconds) => (seconds === 60 ? "a minute" : seconds === 3600 ? "an hour" : "every " + inWords(seconds));
+  const inWords = (seconds) => (seconds < 90 ? seconds + (seconds === 1 ? " second" : " seconds") : Math.ceil(seconds / 60) + " minutes");
+
+  function countDown() {
+    if (!waiting) return;
+    const left = Math.ceil((waiting.until - Date.now()) / 1000);
+    if (left <= 0) { stopWaiting(); submitQuestion(); return; }
+    $("limit-text").textContent = waiting.why + " Your question will be sent in " + inWords(left) + ".";
+    waiting.timer = setTimeout(countDown, 250);
+  }
+
+  function stopWaiting() {
+    if (waiting) clearTimeout(waiting.timer);
+    waiting = null;
+    show("limit", false);
+    $("send").disabled = busy;
+  }
+
+  $("limit-cancel").addEventListener("click", () => { stopWaiting(); $("question").focus(); });
+
+  async function ask(message, userNode) {
+    const run = { message, userNode, answer: answerBubble(), text: "", citations: [], conversationId, lastId: null, announced: false, stopRequested: false };
+    current = run;
     setBusy(true);
     const res = await fetch("/embed/api/chat/messages", {
       method: "POST",
@@ -282,8 +452,12 @@ export const CHAT_SCRIPT = String.raw`(() => {
     setBusy(false);
     if (!res) failed(run, "The connection to the assistant was lost.", false);
     else if (res.status === 401) ended();
-    else if (res.status === 429) { limited(run.answer, res); $("question").value = message; }
-    else failed(run, "The assistant could not answer just now.", false);
+    else if (res.status === 429) {
+      // Not asked: no question nor answer in the list; the question waits in the box.
+      run.answer.node.remove();
+      if (userNode) userNode.remove();
+      limited(message, res);
+    } else failed(run, "The assistant could not answer just now.", false);
   }
 
   // Waits before each resumption of a dropped stream: a few quick tries, then the notice.
@@ -295,15 +469,18 @@ export const CHAT_SCRIPT = String.raw`(() => {
   // route from the last id received (without res, as Retry does, at once). The answer is
   // generated to its end whether or not the page is connected, so the bubble just keeps growing.
   async function answerFrom(run, res) {
+    current = run;
     setBusy(true);
     try {
       const outcome = await follow(run, res).catch(() => "dropped");
       if (outcome === "complete") finishAnswer(run.answer, run.text, run.citations);
       else if (outcome === "ended") ended();
+      else if (outcome === "error" && run.stopRequested) stopped(run);
       else if (outcome === "error") failed(run, "The assistant could not finish this answer.", false);
       // Resumable as long as the server has the answer; one it refuses to resume is asked again.
       else failed(run, "The connection to the assistant was lost.", outcome !== "refused" && run.lastId !== null);
     } finally {
+      current = null;
       setBusy(false);
     }
   }
@@ -368,9 +545,13 @@ export const CHAT_SCRIPT = String.raw`(() => {
     const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
     if (!data) return null;
     const event = JSON.parse(data);
-    if (event.type === "public_api_conversation") { conversationId = event.conversation_id; run.conversationId = conversationId; state.conversationId = conversationId; save(); }
-    else if (event.type === "content") { run.text += event.content; run.answer.text.textContent = run.text; }
-    else if (event.type === "content_postprocessed") { run.text = event.content; run.answer.text.textContent = run.text; }
+    if (event.type === "public_api_conversation") {
+      conversationId = event.conversation_id; run.conversationId = conversationId; run.announced = true;
+      if (state) { state.conversationId = conversationId; save(); }
+      if (run.stopRequested) sendCancel(run);
+    }
+    else if (event.type === "content") { run.text += event.content; showText(run.answer, run.text); }
+    else if (event.type === "content_postprocessed") { run.text = event.content; showText(run.answer, run.text); }
     else if (event.type === "complete") run.citations = Array.isArray(event.citations) ? event.citations : [];
     // The id counts once its frame is taken in: a resume asks for what comes after it.
     const id = lines.find((line) => line.startsWith("id:"));
@@ -380,18 +561,38 @@ export const CHAT_SCRIPT = String.raw`(() => {
     return null;
   }
 
+  // Sends what the box holds: from the composer, or by itself once a limit has passed.
+  function submitQuestion() {
+    const message = $("question").value.trim();
+    if (!message || !chatToken || busy || waiting) return;
+    $("question").value = "";
+    const node = userBubble(message);
+    toEnd(); // a question just asked: its answer is what the reader wants to see
+    ask(message, node);
+  }
+
   $("question").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); $("composer").requestSubmit(); }
   });
 
   $("composer").addEventListener("submit", (event) => {
     event.preventDefault();
-    const message = $("question").value.trim();
-    if (!message || !chatToken || busy) return;
-    $("question").value = "";
-    userBubble(message);
-    ask(message);
+    submitQuestion();
+  });
+
+  $("stop").addEventListener("click", () => { if (current) requestStop(current); });
+
+  // New chat: the next question starts a conversation of its own (the earlier one stays stored).
+  $("new-chat").addEventListener("click", () => {
+    if (busy) return;
+    conversationId = null;
+    if (state) { state.conversationId = null; save(); }
+    $("messages").replaceChildren();
+    answers = 0;
+    status("");
+    $("question").focus();
   });
 
   start().catch(unavailable);
-})();`;
+})();
+`;

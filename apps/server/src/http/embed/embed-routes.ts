@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, type HostedChatStreamDeps, resumeAnswerInput, resumePoint, writeErrorResponse, writeFollowedAnswer, writeHostedChatAnswer } from "@mga/api";
+import { answerStreams, type ApiRequest, cancelAnswerInput, type HostedChatStreamDeps, resumeAnswerInput, resumePoint, writeErrorResponse, writeFollowedAnswer, writeHostedChatAnswer } from "@mga/api";
+import { cancelNewestAnswer } from "@mga/core/answers";
 import { getOwnedConversation, listMessages } from "@mga/core/conversations";
 import { AppError, parseOrThrow } from "@mga/core/errors";
 import { chatHeader, consumeLaunchCode, embeddedMessageInput, embeddedOwner, exchangeSessionForChatToken, verifyChatToken } from "@mga/core/launches";
@@ -7,6 +8,7 @@ import { z } from "zod";
 import { sendJson } from "../html";
 import type { Route } from "../route-table";
 import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
+import { CHAT_LIBRARIES, sendChatLibrary } from "./chat-libraries";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
@@ -16,17 +18,21 @@ import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
  *   GET  /embed/api/chat/check                 is this chat token still good (resume on refresh), and the header:
  *                                              the loan in words and the user's display name
  *   GET  /embed/demo-partner?launch=<url>      a sample partner page embedding one of this service's launch URLs (README walkthrough)
- *   POST /embed/api/launches/consume   {code}  → an authentication-only session
+ *   GET  /embed/assets/{marked,purify}.js      the Markdown renderer and the sanitizer the page uses (chat-libraries.ts)
+ *   POST /embed/api/launches/consume   {code}  → an authentication-only session; a refused code names
+ *                                              why in Launch-Code-Status: used, expired or unknown
  *   GET  /embed/api/session                    → login_pending, or the chat token (once)
  *   POST /embed/api/chat/messages  {message, conversation_id?}  → the answer as an event stream
  *   GET  /embed/api/chat/conversations/{id}/messages            → history (this user's generation and this launch's loan only)
  *   GET  /embed/api/chat/conversations/{id}/stream   Last-Event-ID → the rest of an answer after a dropped stream (same owner rule)
+ *   POST /embed/api/chat/conversations/{id}/cancel   → stops its answer being generated (the page's Stop; same owner rule)
  *   *    /embed/launch[/…]                     → 410: the retired origin-bound browser route
  */
 const consumeBody = z.strictObject({ code: z.string().min(1).max(256) });
 const chatBody = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
 const HISTORY = /^\/embed\/api\/chat\/conversations\/([^/]+)\/messages$/;
 const RESUME = /^\/embed\/api\/chat\/conversations\/([^/]+)\/stream$/;
+const CANCEL = /^\/embed\/api\/chat\/conversations\/([^/]+)\/cancel$/;
 const RETIRED = /^\/embed\/launch(\/.*)?$/;
 
 export interface EmbedDeps extends HostedChatStreamDeps {
@@ -50,6 +56,7 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
       handle: (req, res) => sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl),
     },
     { method: "GET", path: "/embed/assets/chat.js", handle: (_req, res) => sendChatScript(res) },
+    ...CHAT_LIBRARIES.map((library) => ({ method: "GET" as const, path: library.path, handle: (_req: ApiRequest, res: ServerResponse) => sendChatLibrary(res, library) })),
     {
       method: "GET",
       path: "/embed/api/chat/check",
@@ -148,6 +155,19 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
         await getOwnedConversation(db, embeddedOwner(authority), input.conversationId);
         const from = await resumePoint(db, input.conversationId, input.last_event_id);
         await writeFollowedAnswer(db, req, res, from, { ...deps, headers: {} });
+      },
+    },
+    {
+      method: "POST",
+      path: CANCEL,
+      // The page's Stop: the API's cancel (POST /v1/conversations/{id}/cancel), under the history
+      // route's owner rule, so a chat token stops only its own user's answers on its loan.
+      async handle(req, res, match) {
+        const authority = await verifyChatToken(db, bearer(req));
+        const { conversationId } = parseOrThrow(cancelAnswerInput, { conversationId: decodeURIComponent(match?.[1] ?? "") });
+        await getOwnedConversation(db, embeddedOwner(authority), conversationId);
+        const answer = await cancelNewestAnswer(answerStreams(db), conversationId);
+        sendJson(res, answer.stopping ? 202 : 200, { request_id: req.requestId ?? "", conversation_id: conversationId, message_id: answer.messageId, status: answer.status });
       },
     },
   ];

@@ -98,8 +98,11 @@ export function siteRoutes(deps: SiteDeps): Route[] {
           await setPasswordFromSetupLink(db, { token, password: form(req).get("password") ?? "", address: address(req) });
           sendPage(res, 200, {
             title: "Password set",
+            // No link to /site/login: opened on its own it has no sign-in session, so its form
+            // could only refuse. The way back is the assistant's own sign-in window (told below).
             body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
-<p id="back"><a id="sign-in" href="/site/login">Sign in</a><button id="return" type="button" hidden>Return to the chat</button></p>`,
+<p id="next">Go back to the assistant's sign-in window and sign in there with your new password. If you closed it, open the assistant again from your loan file.</p>
+<p id="back"><button id="return" type="button" hidden>Return to the chat</button></p>`,
             script: "/site/password.js",
           });
         } catch (error) {
@@ -142,7 +145,8 @@ function loginPage(res: ServerResponse, status: number, error?: string, email = 
   sendPage(res, status, {
     title: "Sign in",
     body: `<h1>Sign in to continue</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p id="no-session" class="error" hidden>To sign in, open the assistant again from your loan file.</p>
+<p id="no-session" class="error" hidden>This page signs you in to the assistant only when the assistant opens it. To sign in, open the assistant again from your loan file.</p>
+<p id="password-set" class="notice" role="status" hidden>Your new password is set. Sign in with it below.</p>
 <form class="stack" method="post" action="/site/login">
   <input type="hidden" name="session" id="session">
   <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
@@ -208,8 +212,14 @@ const LOGIN_SCRIPT = `(() => {
   if (fromHash) { storage.set(fromHash); history.replaceState(null, "", location.pathname); }
   const field = document.getElementById("session");
   if (field) field.value = fromHash || storage.get() || "";
-  // Without a sign-in session (opened on its own) the form cannot succeed: say where to start.
-  if (field && !field.value) document.getElementById("no-session").hidden = false;
+  // Without a sign-in session (opened on its own) the form cannot succeed: say where to start, and no form.
+  if (field && !field.value) { document.getElementById("no-session").hidden = false; field.form.hidden = true; }
+  // A password set in another tab (from the emailed link): this window is where to use it.
+  if (field && field.value && "BroadcastChannel" in window) {
+    new BroadcastChannel("mga:site").onmessage = (event) => {
+      if (event.data && event.data.type === "password-set") document.getElementById("password-set").hidden = false;
+    };
+  }
   if (document.getElementById("done")) {
     storage.remove();
     if (window.opener) window.opener.postMessage({ type: "mga:site-login", ok: true }, location.origin);
@@ -231,12 +241,15 @@ const TOKEN_SCRIPT = `(() => {
  * The password-setup pages' script: the token moves from the fragment into the form, then is
  * checked (without being used) so that a used or expired link says so before any password is
  * typed. After success: "Return to the chat" closes a window opened from the chat; a page
- * opened on its own keeps its sign-in link.
+ * opened on its own (from the email) points back to the assistant's sign-in window, which it
+ * tells of the new password.
  */
 const PASSWORD_SCRIPT = `(() => {
   const $ = (id) => document.getElementById(id);
+  // Set: a sign-in window of the assistant open in this browser learns of it (LOGIN_SCRIPT).
+  if ($("return") && "BroadcastChannel" in window) new BroadcastChannel("mga:site").postMessage({ type: "password-set" });
   if ($("return") && window.opener) {
-    $("sign-in").hidden = true;
+    $("next").hidden = true;
     $("return").hidden = false;
     $("return").onclick = () => window.close();
     return;
