@@ -1255,6 +1255,7 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       "/embed/api/session": ["GET"],
       [`/embed/api/chat/conversations/${f.conversationId}/messages`]: ["GET", "HEAD"],
       [`/embed/api/chat/conversations/${f.conversationId}/stream`]: ["GET", "HEAD"],
+      [`/embed/api/chat/conversations/${f.conversationId}/cancel`]: ["POST"],
       "/embed/demo-partner": ["GET", "HEAD"],
     };
     const expectedMethods = (route: Route): string[] => {
