@@ -111,3 +111,20 @@ describe("GET /metrics", () => {
     expect(post.headers.get("allow")).toBe("GET, HEAD");
   });
 });
+
+describe("logs", () => {
+  it("stay JSON lines, each line written while requests are served carrying the request id of one of them", async () => {
+    const { app } = setup;
+    const { key } = await app.newKey({ tenant: ACME_TENANT });
+    const from = app.logs.length;
+    upstreamStatus(500);
+    const ids = [
+      await app.request("/v1/messages", { method: "POST", key, headers: json, body: JSON.stringify({ message: "FHA?", user }) }),
+      await app.request("/v1/me", { key }),
+      await app.request("/v1/nothing-here", { key }),
+    ].map((res) => res.headers.get("x-request-id"));
+    const lines = app.logs.slice(from).map((line) => JSON.parse(line) as { request_id?: string });
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    for (const line of lines) expect(ids).toContain(line.request_id);
+  });
+});

@@ -2,6 +2,7 @@ import { SpanKind } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTracing, type Tracing } from "../../src/ops/tracing";
+import { newPartner } from "../support/partners";
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { answer, received, upstreamAnswers, upstreamServer } from "../support/upstream-mock";
@@ -68,6 +69,20 @@ describe("traces", () => {
     // Its trace id is on the request's log line too.
     const line = app.logs.map((entry) => JSON.parse(entry) as Record<string, unknown>).find((entry) => entry.message === "request" && entry.request_id === requestId);
     expect(line?.trace_id).toBe(request.spanContext().traceId);
+  });
+
+  it("a job run is a span of its own, the parent of its queries, and is counted", { timeout: 60_000 }, async () => {
+    const partner = await newPartner(app);
+    expect((await partner.put("/users/lo-9", { email: "lo9@acme.test", name: "Before" })).status).toBeLessThan(300);
+    exporter.reset();
+    expect((await partner.post("/users/lo-9/profile-changes", { name: "After" }, undefined, { "Idempotency-Key": "rename-lo-9" })).status).toBe(202);
+    let job: ReadableSpan | undefined;
+    await expect.poll(() => (job = exporter.getFinishedSpans().find((span) => span.name === "job partner-user-lifecycle")), { timeout: 30_000, interval: 250 }).toBeDefined();
+    const spans = exporter.getFinishedSpans();
+    expect(job?.kind).toBe(SpanKind.CONSUMER);
+    expect(childrenOf(job as ReadableSpan, spans).filter((span) => span.name === "db.query").length).toBeGreaterThan(0);
+    const runs = (await app.metrics.jobRuns.get()).values.filter((value) => value.labels.queue === "partner-user-lifecycle" && value.labels.outcome === "completed");
+    expect(runs[0]?.value).toBeGreaterThanOrEqual(1);
   });
 
   it("continues the caller's trace from its traceparent header", async () => {
