@@ -17,7 +17,6 @@ import { createLogger } from "./log";
 import { createMetrics } from "./ops/metrics";
 import { createObserver } from "./ops/observer";
 import { createReadiness } from "./ops/readiness";
-import { startTracing } from "./ops/tracing";
 
 /**
  * Starts the API: connects to DATABASE_URL or starts the embedded PostgreSQL, applies
@@ -28,7 +27,8 @@ async function main() {
   const logger = createLogger(env.LOG_LEVEL);
   // Metrics always (GET /metrics on the admin listener); traces only with a collector to send them to.
   const metrics = createMetrics();
-  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }) : undefined;
+  // The OpenTelemetry SDK is not even loaded without one.
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./ops/tracing")).startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }) : undefined;
   const observer = createObserver(metrics, tracing);
   const connection = await connect({
     databaseUrl: env.DATABASE_URL,

@@ -1,7 +1,8 @@
 import type { Observer, UpstreamOutcome } from "@mga/core/observe";
 import type { Metrics } from "./metrics";
 import { tracedSql } from "./traced-sql";
-import { endWithError, SpanKind, SpanStatusCode, type Tracing } from "./tracing";
+import { endWithError, SpanKind, SpanStatusCode } from "./spans";
+import type { Tracing } from "./tracing";
 
 /**
  * What core reports (observe/observer.ts), turned into this process's metrics and, when tracing

@@ -2,7 +2,8 @@ import type { ApiRequest } from "@mga/api";
 import type { ServerResponse } from "node:http";
 import type { Span } from "@opentelemetry/api";
 import type { Metrics } from "./metrics";
-import { SpanKind, SpanStatusCode, type Tracing } from "./tracing";
+import { SpanKind, SpanStatusCode } from "./spans";
+import type { Tracing } from "./tracing";
 
 /** What the request pipeline records of each response on one listener. */
 export interface RequestTelemetry {

@@ -1,6 +1,7 @@
 import type { Sql } from "@mga/core/db";
 import { trace } from "@opentelemetry/api";
-import { endWithError, SpanKind, type Tracing } from "./tracing";
+import { endWithError, SpanKind } from "./spans";
+import type { Tracing } from "./tracing";
 
 /**
  * The service's SQL with a client span per query, child of the span active when it runs (a

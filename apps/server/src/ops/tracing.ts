@@ -1,4 +1,4 @@
-import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from "@opentelemetry/api";
+import { type Context, ROOT_CONTEXT, type Span, trace, type Tracer } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -7,7 +7,9 @@ import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, TracerProvi
 
 /**
  * OpenTelemetry traces, made only when OTEL_EXPORTER_OTLP_ENDPOINT is set (or by a test with its
- * in-memory exporter): undefined everywhere otherwise, so a request pays one check of it. Nothing
+ * in-memory exporter): undefined everywhere otherwise, so a request pays one check of it. This
+ * module (the SDK and the exporter) is imported by main.ts only then; what runs per request
+ * imports its types and @opentelemetry/api alone (spans.ts). Nothing
  * is registered globally (no `trace.setGlobalTracerProvider`): the provider, its tracer and the
  * context manager live in this object, handed explicitly to what makes spans.
  */
@@ -53,12 +55,3 @@ export function startTracing(options: TracingOptions): Tracing {
     },
   };
 }
-
-/** Ends `span` as failed with `error` recorded. */
-export function endWithError(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-  span.end();
-}
-
-export { SpanKind, SpanStatusCode };
