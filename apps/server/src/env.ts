@@ -82,6 +82,13 @@ export const envSchema = z.object({
   MGA_PRINT_BANNER: z.string().optional(),
   /** On SIGTERM: how long running answers may keep their connections before they are told to resume elsewhere. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  /** An OTLP/HTTP collector (its base URL; /v1/traces is appended): set, the server exports OpenTelemetry traces; unset, tracing is off and costs nothing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** The `service.name` of the traces. */
+  OTEL_SERVICE_NAME: z.string().min(1).default("mga-api"),
   /** How long a streamed answer's frames are kept for resumption after it ended (at least a day). */
   ANSWER_RETENTION_HOURS: z.coerce
     .number()

@@ -14,6 +14,9 @@ import { createAdminApp } from "./http/admin-app";
 import { trustedProxies } from "./http/client-address";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
+import { createMetrics } from "./ops/metrics";
+import { createObserver } from "./ops/observer";
+import { createReadiness } from "./ops/readiness";
 
 /**
  * Starts the API: connects to DATABASE_URL or starts the embedded PostgreSQL, applies
@@ -22,6 +25,11 @@ import { createLogger } from "./log";
 async function main() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
+  // Metrics always (GET /metrics on the admin listener); traces only with a collector to send them to.
+  const metrics = createMetrics();
+  // The OpenTelemetry SDK is not even loaded without one.
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./ops/tracing")).startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }) : undefined;
+  const observer = createObserver(metrics, tracing);
   const connection = await connect({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
@@ -29,9 +37,10 @@ async function main() {
     maxConnections: env.DB_POOL_MAX,
     // This process stops the embedded PostgreSQL itself, after its drain (see stop below).
     handlesSignals: true,
+    wrapSql: observer.wrapSql,
   });
   // Verified keys answered from memory, kept true across instances by LISTEN/NOTIFY (docs/architecture.md, "Hot path").
-  const keyCache = startKeyCache(connection.db, connection.url);
+  const keyCache = startKeyCache(connection.db, connection.url, {}, observer);
   await keyCache.ready;
   // Streamed answers: generated whatever their connections do, resumable on any instance (docs/decisions.md, "Resumable answers").
   const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) => logger.warn(message, fields));
@@ -43,9 +52,11 @@ async function main() {
     connectTimeoutMs: env.UPSTREAM_CONNECT_TIMEOUT_MS,
     idleTimeoutMs: env.UPSTREAM_IDLE_TIMEOUT_MS,
     totalTimeoutMs: env.UPSTREAM_TOTAL_TIMEOUT_MS,
+    observer,
   });
   const directory = directoryFromEnv(env, connection.db);
-  const queue = await JobQueue.start({ connectionString: connection.url, onError: (error) => logger.warn("job queue", { error: String(error) }) });
+  const queue = await JobQueue.start({ connectionString: connection.url, observer, onError: (error) => logger.warn("job queue", { error: String(error) }) });
+  metrics.watch({ db: connection.db, queue });
   await startWorkers(queue, { db: connection.db, ...directory, log: (message, fields) => logger.warn(message, fields) });
   // Site-account locks placed under the old rules (before accounts could be shared) are brought in line, in the background.
   reconcileAllSiteAccountLocks({ db: connection.db, siteAccounts: directory.siteAccounts }).then(
@@ -66,9 +77,10 @@ async function main() {
   const port = portOf(server, env.PORT);
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${hostInUrl(env.HOST)}:${port}`;
   const adminUrl = `http://${hostInUrl(env.ADMIN_API_HOST)}:${portOf(adminServer, env.ADMIN_API_PORT)}`;
-  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl };
+  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer };
   let draining = false;
   const isDraining = () => draining;
+  const ops = { metrics, tracing, readiness: createReadiness({ db: connection.db, queue, isDraining }) };
   server.on(
     "request",
     createApp({
@@ -79,9 +91,10 @@ async function main() {
       logger,
       publicBaseUrl: baseUrl,
       trustedProxy: trustedProxies(env.TRUST_PROXY),
+      ops,
     }),
   );
-  adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY) }));
+  adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY), ops }));
   server.keepAliveTimeout = 65_000;
 
   logger.info("listening", {
@@ -89,6 +102,7 @@ async function main() {
     admin_api_url: adminUrl,
     database: connection.embedded ? `embedded PostgreSQL (${env.DATA_DIR}/postgres)` : "DATABASE_URL",
     upstream: assistant ? `local assistant (sample corpus) at ${assistant.url}` : "UPSTREAM_CHAT_URL",
+    tracing: tracing ? "OTEL_EXPORTER_OTLP_ENDPOINT" : "off",
   });
   if (process.stdout.isTTY || env.MGA_PRINT_BANNER !== "0") {
     process.stderr.write(banner(baseUrl));
@@ -125,6 +139,8 @@ async function main() {
     // Key uses still in memory: their last_used_at is written before the connection goes.
     await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
     await connection.close();
+    // The last spans (the drain's) go to the collector before the process exits.
+    await tracing?.shutdown().catch((error: unknown) => logger.warn("traces not exported", { error: String(error) }));
     logger.info("stopped", {});
     process.exit(0);
   };

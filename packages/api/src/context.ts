@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { ChatUpstream } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import type { JobQueue } from "@mga/core/jobs";
+import type { Observer } from "@mga/core/observe";
 import type { ChatIdentities, SiteAccounts } from "@mga/core/partners/ports";
 
 /** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */
@@ -34,6 +35,8 @@ export interface ApiContext {
   appUrl: string;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
+  /** The host's metrics and traces (rate-limit refusals); none when absent. */
+  observer?: Observer | undefined;
   /**
    * What the procedure wants on its HTTP response besides the body: a success status other
    * than 200 (201, 202) and extra headers. An object, so that it survives tRPC copying the
@@ -71,6 +74,8 @@ export interface ApiDeps {
   directory: DirectoryPorts;
   queue: JobQueue;
   appUrl: string;
+  /** The host's metrics and traces; none when absent. */
+  observer?: Observer | undefined;
 }
 
 export function createContextFactory(deps: ApiDeps) {
@@ -89,6 +94,7 @@ export function createContextFactory(deps: ApiDeps) {
       staffSessionToken: readCookie(req.headers.cookie, STAFF_COOKIE),
       csrfHeader: typeof req.headers["x-csrf-token"] === "string" ? req.headers["x-csrf-token"] : undefined,
       signal: (req as ApiRequest).clientGone,
+      observer: deps.observer,
       response: { headers: {} },
     };
   };

@@ -8,7 +8,7 @@ export { API_VERSION } from "./openapi/api-version";
 export { LICENSE_PATH, LICENSE_TEXT } from "./openapi/license";
 export { toApiError, type ApiErrorResponse } from "./errors/to-api-error";
 export { trpcErrorShape } from "./errors/trpc-error-shape";
-export { restMethodsOf } from "./rest/rest-methods";
+export { restMethodsOf, restRouteOf } from "./rest/rest-methods";
 export { HTTP_STATUS_OF } from "./errors/http-status";
 export { errorEnvelopeSchema, type ErrorEnvelope } from "./schemas/common";
 export { textFault } from "./schemas/request-text";

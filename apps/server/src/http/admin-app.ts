@@ -4,7 +4,9 @@ import { AppError } from "@mga/core/errors";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
 import type { Logger } from "../log";
 import type { IsTrustedProxy } from "./client-address";
-import { healthz } from "./create-app";
+import { HEALTH_PATHS, healthRoutes, metricsRoute } from "../ops/ops-routes";
+import type { Ops } from "../ops/ops";
+import { requestTelemetry } from "../ops/request-telemetry";
 import { logFailure, requestPipeline } from "./request-pipeline";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
 import { routeTable } from "./route-table";
@@ -13,7 +15,8 @@ const TRPC = "/trpc/";
 
 /**
  * The admin listener (ADMIN_API_PORT, loopback by default): the staff console's typed tRPC
- * (`/trpc/staff.*`, `/trpc/system.*`), never reachable on the public port. Batching is off, so
+ * (`/trpc/staff.*`, `/trpc/system.*`) and GET /metrics, never reachable on the public port;
+ * /healthz and /readyz as on the public one. Batching is off, so
  * one HTTP request is one procedure call and every sign-in attempt is counted as one. The
  * console forwards its visitor's address signed with a key derived from SECRET_KEY
  * (client-address.ts); X-Forwarded-For only from TRUST_PROXY, as on the public listener.
@@ -23,11 +26,12 @@ const TRPC = "/trpc/";
  * refusal under /trpc, including those made before tRPC runs (a bad input, a method), is in
  * tRPC's error shape, which is what the console's client reads.
  */
-export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy; isDraining?: () => boolean }) {
+export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy; isDraining?: () => boolean; ops: Ops }) {
   const createContext = createContextFactory(options);
   const trustedProxy = options.trustedProxy ?? (() => false);
   const consoleKey = options.db.secrets.macKey("console-forwarding");
-  const routes = routeTable([{ method: "GET", path: "/healthz", handle: healthz }]);
+  // /metrics here only: the public port never tells the world its traffic (docs/decisions.md, "Metrics").
+  const routes = routeTable([...healthRoutes(options.ops.readiness), metricsRoute(options.ops.metrics)]);
   // At run time tRPC keeps every procedure by its dotted path here (its type shows the nested record).
   const procedures = adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
   const procedureOf = (path: string) => {
@@ -47,7 +51,10 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
       trustedProxy,
       consoleKey,
       isDraining: options.isDraining,
+      answersWhileDraining: HEALTH_PATHS,
       methodsOf,
+      // A procedure's path names it (a closed set); anything else is unmatched.
+      telemetry: requestTelemetry("admin", options.ops, (path) => (procedureOf(path) ? path : routes.templateOf(path))),
       writeError(req, res, error) {
         const path = (req.url ?? "/").split("?")[0] ?? "/";
         if (!path.startsWith(TRPC)) return writeErrorResponse(res, req.requestId ?? "", error);

@@ -1,6 +1,9 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler, createStreamHandler, LICENSE_PATH, LICENSE_TEXT, restMethodsOf } from "@mga/api";
+import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler, createStreamHandler, LICENSE_PATH, LICENSE_TEXT, restMethodsOf, restRouteOf } from "@mga/api";
 import type { Logger } from "../log";
+import { HEALTH_PATHS, healthRoutes } from "../ops/ops-routes";
+import type { Ops } from "../ops/ops";
+import { requestTelemetry } from "../ops/request-telemetry";
 import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { logFailure, requestPipeline } from "./request-pipeline";
@@ -21,6 +24,8 @@ export interface AppOptions extends ApiDeps {
   trustedProxy?: IsTrustedProxy;
   /** True once the instance is shutting down (requests get 503). */
   isDraining?: () => boolean;
+  /** Metrics, traces and the readiness check (ops/). */
+  ops: Ops;
 }
 
 /**
@@ -32,7 +37,8 @@ export interface AppOptions extends ApiDeps {
  *   /v1/*                  the REST surface (trpc-to-openapi over the routers)
  *   /embed/…               the hosted chat: page and browser routes (embed/)
  *   /site/…                the built-in site login and its password and email pages (site/)
- *   GET /healthz           liveness
+ *   GET /healthz, /readyz  liveness and readiness, for a load balancer (ops/ops-routes.ts;
+ *                          GET /metrics is on the admin listener only)
  * Each path answers its own methods (HEAD wherever GET is); any other gets 405 with `Allow`.
  */
 export function createApp(options: AppOptions) {
@@ -44,7 +50,7 @@ export function createApp(options: AppOptions) {
   // A stream that fails after its first frame ends with the terminal error frame; what is worth logging is logged here.
   const onStreamError = (error: unknown, req: ApiRequest) =>
     logger.error("stream failed", { request_id: req.requestId, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
-  const streamOptions = { keepAliveMs: options.sseKeepAliveMs, onError: onStreamError };
+  const streamOptions = { keepAliveMs: options.sseKeepAliveMs, onError: onStreamError, observer: options.observer };
   const stream = createStreamHandler({ ...options, ...streamOptions });
   let openApiJson: string | undefined;
   const embedDeps = { db, upstream, ...streamOptions, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
@@ -67,14 +73,23 @@ export function createApp(options: AppOptions) {
         res.end(LICENSE_TEXT);
       },
     },
-    { method: "GET", path: "/healthz", handle: healthz },
+    ...healthRoutes(options.ops.readiness),
     ...siteRoutes(siteDeps),
     ...embedRoutes(embedDeps),
   ]);
   const isRest = (path: string) => path === "/v1" || path.startsWith("/v1/");
 
+  // Route templates only: a /v1 path by its OpenAPI path, never as sent (docs/decisions.md, "Metrics").
+  const routeOf = (path: string) => routes.templateOf(path) ?? (isRest(path) ? restRouteOf(path) : undefined);
   return requestPipeline(
-    { logger, trustedProxy: options.trustedProxy ?? (() => false), isDraining: options.isDraining, methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined) },
+    {
+      logger,
+      trustedProxy: options.trustedProxy ?? (() => false),
+      isDraining: options.isDraining,
+      answersWhileDraining: HEALTH_PATHS,
+      methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined),
+      telemetry: requestTelemetry("public", options.ops, routeOf),
+    },
     async (req: ApiRequest, res: ServerResponse, path) => {
       if (await routes.dispatch(req, res, path)) return true;
       if (!isRest(path)) return false;
@@ -85,9 +100,4 @@ export function createApp(options: AppOptions) {
       return true;
     },
   );
-}
-
-export function healthz(req: ApiRequest, res: ServerResponse): void {
-  res.setHeader("Content-Type", "application/json");
-  res.end(JSON.stringify({ status: "ok", request_id: req.requestId }));
 }

@@ -3,6 +3,7 @@ import { type ApiRequest, writeErrorResponse } from "@mga/api";
 import { AppError, isAppError } from "@mga/core/errors";
 import { newId } from "@mga/core/ids";
 import type { Logger } from "../log";
+import { type RequestTelemetry, startRequestSpan } from "../ops/request-telemetry";
 import { clientAddressOf, type IsTrustedProxy } from "./client-address";
 import { checkRequestTarget, readRequestBody } from "./request-input";
 import { methodNotAllowed } from "./route-table";
@@ -21,6 +22,9 @@ import { methodNotAllowed } from "./route-table";
  * A method the path does not answer (`methodsOf`, route-table.ts) is a 405 with `Allow`, before
  * the body is read. A listener whose clients read another error shape (the admin listener's
  * tRPC client) writes its errors itself (`writeError`).
+ *
+ * Each response is counted and timed by its route template (`telemetry`, ops/); with tracing on
+ * the request runs in a span of its own, the parent of its database, upstream and job spans.
  */
 export type Route = (req: ApiRequest, res: ServerResponse, path: string) => Promise<boolean>;
 
@@ -34,10 +38,15 @@ export interface PipelineOptions {
   writeError?: (req: ApiRequest, res: ServerResponse, error: unknown) => void;
   /** True once the instance is shutting down: a request on a kept-alive connection gets 503 and Retry-After. */
   isDraining?: () => boolean;
+  /** Paths still answered while draining (/healthz, /readyz: the balancer must see the drain). */
+  answersWhileDraining?: ReadonlySet<string>;
+  /** This listener's request metrics and traces. */
+  telemetry?: RequestTelemetry;
 }
 
 export function requestPipeline(options: PipelineOptions, route: Route) {
-  const { logger } = options;
+  const { logger, telemetry } = options;
+  const tracing = telemetry?.tracing;
   const writeError = options.writeError ?? ((req: ApiRequest, res: ServerResponse, error: unknown) => writeErrorResponse(res, req.requestId ?? "", error));
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -50,26 +59,38 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
     // Aborted when the client disconnects before the response is finished: upstream work stops.
     const clientGone = new AbortController();
     req.clientGone = clientGone.signal;
-    let cutShort = false;
+    // The method as the client sent it (HEAD is served as GET further on).
+    const method = req.method ?? "GET";
+    // One check when tracing is off (ops/tracing.ts).
+    const span = tracing ? startRequestSpan(tracing, req, requestId) : undefined;
+    // Set when the pipeline itself cuts the response short (no "client disconnected" line then).
+    const cut = { short: false };
     res.on("close", () => {
       if (res.writableFinished) return;
       clientGone.abort();
-      if (cutShort) return;
+      telemetry?.record(req, res, method, started, span);
+      if (cut.short) return;
       logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
     });
     res.on("finish", () => {
+      telemetry?.record(req, res, method, started, span);
       logger.info("request", {
         request_id: requestId,
         method: req.method,
         path: pathOf(req),
         status: res.statusCode,
         ms: msSince(started),
+        ...(span ? { trace_id: span.spanContext().traceId } : {}),
       });
     });
+    if (span && tracing) return tracing.withSpan(span, () => serve(req, res, cut));
+    return serve(req, res, cut);
+  };
 
+  async function serve(req: ApiRequest, res: ServerResponse, cut: { short: boolean }): Promise<void> {
     try {
       const url = req.url ?? "/";
-      if (options.isDraining?.()) {
+      if (options.isDraining?.() && !options.answersWhileDraining?.has(url.split("?")[0] ?? "/")) {
         // The load balancer sends the retry to another instance; this connection is not reused.
         res.setHeader("Connection", "close");
         throw new AppError("internal_error", "this server is restarting; retry the request", { status: 503, headers: { "Retry-After": "1" } });
@@ -87,11 +108,11 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       if (!isAppError(error)) logFailure(logger, req, error);
       if (!res.headersSent) writeError(req, res, error);
       else {
-        cutShort = true;
+        cut.short = true;
         res.destroy();
       }
     }
-  };
+  }
 }
 
 /**

@@ -13,6 +13,8 @@ export interface Route {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** An exact path, or a pattern whose match the handler receives. */
   path: string | RegExp;
+  /** A pattern's route template for metrics and traces (`/embed/partner/{partner}`); an exact path is its own. */
+  template?: string;
   head?: false;
   handle(req: ApiRequest, res: ServerResponse, match: RegExpExecArray | null): Promise<void> | void;
 }
@@ -20,6 +22,8 @@ export interface Route {
 export interface RouteTable {
   /** The methods a path answers, or undefined for a path no route has. */
   methodsOf(path: string): readonly string[] | undefined;
+  /** The route template of a path (metrics and traces label requests by it), or undefined for a path no route has. */
+  templateOf(path: string): string | undefined;
   /** Answers with the route of this path and method: false when no route has the path. */
   dispatch(req: ApiRequest, res: ServerResponse, path: string): Promise<boolean>;
 }
@@ -32,6 +36,11 @@ export function routeTable(routes: readonly Route[]): RouteTable {
   };
   return {
     methodsOf,
+    templateOf(path) {
+      const route = routes.find((candidate) => matches(candidate, path));
+      if (!route) return undefined;
+      return typeof route.path === "string" ? route.path : (route.template ?? "pattern");
+    },
     async dispatch(req, res, path) {
       for (const route of routes) {
         const answers = route.method === req.method || (req.method === "HEAD" && route.method === "GET" && route.head !== false);

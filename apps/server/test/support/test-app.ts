@@ -18,6 +18,10 @@ import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
 import { createApp } from "../../src/http/create-app";
 import { createLogger } from "../../src/log";
+import { createMetrics, type Metrics } from "../../src/ops/metrics";
+import { createObserver } from "../../src/ops/observer";
+import { createReadiness } from "../../src/ops/readiness";
+import type { Tracing } from "../../src/ops/tracing";
 import { undocumentedStatus } from "./documented-statuses";
 import type { UntypedJson } from "./untyped-json";
 
@@ -35,6 +39,10 @@ export interface TestApp {
   keyCache: RunningKeyCache;
   /** This instance's streamed answers. */
   answers: AnswerStreams;
+  /** This instance's Prometheus registry (scraped on the admin listener's /metrics). */
+  metrics: Metrics;
+  /** Turns the instance's drain on or off, as SIGTERM does in main.ts. */
+  setDraining(draining: boolean): void;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
   newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
   request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
@@ -57,12 +65,19 @@ export async function startTestApp(
     trustProxy?: string;
     /** Shorter leases and polls for tests of resumable answers. */
     answerStreams?: Partial<AnswerStreamsOptions>;
+    /** Traces (a test's in-memory exporter); off by default, as in production without OTEL_EXPORTER_OTLP_ENDPOINT. */
+    tracing?: Tracing;
+    /** With shareDatabaseWith: the URL this instance's pool connects through (a proxy a test can cut). */
+    databaseUrlVia?: (url: string) => string;
   } = {},
 ): Promise<TestApp> {
-  const t = options.shareDatabaseWith
-    ? { ...options.shareDatabaseWith.t, db: openDatabase(options.shareDatabaseWith.t.url, { secrets: options.shareDatabaseWith.t.db.secrets }), drop: async () => {} }
-    : await createTestDatabase();
-  const keyCache = startKeyCache(t.db, t.url);
+  const metrics = createMetrics();
+  const observer = createObserver(metrics, options.tracing);
+  const shared = options.shareDatabaseWith?.t;
+  const t = shared
+    ? { ...shared, db: openDatabase(options.databaseUrlVia?.(shared.url) ?? shared.url, { secrets: shared.db.secrets, wrapSql: observer.wrapSql }), drop: async () => {} }
+    : await createTestDatabase({ wrapSql: observer.wrapSql });
+  const keyCache = startKeyCache(t.db, t.url, {}, observer);
   await keyCache.ready;
   const answers = await startAnswerStreams(t.db, t.url, options.answerStreams);
   const logs: string[] = [];
@@ -72,7 +87,7 @@ export async function startTestApp(
   await new Promise<void>((resolve) => adminServer.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
-  const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800 });
+  const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800, observer });
   const directory = typeof options.directory === "function" ? options.directory(t.db) : (options.directory ?? localDirectory(t.db));
   const queue = await JobQueue.start({
     connectionString: t.url,
@@ -81,10 +96,15 @@ export async function startTestApp(
     retryDelaySeconds: 1,
     retryLimit: 2,
     expireInSeconds: options.jobExpireInSeconds ?? 60,
+    observer,
   });
+  metrics.watch({ db: t.db, queue });
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
   const logger = createLogger("debug", (line) => logs.push(line));
-  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl };
+  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl, observer };
+  let draining = false;
+  const isDraining = () => draining;
+  const ops = { metrics, tracing: options.tracing, readiness: createReadiness({ db: t.db, queue, isDraining }) };
   server.on(
     "request",
     createApp({
@@ -94,9 +114,11 @@ export async function startTestApp(
       sseKeepAliveMs: options.sseKeepAliveMs,
       siteCallbackSecret: options.siteCallbackSecret,
       trustedProxy: trustedProxies(options.trustProxy ?? ""),
+      isDraining,
+      ops,
     }),
   );
-  adminServer.on("request", createAdminApp({ ...deps, logger }));
+  adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, ops }));
 
   return {
     baseUrl,
@@ -107,6 +129,10 @@ export async function startTestApp(
     queue,
     keyCache,
     answers,
+    metrics,
+    setDraining(value) {
+      draining = value;
+    },
     async newKey(options = {}) {
       const org = await createOrganization(t.db, { name: "Test Lender" });
       if (options.tenant) await configureTenant(t.db, { organizationId: org.id, config: options.tenant });

@@ -9,10 +9,10 @@ import type { ApiContext } from "../context";
  * recorded on `ctx.response` before the scope is checked: the request was counted either way,
  * and each transport decides which of its answers carry them.
  */
-export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response">, scope: Scope | undefined): Promise<AuthenticatedKey> {
+export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response" | "observer">, scope: Scope | undefined): Promise<AuthenticatedKey> {
   const key = await authenticateApiKey(ctx.db, ctx.presentedKey);
   const rateLimit = await takeRateLimitToken(ctx.db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute });
-  Object.assign(ctx.response.headers, enforceRateLimit(rateLimit));
+  Object.assign(ctx.response.headers, enforceRateLimit(rateLimit, undefined, ctx.observer));
   if (scope) requireScope(key, scope);
   return key;
 }

@@ -79,7 +79,7 @@ export async function resumePoint(db: Database, conversationId: string, lastEven
 export async function writeFollowedAnswer(db: Database, req: ApiRequest, res: ServerResponse, from: ResumePoint, options: StreamWriterOptions & { headers: Record<string, string> }): Promise<void> {
   const streams = answerStreams(db);
   for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
-  const sse = new SseWriter(res, options.keepAliveMs);
+  const sse = new SseWriter(res, options.keepAliveMs, options.observer);
   sse.open();
   if (req.method === "HEAD") return sse.end();
   const stop = new AbortController();

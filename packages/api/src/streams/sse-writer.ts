@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { NO_OBSERVER, type Observer } from "@mga/core/observe";
 
 /**
  * Writes a text/event-stream: one `data: <json>` frame per event, a comment every
@@ -14,6 +15,8 @@ export class SseWriter {
   constructor(
     private readonly res: ServerResponse,
     private readonly keepAliveMs = 15_000,
+    /** Told when the stream opens and closes (the host's open-streams gauge). */
+    private readonly observer: Pick<Observer, "sseStreamOpened"> = NO_OBSERVER,
   ) {}
 
   get hasStarted(): boolean {
@@ -67,7 +70,9 @@ export class SseWriter {
     // Tells nginx-style proxies not to buffer the stream.
     this.res.setHeader("X-Accel-Buffering", "no");
     // No flushHeaders(): the first frame's write carries the headers, one packet instead of two.
+    const observedClose = this.observer.sseStreamOpened();
     this.res.on("close", () => {
+      observedClose();
       this.closed = true;
       clearTimeout(this.keepAlive);
     });

@@ -3,6 +3,7 @@ import { answerStreamsOf, type AnswerStreams, frameId, type LiveAnswer } from "@
 import { ANSWER_CANCELLED } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import { AppError } from "@mga/core/errors";
+import type { Observer } from "@mga/core/observe";
 import type { ApiRequest } from "../context";
 import type { StreamEvent } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
@@ -14,6 +15,8 @@ export interface StreamWriterOptions {
   keepAliveMs?: number | undefined;
   /** Told of a failure worth logging (5xx), unless its client had gone. */
   onError?: ((error: unknown, req: ApiRequest) => void) | undefined;
+  /** The host's metrics and traces: told when each stream opens and closes, of hosted-chat rate-limit refusals. */
+  observer?: Observer | undefined;
 }
 
 /** What the answer's run gets: where its frames go, and how it is stopped and stored. */
@@ -37,7 +40,7 @@ export function answerStreams(db: Database): AnswerStreams {
 export async function writeAnswerStream(db: Database, req: ApiRequest, res: ServerResponse, options: StreamWriterOptions & { headers: Record<string, string> }, run: AnswerRun): Promise<void> {
   const streams = answerStreams(db);
   const live = streams.begin(req.requestId ?? "");
-  const sse = new SseWriter(res, options.keepAliveMs);
+  const sse = new SseWriter(res, options.keepAliveMs, options.observer);
   const setHeaders = () => {
     for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
   };

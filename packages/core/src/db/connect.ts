@@ -1,5 +1,5 @@
 import path from "node:path";
-import { type Database, openDatabase } from "./database";
+import { type Database, openDatabase, type Sql } from "./database";
 import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDatabase } from "./migrate";
 import { resolveSecretKey } from "../secrets/secret-key-file";
@@ -17,6 +17,8 @@ export interface ConnectOptions {
   log?: (line: string) => void;
   /** The process stops the embedded cluster itself on SIGTERM/SIGINT (see EmbeddedPostgresOptions). */
   handlesSignals?: boolean;
+  /** Wraps the service's SQL (the host's query spans; openDatabase). */
+  wrapSql?: ((sql: Sql) => Sql) | undefined;
 }
 
 export interface Connection {
@@ -36,7 +38,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     url = embedded.url;
   }
   if (options.migrate !== false) await migrateDatabase(url);
-  const db = openDatabase(url, { secrets, maxConnections: options.maxConnections });
+  const db = openDatabase(url, { secrets, maxConnections: options.maxConnections, wrapSql: options.wrapSql });
   return {
     db,
     url,

@@ -23,7 +23,14 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openDatabase(url: string, options: { secrets: ServerSecrets; maxConnections?: number }): Database {
+export interface OpenDatabaseOptions {
+  secrets: ServerSecrets;
+  maxConnections?: number;
+  /** Wraps the SQL of the pool and of each transaction's connection (the host's query spans; observe/observer.ts). */
+  wrapSql?: ((sql: Sql) => Sql) | undefined;
+}
+
+export function openDatabase(url: string, options: OpenDatabaseOptions): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
   // An idle client that loses its connection emits "error"; without a listener it crashes the process.
   pool.on("error", () => {});
@@ -33,7 +40,7 @@ export function openDatabase(url: string, options: { secrets: ServerSecrets; max
   lockPool.on("error", () => {});
   return registerPool(
     {
-      sql: pool,
+      sql: options.wrapSql ? options.wrapSql(pool) : pool,
       lockPool,
       secrets: options.secrets,
       async close() {
@@ -41,5 +48,6 @@ export function openDatabase(url: string, options: { secrets: ServerSecrets; max
       },
     },
     pool,
+    options.wrapSql,
   );
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import type { Database } from "./database";
 
 /**
  * Applies the SQL migrations in packages/core/prisma/migrations, in name order, each in its
@@ -97,4 +98,20 @@ export function findMigrationsDir(): string {
     dir = path.dirname(dir);
   }
   throw new Error("prisma/migrations not found next to @mga/core");
+}
+
+/**
+ * The migrations this build ships that the database has not applied (the readiness check): an
+ * instance whose schema is behind its code must not take traffic. A database without the
+ * migrations table has applied none.
+ */
+export async function pendingMigrations(db: Database, migrationsDir = findMigrationsDir()): Promise<string[]> {
+  const names = readdirSync(migrationsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(migrationsDir, entry.name, "migration.sql")))
+    .map((entry) => entry.name);
+  const table = await db.sql.query<{ found: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS found`);
+  if (!table.rows[0]?.found) return names.sort();
+  const { rows } = await db.sql.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+  const applied = new Set(rows.map((row) => row.migration_name));
+  return names.filter((name) => !applied.has(name)).sort();
 }

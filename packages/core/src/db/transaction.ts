@@ -1,8 +1,10 @@
 import type pg from "pg";
-import type { Database } from "./database";
+import type { Database, Sql } from "./database";
 
 /** The pool each opened database takes a transaction's connection from (kept out of `Database`). */
 const pools = new WeakMap<Database, pg.Pool>();
+/** The wrapper of each opened database's SQL, applied to its transactions' connections too. */
+const wrappers = new WeakMap<Database, (sql: Sql) => Sql>();
 /** The `Database` values handed to `withTransaction`'s work. */
 const transactions = new WeakSet<Database>();
 /** Each transaction's handle: the `Database` it was opened on. */
@@ -28,9 +30,16 @@ export function onCommit(db: Database, action: () => void): void {
 }
 
 /** Called once by openDatabase. */
-export function registerPool(db: Database, pool: pg.Pool): Database {
+export function registerPool(db: Database, pool: pg.Pool, wrapSql?: (sql: Sql) => Sql): Database {
   pools.set(db, pool);
+  if (wrapSql) wrappers.set(db, wrapSql);
   return db;
+}
+
+/** Connections of the pool `db` was opened with (the host's pool-use metric); undefined for a handle openDatabase did not make. */
+export function poolUse(db: Database): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = pools.get(databaseOf(db));
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }
 
 /**
@@ -44,9 +53,10 @@ export async function withTransaction<T>(db: Database, work: (tx: Database) => P
   const pool = pools.get(db);
   if (!pool) throw new Error("withTransaction needs a Database made by openDatabase");
   const client = await pool.connect();
+  const wrap = wrappers.get(db);
   const tx: Database = {
     ...db,
-    sql: client,
+    sql: wrap ? wrap(client) : client,
     async close() {
       throw new Error("a transaction ends with its withTransaction call");
     },

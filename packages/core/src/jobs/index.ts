@@ -1,3 +1,3 @@
 // @mga/core/jobs: what the rest of the service may use of this area; everything else is internal.
-export { JobQueue } from "./job-queue";
+export { JobQueue, type QueueDepth } from "./job-queue";
 export { startWorkers } from "./workers";

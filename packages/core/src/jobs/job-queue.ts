@@ -1,5 +1,6 @@
 import { type JobWithMetadata, PgBoss } from "pg-boss";
 import type { Database } from "../db/database";
+import { NO_OBSERVER, type Observer } from "../observe/observer";
 
 /**
  * The durable job queue: pg-boss, in its own `pgboss` schema of the service's database.
@@ -30,12 +31,27 @@ export interface JobQueueOptions {
   /** Seconds between pg-boss's checks for expired jobs (tests shorten it). */
   superviseIntervalSeconds?: number;
   onError?: (error: unknown) => void;
+  /** Runs each job (the host's job metrics and spans). */
+  observer?: Pick<Observer, "runJob">;
+}
+
+/** Jobs of one queue by state, as of pg-boss's last count of it. */
+export interface QueueDepth {
+  queue: QueueName;
+  /** Waiting and runnable now. */
+  ready: number;
+  /** Waiting for a later start (a retry's backoff). */
+  deferred: number;
+  active: number;
 }
 
 export class JobQueue {
+  private running = true;
+
   private constructor(
     readonly boss: PgBoss,
     private readonly pollingIntervalSeconds: number,
+    private readonly observer: Pick<Observer, "runJob">,
   ) {}
 
   static async start(options: JobQueueOptions): Promise<JobQueue> {
@@ -64,7 +80,10 @@ export class JobQueue {
           });
       }
     }
-    return new JobQueue(boss, options.pollingIntervalSeconds ?? 1);
+    const queue = new JobQueue(boss, options.pollingIntervalSeconds ?? 1, options.observer ?? NO_OBSERVER);
+    // pg-boss may also stop by itself (a fatal error): the instance is then no longer ready.
+    boss.once("stopped", () => (queue.running = false));
+    return queue;
   }
 
   /**
@@ -84,11 +103,23 @@ export class JobQueue {
    */
   async work<T extends object>(name: QueueName, handler: (data: T, attempt: { last: boolean }) => Promise<void>): Promise<void> {
     await this.boss.work<T>(name, { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
-      for (const job of jobs as unknown as Array<JobWithMetadata<T>>) await handler(job.data, { last: job.retryCount >= job.retryLimit });
+      for (const job of jobs as unknown as Array<JobWithMetadata<T>>) await this.observer.runJob(name, () => handler(job.data, { last: job.retryCount >= job.retryLimit }));
     });
   }
 
+  /** True from start until stop: jobs are being taken (the readiness check). */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** How many jobs wait and run in each queue (the job-queue depth metric). */
+  async depth(): Promise<QueueDepth[]> {
+    const queues = await this.boss.getQueues(Object.values(QUEUES));
+    return queues.map((queue) => ({ queue: queue.name as QueueName, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
+  }
+
   async stop(): Promise<void> {
+    this.running = false;
     await this.boss.stop({ graceful: true, timeout: 5_000 });
   }
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { NO_OBSERVER, type Observer } from "../observe/observer";
 import type { AuthenticatedKey } from "./authenticate-api-key";
 import type { KeyChange } from "./key-changes";
 
@@ -48,7 +49,11 @@ export class KeyCache {
    */
   private readonly reads = new Map<string, Promise<KeyLookup>>();
 
-  constructor(options: Partial<KeyCacheOptions> = {}) {
+  constructor(
+    options: Partial<KeyCacheOptions> = {},
+    /** Told of each lookup's outcome (the host's key-cache hit and miss counters). */
+    private readonly observer: Pick<Observer, "keyCacheLookup"> = NO_OBSERVER,
+  ) {
     const settings = { ...KEY_CACHE_DEFAULTS, ...options };
     this.keys = new LRUCache({ max: settings.maxKeys, ttl: settings.ttlMs });
     this.refusals = new LRUCache({ max: settings.maxRefusals, ttl: settings.refusalTtlMs });
@@ -65,6 +70,7 @@ export class KeyCache {
   /** The cached answer, else the result of `read` (shared with every concurrent miss of the same hash), remembered. */
   lookUp(hash: string, read: () => Promise<KeyLookup>): Promise<KeyLookup> {
     const cached = this.get(hash);
+    this.observer.keyCacheLookup(cached !== undefined);
     if (cached) return Promise.resolve(cached);
     if (!this.serving) return read();
     const underWay = this.reads.get(hash);

@@ -1,5 +1,6 @@
 import type { Database } from "../db/database";
 import { startNotificationListener } from "../db/notification-listener";
+import { NO_OBSERVER, type Observer } from "../observe/observer";
 import { KeyCache, type KeyCacheOptions } from "./key-cache";
 import { KEY_CHANGES_CHANNEL, parseKeyChange } from "./key-changes";
 
@@ -27,9 +28,9 @@ export interface RunningKeyCache {
  * drops what it touches at once; a lost connection drops everything and turns the cache off
  * until LISTEN is in force again.
  */
-export function startKeyCache(db: Database, url: string, options: Partial<KeyCacheOptions> = {}): RunningKeyCache {
+export function startKeyCache(db: Database, url: string, options: Partial<KeyCacheOptions> = {}, observer: Pick<Observer, "keyCacheLookup"> = NO_OBSERVER): RunningKeyCache {
   if (caches.has(db)) throw new Error("a key cache is already running for this database handle");
-  const cache = new KeyCache(options);
+  const cache = new KeyCache(options, observer);
   caches.set(db, cache);
   const listener = startNotificationListener(
     url,

@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error";
 import { getKeyById } from "../keys/authenticate-api-key";
 import type { SendMessageInput } from "../conversations/send-message";
 import { countChatAnswer } from "../rate-limits/count-chat-answer";
+import { NO_OBSERVER, type Observer } from "../observe/observer";
 import { enforceRateLimit, type RateLimitState } from "../rate-limits/rate-limit";
 import { takeRateLimitToken } from "../rate-limits/take-rate-limit-token";
 import type { EmbeddedOwner } from "../conversations/conversations";
@@ -27,14 +28,19 @@ export function embeddedOwner(authority: ChatAuthority): EmbeddedOwner {
  * recorded with the conversation and each message (they identify the credential and the loan,
  * never authenticate anything).
  */
-export async function embeddedMessageInput(db: Database, authority: ChatAuthority, input: { requestId: string; message: string; conversationId?: string | undefined }): Promise<SendMessageInput> {
+export async function embeddedMessageInput(
+  db: Database,
+  authority: ChatAuthority,
+  input: { requestId: string; message: string; conversationId?: string | undefined },
+  observer: Pick<Observer, "rateLimitRefused"> = NO_OBSERVER,
+): Promise<SendMessageInput> {
   const message = input.message.trim();
   if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
   const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), countChatAnswer(db, { partnerUserId: authority.partnerUserId })]);
   // The user's own limit first: an answer refused there spends nothing of the key's budget,
   // which every user of the partner shares; then the key's, like its API requests.
-  enforceRateLimit(user.state, overUserLimit);
-  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }), overSharedLimit);
+  enforceRateLimit(user.state, overUserLimit, observer);
+  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }), overSharedLimit, observer);
   const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
   return {
     key,

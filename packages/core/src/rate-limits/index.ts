@@ -2,4 +2,4 @@
 export { DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE, MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE } from "./chat-answer-limit";
 export { enforceRateLimit } from "./rate-limit";
 export { takeRateLimitToken } from "./take-rate-limit-token";
-export type { RateLimitState } from "./rate-limit";
+export type { RateLimitPolicy, RateLimitState } from "./rate-limit";

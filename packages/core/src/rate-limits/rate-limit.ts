@@ -1,4 +1,5 @@
 import { AppError } from "../errors/app-error";
+import { NO_OBSERVER, type Observer } from "../observe/observer";
 
 /** Requests per minute for a key created without --rate-limit. */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -35,10 +36,14 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 
 const overKeyLimit = (state: RateLimitState) => `rate limit of ${state.limit} requests per minute exceeded; retry in ${state.resetSeconds}s`;
 
-/** The headers of an admitted state; a refused one throws 429 `rate_limited` with Retry-After, its message from `refusal`. */
-export function enforceRateLimit(state: RateLimitState, refusal: (state: RateLimitState) => string = overKeyLimit): Record<string, string> {
+/**
+ * The headers of an admitted state; a refused one throws 429 `rate_limited` with Retry-After, its
+ * message from `refusal`, and is reported to `observer` (the host's refusal counter).
+ */
+export function enforceRateLimit(state: RateLimitState, refusal: (state: RateLimitState) => string = overKeyLimit, observer: Pick<Observer, "rateLimitRefused"> = NO_OBSERVER): Record<string, string> {
   const headers = rateLimitHeaders(state);
   if (state.count > state.limit) {
+    observer.rateLimitRefused(state.policy ?? "per-key");
     throw new AppError("rate_limited", refusal(state), { headers: { ...headers, "Retry-After": String(state.resetSeconds) } });
   }
   return headers;

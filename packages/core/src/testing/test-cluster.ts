@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openDatabase, type Database } from "../db/database";
+import { openDatabase, type Database, type OpenDatabaseOptions } from "../db/database";
 import { ensureDatabase, quoteIdent, startEmbeddedPostgres } from "../db/embedded-postgres";
 import { migrateDatabase } from "../db/migrate";
 import { randomBase62 } from "../ids/new-id";
@@ -40,14 +40,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: Pick<OpenDatabaseOptions, "wrapSql"> = {}): Promise<TestDatabase> {
   const adminUrl = process.env[TEST_ADMIN_URL_ENV];
   if (!adminUrl) throw new Error(`${TEST_ADMIN_URL_ENV} is not set: add @mga/core/testing's globalSetup to vitest.config`);
   const name = `t_${randomBase62(12).toLowerCase()}`;
   await ensureDatabase(adminUrl, name);
   const url = withDatabase(adminUrl, name);
   await migrateDatabase(url);
-  const db = openDatabase(url, { secrets: TEST_SECRETS, maxConnections: 5 });
+  const db = openDatabase(url, { secrets: TEST_SECRETS, maxConnections: 5, wrapSql: options.wrapSql });
   return {
     db,
     url,

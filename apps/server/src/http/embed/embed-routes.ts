@@ -49,7 +49,7 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
   return [
     // Every method of the retired route is gone (spec 5 item 6), never a redirect.
     ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((method) => ({ method, path: RETIRED, handle: retired })),
-    { method: "GET", path: /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/, handle: (_req, res) => sendChatPage(res) },
+    { method: "GET", path: /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/, template: "/embed/partner/{partner}", handle: (_req, res) => sendChatPage(res) },
     {
       method: "GET",
       path: "/embed/demo-partner",
@@ -117,7 +117,7 @@ export function embedRoutes(deps: EmbedDeps): Route[] {
           const authority = await verifyChatToken(db, bearer(req));
           const parsed = chatBody.safeParse(req.body);
           if (!parsed.success) throw new AppError("invalid_request", 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');
-          return embeddedMessageInput(db, authority, { requestId: req.requestId ?? "", message: parsed.data.message, conversationId: parsed.data.conversation_id });
+          return embeddedMessageInput(db, authority, { requestId: req.requestId ?? "", message: parsed.data.message, conversationId: parsed.data.conversation_id }, deps.observer);
         });
       },
     },

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
-import { type ChatUpstream, UpstreamError, type UpstreamEvent, type UpstreamRequest } from "./chat-upstream";
+import { NO_OBSERVER, type Observer } from "../../observe/observer";
+import { type ChatUpstream, UpstreamError, type UpstreamEvent, type UpstreamFailure, type UpstreamRequest } from "./chat-upstream";
 import { parseSseData } from "./sse-parser";
 
 export interface HttpChatUpstreamOptions {
@@ -13,6 +14,8 @@ export interface HttpChatUpstreamOptions {
   idleTimeoutMs?: number;
   /** Longest whole answer. */
   totalTimeoutMs?: number;
+  /** Told when each call begins and how it ended (the host's upstream latency and error metrics, its spans). */
+  observer?: Pick<Observer, "upstreamCall">;
 }
 
 /** The real HTTP client of the upstream chat protocol (docs/upstream-protocol.md). */
@@ -86,6 +89,8 @@ export class HttpChatUpstream implements ChatUpstream {
     };
 
     let finished = false;
+    let failure: UpstreamFailure | undefined;
+    const observed = (this.options.observer ?? NO_OBSERVER).upstreamCall();
     try {
       let response: IncomingMessage;
       try {
@@ -145,7 +150,12 @@ export class HttpChatUpstream implements ChatUpstream {
       if (!completed) throw new UpstreamError("truncated", "the upstream stream ended before the answer was complete");
       finished = true;
       releaseWhenEnded(response);
+    } catch (error) {
+      failure = error instanceof UpstreamError ? error.reason : "unreachable";
+      throw error;
     } finally {
+      // An answer its consumer stopped reading (the client left) ends as cancelled.
+      observed(finished ? "completed" : (failure ?? "cancelled"));
       clearTimeout(total);
       clearTimeout(idle);
       request.signal?.removeEventListener("abort", onCallerAbort);
