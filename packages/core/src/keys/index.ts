@@ -2,6 +2,7 @@
 export { MAX_RATE_LIMIT_PER_MINUTE, createApiKey, getApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimit, updateApiKey } from "./api-keys";
 export { EXPIRING_SOON_DAYS, MAX_KEY_LIFETIME_DAYS, MAX_ROLL_OVERLAP_SECONDS, isExpired } from "./key-expiry";
 export { listKeysExpiringWithin } from "./expiring-keys";
+export { keyRollAuditDetails, keyUpdateAuditDetails } from "./key-audit";
 export { rollApiKey } from "./roll-api-key";
 export type { RolledKey } from "./roll-api-key";
 export type { ApiKeySummary } from "./api-keys";
