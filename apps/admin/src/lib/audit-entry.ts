@@ -17,6 +17,8 @@ const ACTIONS: Record<string, string> = {
   "integration.chat_answer_limit": "Changed the chat answers per user",
   "key.create": "Created the API key",
   "key.revoke": "Revoked the API key",
+  "key.update": "Edited the API key",
+  "key.roll": "Rolled the API key",
   "key.rate_limit": "Changed the key's rate limit",
   "key.launch_bind": "Bound the key's launches",
   "key.launch_unbind": "Disabled the key's launch binding",
@@ -55,6 +57,10 @@ export function detailLabel(key: string): string {
 export function detailValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (Array.isArray(value)) return value.length ? value.map(detailValue).join(", ") : "none";
+  // An edit's change of one field (key.update): "old → new".
+  if (typeof value === "object" && "from" in value && "to" in value && Object.keys(value).length === 2) {
+    return `${detailValue((value as { from: unknown }).from)} → ${detailValue((value as { to: unknown }).to)}`;
+  }
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
