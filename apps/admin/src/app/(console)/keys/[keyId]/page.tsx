@@ -94,10 +94,7 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             <EditKeyForm keyId={key.id} name={key.name} scopes={key.scopes} catalog={catalog.scopes} />
           </Section>
           <Section title="Roll">
-            <p>
-              Rolling creates a new key with the same name, scopes, rate limit, alias grants and launch binding, and gives this key an end date. Partners swap in the new key before
-              then.
-            </p>
+            <p>Rolling creates a new key with the same name, scopes, rate limit, alias grants and launch binding, and gives this key an end date. Partners swap in the new key before then.</p>
             <RollKeyForm keyId={key.id} />
           </Section>
         </>
