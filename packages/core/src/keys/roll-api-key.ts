@@ -35,10 +35,9 @@ export async function rollApiKey(db: Database, id: string, input: { oldKeyExpire
     if (!old) throw new AppError("not_found", `key ${id} not found`);
     if (old.status !== "active") throw new AppError("invalid_request", `key ${id} is revoked; create a new key instead`);
     // A second live successor would leave the partner two secrets to track: revoke the first one to roll again.
-    const { rows: live } = await tx.sql.query<{ id: string }>(
-      "SELECT id FROM api_keys WHERE rolled_from_key_id = $1 AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) LIMIT 1",
-      [id],
-    );
+    const { rows: live } = await tx.sql.query<{ id: string }>("SELECT id FROM api_keys WHERE rolled_from_key_id = $1 AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) LIMIT 1", [
+      id,
+    ]);
     if (live[0]) throw new AppError("invalid_request", `key ${id} was already rolled to ${live[0].id}; revoke that key first to roll again`);
 
     const { rows: inserted } = await tx.sql.query<KeyRow>(
@@ -55,10 +54,7 @@ export async function rollApiKey(db: Database, id: string, input: { oldKeyExpire
        SELECT $2, integration_id, public_name, enabled FROM launch_bindings WHERE api_key_id = $1`,
       [old.id, successor.id],
     );
-    const { rows: updated } = await tx.sql.query<KeyRow>(
-      `UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $2), $2) WHERE id = $1 RETURNING ${COLUMNS}`,
-      [old.id, oldKeyExpiresAt],
-    );
+    const { rows: updated } = await tx.sql.query<KeyRow>(`UPDATE api_keys SET expires_at = LEAST(COALESCE(expires_at, $2), $2) WHERE id = $1 RETURNING ${COLUMNS}`, [old.id, oldKeyExpiresAt]);
     // The old key's cached record must learn its expiry; no instance may refuse the new key as unknown.
     await publishKeyChange(tx, { kind: "key", id: old.id });
     await publishKeyChange(tx, { kind: "key_created" });
