@@ -17,6 +17,8 @@ const ACTIONS: Record<string, string> = {
   "integration.chat_answer_limit": "Changed the chat answers per user",
   "key.create": "Created the API key",
   "key.revoke": "Revoked the API key",
+  "key.update": "Edited the API key",
+  "key.roll": "Rolled the API key",
   "key.rate_limit": "Changed the key's rate limit",
   "key.launch_bind": "Bound the key's launches",
   "key.launch_unbind": "Disabled the key's launch binding",

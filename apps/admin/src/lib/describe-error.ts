@@ -49,6 +49,14 @@ const RULES: Rule[] = [
   [/^must differ from the canonical slug$/, () => "An alias must differ from the integration's own slug."],
   [/^alias (\S+) is not an alias of \S+$/, (m) => `${m[1]} is no longer an alias of this integration: reload the page.`],
   [/^key \S+ is revoked$/, () => "This key is revoked."],
+  // Key lifecycle: expiry, roll, edit.
+  [/^key \S+ is revoked; create a new key instead$/, () => "This key is revoked: create a new key instead."],
+  [/^key \S+ was already rolled to (\S+); revoke that key first to roll again$/, (m) => `This key was already rolled to ${m[1]}, which still works: revoke that key first to roll again.`],
+  [/^must be in the future$/, () => "Choose a date after today."],
+  [/^must be at most (\d+) days ahead$/, (m) => `Choose a date at most ${m[1]} days ahead.`],
+  [/^must be a date-time$/, () => "Enter a date."],
+  [/^must be a whole number from 0 \(now\) to \d+ \(7 days\)$/, () => "Choose when the old key stops: from now to 7 days."],
+  [/^give name, scopes or both$/, () => "Change the name or the scopes."],
   [/^key \S+ lacks the embed:launch scope/, () => ({ path: "integration", text: "Only a key with the embed:launch scope can be bound: create a separate launch key." })],
   [/^no integration or alias named (\S+) in the key's organization$/, (m) => ({ path: "integration", text: `No integration or alias of this organization is named ${m[1]}.` })],
   [/^must be an integer from 1 to (\d+) requests per minute$/, (m) => `Enter a whole number from 1 to ${m[1]}.`],
@@ -156,7 +164,9 @@ export function describeApiError(error: unknown, fields: FieldMap = {}): FormSta
   // typed it: shown beside that input, in a rule's words when one knows it.
   const field = (error.data as { field?: string } | undefined)?.field;
   const input = field ? fieldOf(field, fields) : undefined;
-  if (input) return { status: "error", fieldErrors: { [input]: plain(error.message)?.text ?? sentence(error.message) } };
+  // "expires_at: must be …" names its field twice: the rules read the problem after the name.
+  const problem = field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
+  if (input) return { status: "error", fieldErrors: { [input]: plain(problem)?.text ?? sentence(problem) } };
   return describeProblems(splitIssues(error.message), fields, codeOf(error));
 }
 

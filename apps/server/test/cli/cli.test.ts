@@ -72,6 +72,43 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     await expect(authenticateApiKey(t.db, created.json.key)).rejects.toMatchObject({ code: "unauthorized" });
   });
 
+  it("creates a key with an expiry, edits and rolls it (audited as cli), and lists the keys expiring soon", async () => {
+    const org = await cli("org:create", "--name", "Rolling Lending", "--json");
+    const expiresAt = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const created = await cli("key:create", "--org", org.json.id, "--name", "server", "--scopes", "chat:read", "--expires-at", expiresAt, "--json");
+    expect(created.json).toMatchObject({ scopes: ["chat:read"], expires_at: expiresAt });
+    for (const bad of ["2027-01-01", new Date(Date.now() - 60_000).toISOString()]) {
+      const refused = await cli("key:create", "--org", org.json.id, "--name", "bad", "--scopes", "chat:read", "--expires-at", bad, "--json");
+      expect(refused.code, bad).toBe(1);
+      expect(refused.json.error.message).toMatch(/expires-at|expires_at/);
+    }
+
+    const edited = await cli("key:update", "--id", created.json.id, "--name", "renamed", "--scopes", "chat:read,sources:read", "--json");
+    expect(edited.json).toEqual({ id: created.json.id, name: "renamed", scopes: ["chat:read", "sources:read"] });
+    expect((await authenticateApiKey(t.db, created.json.key)).scopes).toEqual(["chat:read", "sources:read"]);
+    expect((await cli("key:update", "--id", created.json.id, "--json")).json.error.message).toBe("give --name, --scopes or both");
+
+    expect((await cli("key:roll", "--id", created.json.id, "--old-key-expires-in", "8d", "--json")).json.error.message).toMatch(/old_key_expires_in_seconds/);
+    const rolled = await cli("key:roll", "--id", created.json.id, "--old-key-expires-in", "24h", "--json");
+    expect(rolled.code).toBe(0);
+    expect((await authenticateApiKey(t.db, rolled.json.key)).id).toBe(rolled.json.id);
+    expect((await authenticateApiKey(t.db, created.json.key)).id).toBe(created.json.id);
+    expect(Math.abs(Date.parse(rolled.json.previous.expires_at) - (Date.now() + 86_400_000))).toBeLessThan(60_000);
+
+    const expiring = await cli("key:expiring", "--org", org.json.id, "--json");
+    expect(expiring.json.keys.map((key: { id: string }) => key.id)).toEqual([created.json.id]);
+    expect(expiring.stdout).not.toContain(created.json.key);
+    const audit = await t.db.sql.query("SELECT actor, action, details FROM audit_log WHERE target = $1 ORDER BY created_at", [created.json.id]);
+    expect(audit.rows).toEqual([
+      { actor: "cli", action: "key.update", details: { name: { from: "server", to: "renamed" }, scopes: { from: ["chat:read"], to: ["chat:read", "sources:read"] } } },
+      {
+        actor: "cli",
+        action: "key.roll",
+        details: { successor_id: rolled.json.id, successor_last_four: rolled.json.key.slice(-4), old_key_expires_at: rolled.json.previous.expires_at },
+      },
+    ]);
+  });
+
   it("rejects an invalid tenant file naming the field, and changes nothing", async () => {
     const org = await cli("org:create", "--name", "Strict", "--json");
     const file = path.join(os.tmpdir(), `tenant-bad-${process.pid}.json`);

@@ -71,6 +71,7 @@ const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conve
 // ---------------------------------------------------------------------------------------
 interface Fixture {
   fuzzKey: string;
+  fuzzKeyId: string;
   controlKey: string;
   /** Owned by the fuzz key: the conversation the fuzzed routes name. */
   conversationId: string;
@@ -161,6 +162,7 @@ beforeAll(async () => {
 
   f = {
     fuzzKey: fuzz.key,
+    fuzzKeyId: fuzz.id,
     controlKey: control.plaintext,
     conversationId,
     controlConversationId,
@@ -1112,6 +1114,75 @@ function buildRoutes(): Record<Surface, Route[]> {
     wrongMethod(rename, "GET"),
   ];
   list.semantic = [fc.constant(caseOf(list, "no staff session", {})), wrongMethod(list, "POST")];
+
+  // Key lifecycle (issue 25). Each base request names a key or organization that does not exist,
+  // so even a well-formed one changes nothing; the bad fields are also tried on the fuzz key itself.
+  const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const badExpiry: Json[] = ["tomorrow", "2027-01-01", 42, { a: 1 }, new Date(Date.now() - 60_000).toISOString(), new Date(Date.now() + 400 * 86_400_000).toISOString(), "2027-02-30T00:00:00Z"];
+  const badScopes: Json[] = [[], ["embed:*"], ["chat:read", "admin"], "chat:read", null, [42]];
+  const createKey: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.keys.create",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { organization_id: "org_fuzz_missing", name: "Fuzz key", scopes: ["chat:read"], expires_at: future } },
+  };
+  const updateKey: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.keys.update",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { id: "key_fuzz_missing", name: "Fuzz renamed", scopes: ["chat:read"] } },
+  };
+  const rollKey: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.keys.roll",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { id: "key_fuzz_missing", old_key_expires_in_seconds: 3600, expires_at: future } },
+  };
+  const expiring: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "GET",
+    path: "/trpc/staff.keys.expiring",
+    query: [["input", JSON.stringify({ organization_id: "org_fuzz_missing", within_days: 7 })]],
+    credentials: trpcCredentials,
+  };
+  const onFuzzKey = (route: Route): Route => ({ ...route, body: { type: "json", value: { ...route.body?.value, id: f.fuzzKeyId } } });
+  createKey.semantic = [
+    fc.constant(caseOf(createKey, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(createKey, fc.constant(staff)),
+    badFields(createKey, fc.constant(staff), { expires_at: badExpiry, scopes: badScopes, name: ["", "   ", "x".repeat(201), 42] }),
+    wrongMethod(createKey, "GET"),
+  ];
+  updateKey.semantic = [
+    fc.constant(caseOf(updateKey, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(onFuzzKey(updateKey), fc.constant(staff)),
+    badFields(onFuzzKey(updateKey), fc.constant(staff), { name: ["", "   ", "x".repeat(201), 42, null], scopes: badScopes }),
+    fc.constant(caseOf(updateKey, "neither name nor scopes", staff, { body: Buffer.from(JSON.stringify({ id: f.fuzzKeyId })) })),
+    wrongMethod(updateKey, "GET"),
+  ];
+  rollKey.semantic = [
+    fc.constant(caseOf(rollKey, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(onFuzzKey(rollKey), fc.constant(staff)),
+    badFields(onFuzzKey(rollKey), fc.constant(staff), {
+      old_key_expires_in_seconds: [-1, 604_801, 1.5, "3600", null, "<absent>", 1e21],
+      expires_at: badExpiry,
+      id: ["", 42, null, "<absent>"],
+    }),
+    wrongMethod(rollKey, "GET"),
+  ];
+  expiring.semantic = [
+    fc.constant(caseOf(expiring, "no staff session", {})),
+    fc
+      .constantFrom<Json>({ within_days: 0 }, { within_days: 366 }, { within_days: 1.5 }, { within_days: "7" }, { organization_id: "" }, { organization_id: 42 }, { zz: 1 })
+      .map((input) => caseOf(expiring, "bad expiring input", staff, { target: targetOf(expiring, [["input", JSON.stringify(input)]]) })),
+    wrongMethod(expiring, "POST"),
+  ];
   status.semantic = [wrongMethod(status, "POST")];
 
   const siteCredentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }];
@@ -1202,7 +1273,7 @@ function buildRoutes(): Record<Surface, Route[]> {
   };
   const embed = [consume, chatMessages, check, session, history, resume, cancel, demo];
 
-  return { v1, sse, trpc: [signIn, create, rename, list, status], site, embed };
+  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring], site, embed };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1211,7 +1282,7 @@ function buildRoutes(): Record<Surface, Route[]> {
 const BATCHES: Array<{ surface: Surface; title: string; numRuns: number }> = [
   { surface: "v1", title: "/v1 REST (every operation of the OpenAPI document)", numRuns: 200 },
   { surface: "sse", title: "the SSE message routes (stream: true)", numRuns: 90 },
-  { surface: "trpc", title: "/trpc on the admin listener", numRuns: 100 },
+  { surface: "trpc", title: "/trpc on the admin listener", numRuns: 160 },
   { surface: "site", title: "/site pages and the login report", numRuns: 80 },
   { surface: "embed", title: "/embed hosted-chat routes", numRuns: 100 },
 ];
@@ -1242,6 +1313,10 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       "/trpc/staff.organizations.rename": ["POST"],
       "/trpc/staff.organizations.list": ["GET", "HEAD"],
       "/trpc/system.status": ["GET", "HEAD"],
+      "/trpc/staff.keys.create": ["POST"],
+      "/trpc/staff.keys.update": ["POST"],
+      "/trpc/staff.keys.roll": ["POST"],
+      "/trpc/staff.keys.expiring": ["GET", "HEAD"],
       "/site/login": ["GET", "HEAD", "POST"],
       "/site/password-setup": ["GET", "HEAD", "POST"],
       "/site/verify-email": ["GET", "HEAD", "POST"],

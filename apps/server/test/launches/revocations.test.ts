@@ -100,3 +100,32 @@ describe("undoing a revocation revives nothing issued before it", () => {
     await expectNothingRevived(launches, chatToken);
   });
 });
+
+describe("a key's lifecycle ends the sessions launched through it (issue 25)", () => {
+  it("a roll that ends the old key now: its chat tokens are refused; the successor launches through the same alias at once", async () => {
+    const launches = await prepareLaunches(app, { alias: "acme-public" });
+    const chatToken = await chatting(launches);
+    const rolled = await asOperator("staff.keys.roll", { id: launches.launcherId, old_key_expires_in_seconds: 0 });
+    expect(rolled.key.launch_binding).toEqual({ integration: "acme-public", canonical_integration: launches.partner.slug, enabled: true });
+    expect(await chatStatus(chatToken)).toBe(401);
+    // The successor holds the alias grant and the binding: its launch works end to end.
+    const res = await app.request("/v1/embed-sessions", {
+      method: "POST",
+      key: rolled.plaintext,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ integration: "acme-public", user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-2026-0042" } }),
+    });
+    expect(res.status, res.text).toBe(201);
+    const code = new URLSearchParams(new URL(res.body.launch_url as string).hash.slice(1)).get("code");
+    const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+    expect(consumed.status, consumed.text).toBe(200);
+    expect(await chatStatus(await signIn(launches, consumed.body.session_token as string))).toBe(200);
+  });
+
+  it("removing embed:launch from the key: its chat tokens are refused", async () => {
+    const launches = await prepareLaunches(app);
+    const chatToken = await chatting(launches);
+    await asOperator("staff.keys.update", { id: launches.launcherId, scopes: ["embed:users:read"] });
+    expect(await chatStatus(chatToken)).toBe(401);
+  });
+});

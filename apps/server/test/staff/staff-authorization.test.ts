@@ -36,6 +36,8 @@ interface Fixture {
   spareKeyId: string;
   launchKeyId: string;
   boundKeyId: string;
+  /** Edited and rolled by the admin. */
+  lifecycleKeyId: string;
   importJobId: string;
   conversationId: string;
   /** Colleagues whose role and status the admin changes, and a pending invitation. */
@@ -71,6 +73,7 @@ async function makeFixture(): Promise<Fixture> {
   const launchKey = await key("authz launch", ["embed:launch"]);
   const boundKey = await key("authz bound", ["embed:launch"]);
   await bindLaunchKey(db(), { apiKeyId: boundKey.key.id, publicName: MAIN });
+  const lifecycleKey = await key("authz lifecycle", ["chat:read"]);
 
   const partnerKey = partner.plaintext;
   const base = `/v1/integrations/${MAIN}`;
@@ -126,6 +129,7 @@ async function makeFixture(): Promise<Fixture> {
     spareKeyId: spareKey.key.id,
     launchKeyId: launchKey.key.id,
     boundKeyId: boundKey.key.id,
+    lifecycleKeyId: lifecycleKey.key.id,
     importJobId: imported.body.import.job_id,
     conversationId: message.body.conversation_id,
   };
@@ -277,6 +281,18 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     audit: "key.revoke",
     target: () => f.spareKeyId,
   },
+  "staff.keys.update": {
+    input: () => ({ id: f.lifecycleKeyId, scopes: ["chat:read", "sources:read"] }),
+    probe: () => rows("SELECT name, scopes FROM api_keys WHERE id = $1", [f.lifecycleKeyId]),
+    audit: "key.update",
+    target: (data) => data.key.id,
+  },
+  "staff.keys.roll": {
+    input: () => ({ id: f.lifecycleKeyId, old_key_expires_in_seconds: 3600 }),
+    probe: () => rows("SELECT id, expires_at FROM api_keys WHERE id = $1 OR rolled_from_key_id = $1 ORDER BY created_at", [f.lifecycleKeyId]),
+    audit: "key.roll",
+    target: () => f.lifecycleKeyId,
+  },
   "staff.keys.setRateLimit": {
     input: () => ({ id: f.partnerKey.id, rate_limit_per_minute: 5000 }),
     probe: () => rows("SELECT rate_limit_per_minute FROM api_keys WHERE id = $1", [f.partnerKey.id]),
@@ -379,7 +395,7 @@ const QUERIES: Record<string, QueryCase> = {
     },
   },
   "staff.organizations.list": {
-    check: (data) => expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 4 }),
+    check: (data) => expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 5 }),
   },
   "staff.organizations.get": {
     input: () => ({ id: f.orgId }),
@@ -435,10 +451,15 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => ({ organization_id: f.orgId }),
     check: (data) => {
       const byName = new Map(data.map((k: { name: string }) => [k.name, k]));
-      expect([...byName.keys()].sort()).toEqual(["authz bound", "authz launch", "authz partner", "authz spare"]);
+      expect([...byName.keys()].sort()).toEqual(["authz bound", "authz launch", "authz lifecycle", "authz partner", "authz spare"]);
       expect((byName.get("authz bound") as { launch_binding: unknown }).launch_binding).toEqual({ integration: MAIN, canonical_integration: MAIN, enabled: true });
       expect((byName.get("authz launch") as { launch_binding: unknown }).launch_binding).toBeNull();
     },
+  },
+  "staff.keys.expiring": {
+    input: () => ({ organization_id: f.orgId }),
+    // Only the organization's keys that expire within 7 days (the rolled key, once the roll has run).
+    check: (data) => expect(data.filter((k: { organization_id: string; expires_at: string | null }) => k.organization_id !== f.orgId || k.expires_at === null)).toEqual([]),
   },
   "staff.keys.get": {
     input: () => ({ id: f.partnerKey.id }),

@@ -33,6 +33,8 @@ describe("API keys", () => {
       created_at: expect.any(String),
       revoked_at: null,
       last_used_at: null,
+      expires_at: null,
+      rolled_from_key_id: null,
       launch_binding: null,
     });
 

@@ -18,6 +18,8 @@ export function keyToOperatorView(key: ApiKeySummary, binding?: LaunchBindingRec
     created_at: key.createdAt.toISOString(),
     revoked_at: key.revokedAt?.toISOString() ?? null,
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    rolled_from_key_id: key.rolledFromKeyId,
     launch_binding: binding ? { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled } : null,
   };
 }

@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error";
 import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
 import type { KeyLookup } from "./key-cache";
+import { expiredKeyMessage, isExpired } from "./key-expiry";
 import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
 import { recordKeyUse } from "./key-usage";
@@ -17,12 +18,14 @@ export interface AuthenticatedKey {
   scopes: Scope[];
   lastFour: string;
   rateLimitPerMinute: number | null;
+  /** Checked against the clock on every request, cached or not (an expiry needs no notification to take effect). */
+  expiresAt: Date | null;
   tenant: TenantConfig;
 }
 
 /** A key with its organization and tenant configuration, in one query (the WHERE is the caller's). */
 const KEY_RECORD_SQL = `
-SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute,
+SELECT k.id, k.organization_id, k.name, k.scopes, k.last_four, k.status, k.rate_limit_per_minute, k.expires_at,
        o.name AS organization_name, t.config AS tenant_config
 FROM api_keys k
 JOIN organizations o ON o.id = k.organization_id
@@ -36,6 +39,7 @@ interface Row {
   last_four: string;
   status: KeyStatus;
   rate_limit_per_minute: number | null;
+  expires_at: Date | null;
   organization_name: string;
   tenant_config: unknown;
 }
@@ -58,6 +62,7 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   const cache = keyCacheOf(db);
   const found = cache ? await cache.lookUp(hash, () => readKey(db, hash)) : await readKey(db, hash);
   if ("refusal" in found) throw new AppError("unauthorized", found.refusal);
+  if (found.key.expiresAt && isExpired(found.key.expiresAt)) throw new AppError("unauthorized", expiredKeyMessage(found.key.expiresAt));
   recordKeyUse(db, found.key.id);
   return found.key;
 }
@@ -76,6 +81,7 @@ function toAuthenticatedKey(row: Row): AuthenticatedKey {
     scopes: row.scopes as Scope[],
     lastFour: row.last_four,
     rateLimitPerMinute: row.rate_limit_per_minute,
+    expiresAt: row.expires_at,
     tenant: resolveTenantConfig(row.tenant_config, row.organization_name),
   };
 }
@@ -91,6 +97,6 @@ export function requireScope(key: AuthenticatedKey, scope: Scope): void {
 export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
   const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.id = $1`, [id]);
   const row = rows[0];
-  if (!row || row.status !== "active") throw new AppError("unauthorized", "the key behind this launch is no longer active");
+  if (!row || row.status !== "active" || isExpired(row.expires_at)) throw new AppError("unauthorized", "the key behind this launch is no longer active");
   return toAuthenticatedKey(row);
 }

@@ -48,6 +48,8 @@ async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{
   const { rows } = await db.sql.query<{ ok: boolean; site_account_id: string | null }>(
     `SELECT (u.status = 'active' AND u.access_version = $2 AND u.account_generation = $3 AND i.status = 'active' AND i.access_version = $8
              AND b.enabled AND b.public_name = $6 AND b.version = $7 AND k.status = 'active'
+             -- an expired key, or one whose embed:launch scope was removed, ends its launches' sessions as a revocation does
+             AND (k.expires_at IS NULL OR k.expires_at > now()) AND 'embed:launch' = ANY (k.scopes)
              -- an alias still granted to the key (ALIAS_GRANT_RULE): withdrawing the grant ends the launch's sessions
              AND (b.public_name = i.slug OR EXISTS (SELECT 1 FROM integration_aliases a
                     WHERE a.integration_id = i.id AND a.slug = b.public_name AND k.id = ANY (a.granted_key_ids)))) AS ok, u.site_account_id

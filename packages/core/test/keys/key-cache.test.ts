@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database";
-import { withTransaction } from "../../src/db/transaction";
-import { createApiKey, revokeApiKey, setApiKeyRateLimit } from "../../src/keys/api-keys";
+import { createApiKey, revokeApiKey, setApiKeyRateLimit, updateApiKey } from "../../src/keys/api-keys";
 import { type AuthenticatedKey, authenticateApiKey } from "../../src/keys/authenticate-api-key";
-import { type KeyChange, publishKeyChange } from "../../src/keys/key-changes";
+import type { KeyChange } from "../../src/keys/key-changes";
 import { generateApiKey } from "../../src/keys/key-secret";
+import { rollApiKey } from "../../src/keys/roll-api-key";
 import { type RunningKeyCache, startKeyCache } from "../../src/keys/start-key-cache";
 import { createOrganization, renameOrganization } from "../../src/orgs/organizations";
 import { configureTenant } from "../../src/tenants/tenant-config";
@@ -194,13 +194,13 @@ describe("key cache", () => {
     seen = await changedOnB(key.plaintext, seen);
     expect(seen.rateLimitPerMinute).toBe(7);
 
-    // Scopes change through no domain function today; any that does announces the key like this.
-    await withTransaction(a, async (tx) => {
-      await tx.sql.query("UPDATE api_keys SET scopes = '{chat:read,sources:read}' WHERE id = $1", [key.id]);
-      await publishKeyChange(tx, { kind: "key", id: key.id });
-    });
+    await updateApiKey(a, key.id, { scopes: ["chat:read", "sources:read"] });
     seen = await changedOnB(key.plaintext, seen);
     expect(seen.scopes).toEqual(["chat:read", "sources:read"]);
+
+    await updateApiKey(a, key.id, { name: "renamed key" });
+    seen = await changedOnB(key.plaintext, seen);
+    expect(seen.name).toBe("renamed key");
 
     // Unconfigured, the tenant is named after the organization.
     expect(seen.tenant.clientName).toBe("Cached Lending");
@@ -211,6 +211,31 @@ describe("key cache", () => {
     await configureTenant(a, { organizationId: key.organizationId, config: { clientName: "Configured Client", enabledSources: [], baseSources: [] } });
     seen = await changedOnB(key.plaintext, seen);
     expect(seen.tenant.clientName).toBe("Configured Client");
+  });
+
+  it("a cached key past its expiry is refused with no query (the clock is checked on every request)", async () => {
+    const org = await createOrganization(a, { name: "Expiring Lending" });
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { plaintext } = await createApiKey(a, { organizationId: org.id, name: "k", scopes: ["chat:read"], expiresAt });
+    expect((await cachedOnB(plaintext)).expiresAt?.toISOString()).toBe(expiresAt.toISOString());
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(expiresAt.getTime());
+      const refused = await queriesOf(() => refusalOf(authenticateApiKey(b, plaintext)));
+      expect(refused).toEqual({ result: `unauthorized: this API key expired at ${expiresAt.toISOString()}`, queries: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a roll through A gives B's cached old key its expiry, and B accepts the successor at once", async () => {
+    const key = await newKey();
+    const before = await cachedOnB(key.plaintext);
+    expect(before.expiresAt).toBeNull();
+    const rolled = await rollApiKey(a, key.id, { oldKeyExpiresInSeconds: 600 });
+    const after = await changedOnB(key.plaintext, before);
+    expect(after.expiresAt?.toISOString()).toBe(rolled.previous.expiresAt?.toISOString());
+    expect((await authenticateApiKey(b, rolled.plaintext)).id).toBe(rolled.key.id);
   });
 
   it("a change to one organization leaves other organizations' cached keys cached", async () => {

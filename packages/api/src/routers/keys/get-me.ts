@@ -24,6 +24,7 @@ export const getMe = apiProcedure
         status: "active" as const,
         scopes: key.scopes,
         last_four: key.lastFour,
+        ...(key.expiresAt ? { expires_at: key.expiresAt.toISOString() } : {}),
         tenant: key.tenant,
         client: {
           name: key.tenant.clientName,

@@ -23,6 +23,8 @@ export const apiKeyRecordSchema = z
     status: z.enum(KEY_STATUSES),
     scopes: z.array(z.enum(SCOPES)),
     last_four: z.string().min(1),
+    /** When the key stops working; present only when it has an expiry (an addition to spec 2.2). */
+    expires_at: z.iso.datetime().optional(),
     tenant: tenantSchema,
     client: clientSchema,
   })

@@ -14,7 +14,14 @@ export const createKey = adminProcedure
       name: input.name,
       scopes: input.scopes,
       rateLimitPerMinute: input.rate_limit_per_minute,
+      expiresAt: input.expires_at === null ? null : new Date(input.expires_at),
     });
-    await auditStaffAction(ctx, "key.create", key.id, { name: key.name, scopes: key.scopes, organization_id: key.organizationId, last_four: key.lastFour });
+    await auditStaffAction(ctx, "key.create", key.id, {
+      name: key.name,
+      scopes: key.scopes,
+      organization_id: key.organizationId,
+      last_four: key.lastFour,
+      ...(key.expiresAt ? { expires_at: key.expiresAt.toISOString() } : {}),
+    });
     return { key: keyToOperatorView(key), plaintext, warnings: keySeparationWarnings(key.scopes) };
   });

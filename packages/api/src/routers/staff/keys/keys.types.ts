@@ -1,10 +1,12 @@
-import { KEY_STATUSES, MAX_RATE_LIMIT_PER_MINUTE, SCOPES } from "@mga/core/keys";
+import { EXPIRING_SOON_DAYS, KEY_STATUSES, MAX_KEY_LIFETIME_DAYS, MAX_RATE_LIMIT_PER_MINUTE, MAX_ROLL_OVERLAP_SECONDS, SCOPES } from "@mga/core/keys";
 import { z } from "zod";
 import { staffId } from "../staff.types";
 
 /** API keys as operators see them: last four characters and last use, never the key or its hash. */
 const scopeSchema = z.enum(SCOPES);
 const rateLimit = z.int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
+/** A new key's expiry; its bounds (future, at most MAX_KEY_LIFETIME_DAYS ahead) are core's (keys/key-expiry.ts). */
+const expiresAt = z.iso.datetime({ offset: true }).nullable().default(null);
 
 /** A launch key's binding to a public name (spec section 5 item 6). */
 export const launchBindingSchema = z.strictObject({ integration: z.string(), canonical_integration: z.string(), enabled: z.boolean() });
@@ -21,6 +23,10 @@ export const keyViewSchema = z.strictObject({
   created_at: z.iso.datetime(),
   revoked_at: z.iso.datetime().nullable(),
   last_used_at: z.iso.datetime().nullable(),
+  /** Past or future; a key past it is refused (401) though its status stays active. */
+  expires_at: z.iso.datetime().nullable(),
+  /** The key this one replaced by a roll. */
+  rolled_from_key_id: z.string().nullable(),
   launch_binding: launchBindingSchema.nullable(),
 });
 
@@ -29,6 +35,8 @@ export const keyScopesOutput = z.strictObject({
   advice: z.array(z.string()),
   solo_scopes: z.array(z.strictObject({ scope: scopeSchema, warning: z.string() })),
   max_rate_limit_per_minute: z.int(),
+  max_key_lifetime_days: z.int(),
+  max_roll_overlap_seconds: z.int(),
 });
 
 export const listKeysInput = z.strictObject({ organization_id: staffId });
@@ -41,6 +49,7 @@ export const createKeyInput = z.strictObject({
   name: z.string().trim().min(1).max(200),
   scopes: z.array(scopeSchema).min(1),
   rate_limit_per_minute: rateLimit.default(null),
+  expires_at: expiresAt,
 });
 /** The plaintext is in this response only. */
 export const createKeyOutput = z.strictObject({ key: keyViewSchema, plaintext: z.string(), warnings: z.array(z.string()) });
@@ -50,3 +59,24 @@ export const setRateLimitInput = z.strictObject({ id: staffId, rate_limit_per_mi
 export const bindLaunchInput = z.strictObject({ id: staffId, integration: z.string().trim().min(1).max(100) });
 
 export const unbindLaunchOutput = z.strictObject({ enabled: z.literal(false) });
+
+/** A rename, new scopes, or both (at least one). */
+export const updateKeyInput = z
+  .strictObject({ id: staffId, name: z.string().trim().min(1).max(200).optional(), scopes: z.array(scopeSchema).min(1).optional() })
+  .refine((input) => input.name !== undefined || input.scopes !== undefined, { message: "give name, scopes or both", path: ["name"] });
+export const updateKeyOutput = z.strictObject({ key: keyViewSchema, warnings: z.array(z.string()) });
+
+/** The old key keeps working for `old_key_expires_in_seconds` (0: it stops now; at most seven days). */
+export const rollKeyInput = z.strictObject({
+  id: staffId,
+  old_key_expires_in_seconds: z.int().min(0).max(MAX_ROLL_OVERLAP_SECONDS),
+  expires_at: expiresAt,
+});
+/** The successor's plaintext is in this response only. */
+export const rollKeyOutput = z.strictObject({ key: keyViewSchema, plaintext: z.string(), previous: keyViewSchema });
+
+export const expiringKeysInput = z.strictObject({
+  organization_id: staffId.optional(),
+  within_days: z.int().min(1).max(MAX_KEY_LIFETIME_DAYS).default(EXPIRING_SOON_DAYS),
+});
+export const expiringKeysOutput = z.array(keyViewSchema);

@@ -7,19 +7,22 @@ import { Field, SelectField, SubmitButton } from "@/components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime, plural } from "@/lib/format";
+import { describeExpiry, isKeyExpired, keyBadgeValue } from "@/lib/key-expiry";
 import { load } from "@/lib/session";
 import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchAction } from "./actions";
+import { EditKeyForm, RollKeyForm } from "./key-lifecycle-forms";
 
 /** One key: its settings, launch binding and (for support) its conversations. Never the key itself. */
 export default async function KeyPage({ params }: { params: Promise<{ keyId: string }> }) {
   const { keyId } = await params;
   const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
-  const [org, integrations, overview, admin, aliasRule] = await Promise.all([
+  const [org, integrations, overview, admin, aliasRule, catalog] = await Promise.all([
     load((api) => api.staff.organizations.get.query({ id: key.organization_id })),
     load((api) => api.staff.integrations.list.query({ organization_id: key.organization_id })),
     load((api) => api.staff.conversations.overview.query({ key_id: key.id })),
     isAdmin(),
     load((api) => api.staff.integrations.aliasRule.query()),
+    load((api) => api.staff.keys.scopes.query()),
   ]);
   // Every public name is offered; an alias not granted to this key says so (binding it is refused).
   const publicNames = integrations.flatMap((integration) => [
@@ -43,8 +46,21 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           </dd>
           <dt>Status</dt>
           <dd>
-            <Badge value={key.status} /> {key.revoked_at ? `since ${formatTime(key.revoked_at)}` : null}
+            <Badge value={keyBadgeValue(key)} /> {key.revoked_at ? `since ${formatTime(key.revoked_at)}` : null}
           </dd>
+          <dt>Expires</dt>
+          <dd data-key-expiry>
+            {describeExpiry(key.expires_at)}
+            {key.expires_at && !isKeyExpired(key.expires_at) ? <span className="hint"> (refused from then on)</span> : null}
+          </dd>
+          {key.rolled_from_key_id ? (
+            <>
+              <dt>Rolled from</dt>
+              <dd>
+                <Link href={`/keys/${key.rolled_from_key_id}`}>{key.rolled_from_key_id}</Link>
+              </dd>
+            </>
+          ) : null}
           <dt>Scopes</dt>
           <dd>{key.scopes.join(", ")}</dd>
           <dt>Rate limit</dt>
@@ -72,6 +88,17 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
         ) : null}
         {!admin ? <ReadOnlyNote /> : null}
       </Section>
+      {admin && active ? (
+        <>
+          <Section title="Edit">
+            <EditKeyForm keyId={key.id} name={key.name} scopes={key.scopes} catalog={catalog.scopes} />
+          </Section>
+          <Section title="Roll">
+            <p>Rolling creates a new key with the same name, scopes, rate limit, alias grants and launch binding, and gives this key an end date. Partners swap in the new key before then.</p>
+            <RollKeyForm keyId={key.id} />
+          </Section>
+        </>
+      ) : null}
       {key.scopes.includes("embed:launch") ? (
         <Section title="Launch binding">
           <p>

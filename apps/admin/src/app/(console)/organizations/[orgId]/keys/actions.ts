@@ -2,6 +2,7 @@
 
 import { runAction } from "@/lib/actions";
 import { type FormState, text } from "@/lib/form-state";
+import { expiryFromDate } from "@/lib/key-expiry";
 
 /** Creates a key; its plaintext travels back in this action's result only, to be shown once. */
 export async function createKeyAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -13,6 +14,9 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
   if (scopes.length === 0) fieldErrors.scopes = "Choose at least one scope.";
   const rateLimit = rateLimitText ? Number(rateLimitText) : null;
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) fieldErrors.rateLimit = "A whole number of requests per minute, or empty for the default.";
+  const expiresOn = text(form, "expiresOn");
+  const expiresAt = expiresOn ? expiryFromDate(expiresOn) : null;
+  if (expiresAt === undefined) fieldErrors.expiresOn = "A date (YYYY-MM-DD), or empty for a key that never expires.";
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
   return runAction(
     async (api) => {
@@ -21,11 +25,12 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
         name,
         scopes: scopes as Array<Parameters<typeof api.staff.keys.create.mutate>[0]["scopes"][number]>,
         rate_limit_per_minute: rateLimit,
+        expires_at: expiresAt ?? null,
       });
       // The separation warnings were shown while the scopes were chosen (create-key-form.tsx).
       return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext };
     },
     undefined,
-    { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit" },
+    { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit", expires_at: "expiresOn" },
   );
 }

@@ -46,6 +46,7 @@ export function CreateKeyForm({
           <Field label="Name" name="name" required maxLength={200} placeholder="acme server" />
           <ScopePicker scopes={scopes} onChange={setChosen} />
           <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} max={maxRateLimit} hint="Empty: the service default." />
+          <Field label="Expires on (optional)" name="expiresOn" type="date" hint="The key stops working at 00:00 UTC that day, at most 365 days ahead. Empty: it never expires." />
           <SubmitButton>Create key</SubmitButton>
         </div>
         <aside className="advice" aria-label="Key separation advice">

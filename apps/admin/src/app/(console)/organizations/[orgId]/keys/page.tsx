@@ -2,19 +2,37 @@ import Link from "next/link";
 import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
+import { describeExpiry, keyBadgeValue } from "@/lib/key-expiry";
 import { load } from "@/lib/session";
 import { CreateKeyForm } from "./create-key-form";
 
 export default async function KeysPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  const [keys, catalog, admin] = await Promise.all([load((api) => api.staff.keys.list.query({ organization_id: orgId })), load((api) => api.staff.keys.scopes.query()), isAdmin()]);
+  const [keys, catalog, admin, expiring] = await Promise.all([
+    load((api) => api.staff.keys.list.query({ organization_id: orgId })),
+    load((api) => api.staff.keys.scopes.query()),
+    isAdmin(),
+    load((api) => api.staff.keys.expiring.query({ organization_id: orgId })),
+  ]);
   return (
     <>
+      {expiring.length ? (
+        <Section title="Expiring within 7 days">
+          <p className="hint">Roll these keys (on each key's page) and hand the partner the new key before the old one stops working.</p>
+          <ul data-expiring-keys>
+            {expiring.map((key) => (
+              <li key={key.id}>
+                <Link href={`/keys/${key.id}`}>{key.name}</Link> (…{key.last_four}) expires {formatTime(key.expires_at)}
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
       <Section title="API keys">
         {keys.length === 0 ? (
           <Empty>No keys yet. Partners need one to call the API.</Empty>
         ) : (
-          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Last used"]}>
+          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Expires", "Last used"]}>
             {keys.map((key) => (
               <tr key={key.id}>
                 <td>
@@ -27,8 +45,9 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
                 <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "Default"}</td>
                 <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
                 <td>
-                  <Badge value={key.status} />
+                  <Badge value={keyBadgeValue(key)} />
                 </td>
+                <td>{describeExpiry(key.expires_at)}</td>
                 <td>{formatTime(key.last_used_at)}</td>
               </tr>
             ))}

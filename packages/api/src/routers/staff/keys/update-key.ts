@@ -1,0 +1,16 @@
+import { getApiKey, keySeparationWarnings, keyUpdateAuditDetails, updateApiKey } from "@mga/core/keys";
+import { adminProcedure } from "../../../trpc";
+import { auditStaffAction } from "../audit-action";
+import { keyViewWithBinding } from "./key-view";
+import { updateKeyInput, updateKeyOutput } from "./keys.types";
+
+/** Renames a key and/or replaces its scopes: every instance applies it from the key's next request. Audited with before and after. */
+export const updateKey = adminProcedure
+  .input(updateKeyInput)
+  .output(updateKeyOutput)
+  .mutation(async ({ ctx, input }) => {
+    const before = await getApiKey(ctx.db, input.id);
+    const key = await updateApiKey(ctx.db, input.id, { name: input.name, scopes: input.scopes });
+    await auditStaffAction(ctx, "key.update", key.id, keyUpdateAuditDetails(before, key, input));
+    return { key: await keyViewWithBinding(ctx.db, key), warnings: keySeparationWarnings(key.scopes) };
+  });
