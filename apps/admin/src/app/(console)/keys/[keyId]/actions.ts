@@ -1,6 +1,7 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
+import { rateLimitProblem } from "@/lib/rate-limit";
 import { type FormState, text } from "@/lib/form-state";
 
 export async function revokeKeyAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -12,8 +13,9 @@ export async function revokeKeyAction(_state: FormState, form: FormData): Promis
 export async function setRateLimitAction(_state: FormState, form: FormData): Promise<FormState> {
   const raw = text(form, "rateLimit");
   const rateLimit = raw ? Number(raw) : null;
-  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
-    return { status: "error", fieldErrors: { rateLimit: "A whole number of requests per minute, or empty for the default." } };
+  const problem = rateLimitProblem(rateLimit);
+  if (problem) {
+    return { status: "error", fieldErrors: { rateLimit: problem } };
   }
   return runAction(
     async (api) => {
