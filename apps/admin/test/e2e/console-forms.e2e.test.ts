@@ -304,6 +304,39 @@ describe("16. smaller things", () => {
     expect(await page.locator(".pager-range").textContent()).toBe("1–25 of 26");
   }, 180_000);
 
+  it("pages forward and back with a URL that does not grow: Previous needs no stack of earlier pages", async () => {
+    const users = Array.from({ length: 80 }, (_, index) => ({ external_user_id: `pg-${String(index).padStart(3, "0")}`, email: `pg-${index}@example.test` }));
+    const started = await rest("/v1/integrations/forms-los/user-imports", {
+      method: "POST",
+      key: setup.directoryKey,
+      headers: { "Idempotency-Key": "forms-paging-import" },
+      body: JSON.stringify({ users }),
+    });
+    expect(started.status).toBe(202);
+    const jobId = started.body.import.job_id as string;
+    await expect.poll(async () => (await rest(`/v1/integrations/forms-los/user-imports/${jobId}`, { key: setup.directoryKey })).body.import.status, { timeout: 30_000 }).toBe("completed");
+    await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}?q=pg-`);
+    const pager = page.getByRole("navigation", { name: "Pages" });
+    const firstRows = await page.locator("table.table tbody tr td:first-child").allTextContents();
+    const lengths: number[] = [];
+    for (const range of ["26–50 of 80", "51–75 of 80", "76–80 of 80"]) {
+      await pager.getByRole("link", { name: "Next" }).click();
+      await expect.poll(() => pager.locator(".pager-range").textContent()).toBe(range);
+      lengths.push(page.url().length);
+    }
+    expect(page.url()).not.toContain("back=");
+    // Page 4's address is no longer than page 2's, give or take a digit.
+    expect((lengths[2] as number) - (lengths[0] as number)).toBeLessThanOrEqual(2);
+    const pageFour = await page.locator("table.table tbody tr td:first-child").allTextContents();
+    for (const range of ["51–75 of 80", "26–50 of 80", "1–25 of 80"]) {
+      await pager.getByRole("link", { name: "Previous" }).click();
+      await expect.poll(() => pager.locator(".pager-range").textContent()).toBe(range);
+    }
+    expect(await page.locator("table.table tbody tr td:first-child").allTextContents()).toEqual(firstRows);
+    expect(page.url()).not.toContain("cursor=");
+    expect(pageFour).toHaveLength(5);
+  }, 120_000);
+
   it("an alias refusal names the alias", async () => {
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}/settings`);
     await page.getByLabel("New alias").fill("Bad Alias!");

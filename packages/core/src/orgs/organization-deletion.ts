@@ -57,7 +57,9 @@ export async function deleteOrganization(db: Database, id: string, actor: string
     const blockers = (await findDeletionBlockers(tx, [id])).get(id) as DeletionBlockers;
     const blocking = describeBlockers(blockers);
     if (blocking) {
-      const todo = [blockers.activeKeys ? "revoke its keys" : "", blockers.activeIntegrations ? "disable its integrations" : "", blockers.partnerUsers ? "delete its partner users" : ""].filter(Boolean);
+      const todo = [blockers.activeKeys ? "revoke its keys" : "", blockers.activeIntegrations ? "disable its integrations" : "", blockers.partnerUsers ? "delete its partner users" : ""].filter(
+        Boolean,
+      );
       throw new AppError("invalid_request", `${org.name} still has ${blocking}; ${todo.join(", ")} first`, { status: 409 });
     }
     const keys = (await tx.sql.query<{ id: string }>("SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at, id FOR UPDATE", [id])).rows.map((row) => row.id);

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, keysetPage } from "../../paging/cursor";
+import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import type { UserStatus } from "./partner-user-values";
 
@@ -51,7 +51,7 @@ export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
   input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean },
-): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null; total?: number }> {
+): Promise<{ users: PartnerUserRecord[]; counts: UserCounts; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [
@@ -67,25 +67,27 @@ export async function listPartnerUsers(
     unassigned: input.unassigned ?? null,
     status: input.status ?? null,
   };
-  const after = decodeCursor(db.secrets, input.cursor, filters);
+  const from = decodeCursor(db.secrets, input.cursor, filters);
+  const way = keysetDirection(from, "asc");
   const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q === null ? null : containsPattern(filters.q), filters.unassigned];
   const counted = countedByCounts(filters);
   const [page, counts, matching] = await Promise.all([
     db.sql.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
        WHERE ${USERS_MATCH}
-         AND ($7::timestamptz IS NULL OR (u.created_at, u.id) > ($7::timestamptz, $8::text))
-       ORDER BY u.created_at, u.id LIMIT $9`,
-      [...matchParams, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+         AND ($7::timestamptz IS NULL OR (u.created_at, u.id) ${way.comparison} ($7::timestamptz, $8::text))
+       ORDER BY u.created_at ${way.order}, u.id ${way.order} LIMIT $9`,
+      [...matchParams, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
     ),
     countPartnerUsers(db, integration.id),
     input.withTotal && !counted ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
-  const { rows, nextCursor } = keysetPage(db.secrets, page.rows, input.limit, filters);
+  const { rows, nextCursor, previousCursor } = keysetPage(db.secrets, page.rows, input.limit, filters, from);
   return {
     users: rows.map((row) => toPartnerUser(integration.slug, row)),
     counts,
     nextCursor,
+    previousCursor,
     ...(input.withTotal ? { total: counted ? counts[counted] : (matching?.rows[0]?.total ?? 0) } : {}),
   };
 }

@@ -71,9 +71,23 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
           </Table>
         )}
         <nav className="pager" aria-label="Pages">
-          <span className="pager-range">{shown.length === 0 ? "0 of 0" : `${first.toLocaleString("en-US")}–${(first + shown.length - 1).toLocaleString("en-US")} of ${matching.length.toLocaleString("en-US")}`}</span>
-          {pageNumber > 1 ? <Link href={link(pageNumber - 1)}>Previous</Link> : <span className="pager-off" aria-disabled="true">Previous</span>}
-          {pageNumber < pages ? <Link href={link(pageNumber + 1)}>Next</Link> : <span className="pager-off" aria-disabled="true">Next</span>}
+          <span className="pager-range">
+            {shown.length === 0 ? "0 of 0" : `${first.toLocaleString("en-US")}–${(first + shown.length - 1).toLocaleString("en-US")} of ${matching.length.toLocaleString("en-US")}`}
+          </span>
+          {pageNumber > 1 ? (
+            <Link href={link(pageNumber - 1)}>Previous</Link>
+          ) : (
+            <span className="pager-off" aria-disabled="true">
+              Previous
+            </span>
+          )}
+          {pageNumber < pages ? (
+            <Link href={link(pageNumber + 1)}>Next</Link>
+          ) : (
+            <span className="pager-off" aria-disabled="true">
+              Next
+            </span>
+          )}
         </nav>
       </Section>
       <Section title="Create an organization">{admin ? <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} /> : <ReadOnlyNote />}</Section>

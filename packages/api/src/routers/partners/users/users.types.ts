@@ -1,5 +1,15 @@
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
-import { BLOCKING_REASONS, EXPERIENCE_TYPES, emailAddressSchema, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES, type UserStatus } from "@mga/core/partners/users";
+import {
+  BLOCKING_REASONS,
+  EXPERIENCE_TYPES,
+  emailAddressSchema,
+  IDENTITY_ORIGINS,
+  MAPPING_STATUSES,
+  PROVISIONING_STATUSES,
+  SYNC_STATUSES,
+  USER_STATUSES,
+  type UserStatus,
+} from "@mga/core/partners/users";
 import { z } from "zod";
 import { nameSchema, requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";

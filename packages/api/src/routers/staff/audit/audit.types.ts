@@ -11,5 +11,6 @@ export const listAuditInput = z.strictObject({
 export const listAuditOutput = z.strictObject({
   entries: z.array(z.strictObject({ id: z.string(), actor: z.string(), action: z.string(), target: z.string(), details: z.unknown(), created_at: z.iso.datetime() })),
   next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
   total: countSchema,
 });

@@ -11,6 +11,7 @@ export const listStaffAudit = staffProcedure
     return {
       entries: page.entries.map((entry) => ({ id: entry.id, actor: entry.actor, action: entry.action, target: entry.target, details: entry.details, created_at: entry.createdAt.toISOString() })),
       next_cursor: page.nextCursor,
+      previous_cursor: page.previousCursor,
       total: page.total,
     };
   });

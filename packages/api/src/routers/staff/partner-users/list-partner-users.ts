@@ -19,5 +19,5 @@ export const listStaffPartnerUsers = staffProcedure
       cursor: input.cursor,
       withTotal: true,
     });
-    return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
+    return { users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor, previous_cursor: page.previousCursor, total: page.total ?? 0 };
   });

@@ -25,7 +25,13 @@ export const listPartnerUsersInput = z.strictObject({
   limit: staffLimit(25),
   cursor: staffCursor,
 });
-export const listPartnerUsersOutput = z.strictObject({ users: z.array(partnerUserSchema), counts: userCountsSchema, next_cursor: z.string().nullable(), previous_cursor: z.string().nullable(), total: countSchema });
+export const listPartnerUsersOutput = z.strictObject({
+  users: z.array(partnerUserSchema),
+  counts: userCountsSchema,
+  next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
+  total: countSchema,
+});
 
 export const getPartnerUserOutput = z.strictObject({
   user: partnerUserSchema,
@@ -42,9 +48,8 @@ export const requestReprovisionInput = userRefInput.extend({ email, name: name.o
 /** The operation a deletion or reprovision started (the user's operations list shows its progress). */
 export const operationStartedOutput = z.strictObject({ operation_id: z.string() });
 
-export const overrideProfileInput = userRefInput.extend({ email: email.optional(), name: name.optional(), reason: z
-    .string()
-    .trim()
-    .min(MIN_OVERRIDE_REASON_LENGTH, `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`)
-    .max(500),
+export const overrideProfileInput = userRefInput.extend({
+  email: email.optional(),
+  name: name.optional(),
+  reason: z.string().trim().min(MIN_OVERRIDE_REASON_LENGTH, `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`).max(500),
 });

@@ -42,7 +42,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
   // filter; a refused filter has no list, and then they are read on their own.
   const counts = result.ok ? result.value.counts : await load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId }));
   const base = `/integrations/${integrationId}`;
-  const page = result.ok ? result.value : { users: [], next_cursor: null, total: 0 };
+  const page = result.ok ? result.value : { users: [], next_cursor: null, previous_cursor: null, total: 0 };
   const filtered = Boolean(filters.q || filters.status || filters.team || filters.unassigned);
   return (
     <Section title="Users">
@@ -113,7 +113,18 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
           ))}
         </Table>
       )}
-      {result.ok ? <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} /> : null}
+      {result.ok ? (
+        <Pagination
+          path={base}
+          filters={filters}
+          position={position}
+          pageSize={PAGE_SIZE}
+          shown={page.users.length}
+          total={page.total}
+          nextCursor={page.next_cursor}
+          previousCursor={page.previous_cursor}
+        />
+      ) : null}
     </Section>
   );
 }

@@ -8,9 +8,15 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
  */
 export function DeletionBlocked({ orgId, name, blockers }: { orgId: string; name: string; blockers: { active_keys: number; active_integrations: number; partner_users: number } }) {
   const steps = [
-    blockers.active_keys ? { text: `${count(blockers.active_keys, "active API key", "active API keys")}: revoke ${blockers.active_keys === 1 ? "it" : "them"}`, href: `/organizations/${orgId}/keys`, link: "API keys" } : null,
+    blockers.active_keys
+      ? { text: `${count(blockers.active_keys, "active API key", "active API keys")}: revoke ${blockers.active_keys === 1 ? "it" : "them"}`, href: `/organizations/${orgId}/keys`, link: "API keys" }
+      : null,
     blockers.active_integrations
-      ? { text: `${count(blockers.active_integrations, "active integration", "active integrations")}: disable ${blockers.active_integrations === 1 ? "it" : "them"}`, href: `/organizations/${orgId}/integrations`, link: "Integrations" }
+      ? {
+          text: `${count(blockers.active_integrations, "active integration", "active integrations")}: disable ${blockers.active_integrations === 1 ? "it" : "them"}`,
+          href: `/organizations/${orgId}/integrations`,
+          link: "Integrations",
+        }
       : null,
     blockers.partner_users ? { text: `${count(blockers.partner_users, "partner user", "partner users")}: delete them`, href: `/organizations/${orgId}/integrations`, link: "Integrations" } : null,
   ].filter((step) => step !== null);
