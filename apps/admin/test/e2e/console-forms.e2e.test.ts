@@ -286,13 +286,17 @@ describe("7. invitations", () => {
 
 describe("16. smaller things", () => {
   it("the organizations list searches and pages by name", async () => {
-    // Each CLI call starts a process: a few at a time.
-    for (let batch = 0; batch < 26; batch += 6) {
-      await Promise.all(Array.from({ length: Math.min(6, 26 - batch) }, (_, offset) => cli("org:create", "--name", `Paged Lending ${String(batch + offset + 1).padStart(2, "0")}`)));
+    // Through the console's own form: quicker than starting the CLI 26 times.
+    for (let index = 1; index <= 26; index += 1) {
+      await visit(page, `${service.consoleUrl}/organizations`);
+      await page.getByLabel("Name", { exact: true }).fill(`Paged Lending ${String(index).padStart(2, "0")}`);
+      await page.getByRole("button", { name: "Create organization" }).click();
+      await page.waitForURL(/\/organizations\/org_/);
     }
     await visit(page, `${service.consoleUrl}/organizations`);
-    await page.getByLabel("Name or id contains").fill("paged lending");
-    await page.getByRole("button", { name: "Search" }).click();
+    const search = page.getByRole("search", { name: "Search organizations" });
+    await search.getByLabel("Name or id contains").fill("paged lending");
+    await search.getByRole("button", { name: "Search" }).click();
     await arrive(page, /\/organizations\?q=paged\+lending$/);
     expect(await page.locator(".pager-range").textContent()).toBe("1–25 of 26");
     await page.getByRole("link", { name: "Next" }).click();
@@ -302,7 +306,7 @@ describe("16. smaller things", () => {
     await page.getByRole("link", { name: "Previous" }).click();
     await arrive(page, /\/organizations\?q=paged\+lending$/);
     expect(await page.locator(".pager-range").textContent()).toBe("1–25 of 26");
-  }, 180_000);
+  }, 300_000);
 
   it("pages forward and back with a URL that does not grow: Previous needs no stack of earlier pages", async () => {
     const users = Array.from({ length: 80 }, (_, index) => ({ external_user_id: `pg-${String(index).padStart(3, "0")}`, email: `pg-${index}@example.test` }));
