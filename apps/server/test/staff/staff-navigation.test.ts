@@ -160,7 +160,7 @@ describe("list totals and partial filters", () => {
     const page = ok(await query(viewer, "staff.outbox.list", { email: "LO-300" }));
     expect(page.notifications.map((n: { recipient: string }) => n.recipient).sort()).toEqual(["lo-3001@nav.example", "lo-3002@nav.example"]);
     expect(page.total).toBe(2);
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "nobody-here" }))).toEqual({ notifications: [], next_cursor: null, total: 0 });
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "nobody-here" }))).toEqual({ notifications: [], next_cursor: null, previous_cursor: null, total: 0 });
   });
 
   it("the audit log matches a part of the actor, any case, and counts the matches", async () => {
