@@ -21,7 +21,7 @@ describe("describeStatus", () => {
     expect(view).toEqual({
       state: "healthy",
       title: "API is up",
-      summary: `The API at ${API} answered and reached its database.`,
+      summary: `The API's admin listener at ${API} answered and reached its database.`,
       items: [
         { label: "Service", value: "mortgage-guideline-api", tone: "neutral" },
         { label: "API version", value: "1.2.0", tone: "neutral" },
@@ -50,7 +50,7 @@ describe("describeStatus", () => {
     expect(view).toEqual({
       state: "error",
       title: "API unreachable",
-      summary: `The API at ${API} could not be reached.`,
+      summary: `The API's admin listener at ${API} could not be reached.`,
       detail: "connect ECONNREFUSED 127.0.0.1:3000",
     });
   });
@@ -58,12 +58,12 @@ describe("describeStatus", () => {
   it("reports a timeout as unreachable", () => {
     const view = describeStatus({ ok: false, error: new DOMException("The operation was aborted due to timeout", "TimeoutError") }, API);
     expect(view.title).toBe("API unreachable");
-    expect(view.summary).toBe(`The API at ${API} did not answer in time.`);
+    expect(view.summary).toBe(`The API's admin listener at ${API} did not answer in time.`);
   });
 
   it("reports an error answer with its HTTP status", () => {
     const view = describeStatus({ ok: false, error: { message: "Internal server error", data: { httpStatus: 500 } } }, API);
-    expect(view).toMatchObject({ state: "error", title: "API error", summary: `The API at ${API} answered with an error (HTTP 500).`, detail: "Internal server error" });
+    expect(view).toMatchObject({ state: "error", title: "API error", summary: `The API's admin listener at ${API} answered with an error (HTTP 500).`, detail: "Internal server error" });
   });
 
   it("never throws on odd errors", () => {

@@ -4,9 +4,13 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTML
 import { useId } from "react";
 import { useFormOutcome } from "./form-state-context";
 
-/** A labelled input whose error (from the action's fieldErrors) is shown beneath it and announced. */
-export function Field({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  return <FieldFrame label={label} name={name} hint={hint} control={(props) => <input {...props} {...input} />} />;
+/**
+ * A labelled input whose error (from the action's fieldErrors) is shown beneath it and announced.
+ * `warning` is advice about what was typed (a name already in use): shown until an error about
+ * the same field is, which then says it (one problem, one message).
+ */
+export function Field({ label, name, hint, warning, ...input }: { label: string; name: string; hint?: ReactNode; warning?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return <FieldFrame label={label} name={name} hint={hint} warning={warning} control={(props) => <input {...props} {...input} />} />;
 }
 
 export function TextArea({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
@@ -37,17 +41,18 @@ interface ControlProps {
 }
 
 /** Label, control, hint and error, tied together by ids for screen readers. */
-function FieldFrame({ label, name, hint, control }: { label: string; name: string; hint?: ReactNode; control: (props: ControlProps) => ReactNode }) {
+function FieldFrame({ label, name, hint, warning, control }: { label: string; name: string; hint?: ReactNode; warning?: ReactNode; control: (props: ControlProps) => ReactNode }) {
   const id = useId();
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.[name];
+  const advice = error ? hint : (warning ?? hint);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {control({ id, name, "aria-invalid": error ? true : undefined, "aria-describedby": `${id}-hint ${id}-error` })}
-      {hint ? (
+      {advice ? (
         <small id={`${id}-hint`} className="hint">
-          {hint}
+          {advice}
         </small>
       ) : null}
       {error ? (

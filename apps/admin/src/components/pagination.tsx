@@ -15,6 +15,7 @@ export function Pagination({
   shown,
   total,
   nextCursor,
+  previousCursor,
 }: {
   path: string;
   filters: Record<string, string | undefined>;
@@ -23,11 +24,13 @@ export function Pagination({
   shown: number;
   total: number;
   nextCursor: string | null;
+  /** The API's `previous_cursor`: the rows before this page. */
+  previousCursor: string | null;
 }) {
-  const { previous, next } = neighbours(position, nextCursor);
+  const { previous, next } = neighbours(position, nextCursor, previousCursor);
   const first = firstRow(position, pageSize);
   const range = shown === 0 ? "0 of 0" : `${first.toLocaleString("en-US")}–${(first + shown - 1).toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`;
-  const link = (target: { cursor?: string | undefined; back?: string | undefined } | null, label: string) =>
+  const link = (target: { cursor?: string | undefined; page?: string | undefined } | null, label: string) =>
     target ? (
       <Link href={`${path}${queryString({ ...filters, ...target })}`}>{label}</Link>
     ) : (

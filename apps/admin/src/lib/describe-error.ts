@@ -61,7 +61,8 @@ const RULES: Rule[] = [
   [/^no integration or alias named (\S+) in the key's organization$/, (m) => ({ path: "integration", text: `No integration or alias of this organization is named ${m[1]}.` })],
   [/^must be an integer from 1 to (\d+) requests per minute$/, (m) => `Enter a whole number from 1 to ${m[1]}.`],
   [/^(organization|integration|key|alias|import|team|operation) \S+ not found/, (m) => `This ${m[1]} no longer exists: reload the page.`],
-  [/^(.+ still has .+; only an organization without integrations and keys can be deleted)$/, (m) => sentence(m[1] ?? "")],
+  [/^(.+ still has .+ first)$/, (m) => sentence(m[1] ?? "")],
+  [/^must be an email address/, () => "Enter an email address, like name@example.com."],
   // Partner users.
   [/^user \S+ not found$/, () => "This user no longer exists: reload the page."],
   [/^user \S+ is already deleted$/, () => "This user is already deleted."],
@@ -69,6 +70,7 @@ const RULES: Rule[] = [
   [/^user \S+ is deleted/, () => "This user is deleted: reprovision them first."],
   [/^user \S+ is not provisioned yet/, () => "This user's setup has not finished: try again once it has."],
   [/^nothing to change/, () => ({ path: "email", text: "The new email and name are the current ones: there is nothing to change." })],
+  [/^an override needs a reason of at least (\d+) characters/, (m) => `Give a reason of at least ${m[1]} characters: the audit log records why.`],
   [/^an override needs a reason/, () => "Give a reason: the audit log records it."],
   [/^email searches are not accepted; search by external user id$/, () => "Email searches are not accepted: search by external user id."],
   [/^another change to the same account is taking too long/, () => "Another change to this account is still running: try again shortly."],

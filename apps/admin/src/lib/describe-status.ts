@@ -26,7 +26,11 @@ const systemStatusSchema = z.object({
 
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
 
-/** Turns the outcome of the `system.status` call into what the page shows. Pure. */
+/**
+ * Turns the outcome of the `system.status` call into what the page shows. Pure. `apiUrl` is
+ * the API's admin listener (staff only), not the public one partners call: the page says so,
+ * or staff would give partners an address that refuses them.
+ */
 export function describeStatus(outcome: StatusOutcome, apiUrl: string): StatusView {
   if (!outcome.ok) return describeError(outcome.error, apiUrl);
 
@@ -35,7 +39,7 @@ export function describeStatus(outcome: StatusOutcome, apiUrl: string): StatusVi
     return {
       state: "error",
       title: "Unexpected API answer",
-      summary: `The API at ${apiUrl} answered, but not with the status this console understands.`,
+      summary: `The API's admin listener at ${apiUrl} answered, but not with the status this console understands.`,
       detail: parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; "),
     };
   }
@@ -45,7 +49,7 @@ export function describeStatus(outcome: StatusOutcome, apiUrl: string): StatusVi
   return {
     state: databaseOk ? "healthy" : "degraded",
     title: databaseOk ? "API is up" : "API is up, database unavailable",
-    summary: databaseOk ? `The API at ${apiUrl} answered and reached its database.` : `The API at ${apiUrl} answered but could not reach its database.`,
+    summary: databaseOk ? `The API's admin listener at ${apiUrl} answered and reached its database.` : `The API's admin listener at ${apiUrl} answered but could not reach its database.`,
     items: [
       { label: "Service", value: status.service, tone: "neutral" },
       { label: "API version", value: status.api_version, tone: "neutral" },
@@ -65,7 +69,7 @@ function describeError(error: unknown, apiUrl: string): StatusView {
     return {
       state: "error",
       title: "API unreachable",
-      summary: timedOut ? `The API at ${apiUrl} did not answer in time.` : `The API at ${apiUrl} could not be reached.`,
+      summary: timedOut ? `The API's admin listener at ${apiUrl} did not answer in time.` : `The API's admin listener at ${apiUrl} could not be reached.`,
       detail,
     };
   }
@@ -74,7 +78,7 @@ function describeError(error: unknown, apiUrl: string): StatusView {
   return {
     state: "error",
     title: "API error",
-    summary: httpStatus ? `The API at ${apiUrl} answered with an error (HTTP ${httpStatus}).` : `The status of the API at ${apiUrl} could not be read.`,
+    summary: httpStatus ? `The API's admin listener at ${apiUrl} answered with an error (HTTP ${httpStatus}).` : `The status of the API at ${apiUrl} could not be read.`,
     detail,
   };
 }

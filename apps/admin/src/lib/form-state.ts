@@ -9,6 +9,8 @@ export interface FormState {
   fieldErrors?: Record<string, string>;
   /** Shown once after success (the plaintext of a new key); never stored anywhere. */
   secret?: string;
+  /** What the secret belongs to, as the one-time dialog names it (a key's name). */
+  secretName?: string;
   /** The API's own text when no plain sentence says it (lib/describe-error.ts), for a details line. */
   detail?: string;
 }

@@ -63,10 +63,13 @@ describe("console defects (issue 12)", () => {
     const first = (await secret.textContent()) ?? "";
     await page.getByRole("button", { name: "Copy key" }).click();
     await page.locator(".copy-status", { hasText: "Copied to the clipboard." }).waitFor();
+    // The secret's dialog (issue 24 item 13) closes only through its explicit step.
+    await page.getByRole("button", { name: "Done, I have stored it" }).click();
 
     await page.getByLabel("Name", { exact: true }).fill("second");
     await page.locator('input[name="scopes"][value="chat:read"]').check();
     await page.getByRole("button", { name: "Create key" }).click();
+    await secret.waitFor();
     await expect.poll(() => secret.textContent()).not.toBe(first);
     const second = (await secret.textContent()) ?? "";
     expect(second).toMatch(/^mga_sk_/);

@@ -142,25 +142,24 @@ describe("console navigation", () => {
     expect(await page.getByRole("button", { name: `Copy ${data.integrationId}` }).count()).toBe(1);
   });
 
-  it("renames an organization, refuses to delete one that is not empty saying why, and deletes an empty one", async () => {
+  it("renames an organization, says why one in use cannot be deleted, and deletes an empty one", async () => {
     await visit(page, `/organizations/${data.orgId}`);
     await page.getByLabel("Organization name").fill("Beacon Home Lending");
     await page.getByRole("button", { name: "Rename" }).click();
     await expect(page.locator("p.form-ok").first().textContent()).resolves.toBe("Organization renamed.");
     await page.locator("h1", { hasText: "Beacon Home Lending" }).waitFor();
     expect(await crumbs(page)).toEqual(["Organizations", "Beacon Home Lending"]);
-    await page.getByRole("button", { name: "Delete organization…" }).click();
-    await page.getByRole("button", { name: "Delete organization", exact: true }).click();
-    await expect(page.locator("p.form-error").textContent()).resolves.toBe(
-      "Beacon Home Lending still has 1 integration and 1 API key; only an organization without integrations and keys can be deleted.",
-    );
+    // Delete is offered only when it can succeed; otherwise the page says what blocks it (issue 24 item 3).
+    expect(await page.getByRole("button", { name: "Delete organization…" }).count()).toBe(0);
+    await expect(page.locator("[data-deletion-blocked]").textContent()).resolves.toContain("Beacon Home Lending cannot be deleted yet.");
+    expect(await page.locator("[data-deletion-blocked] li").first().textContent()).toMatch(/^\d+ active API keys?: revoke/);
     await screenshot(page, "nav-06-organization-delete-refused");
 
     const empty = (await service.cli("org:create", "--name", "Empty Lending")) as { id: string };
     await visit(page, `/organizations/${empty.id}`);
     await page.getByRole("button", { name: "Delete organization…" }).click();
     await page.getByRole("button", { name: "Delete organization", exact: true }).click();
-    await arrive(page, /\/organizations$/);
+    await arrive(page, /\/organizations\?deleted=/);
     expect(await page.getByRole("link", { name: "Empty Lending" }).count()).toBe(0);
     await visit(page, "/audit");
     const log = (await page.locator("table.audit").textContent()) ?? "";

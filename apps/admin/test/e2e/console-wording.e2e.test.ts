@@ -81,7 +81,7 @@ describe("console wording", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     await page.locator('[data-field-error="name"]').waitFor();
     expect(await page.locator('[data-field-error="scopes"]').textContent()).toBe("Choose at least one scope.");
-    expect(await page.locator('[data-field-error="rateLimit"]').textContent()).toMatch(/^A whole number/);
+    expect(await page.locator('[data-field-error="rateLimit"]').textContent()).toBe("Enter at least 1 request per minute, or leave it empty for the service default.");
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("name");
     // One sentence for the section, beneath the form, not one per field.
     const section = page.locator("section", { has: page.getByRole("heading", { name: "Create an API key" }) });

@@ -407,6 +407,7 @@ const QUERIES: Record<string, QueryCase> = {
         tenant: ACME_TENANT,
         tenant_configured_at: expect.any(String),
         suggested_agency_sources: ["fannie_mae", "freddie_mac", "fha", "va", "usda"],
+        deletion_blockers: { active_keys: 4, active_integrations: expect.any(Number), partner_users: expect.any(Number) },
       }),
   },
   "staff.integrations.list": {
@@ -500,6 +501,7 @@ const QUERIES: Record<string, QueryCase> = {
       expect(data).toEqual({
         imports: [{ job_id: f.importJobId, status: "completed", total: 1, processed: 1, failed: 0, created_at: expect.any(String), completed_at: expect.any(String) }],
         next_cursor: null,
+        previous_cursor: null,
         total: 1,
       }),
   },

@@ -121,28 +121,45 @@ describe("renaming and deleting organizations", () => {
     expect((await rows("SELECT name FROM organizations WHERE id = $1", [org.id]))[0].name).toBe("New Name Lending");
   });
 
-  it("deletes only an empty organization; otherwise a 409 says what it still holds and nothing changes", async () => {
+  it("deletes an organization with no active keys, integrations or users, with its revoked keys and disabled integrations, audited; otherwise a 409 says what blocks it", async () => {
     const org = ok(await mutate(admin, "staff.organizations.create", { name: "Busy Lending" }));
+    const other = ok(await mutate(admin, "staff.organizations.create", { name: "Neighbour Lending" }));
     await createIntegration(db(), { organizationId: org.id, slug: "busy-los" });
     const { key } = await createApiKey(db(), { organizationId: org.id, name: "busy", scopes: ["chat:read"] });
+    const neighbourKey = await createApiKey(db(), { organizationId: other.id, name: "neighbour", scopes: ["chat:read"] });
+    await createIntegration(db(), { organizationId: other.id, slug: "busy-los" });
+    expect(ok(await query(viewer, "staff.organizations.get", { id: org.id })).deletion_blockers).toEqual({ active_keys: 1, active_integrations: 1, partner_users: 0 });
     const refused = await mutate(admin, "staff.organizations.delete", { id: org.id });
     expect(refused.status).toBe(409);
-    expect(refused.error?.message).toBe("Busy Lending still has 1 integration and 1 API key; only an organization without integrations and keys can be deleted");
+    expect(refused.error?.message).toBe("Busy Lending still has 1 active API key and 1 active integration; revoke its keys, disable its integrations first");
     expect(await rows("SELECT id FROM organizations WHERE id = $1", [org.id])).toHaveLength(1);
     expect(await rows("SELECT id FROM audit_log WHERE action = 'organization.delete' AND target = $1", [org.id])).toEqual([]);
-    // A revoked key still holds its conversations: it blocks the deletion too.
-    await db().sql.query("DELETE FROM integrations WHERE organization_id = $1", [org.id]);
+
+    // A partner user blocks it too, even once keys and integration are switched off.
     await db().sql.query("UPDATE api_keys SET status = 'revoked' WHERE id = $1", [key.id]);
-    expect((await mutate(admin, "staff.organizations.delete", { id: org.id })).error?.message).toBe(
-      "Busy Lending still has 1 API key; only an organization without integrations and keys can be deleted",
+    await db().sql.query("UPDATE integrations SET status = 'disabled' WHERE organization_id = $1", [org.id]);
+    const integration = (await rows("SELECT id FROM integrations WHERE organization_id = $1", [org.id]))[0].id as string;
+    await db().sql.query(
+      "INSERT INTO partner_users (id, integration_id, external_user_id, email, status, provisioning_status, mapping_status, created_at, updated_at) VALUES ('pu_busy', $1, 'lo-1', 'lo-1@busy.example', 'active', 'active', 'mapped', now(), now())",
+      [integration],
     );
-    await db().sql.query("DELETE FROM api_keys WHERE id = $1", [key.id]);
+    expect((await mutate(admin, "staff.organizations.delete", { id: org.id })).error?.message).toBe("Busy Lending still has 1 partner user; delete its partner users first");
+    // A deleted user's remains go with the organization.
+    await db().sql.query("UPDATE partner_users SET status = 'deleted' WHERE id = 'pu_busy'");
+    expect(ok(await query(viewer, "staff.organizations.get", { id: org.id })).deletion_blockers).toEqual({ active_keys: 0, active_integrations: 0, partner_users: 0 });
+
     expect(ok(await mutate(admin, "staff.organizations.delete", { id: org.id }))).toEqual({ id: org.id, deleted: true });
     expect((await query(viewer, "staff.organizations.get", { id: org.id })).status).toBe(404);
+    expect(await rows("SELECT id FROM api_keys WHERE organization_id = $1", [org.id])).toEqual([]);
+    expect(await rows("SELECT id FROM integrations WHERE organization_id = $1", [org.id])).toEqual([]);
+    expect(await rows("SELECT id FROM partner_users WHERE id = 'pu_busy'")).toEqual([]);
     expect((await rows("SELECT actor, details FROM audit_log WHERE action = 'organization.delete' AND target = $1", [org.id]))[0]).toEqual({
       actor: ADMIN.email,
-      details: { name: "Busy Lending" },
+      details: { name: "Busy Lending", revoked_keys_removed: [key.id], disabled_integrations_removed: ["busy-los"] },
     });
+    // The other organization, with an integration of the same slug, is untouched.
+    expect(await rows("SELECT id, status FROM api_keys WHERE organization_id = $1", [other.id])).toEqual([{ id: neighbourKey.key.id, status: "active" }]);
+    expect(await rows("SELECT slug FROM integrations WHERE organization_id = $1", [other.id])).toEqual([{ slug: "busy-los" }]);
     expect((await mutate(admin, "staff.organizations.delete", { id: org.id })).status).toBe(404);
   });
 });
@@ -159,7 +176,7 @@ describe("list totals and partial filters", () => {
     const page = ok(await query(viewer, "staff.outbox.list", { email: "LO-300" }));
     expect(page.notifications.map((n: { recipient: string }) => n.recipient).sort()).toEqual(["lo-3001@nav.example", "lo-3002@nav.example"]);
     expect(page.total).toBe(2);
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "nobody-here" }))).toEqual({ notifications: [], next_cursor: null, total: 0 });
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "nobody-here" }))).toEqual({ notifications: [], next_cursor: null, previous_cursor: null, total: 0 });
   });
 
   it("the audit log matches a part of the actor, any case, and counts the matches", async () => {

@@ -174,7 +174,7 @@ describe("partner users and the outbox", () => {
     // A user matched to an existing site account gets no notification.
     await rows("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_known_crm', 'known@crm.test', 'self')");
     expect((await put("known", { email: "known@crm.test" })).body.user.identity_origin).toBe("existing_mg");
-    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null, total: 0 });
+    expect(ok(await query(viewer, "staff.outbox.list", { email: "known@crm.test" }))).toEqual({ notifications: [], next_cursor: null, previous_cursor: null, total: 0 });
     const all = ok(await query(viewer, "staff.outbox.list", { limit: 200 })).notifications;
     expect(
       all
@@ -221,7 +221,11 @@ describe("partner users and the outbox", () => {
     const firstPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2 }));
     expect(firstPage.imports.map((job: { job_id: string }) => job.job_id)).toEqual([jobs[2], jobs[1]]);
     const secondPage = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2, cursor: firstPage.next_cursor }));
-    expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null, total: 3 });
+    expect(secondPage).toEqual({ imports: [expect.objectContaining({ job_id: jobs[0] })], next_cursor: null, previous_cursor: expect.any(String), total: 3 });
+    // Back from the second page without any earlier cursor: the first page again, newest first.
+    const back = ok(await query(viewer, "staff.partnerImports.list", { integration_id: integration.id, limit: 2, cursor: secondPage.previous_cursor }));
+    expect(back.imports.map((job: { job_id: string }) => job.job_id)).toEqual([jobs[2], jobs[1]]);
+    expect(back).toMatchObject({ previous_cursor: null, next_cursor: expect.any(String), total: 3 });
   });
 
   it("partnerTeams.list searches external ids and names in any case, together with the status filter", async () => {

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { decodeCursor, keysetPage } from "../paging/cursor";
+import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
 
 const AUDIT_MATCHES = "($1::text IS NULL OR strpos(lower(a.actor), $1) > 0) AND ($2::text IS NULL OR starts_with(a.action, $2))";
 
@@ -38,18 +38,19 @@ const TARGET_ORGANIZATION = `LEFT JOIN LATERAL (
 export async function listAudit(
   db: Database,
   input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ entries: AuditEntry[]; nextCursor: string | null; total: number }> {
+): Promise<{ entries: AuditEntry[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
   const filters = { actor: input.actor?.toLowerCase() ?? null, action: input.action ?? null };
-  const before = decodeCursor(db.secrets, input.cursor, filters);
+  const from = decodeCursor(db.secrets, input.cursor, filters);
+  const way = keysetDirection(from, "desc");
   const { rows } = await db.sql.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date; org_id: string | null; org_name: string | null }>(
     `SELECT a.id, a.actor, a.action, a.target, a.details, a.created_at, org.id AS org_id, org.name AS org_name FROM audit_log a ${TARGET_ORGANIZATION}
      WHERE ${AUDIT_MATCHES}
-       AND ($3::timestamptz IS NULL OR (a.created_at, a.id) < ($3::timestamptz, $4::text))
-     ORDER BY a.created_at DESC, a.id DESC LIMIT $5`,
-    [filters.actor, filters.action, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
+       AND ($3::timestamptz IS NULL OR (a.created_at, a.id) ${way.comparison} ($3::timestamptz, $4::text))
+     ORDER BY a.created_at ${way.order}, a.id ${way.order} LIMIT $5`,
+    [filters.actor, filters.action, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   const counted = await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_log a WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
-  const page = keysetPage(db.secrets, rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     total: counted.rows[0]?.total ?? 0,
     entries: page.rows.map((row) => ({
@@ -62,5 +63,6 @@ export async function listAudit(
       organization: row.org_id && row.org_name !== null ? { id: row.org_id, name: row.org_name } : null,
     })),
     nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
   };
 }

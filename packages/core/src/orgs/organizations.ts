@@ -54,32 +54,3 @@ export async function renameOrganization(db: Database, id: string, newName: stri
   if (!org) throw new AppError("not_found", `organization ${id} not found`);
   return { id: org.id, name: org.name, createdAt: org.created_at, previousName: org.previous_name };
 }
-
-/**
- * Deletes an organization that holds nothing: no integrations (so no partner users) and no
- * API keys, revoked ones included (their conversations would go with them). The row is locked
- * first, so an integration or key created meanwhile either waits and then fails, or is counted.
- */
-export async function deleteOrganization(db: Database, id: string): Promise<Organization> {
-  return withTransaction(db, async (tx) => {
-    const found = await tx.sql.query<{ id: string; name: string; created_at: Date }>("SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE", [id]);
-    const org = found.rows[0];
-    if (!org) throw new AppError("not_found", `organization ${id} not found`);
-    const { rows } = await tx.sql.query<{ integrations: number; keys: number }>(
-      `SELECT (SELECT count(*)::int FROM integrations WHERE organization_id = $1) AS integrations,
-              (SELECT count(*)::int FROM api_keys WHERE organization_id = $1) AS keys`,
-      [id],
-    );
-    const held = rows[0] as { integrations: number; keys: number };
-    const parts = [
-      held.integrations ? `${held.integrations} ${held.integrations === 1 ? "integration" : "integrations"}` : "",
-      held.keys ? `${held.keys} API ${held.keys === 1 ? "key" : "keys"}` : "",
-    ].filter(Boolean);
-    if (parts.length) {
-      throw new AppError("invalid_request", `${org.name} still has ${parts.join(" and ")}; only an organization without integrations and keys can be deleted`, { status: 409 });
-    }
-    await tx.sql.query("DELETE FROM organizations WHERE id = $1", [id]);
-    await publishKeyChange(tx, { kind: "organization", id });
-    return { id: org.id, name: org.name, createdAt: org.created_at };
-  });
-}

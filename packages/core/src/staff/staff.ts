@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { Database } from "../db/database";
+import { checkedEmail } from "../shared/email";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { hashPassword, verifyNothing, verifyPassword } from "../passwords/password-hash";
@@ -39,9 +40,7 @@ function staffCsrfToken(sessionToken: string): string {
 
 /** A staff email as stored: trimmed, lower-case; anything that is not an address is refused. */
 export function normalizeStaffEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_request", "email: not an email address");
-  return email;
+  return checkedEmail(raw);
 }
 
 export function assertStaffRole(role: string): asserts role is StaffRole {

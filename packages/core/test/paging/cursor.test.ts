@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeCursor, decodePositionCursor, encodeCursor, encodePositionCursor, pageOf } from "../../src/paging/cursor";
+import { decodeCursor, decodePositionCursor, encodeCursor, encodePositionCursor, keysetDirection, keysetPage, pageOf } from "../../src/paging/cursor";
 import { serverSecrets } from "../../src/secrets/server-secrets";
 
 /** The signed cursors of every list: a (time, id) position or a row's position in its parent, each bound to its filters. */
@@ -48,5 +48,37 @@ describe("cursors", () => {
     expect(pageOf([1, 2, 3], 2, (last) => `after ${last}`)).toEqual({ rows: [1, 2], nextCursor: "after 2" });
     expect(pageOf([1, 2], 2, (last) => `after ${last}`)).toEqual({ rows: [1, 2], nextCursor: null });
     expect(pageOf([], 2, (last) => `after ${String(last)}`)).toEqual({ rows: [], nextCursor: null });
+  });
+});
+
+describe("paging back (keysetPage with a backward cursor)", () => {
+  const rows = Array.from({ length: 7 }, (_, index) => ({ id: `row_${index}`, created_at: new Date(Date.UTC(2026, 10, 20, 12, index)) }));
+  const listFilters = { list: "rows" };
+
+  it("a page after the first gives a backward cursor before its first row; reading back turns the rows round", () => {
+    const first = keysetPage(secrets, rows.slice(0, 4), 3, listFilters);
+    expect(first.rows.map((row) => row.id)).toEqual(["row_0", "row_1", "row_2"]);
+    expect(first.previousCursor).toBeNull();
+    const from = decodeCursor(secrets, first.nextCursor ?? undefined, listFilters);
+    const second = keysetPage(secrets, rows.slice(3, 7), 3, listFilters, from);
+    expect(second.previousCursor).not.toBeNull();
+    const back = decodeCursor(secrets, second.previousCursor ?? undefined, listFilters);
+    expect(back).toEqual({ createdAt: rows[3]?.created_at.toISOString(), id: "row_3", backward: true });
+    expect(keysetDirection(back, "asc")).toEqual({ comparison: "<", order: "DESC" });
+    expect(keysetDirection(back, "desc")).toEqual({ comparison: ">", order: "ASC" });
+    expect(keysetDirection(from, "asc")).toEqual({ comparison: ">", order: "ASC" });
+    // The query reads backwards: row_2, row_1, row_0 (no extra row: nothing precedes them).
+    const again = keysetPage(secrets, [rows[2], rows[1], rows[0]] as typeof rows, 3, listFilters, back);
+    expect(again.rows.map((row) => row.id)).toEqual(["row_0", "row_1", "row_2"]);
+    expect(again.previousCursor).toBeNull();
+    expect(decodeCursor(secrets, again.nextCursor ?? undefined, listFilters)).toEqual({ createdAt: rows[2]?.created_at.toISOString(), id: "row_2" });
+  });
+
+  it("a backward cursor is bound to its filters and signed like any other", () => {
+    const back = encodeCursor(secrets, { createdAt: "2026-11-20T14:03:12.000Z", id: "row_1", backward: true }, listFilters);
+    expect(() => decodeCursor(secrets, back, { list: "other" })).toThrow(/same filters/);
+    const [payload] = back.split(".") as [string];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), b: 2 })).toString("base64url");
+    expect(() => decodeCursor(secrets, `${forged}.${secrets.sign("cursor", forged)}`, listFilters)).toThrow(/not a cursor returned by this API/);
   });
 });

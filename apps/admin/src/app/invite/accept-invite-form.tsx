@@ -6,23 +6,38 @@ import { Field, SubmitButton } from "@/components/fields";
 import { formatTime } from "@/lib/format";
 import { acceptInviteAction, describeInviteAction, type InviteDescription } from "./actions";
 
+/** Where this tab keeps the token once it is out of the address bar (sessionStorage: this tab only, never sent anywhere). */
+const TOKEN_KEY = "mga-invite-token";
+
 /**
  * The token travels in the link's fragment, which browsers never send to a server or put in
  * a Referer; this page reads it, takes it out of the address bar, and posts it with the form.
+ * The tab remembers it, so reloading the page (F5) still finds it, and pasting the link again
+ * into the same tab (only the fragment changes: no new page load) reads it again.
  */
 export function AcceptInviteForm() {
   const [token, setToken] = useState<string | undefined>();
   const [invite, setInvite] = useState<InviteDescription | "loading" | "missing">("loading");
 
   useEffect(() => {
-    const found = new URLSearchParams(window.location.hash.slice(1)).get("token");
-    window.history.replaceState(null, "", window.location.pathname);
-    if (!found) {
-      setInvite("missing");
-      return;
-    }
-    setToken(found);
-    describeInviteAction(found).then(setInvite, () => setInvite({ ok: false, message: "The API could not be reached. Try again in a moment." }));
+    const read = () => {
+      const fromLink = new URLSearchParams(window.location.hash.slice(1)).get("token");
+      if (fromLink) {
+        window.sessionStorage.setItem(TOKEN_KEY, fromLink);
+        window.history.replaceState(null, "", window.location.pathname);
+      }
+      const found = fromLink ?? window.sessionStorage.getItem(TOKEN_KEY);
+      if (!found) {
+        setInvite("missing");
+        return;
+      }
+      setToken(found);
+      setInvite("loading");
+      describeInviteAction(found).then(setInvite, () => setInvite({ ok: false, message: "The API could not be reached. Try again in a moment." }));
+    };
+    read();
+    window.addEventListener("hashchange", read);
+    return () => window.removeEventListener("hashchange", read);
   }, []);
 
   if (invite === "loading") {
@@ -45,7 +60,7 @@ export function AcceptInviteForm() {
       <p>
         You are invited as <strong>{invite.role}</strong>. Choose a password; the link works until {formatTime(invite.expiresAt)}.
       </p>
-      <ActionForm action={acceptInviteAction} label="Choose a password">
+      <ActionForm action={acceptInviteAction} label="Choose a password" key={token}>
         <input type="hidden" name="token" value={token} />
         {/* Read only: it names the account, and password managers file the password under it. */}
         <Field label="Email" name="email" type="email" value={invite.email} readOnly autoComplete="username" />

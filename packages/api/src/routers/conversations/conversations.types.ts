@@ -1,3 +1,4 @@
+import { emailAddressSchema } from "@mga/core/partners/users";
 import { HISTORY_ORDERS, MESSAGE_ROLES } from "@mga/core/conversations";
 import { agencySourceTypeSchema } from "@mga/core/sources";
 import { FRAME_ID_PATTERN } from "@mga/core/answers";
@@ -19,7 +20,7 @@ export const metadataSchema = z
 export const endUserSchema = z
   .strictObject({
     external_user_id: z.string().min(1).max(128),
-    email: z.email().max(254).optional(),
+    email: emailAddressSchema.optional(),
     name: z.string().max(120).optional(),
   })
   .meta({ id: "ConversationUser" });

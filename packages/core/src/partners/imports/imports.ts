@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { decodeCursor, keysetPage } from "../../paging/cursor";
+import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -145,21 +145,23 @@ export async function listImports(
   db: Database,
   integration: ResolvedIntegration,
   input: { limit: number; cursor?: string | undefined },
-): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; total: number }> {
+): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
   const filters = { integration: integration.id };
-  const before = decodeCursor(db.secrets, input.cursor, filters);
+  const from = decodeCursor(db.secrets, input.cursor, filters);
+  const way = keysetDirection(from, "desc");
   const { rows } = await db.sql.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
     `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
             count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
      FROM import_jobs j LEFT JOIN import_job_rows r ON r.job_id = j.id
-     WHERE j.integration_id = $1 AND ($2::timestamptz IS NULL OR (j.created_at, j.id) < ($2::timestamptz, $3::text))
-     GROUP BY j.id ORDER BY j.created_at DESC, j.id DESC LIMIT $4`,
-    [integration.id, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
+     WHERE j.integration_id = $1 AND ($2::timestamptz IS NULL OR (j.created_at, j.id) ${way.comparison} ($2::timestamptz, $3::text))
+     GROUP BY j.id ORDER BY j.created_at ${way.order}, j.id ${way.order} LIMIT $4`,
+    [integration.id, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
-  const page = keysetPage(db.secrets, rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     total: counted.rows[0]?.total ?? 0,
+    previousCursor: page.previousCursor,
     imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
     nextCursor: page.nextCursor,
   };

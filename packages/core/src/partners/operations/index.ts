@@ -1,4 +1,14 @@
 // @mga/core/partners/operations: what the rest of the service may use of this area; everything else is internal.
 export { OPERATION_STATUSES, OPERATION_TYPES } from "./operation-values";
-export { applyProfileOverride, confirmEmailVerification, expireStaleVerifications, getOperation, listUserOperations, requestDeletion, requestProfileChange, requestReprovision } from "./operations";
+export {
+  applyProfileOverride,
+  MIN_OVERRIDE_REASON_LENGTH,
+  confirmEmailVerification,
+  expireStaleVerifications,
+  getOperation,
+  listUserOperations,
+  requestDeletion,
+  requestProfileChange,
+  requestReprovision,
+} from "./operations";
 export type { OperationRecord } from "./operations";

@@ -5,7 +5,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { normalizeEmail } from "../../shared/email";
+import { checkedEmail } from "../../shared/email";
 import type { OperationAuthority, OperationStatus, OperationType } from "./operation-values";
 import type { DirectoryDeps } from "../users/users";
 import { claimEmailInIntegration } from "../users/one-user-per-email";
@@ -131,15 +131,16 @@ export async function requestDeletion(deps: OperationDeps, integration: Resolved
 
 /** POST reprovision: only a deleted user; a new account generation with new identities. */
 export async function requestReprovision(deps: OperationDeps, integration: ResolvedIntegration, externalUserId: string, input: { email: string; name?: string | undefined }): Promise<string> {
+  const email = checkedEmail(input.email);
   return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status !== "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is not deleted; only a deleted user can be reprovisioned`);
-    await claimEmailInIntegration(tx, { integrationId: integration.id, email: normalizeEmail(input.email), externalUserId });
+    await claimEmailInIntegration(tx, { integrationId: integration.id, email, externalUserId });
     await tx.sql.query(
       `UPDATE partner_users SET account_generation = account_generation + 1, access_version = access_version + 1, status = 'active',
          provisioning_status = 'pending', mapping_status = 'pending', identity_origin = NULL, site_account_id = NULL, chat_identity_id = NULL,
          email = $2, name = $3, team_id = NULL, profile_sync_status = 'applied', wordpress_sync_status = 'applied', updated_at = now()
        WHERE id = $1`,
-      [user.id, normalizeEmail(input.email), input.name ?? null],
+      [user.id, email, input.name ?? null],
     );
     const id = await insertOperation(tx, { integrationId: integration.id, userId: user.id, type: "reprovision", status: "queued" });
     return { result: id, enqueue: id };
@@ -160,7 +161,7 @@ export async function requestProfileChange(
   externalUserId: string,
   input: { email?: string | undefined; name?: string | undefined; override?: { actor: string; reason: string } },
 ): Promise<string> {
-  const email = input.email === undefined ? undefined : normalizeEmail(input.email);
+  const email = input.email === undefined ? undefined : checkedEmail(input.email);
   return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted`);
     if (user.provisioning_status !== "active") throw new AppError("identity_conflict", `user ${externalUserId} is not provisioned yet; retry once provisioning has completed`);
@@ -319,6 +320,9 @@ async function selectOperations(db: Database, where: string, values: unknown[]):
   }));
 }
 
+/** An override's reason is read later in the audit log: "x" or "ok" tells nobody why. */
+export const MIN_OVERRIDE_REASON_LENGTH = 10;
+
 /**
  * An audited staff override of a user's profile (spec 3.3): applies a name-only change, or
  * an email change without verification, to a pre-existing account. Recorded in the audit
@@ -330,11 +334,14 @@ export async function applyProfileOverride(
   externalUserId: string,
   input: { email?: string | undefined; name?: string | undefined; actor: string; reason: string },
 ): Promise<OperationRecord> {
-  if (!input.reason.trim()) throw new AppError("invalid_request", "reason: an override needs a reason for the audit log");
+  const reason = input.reason.trim();
+  if (reason.length < MIN_OVERRIDE_REASON_LENGTH) {
+    throw new AppError("invalid_request", `reason: an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`);
+  }
   const id = await requestProfileChange(deps, integration, externalUserId, {
     email: input.email,
     name: input.name,
-    override: { actor: input.actor, reason: input.reason },
+    override: { actor: input.actor, reason },
   });
   // Audited in the operation's own transaction (requestProfileChange), with the fields that change.
   return getOperationById(deps.db, id);

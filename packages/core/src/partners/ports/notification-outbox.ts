@@ -1,6 +1,6 @@
 import type { Database } from "../../db/database";
 import { newId } from "../../ids/new-id";
-import { decodeCursor, keysetPage } from "../../paging/cursor";
+import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
 
 /** The one INSERT of a notification (addToOutbox; password-setup links write theirs in the statement that makes the link). */
 export const OUTBOX_INSERT = "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
@@ -28,22 +28,24 @@ export interface OutboxNotification {
 export async function listOutbox(
   db: Database,
   input: { email?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; total: number }> {
+): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
-  const before = decodeCursor(db.secrets, input.cursor, filters);
+  const from = decodeCursor(db.secrets, input.cursor, filters);
+  const way = keysetDirection(from, "desc");
   const { rows } = await db.sql.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
     `SELECT n.id, n.kind, n.recipient, n.payload, n.created_at, t.used_at IS NOT NULL AS used,
             (n.kind <> 'password_setup' OR (t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now())) AS live
      FROM notification_outbox n LEFT JOIN site_password_tokens t ON t.id = n.payload->>'token_id'
      WHERE ($1::text IS NULL OR strpos(lower(n.recipient), $1) > 0)
-       AND ($2::timestamptz IS NULL OR (n.created_at, n.id) < ($2::timestamptz, $3::text))
-     ORDER BY n.created_at DESC, n.id DESC LIMIT $4`,
-    [filters.email, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
+       AND ($2::timestamptz IS NULL OR (n.created_at, n.id) ${way.comparison} ($2::timestamptz, $3::text))
+     ORDER BY n.created_at ${way.order}, n.id ${way.order} LIMIT $4`,
+    [filters.email, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)", [filters.email]);
-  const page = keysetPage(db.secrets, rows, input.limit, filters);
+  const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     total: counted.rows[0]?.total ?? 0,
+    previousCursor: page.previousCursor,
     notifications: page.rows.map((row) => ({
       id: row.id,
       kind: row.kind,

@@ -2,7 +2,7 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, keysetPage } from "../../paging/cursor";
+import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
 import type { TeamStatus } from "./team-status";
 
 export interface TeamRecord {
@@ -89,21 +89,22 @@ export async function listTeams(
   db: Database,
   integration: ResolvedIntegration,
   input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined; withTotal?: boolean },
-): Promise<{ teams: TeamRecord[]; nextCursor: string | null; total?: number }> {
+): Promise<{ teams: TeamRecord[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
-  const after = decodeCursor(db.secrets, input.cursor, filters);
+  const from = decodeCursor(db.secrets, input.cursor, filters);
+  const way = keysetDirection(from, "asc");
   const { rows } = await db.sql.query<TeamRow>(
     `SELECT ${TEAM_COLUMNS} FROM partner_teams t
      WHERE ${TEAMS_MATCH}
-       AND ($4::timestamptz IS NULL OR (t.created_at, t.id) > ($4::timestamptz, $5::text))
-     ORDER BY t.created_at, t.id LIMIT $6`,
-    [integration.id, filters.status, filters.q, after?.createdAt ?? null, after?.id ?? "", input.limit + 1],
+       AND ($4::timestamptz IS NULL OR (t.created_at, t.id) ${way.comparison} ($4::timestamptz, $5::text))
+     ORDER BY t.created_at ${way.order}, t.id ${way.order} LIMIT $6`,
+    [integration.id, filters.status, filters.q, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   // The staff console's "1–50 of 60"; the partner API has no use for it.
   const counted = input.withTotal
     ? await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q])
     : undefined;
-  const page = keysetPage(db.secrets, rows, input.limit, filters);
-  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, ...(counted ? { total: counted.rows[0]?.total ?? 0 } : {}) };
+  const page = keysetPage(db.secrets, rows, input.limit, filters, from);
+  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, previousCursor: page.previousCursor, ...(counted ? { total: counted.rows[0]?.total ?? 0 } : {}) };
 }

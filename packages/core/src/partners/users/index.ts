@@ -9,3 +9,5 @@ export type { UserSort, UserStatus } from "./partner-user-values";
 export { findSiteAccountForEmail } from "./site-account-for-email";
 export { accountLockKey, reconcileAllSiteAccountLocks } from "./site-account-ownership";
 export { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "./users";
+// The one email rule (shared/email.ts), for the API's schemas.
+export { EMAIL_MAX_LENGTH, emailAddressSchema } from "../../shared/email";

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, decodeSortCursor, encodeSortCursor, keysetPage, pageOf } from "../../paging/cursor";
+import { decodeCursor, decodeSortCursor, encodeSortCursor, keysetDirection, keysetPage, pageBothWays } from "../../paging/cursor";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import type { UserSort, UserStatus } from "./partner-user-values";
 
@@ -75,7 +75,7 @@ export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
   input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean; sort?: UserSort | undefined },
-): Promise<{ users: PartnerUserRecord[]; contacts: Map<string, UserContact>; counts: UserCounts; nextCursor: string | null; total?: number }> {
+): Promise<{ users: PartnerUserRecord[]; contacts: Map<string, UserContact>; counts: UserCounts; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [
@@ -107,12 +107,13 @@ export async function listPartnerUsers(
     countPartnerUsers(db, integration.id),
     input.withTotal && !counted ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`, matchParams) : undefined,
   ]);
-  const { rows, nextCursor } = ordered.page(page.rows, input.limit);
+  const { rows, nextCursor, previousCursor } = ordered.page(page.rows, input.limit);
   return {
     users: rows.map((row) => toPartnerUser(integration.slug, row)),
     contacts: new Map(rows.map((row) => [row.id, { email: row.contact_email, name: row.contact_name }])),
     counts,
     nextCursor,
+    previousCursor,
     ...(input.withTotal ? { total: counted ? counts[counted] : (matching?.rows[0]?.total ?? 0) } : {}),
   };
 }
@@ -128,24 +129,28 @@ interface SortedRow {
  */
 function orderedPage(db: Database, sort: UserSort, cursor: string | undefined, filters: unknown, paramsBefore: number) {
   if (sort === "created") {
-    const after = decodeCursor(db.secrets, cursor, filters);
+    const from = decodeCursor(db.secrets, cursor, filters);
+    const way = keysetDirection(from, "asc");
     return {
       select: "",
-      after: after ? ` AND (u.created_at, u.id) > ($${paramsBefore + 1}::timestamptz, $${paramsBefore + 2}::text)` : "",
-      params: after ? [after.createdAt, after.id] : [],
-      orderBy: "u.created_at, u.id",
-      page: <Row extends UserRow>(rows: Row[], limit: number) => keysetPage(db.secrets, rows, limit, filters),
+      after: from ? ` AND (u.created_at, u.id) ${way.comparison} ($${paramsBefore + 1}::timestamptz, $${paramsBefore + 2}::text)` : "",
+      params: from ? [from.createdAt, from.id] : [],
+      orderBy: `u.created_at ${way.order}, u.id ${way.order}`,
+      page: <Row extends UserRow>(rows: Row[], limit: number) => keysetPage(db.secrets, rows, limit, filters, from),
     };
   }
   const keys = SORT_KEYS[sort];
-  const after = decodeSortCursor(db.secrets, cursor, filters, keys.length);
+  const from = decodeSortCursor(db.secrets, cursor, filters, keys.length);
+  // Paging back reads the rows before the cursor's in the opposite order; the page is turned round.
+  const way = from?.backward ? { comparison: "<", order: "DESC" } : { comparison: ">", order: "ASC" };
   const placeholders = keys.map((key, index) => `$${paramsBefore + index + 1}::${key.type}`);
   return {
     select: `, ARRAY[${keys.map((key) => `(${key.expr})::text`).join(", ")}] AS sort_key`,
-    after: after ? ` AND (${keys.map((key) => key.expr).join(", ")}, u.id) > (${placeholders.join(", ")}, $${paramsBefore + keys.length + 1}::text)` : "",
-    params: after ? [...after.values, after.id] : [],
-    orderBy: `${keys.map((key) => key.expr).join(", ")}, u.id`,
-    page: <Row extends UserRow & SortedRow>(rows: Row[], limit: number) => pageOf(rows, limit, (last) => encodeSortCursor(db.secrets, last.sort_key ?? [], last.id, filters)),
+    after: from ? ` AND (${keys.map((key) => key.expr).join(", ")}, u.id) ${way.comparison} (${placeholders.join(", ")}, $${paramsBefore + keys.length + 1}::text)` : "",
+    params: from ? [...from.values, from.id] : [],
+    orderBy: [...keys.map((key) => key.expr), "u.id"].map((expr) => `${expr} ${way.order}`).join(", "),
+    page: <Row extends UserRow & SortedRow>(rows: Row[], limit: number) =>
+      pageBothWays(rows, limit, from, (row, backward) => encodeSortCursor(db.secrets, row.sort_key ?? [], row.id, filters, backward)),
   };
 }
 

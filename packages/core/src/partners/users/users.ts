@@ -5,7 +5,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { type ChatIdentities, createChatIdentities } from "../ports/chat-identities";
-import { normalizeEmail } from "../../shared/email";
+import { checkedEmail } from "../../shared/email";
 import { type SiteAccounts, sendPasswordSetups } from "../ports/site-accounts";
 import { claimEmailInIntegration } from "./one-user-per-email";
 import { linkSiteAccounts } from "./link-site-accounts";
@@ -87,7 +87,7 @@ export async function provisionPartnerUser(
   input: { email: string; name?: string | undefined; teamExternalId?: string | null | undefined },
 ): Promise<{ user: PartnerUserRecord; outcome: ProvisionOutcome }> {
   const { db } = deps;
-  const email = normalizeEmail(input.email);
+  const email = checkedEmail(input.email);
   const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
 
   const created = await withTransaction(db, async (tx) => {

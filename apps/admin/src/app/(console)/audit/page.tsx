@@ -19,7 +19,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const filters = { actor: param(query, "actor"), action: param(query, "action") };
   const position = pagePosition(query);
   const result = await loadOrRefusal((api) => api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }));
-  const page = result.ok ? result.value : { entries: [], next_cursor: null, total: 0 };
+  const page = result.ok ? result.value : { entries: [], next_cursor: null, previous_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Audit log" />
@@ -103,7 +103,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             })}
           </Table>
         )}
-        {result.ok ? <Pagination path="/audit" filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.entries.length} total={page.total} nextCursor={page.next_cursor} /> : null}
+        {result.ok ? (
+          <Pagination
+            path="/audit"
+            filters={filters}
+            position={position}
+            pageSize={PAGE_SIZE}
+            shown={page.entries.length}
+            total={page.total}
+            nextCursor={page.next_cursor}
+            previousCursor={page.previous_cursor}
+          />
+        ) : null}
       </Section>
     </>
   );

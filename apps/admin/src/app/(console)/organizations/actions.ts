@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { runAction } from "@/lib/actions";
 import { type FormState, text } from "@/lib/form-state";
-import { duplicateNameWarning, sameOrganizationName } from "./organization-names";
+import { CREATE_TICK, duplicateNameRefusal, nameTakenElsewhere } from "./organization-names";
 
 export async function createOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
   const name = text(form, "name");
@@ -12,10 +12,7 @@ export async function createOrganizationAction(_state: FormState, form: FormData
   let id: string | undefined;
   const state = await runAction(
     async (api) => {
-      // Checked here too: the list the page showed may be out of date.
-      if (!confirmed && (await api.staff.organizations.list.query()).some((org) => sameOrganizationName(org.name, name))) {
-        return { status: "error", fieldErrors: { name: `${duplicateNameWarning(name)} Tick "Create another with this name" to create a second one.` } };
-      }
+      if (!confirmed && (await nameTakenElsewhere(api, name))) return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, CREATE_TICK) } };
       id = (await api.staff.organizations.create.mutate({ name })).id;
     },
     undefined,

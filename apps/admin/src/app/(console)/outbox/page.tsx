@@ -19,7 +19,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
   const email = param(query, "email");
   const position = pagePosition(query);
   const result = await loadOrRefusal((api) => api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }));
-  const { notifications, next_cursor, total } = result.ok ? result.value : { notifications: [], next_cursor: null, total: 0 };
+  const { notifications, next_cursor, previous_cursor, total } = result.ok ? result.value : { notifications: [], next_cursor: null, previous_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Notification outbox" />
@@ -57,7 +57,18 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
             ))}
           </Table>
         )}
-        {result.ok ? <Pagination path="/outbox" filters={{ email }} position={position} pageSize={PAGE_SIZE} shown={notifications.length} total={total} nextCursor={next_cursor} /> : null}
+        {result.ok ? (
+          <Pagination
+            path="/outbox"
+            filters={{ email }}
+            position={position}
+            pageSize={PAGE_SIZE}
+            shown={notifications.length}
+            total={total}
+            nextCursor={next_cursor}
+            previousCursor={previous_cursor}
+          />
+        ) : null}
       </Section>
     </>
   );

@@ -13,7 +13,7 @@ export async function inviteStaffAction(_state: FormState, form: FormData): Prom
   return runAction(
     async (api) => {
       const { invite, token } = await api.staff.members.invite.mutate({ email, role: role(form) });
-      return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token };
+      return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token, secretName: invite.email };
     },
     undefined,
     { email: "email", role: "role" },

@@ -3,8 +3,8 @@
 import { STAFF_ROLES } from "@mga/api/closed-values";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
-import { OneTimeSecret } from "@/components/one-time-secret";
 import { inviteStaffAction } from "./actions";
+import { InvitationLinks } from "./invitation-links";
 import { ROLE_DESCRIPTIONS } from "./roles";
 import { describeValue } from "@/lib/words";
 
@@ -14,18 +14,9 @@ const inviteLink = (token: string) => `${window.location.origin}/invite#token=${
 export function InviteForm() {
   return (
     <ActionForm action={inviteStaffAction} label="Invite a colleague" resetOnSuccess>
-      <OneTimeSecret
-        region="Invitation link"
-        copyLabel="Copy link"
-        toValue={inviteLink}
-        intro={
-          <>
-            <strong>Send this link to your colleague.</strong> It works once, for 72 hours, and is shown only now.
-          </>
-        }
-      />
+      <InvitationLinks toLink={inviteLink} />
       <div className="form-inline">
-        <Field label="Email" name="email" type="email" required maxLength={254} placeholder="colleague@example.com" />
+        <Field label="Email" name="email" type="email" required maxLength={254} hint="Your colleague's work email address." />
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" name="role" defaultValue="viewer">

@@ -1,3 +1,4 @@
+import { emailAddressSchema } from "@mga/core/partners/users";
 import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core/partners/imports";
 import { z } from "zod";
 import { nameSchema, requestIdField } from "../../../schemas/common";
@@ -7,7 +8,7 @@ import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } fro
 export const importUserSchema = z
   .strictObject({
     external_user_id: externalUserIdSchema,
-    email: z.email().max(254),
+    email: emailAddressSchema,
     name: nameSchema.optional(),
     team_external_id: externalTeamIdSchema.nullable().optional(),
   })

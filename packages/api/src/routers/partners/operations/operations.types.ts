@@ -1,3 +1,4 @@
+import { emailAddressSchema } from "@mga/core/partners/users";
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
 import { z } from "zod";
 import { idempotencyKeySchema, nameSchema, refuseEmptyBody, requestIdField } from "../../../schemas/common";
@@ -26,10 +27,10 @@ export const getOperationOutput = z.strictObject({ request_id: requestIdField, o
 
 export const deletionInput = userPathInput.extend({ note: z.string().max(1000).optional().meta({ description: "Audit note; stored, never returned." }) });
 
-export const profileChangeInput = refuseEmptyBody(userPathInput.extend({ email: z.email().max(254).optional(), name: nameSchema.optional() }), "send email, name or both");
+export const profileChangeInput = refuseEmptyBody(userPathInput.extend({ email: emailAddressSchema.optional(), name: nameSchema.optional() }), "send email, name or both");
 
 /** Reprovision body (spec: "not shown"): the returning user's email (deletion erased the old one). */
-export const reprovisionInput = userPathInput.extend({ email: z.email().max(254), name: nameSchema.optional() });
+export const reprovisionInput = userPathInput.extend({ email: emailAddressSchema, name: nameSchema.optional() });
 
 export const requiredIdempotencyHeader = z.object({
   "Idempotency-Key": idempotencyKeySchema.meta({

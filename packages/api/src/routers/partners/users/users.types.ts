@@ -1,5 +1,15 @@
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
-import { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES, type UserStatus } from "@mga/core/partners/users";
+import {
+  BLOCKING_REASONS,
+  EXPERIENCE_TYPES,
+  emailAddressSchema,
+  IDENTITY_ORIGINS,
+  MAPPING_STATUSES,
+  PROVISIONING_STATUSES,
+  SYNC_STATUSES,
+  USER_STATUSES,
+  type UserStatus,
+} from "@mga/core/partners/users";
 import { z } from "zod";
 import { nameSchema, requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
@@ -48,7 +58,7 @@ export const userResponseSchema = z.strictObject({ request_id: requestIdField, u
 export const userPathInput = z.strictObject({ integration: integrationSlugSchema, external_user_id: externalUserIdSchema });
 
 export const putUserInput = userPathInput.extend({
-  email: z.email().max(254),
+  email: emailAddressSchema,
   name: nameSchema.optional(),
   team_external_id: externalTeamIdSchema.nullable().optional(),
 });

@@ -22,5 +22,6 @@ export const listAuditOutput = z.strictObject({
     }),
   ),
   next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
   total: countSchema,
 });

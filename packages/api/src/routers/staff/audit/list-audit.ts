@@ -19,6 +19,7 @@ export const listStaffAudit = staffProcedure
         created_at: entry.createdAt.toISOString(),
       })),
       next_cursor: page.nextCursor,
+      previous_cursor: page.previousCursor,
       total: page.total,
     };
   });

@@ -1,14 +1,16 @@
 import { deleteOrganization } from "@mga/core/orgs";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
 import { deleteOrganizationOutput, organizationIdInput } from "./organizations.types";
 
-/** Only an empty organization (no integrations, no keys); otherwise a 409 saying what it still holds. */
+/**
+ * Only an organization with no active keys, active integrations or partner users; its revoked
+ * keys and disabled integrations go with it (core audits the deletion in its transaction).
+ * Otherwise a 409 saying what blocks it.
+ */
 export const deleteStaffOrganization = adminProcedure
   .input(organizationIdInput)
   .output(deleteOrganizationOutput)
   .mutation(async ({ ctx, input }) => {
-    const org = await deleteOrganization(ctx.db, input.id);
-    await auditStaffAction(ctx, "organization.delete", org.id, { name: org.name });
+    const org = await deleteOrganization(ctx.db, input.id, ctx.staff.email);
     return { id: org.id, deleted: true as const };
   });

@@ -17,6 +17,8 @@ export const getOrganizationOutput = z.strictObject({
   tenant: tenantSchema,
   tenant_configured_at: z.iso.datetime().nullable(),
   suggested_agency_sources: z.array(z.enum(AGENCY_SOURCE_TYPES)),
+  /** What stops a deletion (all 0: it can be deleted, with its revoked keys and disabled integrations). */
+  deletion_blockers: z.strictObject({ active_keys: countSchema, active_integrations: countSchema, partner_users: countSchema }),
 });
 
 export const createOrganizationInput = z.strictObject({ name: orgName });

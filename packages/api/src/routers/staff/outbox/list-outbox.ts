@@ -19,6 +19,7 @@ export const listStaffOutbox = staffProcedure
         link_hidden: row.linkPath !== null && ctx.staff.role !== "admin",
       })),
       next_cursor: page.nextCursor,
+      previous_cursor: page.previousCursor,
       total: page.total,
     };
   });

@@ -16,5 +16,6 @@ export const listOutboxOutput = z.strictObject({
     }),
   ),
   next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
   total: countSchema,
 });

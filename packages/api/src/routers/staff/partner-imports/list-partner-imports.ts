@@ -20,6 +20,7 @@ export const listStaffPartnerImports = staffProcedure
         completed_at: job.completedAt?.toISOString() ?? null,
       })),
       next_cursor: page.nextCursor,
+      previous_cursor: page.previousCursor,
       total: page.total,
     };
   });

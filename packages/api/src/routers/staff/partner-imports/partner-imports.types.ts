@@ -14,7 +14,7 @@ export const importSummarySchema = z.strictObject({
   created_at: z.iso.datetime(),
   completed_at: z.iso.datetime().nullable(),
 });
-export const listPartnerImportsOutput = z.strictObject({ imports: z.array(importSummarySchema), next_cursor: z.string().nullable(), total: countSchema });
+export const listPartnerImportsOutput = z.strictObject({ imports: z.array(importSummarySchema), next_cursor: z.string().nullable(), previous_cursor: z.string().nullable(), total: countSchema });
 
 export const getPartnerImportInput = z.strictObject({ integration_id: staffId, job_id: staffId });
 /** The partner's view of the job, each row also saying whether its user exists (only those are linked). */

@@ -11,5 +11,5 @@ export const listStaffPartnerTeams = staffProcedure
   .query(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const page = await listTeams(ctx.db, integration, { status: input.status, q: input.q, limit: input.limit, cursor: input.cursor, withTotal: true });
-    return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor, total: page.total ?? 0 };
+    return { teams: page.teams.map(teamToWire), next_cursor: page.nextCursor, previous_cursor: page.previousCursor, total: page.total ?? 0 };
   });

@@ -9,4 +9,4 @@ export const listPartnerTeamsInput = z.strictObject({
   limit: staffLimit(50),
   cursor: staffCursor,
 });
-export const listPartnerTeamsOutput = z.strictObject({ teams: z.array(teamSchema), next_cursor: z.string().nullable(), total: countSchema });
+export const listPartnerTeamsOutput = z.strictObject({ teams: z.array(teamSchema), next_cursor: z.string().nullable(), previous_cursor: z.string().nullable(), total: countSchema });

@@ -21,5 +21,5 @@ export const listStaffPartnerUsers = staffProcedure
       withTotal: true,
     });
     const users = page.users.map((user) => ({ ...userToWire(user), contact: page.contacts.get(user.id) ?? { email: "", name: null } }));
-    return { users, counts: page.counts, next_cursor: page.nextCursor, total: page.total ?? 0 };
+    return { users, counts: page.counts, next_cursor: page.nextCursor, previous_cursor: page.previousCursor, total: page.total ?? 0 };
   });

@@ -1,11 +1,13 @@
-import { USER_SORTS, USER_STATUSES } from "@mga/core/partners/users";
+import { MIN_OVERRIDE_REASON_LENGTH } from "@mga/core/partners/operations";
+import { emailAddressSchema, USER_SORTS, USER_STATUSES } from "@mga/core/partners/users";
 import { z } from "zod";
 import { operationSchema } from "../../partners/operations/operations.types";
 import { putUserInput, listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
 import { countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
 
 /** Partner users for support staff: the partner's view plus the contact details partners never read back. */
-const email = z.string().trim().min(3).max(254);
+// The one email rule (core's shared/email.ts), after trimming what staff typed.
+const email = z.string().trim().pipe(emailAddressSchema);
 const name = z.string().trim().min(1).max(200);
 
 export const userRefInput = z.strictObject({ integration_id: staffId, external_user_id: externalId });
@@ -30,6 +32,7 @@ export const listPartnerUsersOutput = z.strictObject({
   users: z.array(partnerUserSchema.extend({ contact: contactSchema })),
   counts: userCountsSchema,
   next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
   total: countSchema,
 });
 
@@ -52,4 +55,8 @@ export const requestReprovisionInput = userRefInput.extend({ email, name: name.o
 /** The operation a deletion or reprovision started (the user's operations list shows its progress). */
 export const operationStartedOutput = z.strictObject({ operation_id: z.string() });
 
-export const overrideProfileInput = userRefInput.extend({ email: email.optional(), name: name.optional(), reason: z.string().trim().min(1).max(500) });
+export const overrideProfileInput = userRefInput.extend({
+  email: email.optional(),
+  name: name.optional(),
+  reason: z.string().trim().min(MIN_OVERRIDE_REASON_LENGTH, `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`).max(500),
+});

@@ -48,7 +48,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
   // filter; a refused filter has no list, and then they are read on their own.
   const counts = result.ok ? result.value.counts : await load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId }));
   const base = `/integrations/${integrationId}`;
-  const page = result.ok ? result.value : { users: [], next_cursor: null, total: 0 };
+  const page = result.ok ? result.value : { users: [], next_cursor: null, previous_cursor: null, total: 0 };
   const admin = await isAdmin();
   // Staff may search by email, but the users filter (spec 4.10's, as partners have it) may not: point to the search that does.
   const emailSearch = !result.ok && filters.q?.includes("@") ? filters.q : undefined;
@@ -142,7 +142,7 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
             ))}
           </Table>
         )}
-        {result.ok ? <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} /> : null}
+        {result.ok ? <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} previousCursor={page.previous_cursor} /> : null}
       </Section>
       {admin ? (
         <Section title="Add a user">

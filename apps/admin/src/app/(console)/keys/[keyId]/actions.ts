@@ -2,6 +2,7 @@
 
 import { runAction } from "@/lib/actions";
 import { formatTime } from "@/lib/format";
+import { rateLimitProblem } from "@/lib/rate-limit";
 import { type FormState, text } from "@/lib/form-state";
 
 export async function revokeKeyAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -13,8 +14,9 @@ export async function revokeKeyAction(_state: FormState, form: FormData): Promis
 export async function setRateLimitAction(_state: FormState, form: FormData): Promise<FormState> {
   const raw = text(form, "rateLimit");
   const rateLimit = raw ? Number(raw) : null;
-  if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
-    return { status: "error", fieldErrors: { rateLimit: "A whole number of requests per minute, or empty for the default." } };
+  const problem = rateLimitProblem(rateLimit);
+  if (problem) {
+    return { status: "error", fieldErrors: { rateLimit: problem } };
   }
   return runAction(
     async (api) => {

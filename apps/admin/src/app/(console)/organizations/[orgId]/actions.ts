@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { runAction } from "@/lib/actions";
 import { describeProblems } from "@/lib/describe-error";
 import { type FormState, list, optionalText, text } from "@/lib/form-state";
+import { duplicateNameRefusal, nameTakenElsewhere, RENAME_TICK } from "../organization-names";
 
 const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
 const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assignedSharedSourceTypes", "defaultSharedSourceTypes"] as const;
@@ -59,19 +60,30 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
   });
 }
 
+/** Renaming to a name another organization has takes the same tick as creating one (organization-name-field.tsx). */
 export async function renameOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
   const name = text(form, "name");
+  const id = text(form, "orgId");
   if (!name) return { status: "error", fieldErrors: { name: "Enter the organization's name." } };
-  return runAction(async (api) => {
-    await api.staff.organizations.rename.mutate({ id: text(form, "orgId"), name });
-  }, "Organization renamed.");
+  const confirmed = text(form, "confirmDuplicate") === "1";
+  return runAction(
+    async (api) => {
+      if (!confirmed && (await nameTakenElsewhere(api, name, id))) return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, RENAME_TICK) } };
+      await api.staff.organizations.rename.mutate({ id, name });
+    },
+    "Organization renamed.",
+    { name: "name" },
+  );
 }
 
-/** Only an empty organization can go; the API says in words what a non-empty one still holds. */
+/**
+ * Offered only when nothing blocks it (the page says what does otherwise); the API checks again
+ * and says in words what blocks it now. The list then says which organization went.
+ */
 export async function deleteOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
   const state = await runAction(async (api) => {
     await api.staff.organizations.delete.mutate({ id: text(form, "orgId") });
   });
-  if (state.status === "ok") redirect("/organizations");
+  if (state.status === "ok") redirect(`/organizations?deleted=${encodeURIComponent(text(form, "orgName"))}`);
   return state;
 }

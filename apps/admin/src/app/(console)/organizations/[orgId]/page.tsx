@@ -5,7 +5,10 @@ import { ReadOnlyNote, Section } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { load } from "@/lib/session";
+import { OrganizationNameField } from "../organization-name-field";
+import { RENAME_TICK } from "../organization-names";
 import { configureTenantAction, deleteOrganizationAction, renameOrganizationAction } from "./actions";
+import { DeletionBlocked } from "./deletion-blocked";
 import { SourceRowsEditor } from "./source-rows-editor";
 
 const joined = (items: readonly string[] | undefined) => (items ?? []).join(", ");
@@ -14,6 +17,9 @@ const joined = (items: readonly string[] | undefined) => (items ?? []).join(", "
 export default async function TenantPage({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   const [org, admin] = await Promise.all([load((api) => api.staff.organizations.get.query({ id: orgId })), isAdmin()]);
+  const others = admin ? (await load((api) => api.staff.organizations.list.query())).filter((other) => other.id !== org.id).map((other) => other.name) : [];
+  const blockers = org.deletion_blockers;
+  const deletable = blockers.active_keys + blockers.active_integrations + blockers.partner_users === 0;
   const tenant = org.tenant;
   return (
     <>
@@ -22,17 +28,21 @@ export default async function TenantPage({ params }: { params: Promise<{ orgId: 
           <div className="stack">
             <ActionForm action={renameOrganizationAction} label="Rename the organization" className="form form-inline">
               <input type="hidden" name="orgId" value={org.id} />
-              <Field label="Organization name" name="name" defaultValue={org.name} required maxLength={200} />
+              <OrganizationNameField label="Organization name" existingNames={others} current={org.name} tickLabel={RENAME_TICK} />
               <SubmitButton>Rename</SubmitButton>
             </ActionForm>
             <div>
-              <ConfirmAction
-                action={deleteOrganizationAction}
-                label="Delete organization…"
-                question={`Delete ${org.name}? Only an organization without integrations and API keys can be deleted; this cannot be undone.`}
-                confirmLabel="Delete organization"
-                hidden={{ orgId: org.id }}
-              />
+              {deletable ? (
+                <ConfirmAction
+                  action={deleteOrganizationAction}
+                  label="Delete organization…"
+                  question={`Delete ${org.name}? Its revoked keys (with their conversations) and disabled integrations go with it; this cannot be undone.`}
+                  confirmLabel="Delete organization"
+                  hidden={{ orgId: org.id, orgName: org.name }}
+                />
+              ) : (
+                <DeletionBlocked orgId={org.id} name={org.name} blockers={blockers} />
+              )}
             </div>
           </div>
         </Section>

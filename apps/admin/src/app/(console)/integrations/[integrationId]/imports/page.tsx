@@ -15,7 +15,7 @@ export default async function ImportsPage({ params, searchParams }: { params: Pr
   const { integrationId } = await params;
   const position = pagePosition(await searchParams);
   const result = await loadOrRefusal((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));
-  const { imports, next_cursor, total } = result.ok ? result.value : { imports: [], next_cursor: null, total: 0 };
+  const { imports, next_cursor, previous_cursor, total } = result.ok ? result.value : { imports: [], next_cursor: null, previous_cursor: null, total: 0 };
   const admin = await isAdmin();
   return (
     <>
@@ -52,7 +52,7 @@ export default async function ImportsPage({ params, searchParams }: { params: Pr
           </Table>
         )}
         {result.ok ? (
-          <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} />
+          <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} previousCursor={previous_cursor} />
         ) : null}
       </Section>
       {admin ? (

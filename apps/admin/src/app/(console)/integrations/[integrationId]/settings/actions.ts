@@ -16,13 +16,17 @@ export async function setIntegrationStatusAction(_state: FormState, form: FormDa
 export async function addAliasAction(_state: FormState, form: FormData): Promise<FormState> {
   const alias = text(form, "alias");
   if (!alias) return { status: "error", fieldErrors: { alias: "Enter the alias." } };
-  return runAction(
+  const state = await runAction(
     async (api) => {
       await api.staff.integrations.addAlias.mutate({ id: text(form, "integrationId"), alias });
     },
     `Alias ${alias} added; grant it to the keys that may use it.`,
     { alias: "alias", slug: "alias" },
   );
+  // A refusal names the alias it is about ("Use 3 to 64 lowercase letters…" alone does not say which).
+  const refusal = state.fieldErrors?.alias;
+  if (refusal && !refusal.includes(alias)) return { ...state, fieldErrors: { ...state.fieldErrors, alias: `The alias ${alias} is not accepted: ${refusal}` } };
+  return state;
 }
 
 export async function removeAliasAction(_state: FormState, form: FormData): Promise<FormState> {

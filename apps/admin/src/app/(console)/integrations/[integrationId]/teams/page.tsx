@@ -18,7 +18,7 @@ export default async function TeamsPage({ params, searchParams }: { params: Prom
   const q = param(query, "q");
   const position = pagePosition(query);
   const result = await loadOrRefusal((api) => api.staff.partnerTeams.list.query({ integration_id: integrationId, status, q, cursor: position.cursor, limit: PAGE_SIZE }));
-  const page = result.ok ? result.value : { teams: [], next_cursor: null, total: 0 };
+  const page = result.ok ? result.value : { teams: [], next_cursor: null, previous_cursor: null, total: 0 };
   const base = `/integrations/${integrationId}`;
   return (
     <Section title="Teams">
@@ -71,7 +71,16 @@ export default async function TeamsPage({ params, searchParams }: { params: Prom
         </Table>
       )}
       {result.ok ? (
-        <Pagination path={`${base}/teams`} filters={{ status, q }} position={position} pageSize={PAGE_SIZE} shown={page.teams.length} total={page.total} nextCursor={page.next_cursor} />
+        <Pagination
+          path={`${base}/teams`}
+          filters={{ status, q }}
+          position={position}
+          pageSize={PAGE_SIZE}
+          shown={page.teams.length}
+          total={page.total}
+          nextCursor={page.next_cursor}
+          previousCursor={page.previous_cursor}
+        />
       ) : null}
     </Section>
   );

@@ -1,18 +1,20 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { useFormOutcome } from "@/components/form-state-context";
-import { OneTimeSecret } from "@/components/one-time-secret";
 import { createKeyAction } from "./actions";
+import { NewKeyDialog } from "./new-key-dialog";
 
 type SoloScope = { scope: string; warning: string };
 
 /**
- * Scopes from the API's list, with the spec's key-separation advice beside them (section 5
- * item 5). Where the scopes being ticked depart from it, the advice says so at once, before
- * the key exists, with the API's rule and words (`soloScopes`, core's SOLO_SCOPES).
+ * Scopes from the API's list, with the spec's key-separation advice beside the checkboxes
+ * (section 5 item 5). Where the scopes being ticked depart from it, the advice says so at
+ * once, before the key exists, with the API's rule and words (`soloScopes`, core's
+ * SOLO_SCOPES). No placeholders: an example in a box reads as a value already typed; the
+ * examples are in the hints. The new key's secret opens in a dialog (new-key-dialog.tsx).
  */
 export function CreateKeyForm({
   orgId,
@@ -32,23 +34,9 @@ export function CreateKeyForm({
   return (
     <ActionForm action={createKeyAction} label="Create an API key" resetOnSuccess>
       <input type="hidden" name="orgId" value={orgId} />
-      <OneTimeSecret
-        region="New API key"
-        copyLabel="Copy key"
-        intro={
-          <>
-            <strong>Copy the key now.</strong> It is shown only this once; afterwards only its last four characters are.
-          </>
-        }
-      />
-      <div className="split">
-        <div>
-          <Field label="Name" name="name" required maxLength={200} placeholder="acme server" />
-          <ScopePicker scopes={scopes} onChange={setChosen} />
-          <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} max={maxRateLimit} hint="Empty: the service default." />
-          <Field label="Expires on (optional)" name="expiresOn" type="date" hint="The key stops working at 00:00 UTC that day, at most 365 days ahead. Empty: it never expires." />
-          <SubmitButton>Create key</SubmitButton>
-        </div>
+      <NewKeyDialog />
+      <Field label="Name" name="name" required maxLength={200} hint="What uses the key, for example acme server." />
+      <ScopePicker scopes={scopes} onChange={setChosen}>
         <aside className="advice" aria-label="Key separation advice">
           <h3>Keep keys separate</h3>
           <ul>
@@ -67,13 +55,16 @@ export function CreateKeyForm({
             ) : null}
           </div>
         </aside>
-      </div>
+      </ScopePicker>
+      <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} max={maxRateLimit} hint="Leave empty for the service default." />
+      <Field label="Expires on (optional)" name="expiresOn" type="date" hint="The key stops working at 00:00 UTC that day, at most 365 days ahead. Leave empty for a key that never expires." />
+      <SubmitButton>Create key</SubmitButton>
     </ActionForm>
   );
 }
 
-/** The scope checkboxes; reports the ticked scopes as they change (and empties with the form's reset). */
-function ScopePicker({ scopes, onChange }: { scopes: Array<{ scope: string; description: string }>; onChange: (chosen: string[]) => void }) {
+/** The scope checkboxes with `children` (the advice) beside them; reports the ticked scopes as they change (and empties with the form's reset). */
+function ScopePicker({ scopes, onChange, children }: { scopes: Array<{ scope: string; description: string }>; onChange: (chosen: string[]) => void; children: ReactNode }) {
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.scopes;
   // A created key resets the form, which unticks the boxes without a change event.
@@ -91,11 +82,16 @@ function ScopePicker({ scopes, onChange }: { scopes: Array<{ scope: string; desc
       }}
     >
       <legend>Scopes</legend>
-      {scopes.map(({ scope, description }) => (
-        <label key={scope} className="check">
-          <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code> <span className="hint">{description}</span>
-        </label>
-      ))}
+      <div className="split">
+        <div className="scope-boxes">
+          {scopes.map(({ scope, description }) => (
+            <label key={scope} className="check">
+              <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code> <span className="hint">{description}</span>
+            </label>
+          ))}
+        </div>
+        {children}
+      </div>
       {error ? (
         <small id="scopes-error" className="field-error" data-field-error="scopes">
           {error}

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
+import { Badge, Empty, ReadOnlyNote, Section, Table, Time } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { describeExpiry, keyBadgeValue } from "@/lib/key-expiry";
@@ -32,7 +32,7 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
         {keys.length === 0 ? (
           <Empty>No keys yet. Partners need one to call the API.</Empty>
         ) : (
-          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Expires", "Last used"]}>
+          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Created", "Expires", "Last used"]}>
             {keys.map((key) => (
               <tr key={key.id}>
                 <td>
@@ -46,6 +46,9 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
                 <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
                 <td>
                   <Badge value={keyBadgeValue(key)} />
+                </td>
+                <td>
+                  <Time iso={key.created_at} />
                 </td>
                 <td>{describeExpiry(key.expires_at)}</td>
                 <td>{formatTime(key.last_used_at)}</td>

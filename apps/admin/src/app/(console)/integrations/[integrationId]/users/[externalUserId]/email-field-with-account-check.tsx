@@ -32,5 +32,5 @@ export function EmailFieldWithAccountCheck({ integrationId, label, required, pur
     }, PAUSE_MS);
   };
 
-  return <Field label={label} name="email" type="email" required={required ?? false} onChange={onChange} hint={warning ? <span data-site-account-warning="">{warning}</span> : undefined} />;
+  return <Field label={label} name="email" type="email" required={required ?? false} onChange={onChange} warning={warning ? <span data-site-account-warning="">{warning}</span> : undefined} />;
 }
