@@ -12,7 +12,8 @@ import { configureTenant } from "@mga/core/tenants";
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
 export const UPSTREAM_TOKEN = "upstream-test-token";
-import type { DirectoryPorts } from "@mga/api";
+import { type DirectoryPorts, eventToWire } from "@mga/api";
+import type { WebhookOptions } from "@mga/core/webhooks";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
@@ -31,6 +32,8 @@ export interface TestApp {
   t: TestDatabase;
   logs: string[];
   queue: JobQueue;
+  /** The webhook settings its workers run with (to start them again in a test). */
+  webhooks: WebhookOptions;
   /** This instance's key cache, as the server's main runs it. */
   keyCache: RunningKeyCache;
   /** This instance's streamed answers. */
@@ -57,6 +60,8 @@ export async function startTestApp(
     trustProxy?: string;
     /** Shorter leases and polls for tests of resumable answers. */
     answerStreams?: Partial<AnswerStreamsOptions>;
+    /** Webhook delivery settings (default: private addresses allowed, so tests' receivers on 127.0.0.1 work). */
+    webhooks?: Partial<WebhookOptions>;
   } = {},
 ): Promise<TestApp> {
   const t = options.shareDatabaseWith
@@ -82,9 +87,10 @@ export async function startTestApp(
     retryLimit: 2,
     expireInSeconds: options.jobExpireInSeconds ?? 60,
   });
-  if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
+  const webhooks: WebhookOptions = { renderEvent: eventToWire, allowPrivateAddresses: true, dispatchIntervalMs: 200, ...options.webhooks };
+  if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory, webhooks });
   const logger = createLogger("debug", (line) => logs.push(line));
-  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl };
+  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
   server.on(
     "request",
     createApp({
@@ -105,6 +111,7 @@ export async function startTestApp(
     t,
     logs,
     queue,
+    webhooks,
     keyCache,
     answers,
     async newKey(options = {}) {

@@ -24,7 +24,7 @@ export async function enqueueDelivery(queue: JobQueue, db: Database, deliveryId:
  * marks the events dispatched. One instance at a time (a transaction-scoped advisory lock), so
  * deliveries are made in event order. Returns how many events it dispatched.
  */
-export async function dispatchEvents(db: Database, queue: JobQueue, options: Pick<WebhookOptions, "renderEvent">): Promise<number> {
+export async function dispatchEvents(db: Database, queue: JobQueue, options: Pick<WebhookOptions, "renderEvent" | "log">): Promise<number> {
   return withTransaction(db, async (tx) => {
     const lock = await tx.sql.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('mga:webhook-dispatch', 0)) AS ok");
     if (!lock.rows[0]?.ok) return 0;
@@ -39,7 +39,14 @@ export async function dispatchEvents(db: Database, queue: JobQueue, options: Pic
         [row.organization_id, row.type, row.integration_id],
       );
       if (endpoints.rows.length === 0) continue;
-      const payload = JSON.stringify(options.renderEvent(toStoredEvent(row)));
+      let payload: string;
+      try {
+        payload = JSON.stringify(options.renderEvent(toStoredEvent(row)));
+      } catch (error) {
+        // One event the renderer refuses must not hold back every later one: it is left undelivered, and logged.
+        options.log?.("webhook event not rendered; not delivered", { event_id: row.id, error: String(error) });
+        continue;
+      }
       for (const endpoint of endpoints.rows) {
         const id = newId("whd");
         await tx.sql.query(

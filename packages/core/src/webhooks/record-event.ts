@@ -12,9 +12,8 @@ export type ImportEventRecord = Omit<ImportRecord, "results">;
 export interface KeyEventRecord {
   id: string;
   name: string;
-  prefix?: string;
+  lastFour: string;
   expiresAt: Date | string;
-  [field: string]: unknown;
 }
 
 /** The resource an event reports, in core's shape; the API renders its public form from it. */
