@@ -2,4 +2,4 @@ import { router } from "../../trpc";
 import { listEvents } from "./list-events";
 
 /** GET /v1/events: the organization's events, as webhooks deliver them. */
-export const eventsRouter = router({ list: listEvents });
+export const eventsRouter = router({ listEvents });
