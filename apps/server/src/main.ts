@@ -59,8 +59,8 @@ async function main() {
   );
   // Expired idempotency records, old rate-limit windows, unused verification links, events past 30 days; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS), sweepOldEvents(connection.db)]).catch((error: unknown) =>
-      logger.warn("sweep failed", { error: String(error) }),
+    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS), sweepOldEvents(connection.db)]).catch(
+      (error: unknown) => logger.warn("sweep failed", { error: String(error) }),
     );
   }, 5 * 60_000);
   sweep.unref();

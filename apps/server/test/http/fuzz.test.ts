@@ -1126,7 +1126,14 @@ function buildRoutes(): Record<Surface, Route[]> {
 
   // The console's webhook forms: a well-formed body would create an endpoint or send to one, so
   // every case here is broken somewhere (a missing endpoint and delivery make even those 404).
-  const webhookMutation = (name: string, value: Record<string, Json>): Route => ({ surface: "trpc", admin: true, method: "POST", path: `/trpc/staff.webhooks.${name}`, credentials: [{}, { Cookie: f.staffCookie }], body: { type: "json", value } });
+  const webhookMutation = (name: string, value: Record<string, Json>): Route => ({
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: `/trpc/staff.webhooks.${name}`,
+    credentials: [{}, { Cookie: f.staffCookie }],
+    body: { type: "json", value },
+  });
   const createEndpoint = webhookMutation("create", { organization_id: f.organizationId, url: "https://hooks.example.com/fuzz-2", event_types: ["user.disabled"] });
   createEndpoint.semantic = [
     fc.constant(caseOf(createEndpoint, "no CSRF token", { Cookie: f.staffCookie })),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
+import type { UntypedJson } from "../support/untyped-json";
 
 /** GET /v1/events, and the events the partner directory records with each change. */
 let app: TestApp;
@@ -15,7 +16,7 @@ type Partner = Awaited<ReturnType<typeof newPartner>>;
 const events = async (p: Partner, query = "") => {
   const res = await app.request(`/v1/events${query}`, { key: p.key });
   expect(res.status, res.text).toBe(200);
-  return res.body.events as Array<{ id: string; type: string; created_at: string; integration: string | null; data: Record<string, any> }>;
+  return res.body.events as Array<{ id: string; type: string; created_at: string; integration: string | null; data: UntypedJson }>;
 };
 const post = (p: Partner, path: string, body: unknown, key: string) =>
   app.request(`${p.base}${path}`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": key }, body: JSON.stringify(body) });
@@ -58,7 +59,17 @@ describe("events", () => {
 
   it("records an import's completion with its summary counts", { timeout: 40_000 }, async () => {
     const p = await newPartner(app, { slug: "ev-imp-los" });
-    const created = await post(p, "/user-imports", { users: [{ external_user_id: "i-1", email: "i1@acme.test" }, { external_user_id: "i-2", email: "i2@acme.test" }] }, "imp-1");
+    const created = await post(
+      p,
+      "/user-imports",
+      {
+        users: [
+          { external_user_id: "i-1", email: "i1@acme.test" },
+          { external_user_id: "i-2", email: "i2@acme.test" },
+        ],
+      },
+      "imp-1",
+    );
     expect(created.status, created.text).toBe(202);
     await expect.poll(async () => (await events(p, "?type=import.completed")).length, { timeout: 20_000 }).toBe(1);
     const [event] = await events(p, "?type=import.completed");

@@ -56,7 +56,14 @@ describe("staff webhooks", () => {
     expect(ok(await query(viewer, "staff.webhooks.list", { organization_id: org.id })).endpoints).toEqual([]);
 
     const actions = (await auditList({})).map((entry) => entry.action);
-    for (const action of ["webhook_endpoint.create", "webhook_endpoint.send_test", "webhook_delivery.redeliver", "webhook_endpoint.roll_secret", "webhook_endpoint.update", "webhook_endpoint.delete"]) {
+    for (const action of [
+      "webhook_endpoint.create",
+      "webhook_endpoint.send_test",
+      "webhook_delivery.redeliver",
+      "webhook_endpoint.roll_secret",
+      "webhook_endpoint.update",
+      "webhook_endpoint.delete",
+    ]) {
       expect(actions).toContain(action);
     }
     expect(JSON.stringify(await auditList({}))).not.toContain(created.secret);

@@ -70,9 +70,7 @@ describe("webhook delivery", () => {
     const [first, second, third] = receiver.received.map((hit) => hit.at) as [number, number, number];
     expect(second - first).toBeGreaterThanOrEqual(150);
     expect(third - second).toBeGreaterThanOrEqual(1000);
-    await expect
-      .poll(async () => (await deliveryOf(String([...ids][0])))[0], { timeout: 5_000 })
-      .toMatchObject({ status: "succeeded", attempts: 3, last_status_code: 200, next_attempt_at: null });
+    await expect.poll(async () => (await deliveryOf(String([...ids][0])))[0], { timeout: 5_000 }).toMatchObject({ status: "succeeded", attempts: 3, last_status_code: 200, next_attempt_at: null });
     await receiver.close();
   });
 
@@ -148,9 +146,7 @@ describe("webhook delivery", () => {
     await expect
       .poll(async () => (await app.t.db.sql.query("SELECT status, disabled_reason FROM webhook_endpoints WHERE id = $1", [endpoint.id])).rows[0], { timeout: 15_000 })
       .toMatchObject({ status: "disabled", disabled_reason: expect.stringMatching(/^disabled by the service: every delivery failed since .*; last error: HTTP 503$/) });
-    await expect
-      .poll(async () => (await app.t.db.sql.query("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [endpoint.id])).rows[0]?.status, { timeout: 15_000 })
-      .toBe("failed");
+    await expect.poll(async () => (await app.t.db.sql.query("SELECT status FROM webhook_deliveries WHERE endpoint_id = $1", [endpoint.id])).rows[0]?.status, { timeout: 15_000 }).toBe("failed");
     await receiver.close();
   });
 });

@@ -29,7 +29,11 @@ describe("webhook delivery across instances", () => {
     await endpointFor(a, p.organizationId, receiver.url, ["user.disabled", "user.reactivated"]);
     const ids = Array.from({ length: 8 }, (_, i) => `tw-${i}`);
     for (const id of ids) await p.put(`/users/${id}`, { email: `${id}@acme.test` });
-    await Promise.all(ids.map((id, i) => (i % 2 ? a : b).request(`${p.base}/users/${id}`, { method: "PATCH", key: p.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: "disabled" }) })));
+    await Promise.all(
+      ids.map((id, i) =>
+        (i % 2 ? a : b).request(`${p.base}/users/${id}`, { method: "PATCH", key: p.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: "disabled" }) }),
+      ),
+    );
     await expect.poll(() => receiver.delivered().length, { timeout: 30_000 }).toBe(ids.length);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const webhookIds = receiver.received.map((hit) => hit.headers["webhook-id"]);

@@ -43,7 +43,15 @@ describe("webhook SSRF rules", () => {
     await createStaff(app.t.db, { email: "ssrf-admin@mga.test", password: "admin password 1", role: "admin", actor: "test" });
     const admin = await signIn("ssrf-admin@mga.test", "admin password 1");
     const p = await newPartner(app, { slug: "ssrf-cfg-los" });
-    for (const url of ["http://127.0.0.1:8080/x", "http://169.254.169.254/latest/meta-data", "https://10.0.0.7/hook", "http://[::1]/x", "http://localhost/x", "ftp://example.com/x", "https://user:pw@example.com/x"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/x",
+      "http://169.254.169.254/latest/meta-data",
+      "https://10.0.0.7/hook",
+      "http://[::1]/x",
+      "http://localhost/x",
+      "ftp://example.com/x",
+      "https://user:pw@example.com/x",
+    ]) {
       const res = await mutate(admin, "staff.webhooks.create", { organization_id: p.organizationId, url, event_types: ["user.disabled"] });
       expect({ url, status: res.status }).toEqual({ url, status: 400 });
       expect(res.error?.message).toMatch(/^url: /);

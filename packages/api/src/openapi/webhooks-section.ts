@@ -21,7 +21,7 @@ const HEADERS = [
 export function addWebhooks(document: OpenAPIObject): void {
   const ids = Object.fromEntries(Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [type, (schema.meta() as { id: string; description: string }) ?? { id: "", description: "" }]));
   const entries = [...EVENT_TYPES, TEST_EVENT_TYPE].map((type) => {
-    const meta = type === TEST_EVENT_TYPE ? { id: "EventWebhookTest", description: "Sent by the console's \"send test event\"." } : ids[type];
+    const meta = type === TEST_EVENT_TYPE ? { id: "EventWebhookTest", description: 'Sent by the console\'s "send test event".' } : ids[type];
     return [
       type,
       {

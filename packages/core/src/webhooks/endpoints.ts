@@ -104,10 +104,9 @@ export async function createWebhookEndpoint(
   const url = checkEndpointUrl(input.url, input);
   const eventTypes = checkEventTypes(input.eventTypes);
   const integrationId = await integrationIdOf(db, input.organizationId, input.integration);
-  const org = await db.sql.query<{ endpoints: number }>(
-    "SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = o.id) AS endpoints FROM organizations o WHERE o.id = $1",
-    [input.organizationId],
-  );
+  const org = await db.sql.query<{ endpoints: number }>("SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = o.id) AS endpoints FROM organizations o WHERE o.id = $1", [
+    input.organizationId,
+  ]);
   if (!org.rows[0]) throw new AppError("not_found", `organization ${input.organizationId} not found`);
   if (org.rows[0].endpoints >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("invalid_request", `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`);
   const id = newId("we");

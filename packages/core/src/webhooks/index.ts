@@ -5,7 +5,16 @@ export { recordEvent } from "./record-event";
 export type { EventSubject, ImportEventRecord, KeyEventRecord, RecordEventInput } from "./record-event";
 export { EVENT_RETENTION_DAYS, listEvents, sweepOldEvents } from "./list-events";
 export type { StoredEvent } from "./list-events";
-export { checkEndpointUrl, createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, rollWebhookSecret, SECRET_ROLL_OVERLAP_HOURS, updateWebhookEndpoint } from "./endpoints";
+export {
+  checkEndpointUrl,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  rollWebhookSecret,
+  SECRET_ROLL_OVERLAP_HOURS,
+  updateWebhookEndpoint,
+} from "./endpoints";
 export type { WebhookEndpointRecord } from "./endpoints";
 export { listWebhookDeliveries, redeliverWebhook, sendTestEvent } from "./deliveries";
 export type { WebhookDeliveryRecord } from "./deliveries";

@@ -36,9 +36,13 @@ export interface RecordEventInput {
  */
 export async function recordEvent(db: Database, input: RecordEventInput): Promise<string> {
   const id = newId("evt");
-  await db.sql.query(
-    "INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())",
-    [id, input.organizationId, input.integrationId, input.type, JSON.stringify(input.subject), input.orderingKey ?? null],
-  );
+  await db.sql.query("INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())", [
+    id,
+    input.organizationId,
+    input.integrationId,
+    input.type,
+    JSON.stringify(input.subject),
+    input.orderingKey ?? null,
+  ]);
   return id;
 }

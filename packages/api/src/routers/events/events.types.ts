@@ -32,9 +32,7 @@ const operationData = z.strictObject({ operation: operationSchema, user: partner
 export const importEventSchema = importJobSchema.omit({ results: true }).meta({ id: "ImportJobSummary" });
 
 /** A key about to expire (never its secret). */
-export const keyEventSchema = z
-  .strictObject({ id: z.string().min(1), name: z.string().min(1), last_four: z.string().min(1), expires_at: z.iso.datetime() })
-  .meta({ id: "ExpiringApiKey" });
+export const keyEventSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), last_four: z.string().min(1), expires_at: z.iso.datetime() }).meta({ id: "ExpiringApiKey" });
 
 export const EVENT_SCHEMAS = {
   "operation.completed": envelope("operation.completed", operationData, "EventOperationCompleted", "A lifecycle operation (profile change, deletion, reprovision) completed."),
@@ -53,7 +51,12 @@ export const EVENT_SCHEMAS = {
   "key.expiring_soon": envelope("key.expiring_soon", z.strictObject({ key: keyEventSchema }), "EventKeyExpiringSoon", "An API key of the organization expires soon."),
 } as const satisfies Record<(typeof EVENT_TYPES)[number], z.ZodType>;
 
-export const testEventSchema = envelope(TEST_EVENT_TYPE, z.strictObject({ endpoint_id: z.string().min(1) }), "EventWebhookTest", "Sent by the console's \"send test event\" to one endpoint; never listed.");
+export const testEventSchema = envelope(
+  TEST_EVENT_TYPE,
+  z.strictObject({ endpoint_id: z.string().min(1) }),
+  "EventWebhookTest",
+  'Sent by the console\'s "send test event" to one endpoint; never listed.',
+);
 
 const E = EVENT_SCHEMAS;
 const catalogue = [
@@ -86,6 +89,4 @@ export const listEventsInput = z.strictObject({
   cursor: cursorSchema.optional(),
 });
 
-export const listEventsOutput = z
-  .strictObject({ request_id: requestIdField, events: z.array(eventSchema), next_cursor: z.string().nullable() })
-  .meta({ id: "ListEventsResponse" });
+export const listEventsOutput = z.strictObject({ request_id: requestIdField, events: z.array(eventSchema), next_cursor: z.string().nullable() }).meta({ id: "ListEventsResponse" });

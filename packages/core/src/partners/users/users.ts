@@ -183,7 +183,10 @@ export async function completeStoredUsersProvisioning(deps: DirectoryDeps, users
         [[...identified.keys()].map((i) => (users[i] as StoredUser).id), [...identified.values()]],
       );
       // Users who can now launch are announced with the change (docs/decisions.md, "Events and webhooks").
-      await announceLaunchEligibility(tx, completed.rows.map((row) => row.id));
+      await announceLaunchEligibility(
+        tx,
+        completed.rows.map((row) => row.id),
+      );
       return new Set(completed.rows.map((row) => row.id));
     });
   } catch (error) {

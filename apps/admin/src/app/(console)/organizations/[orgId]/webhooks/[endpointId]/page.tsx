@@ -26,7 +26,11 @@ export default async function EndpointPage({ params }: { params: Promise<{ orgId
           <dt>Status</dt>
           <dd>
             <Badge value={endpoint.status} kind="webhookEndpoint" />
-            {endpoint.disabled_reason ? <p className="hint" data-disabled-reason>{endpoint.disabled_reason}</p> : null}
+            {endpoint.disabled_reason ? (
+              <p className="hint" data-disabled-reason>
+                {endpoint.disabled_reason}
+              </p>
+            ) : null}
           </dd>
           <dt>Events</dt>
           <dd>{endpoint.event_types.join(", ")}</dd>
