@@ -72,7 +72,7 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     await expect(authenticateApiKey(t.db, created.json.key)).rejects.toMatchObject({ code: "unauthorized" });
   });
 
-  it("adds a webhook endpoint (secret printed once), rolls its secret, lists, disables and deletes it", async () => {
+  it("adds a webhook endpoint (secret printed once), rolls its secret, lists, disables and deletes it", { timeout: 300_000 }, async () => {
     const org = await cli("org:create", "--name", "Hooks Lending", "--json");
     const created = await cli("webhook:create", "--org", org.json.id, "--url", "https://hooks.example.com/mga", "--events", "user.disabled,operation.failed", "--json");
     expect(created.code, created.stderr).toBe(0);
