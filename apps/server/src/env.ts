@@ -80,6 +80,11 @@ export const envSchema = z.object({
   CHAT_IDENTITIES_TOKEN: z.string().optional(),
   /** "0" hides the start banner unless stdout is a terminal (for logs collected by a supervisor). */
   MGA_PRINT_BANNER: z.string().optional(),
+  /**
+   * Webhooks to loopback, private, link-local and reserved addresses: refused unless this is
+   * "1" (local development and tests only; docs/decisions.md, "Webhook SSRF rules").
+   */
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(["0", "1"]).default("0"),
   /** On SIGTERM: how long running answers may keep their connections before they are told to resume elsewhere. */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   /** An OTLP/HTTP collector (its base URL; /v1/traces is appended): set, the server exports OpenTelemetry traces; unset, tracing is off and costs nothing. */

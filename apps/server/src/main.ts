@@ -8,6 +8,8 @@ import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { flushKeyUsage, startKeyCache } from "@mga/core/keys";
 import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
+import { sweepOldEvents } from "@mga/core/webhooks";
+import { eventToWire } from "@mga/api";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
@@ -57,16 +59,19 @@ async function main() {
   const directory = directoryFromEnv(env, connection.db);
   const queue = await JobQueue.start({ connectionString: connection.url, observer, onError: (error) => logger.warn("job queue", { error: String(error) }) });
   metrics.watch({ db: connection.db, queue });
-  await startWorkers(queue, { db: connection.db, ...directory, log: (message, fields) => logger.warn(message, fields) });
+  const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
+  // Events fanned out to webhook endpoints and delivered from the queue (docs/decisions.md, "Events and webhooks").
+  const webhooks = { renderEvent: eventToWire, allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === "1", log };
+  await startWorkers(queue, { db: connection.db, ...directory, log, webhooks });
   // Site-account locks placed under the old rules (before accounts could be shared) are brought in line, in the background.
   reconcileAllSiteAccountLocks({ db: connection.db, siteAccounts: directory.siteAccounts }).then(
     (count) => count > 0 && logger.info("site-account locks reconciled", { accounts: count }),
     (error: unknown) => logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
   );
-  // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
+  // Expired idempotency records, old rate-limit windows, unused verification links, events past 30 days; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS)]).catch((error: unknown) =>
-      logger.warn("sweep failed", { error: String(error) }),
+    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS), sweepOldEvents(connection.db)]).catch(
+      (error: unknown) => logger.warn("sweep failed", { error: String(error) }),
     );
   }, 5 * 60_000);
   sweep.unref();
@@ -77,7 +82,7 @@ async function main() {
   const port = portOf(server, env.PORT);
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${hostInUrl(env.HOST)}:${port}`;
   const adminUrl = `http://${hostInUrl(env.ADMIN_API_HOST)}:${portOf(adminServer, env.ADMIN_API_PORT)}`;
-  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer };
+  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
   let draining = false;
   const isDraining = () => draining;
   const ops = { metrics, tracing, readiness: createReadiness({ db: connection.db, queue, isDraining }) };

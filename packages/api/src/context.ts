@@ -33,6 +33,8 @@ export interface ApiContext {
   queue: JobQueue;
   /** Origin of the hosted chat application that launch URLs point to. */
   appUrl: string;
+  /** Webhook endpoints at loopback or private addresses are accepted (WEBHOOK_ALLOW_PRIVATE_ADDRESSES). */
+  allowPrivateWebhookAddresses?: boolean;
   /** Aborted when the client disconnects, so upstream work stops with it. */
   signal?: AbortSignal | undefined;
   /** The host's metrics and traces (rate-limit refusals); none when absent. */
@@ -76,6 +78,7 @@ export interface ApiDeps {
   appUrl: string;
   /** The host's metrics and traces; none when absent. */
   observer?: Observer | undefined;
+  allowPrivateWebhookAddresses?: boolean;
 }
 
 export function createContextFactory(deps: ApiDeps) {
@@ -87,6 +90,7 @@ export function createContextFactory(deps: ApiDeps) {
       directory: deps.directory,
       queue: deps.queue,
       appUrl: deps.appUrl,
+      allowPrivateWebhookAddresses: deps.allowPrivateWebhookAddresses === true,
       requestId: (req as ApiRequest).requestId ?? "",
       clientAddress: (req as ApiRequest).clientAddress ?? req.socket.remoteAddress ?? "unknown",
       presentedKey: presentedKeyOf(req),

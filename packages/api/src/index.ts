@@ -29,3 +29,5 @@ export * from "./routers/partners/operations/operations.types";
 export * from "./routers/partners/imports/imports.types";
 export * from "./routers/launches/launches.types";
 export { integrationToOperatorView, keyToOperatorView } from "./operator/operator-views";
+export * from "./routers/events/events.types";
+export { eventToWire } from "./routers/events/to-wire";

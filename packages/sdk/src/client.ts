@@ -1,3 +1,4 @@
+import { EventsResource } from "./resources/events";
 import { type ClientOptions, resolveClientOptions } from "./client-options";
 import { createTransport, type Transport } from "./http/transport";
 import { ConversationsResource } from "./resources/conversations";
@@ -18,6 +19,8 @@ export class Client {
   readonly conversations: ConversationsResource;
   readonly messages: MessagesResource;
   readonly embedSessions: EmbedSessionsResource;
+  /** GET /v1/events (webhooks deliver the same events; verify those with `webhooks.verify`). */
+  readonly events: EventsResource;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -27,6 +30,7 @@ export class Client {
     this.conversations = new ConversationsResource(this.transport);
     this.messages = new MessagesResource(this.transport);
     this.embedSessions = new EmbedSessionsResource(this.transport);
+    this.events = new EventsResource(this.transport);
   }
 
   /** The partner directory of one integration: its teams, users, lifecycle operations and imports. */

@@ -4,6 +4,8 @@ export { MgaError } from "./errors/mga-error";
 export { ApiError } from "./errors/api-error";
 export { ApiConnectionError, ApiTimeoutError } from "./errors/connection-errors";
 export { StreamResumeError } from "./errors/stream-resume-error";
+export { WebhookVerificationError } from "./errors/webhook-verification-error";
+export { webhooks, type WebhookHeaders } from "./webhooks/verify";
 export type { Logger, RetryEvent } from "./http/retry-events";
 export type { RetryOptions } from "./http/retry-policy";
 export type { CallOptions, IdempotentCallOptions } from "./idempotency";

@@ -48,3 +48,11 @@ export type DeletionParams = BodyOf<"partnerOperations-requestDeletion">;
 export type ReprovisionParams = BodyOf<"partnerOperations-requestReprovision">;
 export type CreateImportParams = BodyOf<"partnerImports-createImport">;
 export type CreateEmbedSessionParams = BodyOf<"launches-createEmbedSession">;
+
+/** An event of the catalogue, as GET /v1/events lists it (a union on `type`). */
+export type Event = Schemas["Event"];
+export type EventType = Event["type"];
+/** The body of a webhook delivery: an event of the catalogue, or the console's `webhook.test`. */
+export type WebhookEvent = Schemas["WebhookPayload"];
+/** GET /v1/events filters: `type`, `integration`, `created_after`, `created_before`, `limit`. */
+export type ListEventsQuery = Omit<QueryOf<"events-listEvents">, "cursor">;

@@ -43,6 +43,8 @@ const TONES: Record<string, string> = {
   applied: "good",
   completed: "good",
   mapped: "good",
+  enabled: "good",
+  succeeded: "good",
   disabled: "bad",
   revoked: "bad",
   deleted: "bad",

@@ -23,6 +23,8 @@ import type {
   SyncStatus,
   TeamStatus,
   UserStatus,
+  WebhookDeliveryStatus,
+  WebhookEndpointStatus,
 } from "@mga/api/closed-values";
 
 export type ValueKind =
@@ -39,7 +41,9 @@ export type ValueKind =
   | "importOutcome"
   | "messageStatus"
   | "role"
-  | "errorCode";
+  | "errorCode"
+  | "webhookEndpoint"
+  | "webhookDelivery";
 
 type Words<Value extends string> = Record<Value, string>;
 
@@ -97,6 +101,8 @@ const WORDS = {
     reprovision_failed: "Reprovision failed",
     profile_change_failed: "Profile change failed",
   },
+  webhookEndpoint: { enabled: "Enabled", disabled: "Disabled" } satisfies Words<WebhookEndpointStatus>,
+  webhookDelivery: { pending: "Pending", succeeded: "Delivered", failed: "Failed" } satisfies Words<WebhookDeliveryStatus>,
 } satisfies Record<ValueKind, Words<string>>;
 
 /** Staff words for a value; an unknown value (a newer API) reads as itself, spaced and capitalised. */

@@ -7,6 +7,7 @@ import { siteCommands } from "./commands/site";
 import { staffCommands } from "./commands/staff";
 import { tenantsCommands } from "./commands/tenants";
 import { usersCommands } from "./commands/users";
+import { webhooksCommands } from "./commands/webhooks";
 
 /** Every operator command, by name; one file per domain under ./commands. */
 export const COMMANDS = {
@@ -15,6 +16,7 @@ export const COMMANDS = {
   ...keysCommands,
   ...integrationsCommands,
   ...usersCommands,
+  ...webhooksCommands,
   ...siteCommands,
   ...staffCommands,
   ...dbCommands,

@@ -109,6 +109,32 @@ describe("operator CLI", { timeout: 120_000 }, () => {
     ]);
   });
 
+  it("adds a webhook endpoint (secret printed once), rolls its secret, lists, disables and deletes it", { timeout: 300_000 }, async () => {
+    const org = await cli("org:create", "--name", "Hooks Lending", "--json");
+    const created = await cli("webhook:create", "--org", org.json.id, "--url", "https://hooks.example.com/mga", "--events", "user.disabled,operation.failed", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.json).toMatchObject({ url: "https://hooks.example.com/mga", event_types: ["user.disabled", "operation.failed"], status: "enabled", secret: expect.stringMatching(/^whsec_/) });
+    const listed = await cli("webhook:list", "--org", org.json.id, "--json");
+    expect(listed.json.endpoints).toHaveLength(1);
+    expect(listed.stdout).not.toContain(created.json.secret);
+    const rolled = await cli("webhook:roll-secret", "--org", org.json.id, "--id", created.json.id, "--json");
+    expect(rolled.json.secret).toMatch(/^whsec_/);
+    expect(rolled.json.secret).not.toBe(created.json.secret);
+    expect(rolled.json.previous_secret_expires_at).not.toBeNull();
+    const disabled = await cli("webhook:update", "--org", org.json.id, "--id", created.json.id, "--status", "disabled", "--json");
+    expect(disabled.json.status).toBe("disabled");
+    // Refused, in words: a private address, an unknown event type.
+    const privateUrl = await cli("webhook:create", "--org", org.json.id, "--url", "http://169.254.169.254/latest", "--events", "user.disabled", "--json");
+    expect(privateUrl.code).not.toBe(0);
+    expect(privateUrl.stderr + privateUrl.stdout).toContain("loopback, private, link-local");
+    const unknown = await cli("webhook:create", "--org", org.json.id, "--url", "https://hooks.example.com/x", "--events", "user.exploded", "--json");
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr + unknown.stdout).toContain("event_types: unknown user.exploded");
+    const deleted = await cli("webhook:delete", "--org", org.json.id, "--id", created.json.id, "--json");
+    expect(deleted.json).toEqual({ id: created.json.id, deleted: true });
+    expect((await cli("webhook:list", "--org", org.json.id, "--json")).json.endpoints).toEqual([]);
+  });
+
   it("rejects an invalid tenant file naming the field, and changes nothing", async () => {
     const org = await cli("org:create", "--name", "Strict", "--json");
     const file = path.join(os.tmpdir(), `tenant-bad-${process.pid}.json`);

@@ -5,6 +5,7 @@ import { createApiKey, SCOPES, type Scope } from "@mga/core/keys";
 import { bindLaunchKey, completeSiteLogin } from "@mga/core/launches";
 import { createIntegration } from "@mga/core/partners/integrations";
 import { createStaff, signInStaff } from "@mga/core/staff";
+import { createWebhookEndpoint } from "@mga/core/webhooks";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { undocumentedStatus } from "../support/documented-statuses";
@@ -62,6 +63,9 @@ const COUNTED_TABLES = [
   "chat_tokens",
   "import_job_rows",
   "staff_invites",
+  "events",
+  "webhook_endpoints",
+  "webhook_deliveries",
 ];
 /** Tables whose rows (not only their number) must stay exactly as they were. */
 const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conversations", "messages", "integrations", "tenant_configurations", "staff_accounts"];
@@ -82,6 +86,9 @@ interface Fixture {
   chatToken: string;
   /** Real cursors, each refused where it is presented (by template; `*` for every other list). */
   foreignCursors: Record<string, string[]>;
+  /** The fuzz key's organization, and a webhook endpoint of it (the console's webhook forms). */
+  organizationId: string;
+  endpointId: string;
 }
 let f: Fixture;
 let snapshot: Snapshot;
@@ -157,6 +164,7 @@ beforeAll(async () => {
   const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
   expect(session.body?.status, session.text).toBe("authorized");
 
+  const { endpoint } = await createWebhookEndpoint(db, { organizationId: fuzz.organizationId, url: "https://hooks.example.com/fuzz", eventTypes: ["user.disabled"], allowPrivateAddresses: false });
   await createStaff(db, { ...STAFF, role: "admin", actor: "fuzz-test" });
   const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
 
@@ -170,6 +178,8 @@ beforeAll(async () => {
     staffCsrf: staff.staff.csrfToken,
     chatToken: session.body.chat_token as string,
     foreignCursors,
+    organizationId: fuzz.organizationId,
+    endpointId: endpoint.id,
   };
   snapshot = await stableSnapshot();
 });
@@ -1185,6 +1195,40 @@ function buildRoutes(): Record<Surface, Route[]> {
   ];
   status.semantic = [wrongMethod(status, "POST")];
 
+  // The console's webhook forms: a well-formed body would create an endpoint or send to one, so
+  // every case here is broken somewhere (a missing endpoint and delivery make even those 404).
+  const webhookMutation = (name: string, value: Record<string, Json>): Route => ({
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: `/trpc/staff.webhooks.${name}`,
+    credentials: [{}, { Cookie: f.staffCookie }],
+    body: { type: "json", value },
+  });
+  const createEndpoint = webhookMutation("create", { organization_id: f.organizationId, url: "https://hooks.example.com/fuzz-2", event_types: ["user.disabled"] });
+  createEndpoint.semantic = [
+    fc.constant(caseOf(createEndpoint, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(createEndpoint, fc.constant(staff)),
+    badFields(createEndpoint, fc.constant(staff), {
+      url: ["", "not a url", "ftp://hooks.example.com/x", "https://user:pw@hooks.example.com/x", `https://hooks.example.com/${"x".repeat(3000)}`, 42, null, "<absent>"],
+      event_types: [[], ["user.unknown"], "user.disabled", [42], null, "<absent>"],
+      organization_id: ["", 42, null, "<absent>"],
+    }),
+    wrongMethod(createEndpoint, "GET"),
+  ];
+  const updateEndpoint = webhookMutation("update", { organization_id: f.organizationId, endpoint_id: "we_fuzz_missing", status: "disabled" });
+  updateEndpoint.semantic = [
+    unknownField(updateEndpoint, fc.constant(staff)),
+    badFields(updateEndpoint, fc.constant(staff), { status: ["paused", 1, null], url: ["ftp://x", 42], event_types: [[], ["nope"]] }),
+  ];
+  const sendTest = webhookMutation("sendTestEvent", { organization_id: f.organizationId, endpoint_id: "we_fuzz_missing" });
+  sendTest.semantic = [unknownField(sendTest, fc.constant(staff)), badFields(sendTest, fc.constant(staff), { endpoint_id: ["", 42, null, "<absent>"], organization_id: ["org_fuzz_missing"] })];
+  const redeliver = webhookMutation("redeliver", { organization_id: f.organizationId, delivery_id: "whd_fuzz_missing" });
+  redeliver.semantic = [unknownField(redeliver, fc.constant(staff)), badFields(redeliver, fc.constant(staff), { delivery_id: ["", 42, null, "<absent>"] })];
+  const rollSecret = webhookMutation("rollSecret", { organization_id: "org_fuzz_missing", endpoint_id: f.endpointId });
+  rollSecret.semantic = [fc.constant(caseOf(rollSecret, "no CSRF token", { Cookie: f.staffCookie })), unknownField(rollSecret, fc.constant(staff))];
+  const webhookRoutes = [createEndpoint, updateEndpoint, sendTest, redeliver, rollSecret];
+
   const siteCredentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }];
   const site: Route[] = [
     { surface: "site", method: "POST", path: "/site/login", credentials: siteCredentials, body: { type: "form", value: { session: "fuzz-session", email: USER_EMAIL, password: "fuzz password 1" } } },
@@ -1273,7 +1317,7 @@ function buildRoutes(): Record<Surface, Route[]> {
   };
   const embed = [consume, chatMessages, check, session, history, resume, cancel, demo];
 
-  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring], site, embed };
+  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring, ...webhookRoutes], site, embed };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1317,6 +1361,11 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       "/trpc/staff.keys.update": ["POST"],
       "/trpc/staff.keys.roll": ["POST"],
       "/trpc/staff.keys.expiring": ["GET", "HEAD"],
+      "/trpc/staff.webhooks.create": ["POST"],
+      "/trpc/staff.webhooks.update": ["POST"],
+      "/trpc/staff.webhooks.sendTestEvent": ["POST"],
+      "/trpc/staff.webhooks.redeliver": ["POST"],
+      "/trpc/staff.webhooks.rollSecret": ["POST"],
       "/site/login": ["GET", "HEAD", "POST"],
       "/site/password-setup": ["GET", "HEAD", "POST"],
       "/site/verify-email": ["GET", "HEAD", "POST"],

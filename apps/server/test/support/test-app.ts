@@ -12,7 +12,8 @@ import { configureTenant } from "@mga/core/tenants";
 /** Where tests' msw handlers answer as the upstream chat service. */
 export const UPSTREAM_URL = "http://upstream.test";
 export const UPSTREAM_TOKEN = "upstream-test-token";
-import type { DirectoryPorts } from "@mga/api";
+import { type DirectoryPorts, eventToWire } from "@mga/api";
+import type { WebhookOptions } from "@mga/core/webhooks";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
@@ -35,6 +36,8 @@ export interface TestApp {
   t: TestDatabase;
   logs: string[];
   queue: JobQueue;
+  /** The webhook settings its workers run with (to start them again in a test). */
+  webhooks: WebhookOptions;
   /** This instance's key cache, as the server's main runs it. */
   keyCache: RunningKeyCache;
   /** This instance's streamed answers. */
@@ -69,6 +72,8 @@ export async function startTestApp(
     tracing?: Tracing;
     /** With shareDatabaseWith: the URL this instance's pool connects through (a proxy a test can cut). */
     databaseUrlVia?: (url: string) => string;
+    /** Webhook delivery settings (default: private addresses allowed, so tests' receivers on 127.0.0.1 work). */
+    webhooks?: Partial<WebhookOptions>;
   } = {},
 ): Promise<TestApp> {
   const metrics = createMetrics();
@@ -99,9 +104,10 @@ export async function startTestApp(
     observer,
   });
   metrics.watch({ db: t.db, queue });
-  if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory });
+  const webhooks: WebhookOptions = { renderEvent: eventToWire, allowPrivateAddresses: true, dispatchIntervalMs: 200, ...options.webhooks };
+  if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory, webhooks });
   const logger = createLogger("debug", (line) => logs.push(line));
-  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl, observer };
+  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
   let draining = false;
   const isDraining = () => draining;
   const ops = { metrics, tracing: options.tracing, readiness: createReadiness({ db: t.db, queue, isDraining }) };
@@ -127,6 +133,7 @@ export async function startTestApp(
     t,
     logs,
     queue,
+    webhooks,
     keyCache,
     answers,
     metrics,

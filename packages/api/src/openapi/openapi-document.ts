@@ -4,6 +4,7 @@ import { errorEnvelopeSchema } from "../schemas/common";
 import { REQUEST_TEXT_PATTERN } from "../schemas/request-text";
 import { appRouter } from "../routers/app.router";
 import { streamEventSchema } from "../routers/conversations/conversations.types";
+import { webhookPayloadSchema } from "../routers/events/events.types";
 import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
 import { RESUME_PATH } from "../streams/resume-stream";
 import type { ApiMeta } from "../trpc";
@@ -12,6 +13,7 @@ import { LICENSE_NAME, LICENSE_PATH } from "./license";
 import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
 import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
+import { addWebhooks } from "./webhooks-section";
 
 /**
  * The machine-readable description of /v1 (spec section 9: version 1.0.0), generated from
@@ -65,7 +67,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "X-API-Key: <API key>" },
     },
-    defs: { ErrorEnvelope: errorEnvelopeSchema, StreamEvent: streamEventSchema },
+    defs: { ErrorEnvelope: errorEnvelopeSchema, StreamEvent: streamEventSchema, WebhookPayload: webhookPayloadSchema },
   });
   document.info.license = { name: LICENSE_NAME, url: `${baseUrl}${LICENSE_PATH}` };
   document.servers = [{ url: baseUrl, description: "This service (its public origin, PUBLIC_BASE_URL)" }];
@@ -99,6 +101,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     }
   }
   stateRequestText(document);
+  addWebhooks(document);
   return document;
 }
 

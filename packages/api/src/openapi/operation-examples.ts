@@ -116,6 +116,15 @@ const importJob = {
   completed_at: null,
 };
 
+/** An event as GET /v1/events lists it and a webhook delivers it. */
+export const EXAMPLE_EVENT = {
+  id: "evt_5Kp9Lm2Qr7St1Uv4Wx8YzB",
+  type: "user.disabled",
+  created_at: UPDATED,
+  integration: INTEGRATION,
+  data: { user: { ...partnerUser, status: "disabled", launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] } } },
+};
+
 const userPath = { integration: INTEGRATION, external_user_id: USER_ID };
 const accepted = (type: string) => ({ request_id: REQUEST_ID, operation: { ...operationSummary, type }, user: { ...partnerUser, lifecycle_operation: { ...operationSummary, type } } });
 
@@ -249,6 +258,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     parameters: { integration: INTEGRATION, external_team_id: TEAM_ID },
     body: { name: "Senior loan officers" },
     responses: { 200: { request_id: REQUEST_ID, team: { ...team, name: "Senior loan officers" } } },
+  },
+  "GET /v1/events": {
+    parameters: { type: "user.disabled", limit: 25 },
+    responses: { 200: { request_id: REQUEST_ID, events: [EXAMPLE_EVENT], next_cursor: null } },
   },
   "GET /v1/integrations/{integration}/users": {
     parameters: { integration: INTEGRATION, team_external_id: TEAM_ID, limit: 25 },

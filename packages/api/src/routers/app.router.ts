@@ -1,5 +1,6 @@
 import { router } from "../trpc";
 import { conversationsRouter } from "./conversations/conversations.router";
+import { eventsRouter } from "./events/events.router";
 import { keysRouter } from "./keys/keys.router";
 import { launchesRouter } from "./launches/launches.router";
 import { importsRouter } from "./partners/imports/imports.router";
@@ -18,6 +19,7 @@ export const appRouter = router({
   partnerImports: importsRouter,
   launches: launchesRouter,
   sources: sourcesRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,3 +13,4 @@ export * from "../partners/imports/import-values";
 export * from "../staff/staff-values";
 export * from "../conversations/message-values";
 export * from "../answers/answer-values";
+export * from "../webhooks/event-values";

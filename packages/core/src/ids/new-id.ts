@@ -30,7 +30,34 @@ export function randomBase62(length: number): string {
 
 /** Stripe-style typed identifiers: `org_…`, `key_…`, so an id says what it names. */
 export type IdPrefix =
-  "org" | "key" | "req" | "conv" | "msg" | "int" | "ali" | "team" | "pu" | "sa" | "ses" | "ntf" | "chat" | "op" | "imp" | "aud" | "lch" | "es" | "gr" | "ct" | "stf" | "sts" | "sti" | "spt" | "ans";
+  | "org"
+  | "key"
+  | "req"
+  | "conv"
+  | "msg"
+  | "int"
+  | "ali"
+  | "team"
+  | "pu"
+  | "sa"
+  | "ses"
+  | "ntf"
+  | "chat"
+  | "op"
+  | "imp"
+  | "aud"
+  | "lch"
+  | "es"
+  | "gr"
+  | "ct"
+  | "stf"
+  | "sts"
+  | "sti"
+  | "spt"
+  | "ans"
+  | "evt"
+  | "we"
+  | "whd";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;

@@ -14,6 +14,8 @@ export const QUEUES = {
   imports: "partner-user-import",
   provisioning: "partner-user-provisioning",
   siteAccountSync: "partner-user-site-account",
+  /** One attempt of one webhook delivery (webhooks/deliver.ts). */
+  webhooks: "webhook-delivery",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -90,9 +92,10 @@ export class JobQueue {
    * Enqueues through `db`: called with a transaction's `tx` (withTransaction), the job exists
    * if and only if the state change that needs it was committed.
    */
-  async enqueue(db: Database, name: QueueName, data: object, singletonKey: string): Promise<void> {
+  async enqueue(db: Database, name: QueueName, data: object, singletonKey: string, options: { startAfter?: Date } = {}): Promise<void> {
     await this.boss.send(name, data, {
       singletonKey,
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
       db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
     });
   }
@@ -118,8 +121,16 @@ export class JobQueue {
     return queues.map((queue) => ({ queue: queue.name as QueueName, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
   }
 
+  private readonly stopHooks: Array<() => Promise<void>> = [];
+
+  /** Work started beside the queue's workers (the webhook fan-out loop) that stops with them. */
+  onStop(hook: () => Promise<void>): void {
+    this.stopHooks.push(hook);
+  }
+
   async stop(): Promise<void> {
     this.running = false;
+    for (const hook of this.stopHooks.splice(0)) await hook();
     await this.boss.stop({ graceful: true, timeout: 5_000 });
   }
 }

@@ -4,8 +4,9 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
  * What the one server secret (SECRET_KEY) protects. Each purpose gets its own key derived with
  * HKDF, so a value made for one purpose (a cursor's MAC) can never pass for another (a sealed
  * replay). `console-forwarding`: the console's signature on the visitor address it forwards.
+ * `webhook-secret`: endpoints' signing secrets, sealed (the service must sign with them).
  */
-export type SecretPurpose = "cursor" | "stored-response" | "notification-link" | "console-forwarding";
+export type SecretPurpose = "cursor" | "stored-response" | "notification-link" | "console-forwarding" | "webhook-secret";
 
 /** Purposes whose MACs another process makes, which is given that purpose's key instead of SECRET_KEY. */
 export type ExportedPurpose = Extract<SecretPurpose, "console-forwarding">;

@@ -8,6 +8,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import type { DirectoryDeps } from "../users/users";
 import { completeRows, type ImportRow, importChunk } from "./import-chunk";
 import type { ImportStatus, RowOutcome } from "./import-values";
+import { recordImportCompleted } from "../../webhooks/partner-events";
 
 /**
  * Bulk imports (spec 2.13, 3.8, 4.10): provisioning and identity matching only, at most
@@ -96,7 +97,10 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
     for (let start = 0; start < rows.length; start += IMPORT_CHUNK_ROWS) {
       await importChunk(deps, integration, job.importId, rows.slice(start, start + IMPORT_CHUNK_ROWS));
     }
-    await db.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1", [job.importId]);
+    await withTransaction(db, async (tx) => {
+      const { rowCount } = await tx.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1 AND status <> 'completed'", [job.importId]);
+      if (rowCount === 1) await recordImportCompleted(tx, job.importId);
+    });
   } catch (error) {
     deps.log?.("import step failed", { import_id: job.importId, last_attempt: attempt.last, error: String(error) });
     if (!attempt.last) throw error;

@@ -11,6 +11,7 @@ import type { DirectoryDeps } from "../users/users";
 import { claimEmailInIntegration } from "../users/one-user-per-email";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
+import { announceLaunchEligibility, recordUserEvent } from "../../webhooks/partner-events";
 
 /**
  * Lifecycle operations (spec 2.10, 3.2, 3.3). State machine:
@@ -71,6 +72,8 @@ async function withLockedUser<T>(
     if (!rows[0]) throw new AppError("not_found", `user ${externalUserId} not found`);
     const { result, enqueue } = await work(tx, rows[0]);
     if (enqueue) await deps.queue.enqueue(tx, QUEUES.lifecycle, { operationId: enqueue }, enqueue);
+    // A request may stop the user launching (a deletion, a reprovision, a pending profile sync).
+    await announceLaunchEligibility(tx, [rows[0].id]);
     return result;
   });
 }
@@ -124,6 +127,7 @@ export async function requestDeletion(deps: OperationDeps, integration: Resolved
       [user.id],
     );
     await tx.sql.query("UPDATE partner_users SET status = 'disabled', access_version = access_version + 1, updated_at = now() WHERE id = $1", [user.id]);
+    if (user.status !== "disabled") await recordUserEvent(tx, "user.disabled", user.id);
     const id = await insertOperation(tx, { integrationId: integration.id, userId: user.id, type: "deletion", status: "queued", note: input.note });
     return { result: id, enqueue: id };
   });

@@ -7,6 +7,7 @@ import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../u
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
 import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./operations";
 import type { OperationAuthority } from "./operation-values";
+import { recordOperationOutcome } from "../../webhooks/partner-events";
 
 /**
  * The worker side of lifecycle operations. Every step is idempotent and checks what is
@@ -67,9 +68,12 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     deps.log?.("lifecycle step failed", { operation_id: op.id, last_attempt: attempt.last, error: String(error) });
     if (!attempt.last) throw error;
     const code = error instanceof AppError ? error.code : `${op.type}_failed`;
-    await db.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
-    if (op.type === "reprovision") await db.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
-    if (op.type === "profile_change") await db.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    await withTransaction(db, async (tx) => {
+      await tx.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
+      if (op.type === "reprovision") await tx.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+      if (op.type === "profile_change") await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+      await recordOperationOutcome(tx, op.id);
+    });
   }
 }
 
@@ -106,7 +110,9 @@ async function refuseEmailChange(deps: DirectoryDeps, op: OperationRow, error: A
       op.id,
       error.code,
     ]);
-    if (rowCount === 1) await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    if (rowCount !== 1) return;
+    await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    await recordOperationOutcome(tx, op.id);
   });
 }
 
@@ -148,7 +154,13 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
 async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
   const provisioned = await completeProvisioning(deps, { id: op.integration_id, organizationId: "", slug: op.slug }, op.external_user_id);
   if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
-  await deps.db.sql.query("UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'", [op.id]);
+  await withTransaction(deps.db, async (tx) => {
+    const { rowCount } = await tx.sql.query(
+      "UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'",
+      [op.id],
+    );
+    if (rowCount === 1) await recordOperationOutcome(tx, op.id);
+  });
 }
 
 /**
@@ -238,12 +250,16 @@ async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op
  * longer `processing`, and the user update matches nothing).
  */
 async function finishWith(db: Database, op: OperationRow, userUpdate: string, params: unknown[]): Promise<void> {
-  await db.sql.query(
-    `WITH done AS (
-       UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now()
-       WHERE id = $1 AND status = 'processing' RETURNING id
-     )
-     ${userUpdate}`,
-    [op.id, ...params],
-  );
+  await withTransaction(db, async (tx) => {
+    const { rowCount } = await tx.sql.query(
+      `WITH done AS (
+         UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'processing' RETURNING id
+       )
+       ${userUpdate}`,
+      [op.id, ...params],
+    );
+    // The user update matched only if this call completed the operation: its event goes with it.
+    if (rowCount === 1) await recordOperationOutcome(tx, op.id);
+  });
 }

@@ -1,5 +1,7 @@
 import type { SiteAccounts } from "../ports/site-accounts";
 import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
+import { announceLaunchEligibility } from "../../webhooks/partner-events";
 import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "./site-account-ownership";
 
 /**
@@ -37,7 +39,10 @@ export async function syncSiteAccount(deps: SyncDeps, job: SiteAccountSyncJob): 
     if (user.status === "disabled" && user.access_version === job.accessVersion && (await ownsSiteAccount(deps.db, job.accountId, job.partnerUserId))) {
       await deps.siteAccounts.destroySessions(job.accountId);
     }
-    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [job.partnerUserId, job.syncVersion]);
+    await withTransaction(deps.db, async (tx) => {
+      await tx.sql.query("UPDATE partner_users SET wordpress_sync_status = 'applied', updated_at = now() WHERE id = $1 AND site_sync_version = $2", [job.partnerUserId, job.syncVersion]);
+      await announceLaunchEligibility(tx, [job.partnerUserId]);
+    });
   });
 }
 
@@ -48,9 +53,12 @@ export async function runSiteAccountSyncJob(deps: SyncDeps, job: SiteAccountSync
   } catch (error) {
     if (!attempt.last) throw error;
     deps.log?.("site account could not be updated; giving up", { user_id: job.partnerUserId, error: String(error) });
-    await deps.db.sql.query("UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND site_sync_version = $2 AND wordpress_sync_status = 'pending'", [
-      job.partnerUserId,
-      job.syncVersion,
-    ]);
+    await withTransaction(deps.db, async (tx) => {
+      await tx.sql.query("UPDATE partner_users SET wordpress_sync_status = 'failed', updated_at = now() WHERE id = $1 AND site_sync_version = $2 AND wordpress_sync_status = 'pending'", [
+        job.partnerUserId,
+        job.syncVersion,
+      ]);
+      await announceLaunchEligibility(tx, [job.partnerUserId]);
+    });
   }
 }

@@ -13,6 +13,7 @@ import type { LinkedAccount } from "./site-account-ownership";
 import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import { assertMatchesExistingUser, assignableTeamId, teamChange } from "./provisioning-rules";
+import { announceLaunchEligibility, recordUserEvent } from "../../webhooks/partner-events";
 
 export interface DirectoryDeps {
   db: Database;
@@ -175,12 +176,19 @@ export async function completeStoredUsersProvisioning(deps: DirectoryDeps, users
   // Only the attempt that completes provisioning sends the notification (a PUT and the background retry may race).
   let completedIds: Set<string>;
   try {
-    const completed = await db.sql.query<{ id: string }>(
-      `UPDATE partner_users u SET chat_identity_id = c.identity_id, provisioning_status = 'active', updated_at = now()
-       FROM unnest($1::text[], $2::text[]) AS c(id, identity_id) WHERE u.id = c.id AND u.provisioning_status <> 'active' RETURNING u.id`,
-      [[...identified.keys()].map((i) => (users[i] as StoredUser).id), [...identified.values()]],
-    );
-    completedIds = new Set(completed.rows.map((row) => row.id));
+    completedIds = await withTransaction(db, async (tx) => {
+      const completed = await tx.sql.query<{ id: string }>(
+        `UPDATE partner_users u SET chat_identity_id = c.identity_id, provisioning_status = 'active', updated_at = now()
+         FROM unnest($1::text[], $2::text[]) AS c(id, identity_id) WHERE u.id = c.id AND u.provisioning_status <> 'active' RETURNING u.id`,
+        [[...identified.keys()].map((i) => (users[i] as StoredUser).id), [...identified.values()]],
+      );
+      // Users who can now launch are announced with the change (docs/decisions.md, "Events and webhooks").
+      await announceLaunchEligibility(
+        tx,
+        completed.rows.map((row) => row.id),
+      );
+      return new Set(completed.rows.map((row) => row.id));
+    });
   } catch (error) {
     for (const i of identified.keys()) incomplete(i, error);
     return done;
@@ -240,6 +248,7 @@ export async function setPartnerUserStatus(
         user.id,
       ]);
     }
+    await recordUserEvent(tx, status === "disabled" ? "user.disabled" : "user.reactivated", user.id);
     if (!user.site_account_id) return undefined;
     const row = changed.rows[0] as { access_version: number; site_sync_version: number };
     const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: row.access_version, syncVersion: row.site_sync_version };
@@ -265,10 +274,13 @@ export async function runProvisioningJob(deps: DirectoryDeps, job: ProvisioningJ
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
   if (await completeProvisioning(deps, integration, job.externalUserId)) return;
   if (!attempt.last) throw new Error("provisioning still incomplete");
-  await deps.db.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending'", [
-    job.integrationId,
-    job.externalUserId,
-  ]);
+  await withTransaction(deps.db, async (tx) => {
+    const failed = await tx.sql.query<{ id: string }>(
+      "UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE integration_id = $1 AND external_user_id = $2 AND provisioning_status = 'pending' RETURNING id",
+      [job.integrationId, job.externalUserId],
+    );
+    if (failed.rows[0]) await recordUserEvent(tx, "user.provisioning_failed", failed.rows[0].id);
+  });
 }
 
 /** The contact details partners never read back (spec 2.9), shown to staff for support. */
