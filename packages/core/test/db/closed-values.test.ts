@@ -16,6 +16,7 @@ import { OPERATION_AUTHORITIES, OPERATION_STATUSES, OPERATION_TYPES } from "../.
 import { TEAM_STATUSES } from "../../src/partners/teams/team-status";
 import { EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES } from "../../src/partners/users/partner-user-values";
 import { STAFF_ROLES } from "../../src/staff/staff-values";
+import { USAGE_STATUS_CLASSES } from "../../src/usage/usage-values";
 import { quoteIdent } from "../../src/db/embedded-postgres";
 import type { Sql } from "../../src/db/database";
 import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";
@@ -42,6 +43,7 @@ const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   "staff_accounts.role": STAFF_ROLES,
   "staff_invites.role": STAFF_ROLES,
   "answer_streams.status": ANSWER_STREAM_STATUSES,
+  "usage_daily.status_class": USAGE_STATUS_CLASSES,
 };
 
 const CHECK_VIOLATION = "23514";
