@@ -8,6 +8,7 @@ import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { flushKeyUsage, startKeyCache } from "@mga/core/keys";
 import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
+import { flushUsage, sweepUsage } from "@mga/core/usage";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
@@ -52,11 +53,14 @@ async function main() {
     (count) => count > 0 && logger.info("site-account locks reconciled", { accounts: count }),
     (error: unknown) => logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
   );
-  // Expired idempotency records, old rate-limit windows, unused verification links; any instance may run it.
+  // Expired idempotency records, old rate-limit windows, unused verification links, request-log and usage rows past retention; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS)]).catch((error: unknown) =>
-      logger.warn("sweep failed", { error: String(error) }),
-    );
+    Promise.all([
+      sweepExpiredRecords(connection.db),
+      expireStaleVerifications(connection.db),
+      pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS),
+      sweepUsage(connection.db, { requestLogDays: env.REQUEST_LOG_RETENTION_DAYS, usageDays: env.USAGE_RETENTION_DAYS }),
+    ]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
   }, 5 * 60_000);
   sweep.unref();
 
@@ -124,6 +128,8 @@ async function main() {
     await keyCache.stop();
     // Key uses still in memory: their last_used_at is written before the connection goes.
     await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
+    // Usage and request-log rows still in memory likewise (the connections were all closed above, so nothing more is recorded).
+    await flushUsage(connection.db).catch((error: unknown) => logger.warn("usage not written", { error: String(error) }));
     await connection.close();
     logger.info("stopped", {});
     process.exit(0);

@@ -4,6 +4,7 @@ import type { Logger } from "../log";
 import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { logFailure, requestPipeline } from "./request-pipeline";
+import { recordApiRequest } from "./record-api-request";
 import { routeTable } from "./route-table";
 import { siteRoutes } from "./site/site-routes";
 
@@ -74,7 +75,15 @@ export function createApp(options: AppOptions) {
   const isRest = (path: string) => path === "/v1" || path.startsWith("/v1/");
 
   return requestPipeline(
-    { logger, trustedProxy: options.trustedProxy ?? (() => false), isDraining: options.isDraining, methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined) },
+    {
+      logger,
+      trustedProxy: options.trustedProxy ?? (() => false),
+      isDraining: options.isDraining,
+      methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined),
+      onFinished: (req, res, ms) => {
+        if (isRest((req.url ?? "").split("?")[0] ?? "")) recordApiRequest(db, req, res, ms, logger);
+      },
+    },
     async (req: ApiRequest, res: ServerResponse, path) => {
       if (await routes.dispatch(req, res, path)) return true;
       if (!isRest(path)) return false;

@@ -34,6 +34,12 @@ export interface PipelineOptions {
   writeError?: (req: ApiRequest, res: ServerResponse, error: unknown) => void;
   /** True once the instance is shutting down: a request on a kept-alive connection gets 503 and Retry-After. */
   isDraining?: () => boolean;
+  /**
+   * Told once per request, when its response has closed (finished or cut short; `ms` is the
+   * latency until then) and its route has returned (a stream's answer runs on after its client
+   * goes): usage and the request log. Must only note it in memory.
+   */
+  onFinished?: (req: ApiRequest, res: ServerResponse, ms: number) => void;
 }
 
 export function requestPipeline(options: PipelineOptions, route: Route) {
@@ -57,6 +63,8 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       if (cutShort) return;
       logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
     });
+    // The latency until the response closed, once it has (onFinished).
+    const closed = options.onFinished && new Promise<number>((resolve) => res.once("close", () => resolve(msSince(started))));
     res.on("finish", () => {
       logger.info("request", {
         request_id: requestId,
@@ -91,6 +99,7 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
         res.destroy();
       }
     }
+    if (closed) options.onFinished?.(req, res, await closed);
   };
 }
 

@@ -13,10 +13,10 @@ export async function sweepUsage(db: Database, retention: { requestLogDays: numb
   const usageDays = Math.max(MIN_USAGE_RETENTION_DAYS, retention.usageDays);
   let requestLog = 0;
   for (;;) {
-    const deleted = await db.sql.query(
-      `DELETE FROM request_log WHERE request_id IN (SELECT request_id FROM request_log WHERE at < now() - make_interval(days => $1) LIMIT $2)`,
-      [retention.requestLogDays, SWEEP_BATCH],
-    );
+    const deleted = await db.sql.query(`DELETE FROM request_log WHERE request_id IN (SELECT request_id FROM request_log WHERE at < now() - make_interval(days => $1) LIMIT $2)`, [
+      retention.requestLogDays,
+      SWEEP_BATCH,
+    ]);
     requestLog += deleted.rowCount ?? 0;
     if ((deleted.rowCount ?? 0) < SWEEP_BATCH) break;
   }

@@ -96,7 +96,19 @@ export function recordFinishedRequest(db: Database, request: FinishedRequest): v
     const id = `${request.keyId}\u0000${day}\u0000${routeGroup}\u0000${statusClass}`;
     let counters = pending.usage.get(id);
     if (!counters) {
-      counters = { day, organizationId: request.organizationId, keyId: request.keyId, routeGroup, statusClass, requests: 0, streamedAnswers: 0, jsonAnswers: 0, tokensUsed: 0, upstreamErrors: 0, rateLimited: 0 };
+      counters = {
+        day,
+        organizationId: request.organizationId,
+        keyId: request.keyId,
+        routeGroup,
+        statusClass,
+        requests: 0,
+        streamedAnswers: 0,
+        jsonAnswers: 0,
+        tokensUsed: 0,
+        upstreamErrors: 0,
+        rateLimited: 0,
+      };
       pending.usage.set(id, counters);
     }
     counters.requests += 1;
@@ -188,8 +200,7 @@ function putBack(db: Database, buffer: Buffer, failed: Pending): void {
   for (const [id, counters] of failed.usage) {
     const now = current.usage.get(id);
     if (!now) current.usage.set(id, counters);
-    else
-      for (const field of ["requests", "streamedAnswers", "jsonAnswers", "tokensUsed", "upstreamErrors", "rateLimited"] as const) now[field] += counters[field];
+    else for (const field of ["requests", "streamedAnswers", "jsonAnswers", "tokensUsed", "upstreamErrors", "rateLimited"] as const) now[field] += counters[field];
   }
   for (const [id, launches] of failed.launches) {
     const now = current.launches.get(id);
@@ -206,7 +217,10 @@ function putBack(db: Database, buffer: Buffer, failed: Pending): void {
   }
 }
 
-const byKey = <T>(key: (row: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (row: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 
 async function writeUsage(db: Database, rows: UsageCounters[]): Promise<void> {
   if (rows.length === 0) return;

@@ -14,6 +14,7 @@ import { search } from "./search/search";
 import { me } from "./session/me";
 import { signIn } from "./session/sign-in";
 import { signOut } from "./session/sign-out";
+import { staffUsageRouter } from "./usage/usage.router";
 
 /**
  * The admin console's procedures (served on /trpc, never on /v1). Queries need a signed-in
@@ -37,4 +38,5 @@ export const staffRouter = router({
   conversations: staffConversationsRouter,
   outbox: staffOutboxRouter,
   audit: staffAuditRouter,
+  usage: staffUsageRouter,
 });
