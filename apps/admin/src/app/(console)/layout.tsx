@@ -23,6 +23,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           tabs={[
             // Integrations and keys belong to an organization: their pages are under this tab.
             { href: "/organizations", label: "Organizations", also: ["/integrations/", "/keys/"] },
+            { href: "/usage", label: "Usage", also: ["/requests/"] },
             { href: "/outbox", label: "Notification outbox" },
             { href: "/audit", label: "Audit log" },
             { href: "/staff", label: "Staff" },
@@ -33,7 +34,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <label htmlFor="global-search" className="visually-hidden">
             Search
           </label>
-          <input id="global-search" name="q" type="search" required maxLength={254} placeholder="User, email, key, conversation or operation id" />
+          <input id="global-search" name="q" type="search" required maxLength={254} placeholder="User, email, key, conversation, operation or request id" />
           <button type="submit" className="button button-secondary">
             Search
           </button>

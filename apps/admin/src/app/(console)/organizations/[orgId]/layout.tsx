@@ -12,7 +12,11 @@ export default async function OrganizationLayout({ children, params }: { childre
   const base = `/organizations/${org.id}`;
   return (
     <>
-      <PathBreadcrumbs trail={organizationTrail(org)} base={base} sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" } }} />
+      <PathBreadcrumbs
+        trail={organizationTrail(org)}
+        base={base}
+        sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" }, usage: { label: "Usage" }, requests: { label: "Request log" } }}
+      />
       <PageHeader title={org.name}>
         <p className="hint">
           <CopyableId value={org.id} />
@@ -23,6 +27,8 @@ export default async function OrganizationLayout({ children, params }: { childre
           { href: base, label: "Tenant configuration", exact: true },
           { href: `${base}/integrations`, label: "Integrations" },
           { href: `${base}/keys`, label: "API keys" },
+          { href: `${base}/usage`, label: "Usage" },
+          { href: `${base}/requests`, label: "Request log" },
         ]}
       />
       {children}
