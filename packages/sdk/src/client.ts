@@ -6,6 +6,7 @@ import { IntegrationResource } from "./resources/integration";
 import { MeResource } from "./resources/me";
 import { MessagesResource } from "./resources/messages";
 import { SourcesResource } from "./resources/sources";
+import { UsageResource } from "./resources/usage";
 
 /**
  * The API's client, for server-side code only (an API key must never reach a browser):
@@ -18,6 +19,7 @@ export class Client {
   readonly conversations: ConversationsResource;
   readonly messages: MessagesResource;
   readonly embedSessions: EmbedSessionsResource;
+  readonly usage: UsageResource;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -27,6 +29,7 @@ export class Client {
     this.conversations = new ConversationsResource(this.transport);
     this.messages = new MessagesResource(this.transport);
     this.embedSessions = new EmbedSessionsResource(this.transport);
+    this.usage = new UsageResource(this.transport);
   }
 
   /** The partner directory of one integration: its teams, users, lifecycle operations and imports. */

@@ -48,3 +48,8 @@ export type DeletionParams = BodyOf<"partnerOperations-requestDeletion">;
 export type ReprovisionParams = BodyOf<"partnerOperations-requestReprovision">;
 export type CreateImportParams = BodyOf<"partnerImports-createImport">;
 export type CreateEmbedSessionParams = BodyOf<"launches-createEmbedSession">;
+
+/** `from`, `to` (UTC days, YYYY-MM-DD, inclusive), `days` (when `from` is absent; default 30), `key_id`. */
+export type UsageQuery = QueryOf<"usage-getUsage">;
+export type UsageResponse = Schemas["UsageResponse"];
+export type UsageDay = Schemas["UsageDay"];

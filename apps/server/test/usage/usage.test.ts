@@ -1,5 +1,6 @@
 import { createApiKey } from "@mga/core/keys";
 import { flushUsage } from "@mga/core/usage";
+import { ApiError, Client } from "@mga/sdk";
 import { describe, expect, it } from "vitest";
 import { expectEnvelope, type TestApp } from "../support/test-app";
 import { ACME_TENANT } from "../support/tenants";
@@ -154,5 +155,17 @@ describe("GET /v1/usage", () => {
     const fixed = await setup.app.request("/v1/usage?from=2026-01-01&to=2026-01-31", { key });
     expect(fixed.status).toBe(200);
     expect((fixed.body.days as UntypedJson[]).map((day) => day.date)).toHaveLength(31);
+  });
+
+  it("is in the SDK: client.usage.get", async () => {
+    const { key } = await setup.app.newKey({ scopes: ["chat:read"] });
+    for (let i = 0; i < 2; i += 1) await setup.app.request("/v1/me", { key });
+    await flushBoth();
+    const client = new Client({ apiKey: key, baseUrl: setup.app.baseUrl });
+    const usage = await client.usage.get({ days: 7 });
+    expect(usage.days).toHaveLength(7);
+    expect(usage.totals.requests).toBe(2);
+    expect(usage.totals.by_route_group).toEqual({ keys: 2 });
+    await expect(client.usage.get({ from: "2026-02-30" })).rejects.toBeInstanceOf(ApiError);
   });
 });
