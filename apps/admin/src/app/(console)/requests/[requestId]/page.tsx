@@ -2,6 +2,7 @@ import Link from "next/link";
 import { CopyableId } from "@/components/copyable-id";
 import { Empty, PageHeader, Section, Time } from "@/components/ui";
 import { ResourceLink } from "@/components/usage/resource-link";
+import styles from "@/components/usage/usage.module.css";
 import { segment } from "@/lib/format";
 import { load } from "@/lib/session";
 
@@ -16,7 +17,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
         {!request ? (
           <Empty>No request with this id in the log: it was never made, was not a /v1 request, or is older than the log keeps.</Empty>
         ) : (
-          <dl className="facts" data-request={request.request_id}>
+          <dl className={`facts ${styles.facts}`} data-request={request.request_id}>
             <dt>Request id</dt>
             <dd>
               <CopyableId value={request.request_id} />
