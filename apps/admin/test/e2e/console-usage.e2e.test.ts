@@ -59,9 +59,14 @@ async function pageAt(width: number): Promise<Page> {
 
 async function visit(page: Page, url: string, name: string, width: number) {
   await visitPage(page, `${service.consoleUrl}${url}`);
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(scrollWidth, `${url} at ${width} px`).toBeLessThanOrEqual(width);
   await screenshot(page, `usage-${name}-${width}`);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  // On overflow, the innermost elements that stick out, to say what does.
+  const culprits = await page.evaluate((limit) => {
+    const out = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > limit + 1 && ![...el.children].some((child) => child.getBoundingClientRect().right > limit + 1));
+    return out.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} ${Math.round(el.getBoundingClientRect().right)}px`);
+  }, width);
+  expect(scrollWidth, `${url} at ${width} px: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
 }
 
 describe("usage and request log pages", () => {
