@@ -50,7 +50,7 @@ describe("usage across two instances", () => {
       meIds.push(res.headers.get("x-request-id") ?? "");
     }
     // 2 JSON answers and 2 streamed answers, one of each per instance (42 tokens each).
-    const jsonAnswers = [];
+    const jsonAnswers: Array<Awaited<ReturnType<typeof post>>> = [];
     for (const app of instances) jsonAnswers.push(await post(app, "/v1/messages", key, { message: "Down payment?", user }));
     for (const res of jsonAnswers) expect(res.status).toBe(200);
     for (const app of instances) await streamed(app, key);
