@@ -63,7 +63,9 @@ async function visit(page: Page, url: string, name: string, width: number) {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   // On overflow, the innermost elements that stick out, to say what does.
   const culprits = await page.evaluate((limit) => {
-    const out = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > limit + 1 && ![...el.children].some((child) => child.getBoundingClientRect().right > limit + 1));
+    const out = [...document.querySelectorAll("body *")].filter(
+      (el) => el.getBoundingClientRect().right > limit + 1 && ![...el.children].some((child) => child.getBoundingClientRect().right > limit + 1),
+    );
     return out.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} ${Math.round(el.getBoundingClientRect().right)}px`);
   }, width);
   expect(scrollWidth, `${url} at ${width} px: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
