@@ -72,7 +72,7 @@ async function visit(page: Page, url: string, name: string, width: number) {
 }
 
 describe("usage and request log pages", () => {
-  it("show the requests made, with totals, charts and a CSV export", { timeout: 120_000 }, async () => {
+  it("show the requests made, with totals, charts and a CSV export", { timeout: 300_000 }, async () => {
     for (const width of WIDTHS) {
       const page = await pageAt(width);
       await visit(page, `/organizations/${data.orgId}/usage`, "organization", width);
@@ -97,7 +97,7 @@ describe("usage and request log pages", () => {
     await page.context().close();
   });
 
-  it("list each request with its route, status and link, filter them, and find one by id from the header search", { timeout: 120_000 }, async () => {
+  it("list each request with its route, status and link, filter them, and find one by id from the header search", { timeout: 300_000 }, async () => {
     for (const width of WIDTHS) {
       const page = await pageAt(width);
       await visit(page, `/organizations/${data.orgId}/requests`, "organization-log", width);

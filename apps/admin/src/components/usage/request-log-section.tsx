@@ -69,7 +69,7 @@ export function RequestLogSection({
             {filters.status && !["2xx", "4xx", "5xx"].includes(filters.status) ? <option value={filters.status}>{filters.status}</option> : null}
           </select>
         </div>
-        <div className="field">
+        <div className={`field ${styles.routeField}`}>
           <label htmlFor="log-route">Route</label>
           <select id="log-route" name="route" defaultValue={filters.route ?? ""}>
             <option value="">Any</option>
