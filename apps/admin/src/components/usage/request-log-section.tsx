@@ -103,7 +103,7 @@ export function RequestLogSection({
         <Empty>{filtered ? "No requests match these filters." : "No requests logged yet."}</Empty>
       ) : (
         <div className={styles.scroll}>
-          <Table headers={["When", "Request id", showKey && "Key", "Route", "Status", "Latency", "Error", "Touched"]}>
+          <Table headers={["When", "Request id", showKey && "Key", "Route", "Status", "Latency", "Error", "Touched"]} className={styles.log}>
             {page.requests.map((entry) => (
               <tr key={entry.request_id} data-request={entry.request_id}>
                 <td className="nowrap">
