@@ -101,6 +101,10 @@ export const envSchema = z.object({
     .min(24)
     .max(24 * 90)
     .default(24),
+  /** Days the request log keeps each /v1 request (docs/decisions.md, "Usage and the request log"). */
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  /** Days daily usage is kept: at least 400. */
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -10,6 +10,7 @@ import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
 import { sweepOldEvents } from "@mga/core/webhooks";
 import { eventToWire } from "@mga/api";
+import { flushUsage, sweepUsage } from "@mga/core/usage";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
@@ -68,11 +69,15 @@ async function main() {
     (count) => count > 0 && logger.info("site-account locks reconciled", { accounts: count }),
     (error: unknown) => logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
   );
-  // Expired idempotency records, old rate-limit windows, unused verification links, events past 30 days; any instance may run it.
+  // Expired idempotency records, old rate-limit windows, unused verification links, events past 30 days, request-log and usage rows past retention; any instance may run it.
   const sweep = setInterval(() => {
-    Promise.all([sweepExpiredRecords(connection.db), expireStaleVerifications(connection.db), pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS), sweepOldEvents(connection.db)]).catch(
-      (error: unknown) => logger.warn("sweep failed", { error: String(error) }),
-    );
+    Promise.all([
+      sweepExpiredRecords(connection.db),
+      expireStaleVerifications(connection.db),
+      pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS),
+      sweepOldEvents(connection.db),
+      sweepUsage(connection.db, { requestLogDays: env.REQUEST_LOG_RETENTION_DAYS, usageDays: env.USAGE_RETENTION_DAYS }),
+    ]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
   }, 5 * 60_000);
   sweep.unref();
 
@@ -143,6 +148,8 @@ async function main() {
     await keyCache.stop();
     // Key uses still in memory: their last_used_at is written before the connection goes.
     await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
+    // Usage and request-log rows still in memory likewise (the connections were all closed above, so nothing more is recorded).
+    await flushUsage(connection.db).catch((error: unknown) => logger.warn("usage not written", { error: String(error) }));
     await connection.close();
     // The last spans (the drain's) go to the collector before the process exits.
     await tracing?.shutdown().catch((error: unknown) => logger.warn("traces not exported", { error: String(error) }));

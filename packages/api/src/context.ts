@@ -45,6 +45,30 @@ export interface ApiContext {
    * context when a middleware extends it.
    */
   response: { status?: number; headers: Record<string, string> };
+  /** What usage and the request log learn of this request as it runs (the request's own record). */
+  record: RequestRecord;
+}
+
+/**
+ * What a /v1 request's handling notes for usage and the request log (pipeline/request-record.ts):
+ * identifiers, templates and counts only, never a body, a secret or anything a user typed. One
+ * object shared by the request and its context, filled as the request goes and read by the host
+ * when the response has finished.
+ */
+export interface RequestRecord {
+  /** The matched procedure's route template ("GET /v1/conversations/{id}") and its group (OpenAPI tag). */
+  route?: string;
+  routeGroup?: string;
+  /** The key, once authenticated. */
+  keyId?: string;
+  organizationId?: string;
+  /** The spec's error code the request ended with (JSON error or terminal error frame). */
+  errorCode?: string;
+  answer?: "streamed" | "json";
+  tokensUsed?: number;
+  /** The conversation, operation, import or launch touched. */
+  resourceId?: string;
+  launch?: { integrationId: string; partnerUserId: string };
 }
 
 export interface ApiRequest extends IncomingMessage {
@@ -57,6 +81,8 @@ export interface ApiRequest extends IncomingMessage {
   clientAddress?: string;
   /** Set by the host: aborted when the client goes away before the response is sent. */
   clientGone?: AbortSignal;
+  /** Filled while the request is handled (RequestRecord); read by the host once it has finished. */
+  record?: RequestRecord;
 }
 
 export function presentedKeyOf(req: IncomingMessage): string | undefined {
@@ -100,6 +126,7 @@ export function createContextFactory(deps: ApiDeps) {
       signal: (req as ApiRequest).clientGone,
       observer: deps.observer,
       response: { headers: {} },
+      record: ((req as ApiRequest).record ??= {}),
     };
   };
 }

@@ -10,6 +10,7 @@ import type { ApiContext } from "./context";
 import type { ProcedureErrorStatus, SuccessStatus } from "./openapi/response-statuses";
 import { trpcErrorShape } from "./errors/trpc-error-shape";
 import { authorizeKeyRequest } from "./pipeline/authorize-key-request";
+import { noteRoute, noteTouchedResource } from "./pipeline/request-record";
 
 /**
  * Procedure metadata: the OpenAPI route, plus what our middlewares and the document
@@ -48,9 +49,13 @@ export const publicProcedure = t.procedure;
  * Every public route: the key, its rate limit and the route's scope, checked by the one
  * pipeline the streamed answers use too (pipeline/authorize-key-request.ts).
  */
-export const apiProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
+  if (meta?.openapi) noteRoute(ctx.record, meta.openapi.method, meta.openapi.path, meta.openapi.tags?.[0]);
   const key = await authorizeKeyRequest(ctx, meta?.scope);
-  return next({ ctx: { ...ctx, key } });
+  const result = await next({ ctx: { ...ctx, key } });
+  // What it touched, for the request log's link: read only when the procedure succeeded.
+  if (result.ok) noteTouchedResource(ctx.record, result.data, await getRawInput().catch(() => undefined));
+  return result;
 });
 
 /**

@@ -7,6 +7,7 @@ import { IntegrationResource } from "./resources/integration";
 import { MeResource } from "./resources/me";
 import { MessagesResource } from "./resources/messages";
 import { SourcesResource } from "./resources/sources";
+import { UsageResource } from "./resources/usage";
 
 /**
  * The API's client, for server-side code only (an API key must never reach a browser):
@@ -21,6 +22,7 @@ export class Client {
   readonly embedSessions: EmbedSessionsResource;
   /** GET /v1/events (webhooks deliver the same events; verify those with `webhooks.verify`). */
   readonly events: EventsResource;
+  readonly usage: UsageResource;
   private readonly transport: Transport;
 
   constructor(options: ClientOptions = {}) {
@@ -31,6 +33,7 @@ export class Client {
     this.messages = new MessagesResource(this.transport);
     this.embedSessions = new EmbedSessionsResource(this.transport);
     this.events = new EventsResource(this.transport);
+    this.usage = new UsageResource(this.transport);
   }
 
   /** The partner directory of one integration: its teams, users, lifecycle operations and imports. */

@@ -56,3 +56,7 @@ export type EventType = Event["type"];
 export type WebhookEvent = Schemas["WebhookPayload"];
 /** GET /v1/events filters: `type`, `integration`, `created_after`, `created_before`, `limit`. */
 export type ListEventsQuery = Omit<QueryOf<"events-listEvents">, "cursor">;
+/** `from`, `to` (UTC days, YYYY-MM-DD, inclusive), `days` (when `from` is absent; default 30), `key_id`. */
+export type UsageQuery = QueryOf<"usage-getUsage">;
+export type UsageResponse = Schemas["UsageResponse"];
+export type UsageDay = Schemas["UsageDay"];

@@ -7,3 +7,5 @@ export type KeyRow = StaffOutputs["keys"]["list"][number];
 export type IntegrationRow = StaffOutputs["integrations"]["list"][number];
 export type PartnerUserRow = StaffOutputs["partnerUsers"]["list"]["users"][number];
 export type TenantConfig = StaffOutputs["organizations"]["get"]["tenant"];
+export type UsageReport = StaffOutputs["usage"]["organizationUsage"];
+export type LoggedRequest = StaffOutputs["usage"]["requestLog"]["requests"][number];

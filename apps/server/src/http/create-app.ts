@@ -7,6 +7,7 @@ import { requestTelemetry } from "../ops/request-telemetry";
 import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
 import { logFailure, requestPipeline } from "./request-pipeline";
+import { recordApiRequest } from "./record-api-request";
 import { routeTable } from "./route-table";
 import { siteRoutes } from "./site/site-routes";
 
@@ -89,6 +90,9 @@ export function createApp(options: AppOptions) {
       answersWhileDraining: HEALTH_PATHS,
       methodsOf: (path) => routes.methodsOf(path) ?? (isRest(path) ? restMethodsOf(path) : undefined),
       telemetry: requestTelemetry("public", options.ops, routeOf),
+      onFinished: (req, res, ms) => {
+        if (isRest((req.url ?? "").split("?")[0] ?? "")) recordApiRequest(db, req, res, ms, logger);
+      },
     },
     async (req: ApiRequest, res: ServerResponse, path) => {
       if (await routes.dispatch(req, res, path)) return true;

@@ -42,6 +42,12 @@ export interface PipelineOptions {
   answersWhileDraining?: ReadonlySet<string>;
   /** This listener's request metrics and traces. */
   telemetry?: RequestTelemetry;
+  /**
+   * Told once per request, when its response has closed (finished or cut short; `ms` is the
+   * latency until then) and its route has returned (a stream's answer runs on after its client
+   * goes): usage and the request log. Must only note it in memory.
+   */
+  onFinished?: (req: ApiRequest, res: ServerResponse, ms: number) => void;
 }
 
 export function requestPipeline(options: PipelineOptions, route: Route) {
@@ -72,6 +78,8 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       if (cut.short) return;
       logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
     });
+    // The latency until the response closed, once it has (onFinished).
+    const closed = options.onFinished && new Promise<number>((resolve) => res.once("close", () => resolve(msSince(started))));
     res.on("finish", () => {
       telemetry?.record(req, res, method, started, span);
       logger.info("request", {
@@ -83,8 +91,8 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
         ...(span ? { trace_id: span.spanContext().traceId } : {}),
       });
     });
-    if (span && tracing) return tracing.withSpan(span, () => serve(req, res, cut));
-    return serve(req, res, cut);
+    await (span && tracing ? tracing.withSpan(span, () => serve(req, res, cut)) : serve(req, res, cut));
+    if (closed) options.onFinished?.(req, res, await closed);
   };
 
   async function serve(req: ApiRequest, res: ServerResponse, cut: { short: boolean }): Promise<void> {

@@ -74,6 +74,8 @@ const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conve
 // Fixture: one organization with everything a route can name, made through core and the API.
 // ---------------------------------------------------------------------------------------
 interface Fixture {
+  /** The fuzz key's organization (the console's usage inputs name it). */
+  organizationId: string;
   fuzzKey: string;
   fuzzKeyId: string;
   controlKey: string;
@@ -169,6 +171,7 @@ beforeAll(async () => {
   const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
 
   f = {
+    organizationId: fuzz.organizationId,
     fuzzKey: fuzz.key,
     fuzzKeyId: fuzz.id,
     controlKey: control.plaintext,
@@ -884,6 +887,11 @@ function badPathParameter(route: Route, template: string, credentials: fc.Arbitr
 const BAD_QUERY_VALUES: Record<string, string[]> = {
   external_user_id: ["", "x".repeat(129), "a b", "fuzz-end-user@acme.test", "a/b", "\u00fc", "a*b", "a?b", "fuzz-end-user\u0000"],
   order: ["", "ASC", "Desc", "up", "ascending", "desc ", "1", "asc,desc"],
+  // GET /v1/usage: not a calendar day, from after to, a range past 400 days, days out of bounds.
+  from: ["", "2026-02-30", "2026-1-1", "yesterday", "9999-12-31", "2026-11-26T00:00:00Z", "0000-00-00", "2020-01-01", "-2026-01-01"],
+  to: ["", "2026-13-01", "x", "2026-02-29", "+2026-01-01", "2026-11-26 "],
+  days: ["", "0", "401", "-1", "1.5", "abc", "1e3", "NaN"],
+  key_id: ["", "x".repeat(65)],
 };
 
 function v1Semantic(route: Route, template: string, methods: string[], operation: { parameters?: Array<{ in: string; name: string; required?: boolean }> }): Array<fc.Arbitrary<Case>> {
@@ -1194,6 +1202,7 @@ function buildRoutes(): Record<Surface, Route[]> {
     wrongMethod(expiring, "POST"),
   ];
   status.semantic = [wrongMethod(status, "POST")];
+  const usageInputs = usageConsoleRoutes(staff, trpcCredentials, wrongMethod);
 
   // The console's webhook forms: a well-formed body would create an endpoint or send to one, so
   // every case here is broken somewhere (a missing endpoint and delivery make even those 404).
@@ -1317,7 +1326,56 @@ function buildRoutes(): Record<Surface, Route[]> {
   };
   const embed = [consume, chatMessages, check, session, history, resume, cancel, demo];
 
-  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring, ...webhookRoutes], site, embed };
+  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring, ...webhookRoutes, ...usageInputs], site, embed };
+}
+
+/**
+ * The console's usage and request-log queries (issue 26): tRPC GETs whose `input` is malformed
+ * (a status, time, route, limit, cursor, range or id it cannot be), or sent without a session.
+ */
+function usageConsoleRoutes(staff: Record<string, string>, credentials: Array<Record<string, string>>, wrongMethod: (route: Route, method: string) => fc.Arbitrary<Case>): Route[] {
+  const org = f.organizationId;
+  const inputs: Record<string, Array<Record<string, Json>>> = {
+    "staff.usage.requestLog": [
+      { organization_id: org, status: "6xx" },
+      { organization_id: org, status: 99 },
+      { organization_id: org, status: "404" },
+      { organization_id: org, status: 600 },
+      { organization_id: org, since: "yesterday" },
+      { organization_id: org, until: "2026-13-01T00:00:00Z" },
+      { organization_id: org, since: "2026-11-26" },
+      { organization_id: org, route: "x".repeat(201) },
+      { organization_id: org, route: "" },
+      { organization_id: org, limit: 0 },
+      { organization_id: org, limit: 201 },
+      { organization_id: org, cursor: "forged.cursor" },
+      { organization_id: org, cursor: "" },
+      { organization_id: org, key_id: 42 },
+      { organization_id: org, zz: 1 },
+      { organization_id: "" },
+      {},
+    ],
+    "staff.usage.organizationUsage": [
+      { organization_id: org, days: 0 },
+      { organization_id: org, days: 401 },
+      { organization_id: org, days: "30" },
+      { organization_id: org, days: 1.5 },
+      { organization_id: "" },
+      { days: 30 },
+    ],
+    "staff.usage.keyUsage": [{ key_id: "", days: 30 }, { key_id: "key_fuzz", days: -1 }, { key_id: null }],
+    "staff.usage.usageOverview": [{ days: -1 }, { days: 10_000 }, { days: null }, { zz: 1 }],
+    "staff.usage.findRequest": [{ request_id: "" }, { request_id: "x".repeat(101) }, { request_id: 7 }, {}],
+  };
+  return Object.entries(inputs).map(([procedure, bad]) => {
+    const route: Route = { surface: "trpc", admin: true, method: "GET", path: `/trpc/${procedure}`, credentials, query: [["input", JSON.stringify(bad[0])]] };
+    route.semantic = [
+      fc.constant(caseOf(route, "no staff session", {})),
+      fc.constantFrom(...bad).map((input) => caseOf(route, `bad input ${JSON.stringify(input).slice(0, 40)}`, staff, { target: targetOf(route, [["input", JSON.stringify(input)]]) })),
+      wrongMethod(route, "POST"),
+    ];
+    return route;
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1366,6 +1424,11 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       "/trpc/staff.webhooks.sendTestEvent": ["POST"],
       "/trpc/staff.webhooks.redeliver": ["POST"],
       "/trpc/staff.webhooks.rollSecret": ["POST"],
+      "/trpc/staff.usage.requestLog": ["GET", "HEAD"],
+      "/trpc/staff.usage.organizationUsage": ["GET", "HEAD"],
+      "/trpc/staff.usage.keyUsage": ["GET", "HEAD"],
+      "/trpc/staff.usage.usageOverview": ["GET", "HEAD"],
+      "/trpc/staff.usage.findRequest": ["GET", "HEAD"],
       "/site/login": ["GET", "HEAD", "POST"],
       "/site/password-setup": ["GET", "HEAD", "POST"],
       "/site/verify-email": ["GET", "HEAD", "POST"],

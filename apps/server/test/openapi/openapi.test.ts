@@ -44,6 +44,7 @@ describe("GET /v1/openapi.json", () => {
       "/v1/me",
       "/v1/messages",
       "/v1/sources",
+      "/v1/usage",
     ]);
     expect(Object.keys(doc.paths["/v1/integrations/{integration}/users/{external_user_id}"]).sort()).toEqual(["get", "patch", "put"]);
     expect(doc.paths["/v1/integrations/{integration}/users"].get["x-required-scope"]).toBe("embed:users:read");
@@ -55,6 +56,7 @@ describe("GET /v1/openapi.json", () => {
     expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));
     expect(doc.paths["/v1/conversations/{conversationId}/messages"].get["x-required-scope"]).toBe("chat:read");
+    expect(doc.paths["/v1/usage"].get["x-required-scope"]).toBe("chat:read");
     expect(Object.keys(doc.paths["/v1/messages"].post.responses["200"].content).sort()).toEqual(["application/json", "text/event-stream"]);
     const me = doc.paths["/v1/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);

@@ -7,6 +7,7 @@ import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { createApiKey, flushKeyUsage, type RunningKeyCache, type Scope, startKeyCache } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { localDirectory } from "@mga/core/partners/ports";
+import { flushUsage } from "@mga/core/usage";
 import { configureTenant } from "@mga/core/tenants";
 
 /** Where tests' msw handlers answer as the upstream chat service. */
@@ -182,6 +183,7 @@ export async function startTestApp(
       // As the server's main stops: the cache's listener goes, the key uses still in memory are written.
       await keyCache.stop();
       await flushKeyUsage(t.db);
+      await flushUsage(t.db);
       if (options.shareDatabaseWith) await t.db.close();
       else await t.drop();
     },

@@ -145,6 +145,22 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       },
     },
   },
+  "GET /v1/usage": {
+    parameters: { from: "2026-11-24", to: "2026-11-25" },
+    responses: {
+      200: {
+        request_id: REQUEST_ID,
+        from: "2026-11-24",
+        to: "2026-11-25",
+        days: [
+          { date: "2026-11-24", ...usageCounts(0, 0, 0, 0) },
+          { date: "2026-11-25", ...usageCounts(12, 3, 2, 1236) },
+        ],
+        totals: usageCounts(12, 3, 2, 1236),
+        integrations: [{ integration: INTEGRATION, launches: 4, active_users: 2, days: [{ date: "2026-11-25", launches: 4, active_users: 2 }] }],
+      },
+    },
+  },
   "GET /v1/sources": {
     responses: {
       200: {
@@ -372,3 +388,18 @@ export const RESUMED_FRAMES = [
 
 /** The same as the event stream carries them, each frame with its id. */
 export const RESUMED_FRAMES_EXAMPLE = RESUMED_FRAMES.map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`).join("");
+
+/** One day's (or the range's) usage counts for the example: requests split as a partner's day might be. */
+function usageCounts(requests: number, streamed: number, json: number, tokens: number) {
+  const errors = requests > 0 ? 1 : 0;
+  return {
+    requests,
+    streamed_answers: streamed,
+    json_answers: json,
+    tokens_used: tokens,
+    upstream_errors: errors,
+    rate_limited: 0,
+    by_route_group: requests > 0 ? { conversations: requests - 2, keys: 2 } : {},
+    by_status_class: { "2xx": requests - errors, "3xx": 0, "4xx": 0, "5xx": errors },
+  };
+}

@@ -1,6 +1,6 @@
 import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core/keys";
 import { enforceRateLimit, takeRateLimitToken } from "@mga/core/rate-limits";
-import type { ApiContext } from "../context";
+import type { ApiContext, RequestRecord } from "../context";
 
 /**
  * The one gate of key-authenticated work, whatever the transport (the tRPC middleware of every
@@ -9,8 +9,13 @@ import type { ApiContext } from "../context";
  * recorded on `ctx.response` before the scope is checked: the request was counted either way,
  * and each transport decides which of its answers carry them.
  */
-export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response" | "observer">, scope: Scope | undefined): Promise<AuthenticatedKey> {
+export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response" | "observer"> & { record?: RequestRecord }, scope: Scope | undefined): Promise<AuthenticatedKey> {
   const key = await authenticateApiKey(ctx.db, ctx.presentedKey);
+  // Usage and the request log count the request against its key from here on (a 429 or 403 too).
+  if (ctx.record) {
+    ctx.record.keyId = key.id;
+    ctx.record.organizationId = key.organizationId;
+  }
   const rateLimit = await takeRateLimitToken(ctx.db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute });
   Object.assign(ctx.response.headers, enforceRateLimit(rateLimit, undefined, ctx.observer));
   if (scope) requireScope(key, scope);

@@ -3,6 +3,7 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory } from "../context";
 import { type ApiErrorResponse, toApiError } from "../errors/to-api-error";
 import { appRouter } from "../routers/app.router";
+import { noteErrorCode } from "../pipeline/request-record";
 import { errorBody } from "./write-error";
 
 /**
@@ -33,6 +34,7 @@ export function createRestHandler(options: ApiDeps & { onError?: (error: unknown
       const mapped = toApiError(error);
       failures.set(error, mapped);
       failures.set(req, mapped);
+      noteErrorCode(req, mapped.code);
       if (mapped.status >= 500) options.onError?.(error.cause ?? error, req as ApiRequest);
     },
   });

@@ -1,9 +1,11 @@
 import type { ServerResponse } from "node:http";
 import { type ApiErrorResponse, toApiError } from "../errors/to-api-error";
+import { noteErrorCode } from "../pipeline/request-record";
 
 /** Sends the error envelope for failures the host detects before a procedure runs. */
 export function writeErrorResponse(res: ServerResponse, requestId: string, error: unknown): void {
   const mapped = toApiError(error);
+  noteErrorCode(res.req, mapped.code);
   const body = errorBody(mapped, requestId);
   res.statusCode = mapped.status;
   for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);

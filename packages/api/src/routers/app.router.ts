@@ -8,6 +8,7 @@ import { operationsRouter } from "./partners/operations/operations.router";
 import { teamsRouter } from "./partners/teams/teams.router";
 import { usersRouter } from "./partners/users/users.router";
 import { sourcesRouter } from "./sources/sources.router";
+import { usageRouter } from "./usage/usage.router";
 
 /** Every public (/v1) procedure, one router per resource. */
 export const appRouter = router({
@@ -20,6 +21,7 @@ export const appRouter = router({
   launches: launchesRouter,
   sources: sourcesRouter,
   events: eventsRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

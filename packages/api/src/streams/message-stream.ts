@@ -6,6 +6,7 @@ import { MESSAGE_ROUTES, type MessageRoute } from "../routers/conversations/mess
 import { toSendMessageInput } from "../routers/conversations/to-send-message-input";
 import { type AnswerStreamOptions, answerAsFrames, type FrameSink } from "./answer-frames";
 import { authorizeKeyRequest } from "../pipeline/authorize-key-request";
+import { noteRoute } from "../pipeline/request-record";
 
 /** A message route asked to stream: which one, and its input as the JSON procedure would get it (body and path parameters). */
 export interface MessageStreamRequest {
@@ -40,6 +41,7 @@ const ROUTE_PATTERNS: Array<[MessageRoute, RegExp]> = MESSAGE_ROUTES.map((route)
  */
 export function streamMessage(ctx: ApiContext, request: MessageStreamRequest, sink: FrameSink, options: Pick<AnswerStreamOptions, "onError" | "signal" | "answerMetadata"> = {}): Promise<void> {
   const { route } = request;
+  noteRoute(ctx.record, "POST", route.path, "conversations");
   const prepare = async () => {
     const key = await authorizeKeyRequest(ctx, route.scope);
     refuseIdempotencyKeyWithStream(ctx.idempotencyKey);

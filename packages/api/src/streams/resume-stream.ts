@@ -5,6 +5,7 @@ import { getOwnedConversation } from "@mga/core/conversations";
 import { AppError, parseOrThrow } from "@mga/core/errors";
 import type { ApiContext, ApiRequest } from "../context";
 import { authorizeKeyRequest } from "../pipeline/authorize-key-request";
+import { noteRoute, noteTouchedResource } from "../pipeline/request-record";
 import { pathPattern } from "../rest/path-pattern";
 import { resumeAnswerInput } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
@@ -31,6 +32,7 @@ export function matchResumeStream(method: string | undefined, path: string): { c
  */
 export async function resumeAnswerStream(ctx: ApiContext, req: ApiRequest, res: ServerResponse, match: { conversationId: string }, options: StreamWriterOptions): Promise<void> {
   let from: ResumePoint;
+  noteRoute(ctx.record, "GET", RESUME_PATH, "conversations");
   try {
     const key = await authorizeKeyRequest(ctx, "chat:read");
     // The route's own schema (the one the document shows): strict, so an unknown parameter is a 400.
@@ -39,6 +41,7 @@ export async function resumeAnswerStream(ctx: ApiContext, req: ApiRequest, res: 
     const input = parseOrThrow(resumeAnswerInput, { last_event_id: Array.isArray(header) ? header[0] : header, ...query, conversationId: match.conversationId });
     await getOwnedConversation(ctx.db, key.id, input.conversationId);
     from = await resumePoint(ctx.db, input.conversationId, input.last_event_id);
+    noteTouchedResource(ctx.record, { conversationId: input.conversationId });
   } catch (error) {
     for (const [name, value] of Object.entries(ctx.response.headers)) res.setHeader(name, value);
     writeErrorResponse(res, ctx.requestId, error);

@@ -4,7 +4,8 @@ import { ANSWER_CANCELLED } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import { AppError } from "@mga/core/errors";
 import type { Observer } from "@mga/core/observe";
-import type { ApiRequest } from "../context";
+import type { ApiRequest, RequestRecord } from "../context";
+import { noteTouchedResource } from "../pipeline/request-record";
 import type { StreamEvent } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
 import type { AnswerStreamOptions, FrameSink } from "./answer-frames";
@@ -63,8 +64,10 @@ export async function writeAnswerStream(db: Database, req: ApiRequest, res: Serv
     },
     identify(answer) {
       live.identity = answer;
+      noteTouchedResource(req.record, { conversationId: answer.conversationId });
     },
     send(frame) {
+      noteFrame(req.record, frame);
       live.push(JSON.stringify(frame), terminalStatus(live, frame));
     },
   };
@@ -90,6 +93,15 @@ export async function writeAnswerStream(db: Database, req: ApiRequest, res: Serv
   // elsewhere finds every frame there.
   await streams.written(live);
   sse.end();
+}
+
+/** What usage counts of a stream: its answer and tokens on completion, or the terminal frame's error code. */
+function noteFrame(record: RequestRecord | undefined, frame: StreamEvent): void {
+  if (!record) return;
+  if (frame.type === "complete") {
+    record.answer = "streamed";
+    record.tokensUsed = frame.metadata.tokens_used;
+  } else if (frame.type === "error") record.errorCode ??= frame.error.code;
 }
 
 /** The status a frame ends its answer with, if it is a terminal one. */

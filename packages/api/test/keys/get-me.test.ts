@@ -26,6 +26,7 @@ const context = (presentedKey: string | undefined): ApiContext => ({
   staffSessionToken: undefined,
   csrfHeader: undefined,
   response: { headers: {} },
+  record: {},
 });
 
 beforeAll(async () => {

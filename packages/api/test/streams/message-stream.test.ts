@@ -43,6 +43,7 @@ function context(presentedKey: string, idempotencyKey?: string): ApiContext {
     staffSessionToken: undefined,
     csrfHeader: undefined,
     response: { headers: {} },
+    record: {},
   };
 }
 

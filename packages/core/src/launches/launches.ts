@@ -27,6 +27,9 @@ export interface IssuedLaunch {
   /** `{appUrl}/embed/partner/<canonical integration>#code=<single-use code>` (never an alias). */
   launchUrl: string;
   expiresAt: Date;
+  /** Which integration and partner user it launched (usage counts launches and active users per integration). */
+  integrationId: string;
+  partnerUserId: string;
 }
 
 /**
@@ -86,5 +89,5 @@ export async function issueLaunch(
     ],
   );
   const launchUrl = `${input.appUrl.replace(/\/+$/, "")}/embed/partner/${encodeURIComponent(integration.slug)}#code=${code}`;
-  return { launchId: id, launchUrl, expiresAt };
+  return { launchId: id, launchUrl, expiresAt, integrationId: integration.id, partnerUserId: user.id };
 }

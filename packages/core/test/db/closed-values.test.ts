@@ -17,6 +17,7 @@ import { TEAM_STATUSES } from "../../src/partners/teams/team-status";
 import { EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES } from "../../src/partners/users/partner-user-values";
 import { STAFF_ROLES } from "../../src/staff/staff-values";
 import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "../../src/webhooks/event-values";
+import { USAGE_STATUS_CLASSES } from "../../src/usage/usage-values";
 import { quoteIdent } from "../../src/db/embedded-postgres";
 import type { Sql } from "../../src/db/database";
 import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";
@@ -47,6 +48,7 @@ const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   "webhook_endpoints.event_types": EVENT_TYPES,
   "webhook_endpoints.status": WEBHOOK_ENDPOINT_STATUSES,
   "webhook_deliveries.status": WEBHOOK_DELIVERY_STATUSES,
+  "usage_daily.status_class": USAGE_STATUS_CLASSES,
 };
 
 const CHECK_VIOLATION = "23514";

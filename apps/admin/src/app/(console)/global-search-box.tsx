@@ -43,7 +43,7 @@ export function GlobalSearchBox() {
       required
       maxLength={254}
       defaultValue={term}
-      placeholder="Name, email, id or key (press / )"
+      placeholder="Name, email, id, key or request id (press / )"
       aria-keyshortcuts="/ Control+K"
     />
   );

@@ -24,6 +24,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           tabs={[
             // Integrations and keys belong to an organization: their pages are under this tab.
             { href: "/organizations", label: "Organizations", also: ["/integrations/", "/keys/"] },
+            { href: "/usage", label: "Usage", also: ["/requests/"] },
             { href: "/outbox", label: "Notification outbox" },
             { href: "/audit", label: "Audit log" },
             { href: "/staff", label: "Staff" },

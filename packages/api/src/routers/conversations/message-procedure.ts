@@ -35,6 +35,8 @@ export function messageProcedure<Input extends MessageInputSchema>(route: Messag
           mode: "json",
           signal: ctx.signal,
         });
+        ctx.record.answer = "json";
+        ctx.record.tokensUsed = result.tokensUsed;
         return answerToWire(ctx.requestId, result, route.announcesConversation);
       }),
     );

@@ -31,6 +31,7 @@ export const createEmbedSession = apiProcedure
         loanContext: input.loan_context,
         appUrl: ctx.appUrl,
       });
+      ctx.record.launch = { integrationId: launch.integrationId, partnerUserId: launch.partnerUserId };
       return { request_id: ctx.requestId, launch_id: launch.launchId, launch_url: launch.launchUrl, expires_at: launch.expiresAt.toISOString() };
     }),
   );

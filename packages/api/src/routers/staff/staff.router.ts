@@ -15,6 +15,7 @@ import { me } from "./session/me";
 import { signIn } from "./session/sign-in";
 import { signOut } from "./session/sign-out";
 import { staffWebhooksRouter } from "./webhooks/webhooks.router";
+import { staffUsageRouter } from "./usage/usage.router";
 
 /**
  * The admin console's procedures (served on /trpc, never on /v1). Queries need a signed-in
@@ -39,4 +40,5 @@ export const staffRouter = router({
   outbox: staffOutboxRouter,
   audit: staffAuditRouter,
   webhooks: staffWebhooksRouter,
+  usage: staffUsageRouter,
 });

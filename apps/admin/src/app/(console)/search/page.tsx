@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { CopyableId } from "@/components/copyable-id";
 import { Badge, Empty, PageHeader, Section, Table } from "@/components/ui";
@@ -23,6 +24,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       </>
     );
   }
+  // A request id (X-Request-Id, as support is given it) opens that request in the request log.
+  if (/^req_[A-Za-z0-9]{22}$/.test(q)) redirect(`/requests/${q}`);
   const result = await loadOrRefusal((api) => api.staff.search.query({ q }));
   if (!result.ok) {
     return (

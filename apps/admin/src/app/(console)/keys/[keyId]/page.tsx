@@ -33,7 +33,11 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
   return (
     <>
       <Breadcrumbs trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name }]} />
-      <PageHeader title={`Key: ${key.name}`} />
+      <PageHeader title={`Key: ${key.name}`}>
+        <p>
+          <Link href={`/keys/${key.id}/usage`}>Usage</Link> · <Link href={`/keys/${key.id}/requests`}>Request log</Link>
+        </p>
+      </PageHeader>
       <Section title="Key">
         <dl className="facts">
           <dt>Id</dt>

@@ -12,7 +12,11 @@ export default async function OrganizationLayout({ children, params }: { childre
   const base = `/organizations/${org.id}`;
   return (
     <>
-      <PathBreadcrumbs trail={organizationTrail(org)} base={base} sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" }, webhooks: { label: "Webhooks" } }} />
+      <PathBreadcrumbs
+        trail={organizationTrail(org)}
+        base={base}
+        sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" }, usage: { label: "Usage" }, requests: { label: "Request log" }, webhooks: { label: "Webhooks" } }}
+      />
       <PageHeader title={org.name}>
         <p className="hint">
           <CopyableId value={org.id} />
@@ -24,6 +28,8 @@ export default async function OrganizationLayout({ children, params }: { childre
           { href: `${base}/integrations`, label: "Integrations" },
           { href: `${base}/keys`, label: "API keys" },
           { href: `${base}/webhooks`, label: "Webhooks" },
+          { href: `${base}/usage`, label: "Usage" },
+          { href: `${base}/requests`, label: "Request log" },
         ]}
       />
       {children}
