@@ -74,8 +74,6 @@ const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conve
 // Fixture: one organization with everything a route can name, made through core and the API.
 // ---------------------------------------------------------------------------------------
 interface Fixture {
-  /** The fuzz key's organization (the console's usage inputs name it). */
-  organizationId: string;
   fuzzKey: string;
   fuzzKeyId: string;
   controlKey: string;
@@ -88,7 +86,7 @@ interface Fixture {
   chatToken: string;
   /** Real cursors, each refused where it is presented (by template; `*` for every other list). */
   foreignCursors: Record<string, string[]>;
-  /** The fuzz key's organization, and a webhook endpoint of it (the console's webhook forms). */
+  /** The fuzz key's organization (the console's usage inputs name it), and a webhook endpoint of it (the console's webhook forms). */
   organizationId: string;
   endpointId: string;
 }
@@ -171,7 +169,6 @@ beforeAll(async () => {
   const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
 
   f = {
-    organizationId: fuzz.organizationId,
     fuzzKey: fuzz.key,
     fuzzKeyId: fuzz.id,
     controlKey: control.plaintext,

@@ -91,14 +91,16 @@ describe("a pre-existing account", () => {
     const user = await f.user({ integration, email: own.email });
     expect(await refusal(requestProfileChange(f.deps, integration, user.externalUserId, { name: "Renamed" }))).toBe("identity_conflict");
     expect(await refusal(applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: " " }))).toBe("invalid_request");
+    // Issue 24: a reason the audit log can use, at least 10 characters.
+    expect(await refusal(applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: "x" }))).toBe("invalid_request");
 
-    const op = await applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: "ticket 42" });
+    const op = await applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: "support ticket 42" });
     const audit = await f.db.sql.query<{ actor: string; details: Record<string, unknown> }>("SELECT actor, details FROM audit_log WHERE action = 'partner_user.profile_override' AND target = $1", [
       `${integration.slug}/${user.externalUserId}`,
     ]);
     // The old and new values, for staff (issue 24, item 15).
     expect(audit.rows).toEqual([
-      { actor: "staff@us.test", details: { operation_id: op.id, integration_id: integration.id, reason: "ticket 42", fields: ["name"], name: { from: "Loan Officer", to: "Renamed" } } },
+      { actor: "staff@us.test", details: { operation_id: op.id, integration_id: integration.id, reason: "support ticket 42", fields: ["name"], name: { from: "Loan Officer", to: "Renamed" } } },
     ]);
     await f.runOperation(op.id);
     expect((await getOperation(f.db, integration, op.id)).status).toBe("completed");

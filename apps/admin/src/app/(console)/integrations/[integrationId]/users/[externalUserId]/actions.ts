@@ -47,7 +47,8 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
   const reason = text(form, "reason");
   const fieldErrors: Record<string, string> = {};
   if (!email && !name) fieldErrors.email = "Give a new email, a new name, or both.";
-  // The API says how long a reason must be (and why), beside the field.
+  // An empty reason is said with the other problems at once; the API says how long one must be.
+  if (!reason) fieldErrors.reason = "The audit log records why: give a reason.";
   if (Object.keys(fieldErrors).length) return { status: "error", fieldErrors };
   return runAction(
     async (api) => {
