@@ -8,7 +8,7 @@ import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { flushKeyUsage, startKeyCache } from "@mga/core/keys";
 import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
-import { sweepOldEvents } from "@mga/core/webhooks";
+import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
 import { eventToWire } from "@mga/api";
 import { flushUsage, sweepUsage } from "@mga/core/usage";
 import { directoryFromEnv } from "./directory";
@@ -76,6 +76,7 @@ async function main() {
       expireStaleVerifications(connection.db),
       pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS),
       sweepOldEvents(connection.db),
+      announceExpiringKeys(connection.db),
       sweepUsage(connection.db, { requestLogDays: env.REQUEST_LOG_RETENTION_DAYS, usageDays: env.USAGE_RETENTION_DAYS }),
     ]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
   }, 5 * 60_000);

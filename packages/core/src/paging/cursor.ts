@@ -67,12 +67,7 @@ export function encodeSortCursor(secrets: ServerSecrets, values: string[], id: s
 /** Sort values are short column values (names at most 200 characters). */
 const MAX_SORT_VALUE = 512;
 
-export function decodeSortCursor(
-  secrets: ServerSecrets,
-  cursor: string | undefined,
-  filters: unknown,
-  arity: number,
-): { values: string[]; id: string; backward?: true } | undefined {
+export function decodeSortCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown, arity: number): { values: string[]; id: string; backward?: true } | undefined {
   const parsed = open(
     secrets,
     cursor,
@@ -143,9 +138,7 @@ export function keysetPage<Row extends { id: string; created_at: Date }>(
   filters: unknown,
   from?: CursorPosition,
 ): { rows: Row[]; nextCursor: string | null; previousCursor: string | null } {
-  return pageBothWays(rows, limit, from, (row, backward) =>
-    encodeCursor(secrets, { createdAt: row.created_at.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) }, filters),
-  );
+  return pageBothWays(rows, limit, from, (row, backward) => encodeCursor(secrets, { createdAt: row.created_at.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) }, filters));
 }
 
 /**

@@ -2,6 +2,7 @@
 export { EVENT_TYPES, TEST_EVENT_TYPE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "./event-values";
 export type { EventType, WebhookDeliveryStatus, WebhookEndpointStatus } from "./event-values";
 export { recordEvent } from "./record-event";
+export { announceExpiringKeys, KEY_EXPIRY_NOTICE_DAYS } from "./announce-expiring-keys";
 export type { EventSubject, ImportEventRecord, KeyEventRecord, RecordEventInput } from "./record-event";
 export { EVENT_RETENTION_DAYS, listEvents, sweepOldEvents } from "./list-events";
 export type { StoredEvent } from "./list-events";

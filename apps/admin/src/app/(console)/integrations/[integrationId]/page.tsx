@@ -142,7 +142,18 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
             ))}
           </Table>
         )}
-        {result.ok ? <Pagination path={base} filters={filters} position={position} pageSize={PAGE_SIZE} shown={page.users.length} total={page.total} nextCursor={page.next_cursor} previousCursor={page.previous_cursor} /> : null}
+        {result.ok ? (
+          <Pagination
+            path={base}
+            filters={filters}
+            position={position}
+            pageSize={PAGE_SIZE}
+            shown={page.users.length}
+            total={page.total}
+            nextCursor={page.next_cursor}
+            previousCursor={page.previous_cursor}
+          />
+        ) : null}
       </Section>
       {admin ? (
         <Section title="Add a user">

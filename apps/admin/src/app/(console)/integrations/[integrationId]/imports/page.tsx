@@ -52,7 +52,16 @@ export default async function ImportsPage({ params, searchParams }: { params: Pr
           </Table>
         )}
         {result.ok ? (
-          <Pagination path={`/integrations/${integrationId}/imports`} filters={{}} position={position} pageSize={PAGE_SIZE} shown={imports.length} total={total} nextCursor={next_cursor} previousCursor={previous_cursor} />
+          <Pagination
+            path={`/integrations/${integrationId}/imports`}
+            filters={{}}
+            position={position}
+            pageSize={PAGE_SIZE}
+            shown={imports.length}
+            total={total}
+            nextCursor={next_cursor}
+            previousCursor={previous_cursor}
+          />
         ) : null}
       </Section>
       {admin ? (
