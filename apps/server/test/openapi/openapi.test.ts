@@ -31,6 +31,7 @@ describe("GET /v1/openapi.json", () => {
       "/v1/conversations/{conversationId}/messages",
       "/v1/conversations/{conversationId}/stream",
       "/v1/embed-sessions",
+      "/v1/events",
       "/v1/integrations/{integration}/teams",
       "/v1/integrations/{integration}/teams/{external_team_id}",
       "/v1/integrations/{integration}/user-imports",

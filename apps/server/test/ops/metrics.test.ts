@@ -98,7 +98,7 @@ describe("GET /metrics", () => {
     expect(valueOf(metrics, "mga_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
     expect(valueOf(metrics, "mga_db_pool_connections", { state: "waiting" })).toBe(0);
     const queues = new Set(samples(metrics, "mga_job_queue_jobs", { state: "ready" }).map((sample) => sample.labels?.queue));
-    expect([...queues].sort()).toEqual(["partner-user-import", "partner-user-lifecycle", "partner-user-provisioning", "partner-user-site-account"]);
+    expect([...queues].sort()).toEqual(["partner-user-import", "partner-user-lifecycle", "partner-user-provisioning", "partner-user-site-account", "webhook-delivery"]);
   });
 
   it("is on the admin listener only: the public one has no /metrics, and the admin's answers GET alone", async () => {

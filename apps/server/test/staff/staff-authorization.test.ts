@@ -47,6 +47,10 @@ interface Fixture {
   /** Empty organizations an admin renames and deletes. */
   renameOrgId: string;
   emptyOrgId: string;
+  /** A webhook endpoint admins change, one they delete, and a delivery they redeliver. */
+  webhookId: string;
+  doomedWebhookId: string;
+  deliveryId: string;
 }
 let f: Fixture;
 
@@ -115,6 +119,11 @@ async function makeFixture(): Promise<Fixture> {
   const { invite } = await inviteStaff(db(), { email: "pending-invite@mga.test", role: "viewer", actor: "test" });
   const renameOrg = await createOrganization(db(), { name: "Authz rename me" });
   const emptyOrg = await createOrganization(db(), { name: "Authz empty" });
+  // Two webhook endpoints (one to change, one to delete) and a delivery to redeliver.
+  const hookInput = { organization_id: org.id, url: "https://hooks.authz.test/mga", event_types: ["user.disabled"] };
+  const hook = ok(await mutate(sessions.admin, "staff.webhooks.create", hookInput)) as { endpoint: { id: string } };
+  const doomedHook = ok(await mutate(sessions.admin, "staff.webhooks.create", hookInput)) as { endpoint: { id: string } };
+  const delivery = ok(await mutate(sessions.admin, "staff.webhooks.sendTestEvent", { organization_id: org.id, endpoint_id: hook.endpoint.id })) as { delivery_id: string };
 
   return {
     roleColleagueId: roleColleague.id,
@@ -122,6 +131,9 @@ async function makeFixture(): Promise<Fixture> {
     inviteId: invite.id,
     renameOrgId: renameOrg.id,
     emptyOrgId: emptyOrg.id,
+    webhookId: hook.endpoint.id,
+    doomedWebhookId: doomedHook.endpoint.id,
+    deliveryId: delivery.delivery_id,
     orgId: org.id,
     mainIntegrationId: main.id,
     spareIntegrationId: spare.id,
@@ -293,6 +305,42 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     audit: "key.roll",
     target: () => f.lifecycleKeyId,
   },
+  "staff.webhooks.create": {
+    input: () => ({ organization_id: f.orgId, url: "https://hooks.authz.test/created", event_types: ["operation.completed"] }),
+    probe: () => rows("SELECT url FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id", [f.orgId]),
+    audit: "webhook_endpoint.create",
+    target: (data) => data.endpoint.id,
+  },
+  "staff.webhooks.update": {
+    input: () => ({ organization_id: f.orgId, endpoint_id: f.webhookId, description: "changed by authz" }),
+    probe: () => rows("SELECT description, status FROM webhook_endpoints WHERE id = $1", [f.webhookId]),
+    audit: "webhook_endpoint.update",
+    target: () => f.webhookId,
+  },
+  "staff.webhooks.rollSecret": {
+    input: () => ({ organization_id: f.orgId, endpoint_id: f.webhookId }),
+    probe: () => rows("SELECT secret_sealed FROM webhook_endpoints WHERE id = $1", [f.webhookId]),
+    audit: "webhook_endpoint.roll_secret",
+    target: () => f.webhookId,
+  },
+  "staff.webhooks.sendTestEvent": {
+    input: () => ({ organization_id: f.orgId, endpoint_id: f.webhookId }),
+    probe: () => rows("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1", [f.webhookId]),
+    audit: "webhook_endpoint.send_test",
+    target: () => f.webhookId,
+  },
+  "staff.webhooks.redeliver": {
+    input: () => ({ organization_id: f.orgId, delivery_id: f.deliveryId }),
+    probe: () => rows("SELECT window_started_at, status FROM webhook_deliveries WHERE id = $1", [f.deliveryId]),
+    audit: "webhook_delivery.redeliver",
+    target: () => f.deliveryId,
+  },
+  "staff.webhooks.delete": {
+    input: () => ({ organization_id: f.orgId, endpoint_id: f.doomedWebhookId }),
+    probe: () => rows("SELECT id FROM webhook_endpoints WHERE id = $1", [f.doomedWebhookId]),
+    audit: "webhook_endpoint.delete",
+    target: () => f.doomedWebhookId,
+  },
   "staff.keys.setRateLimit": {
     input: () => ({ id: f.partnerKey.id, rate_limit_per_minute: 5000 }),
     probe: () => rows("SELECT rate_limit_per_minute FROM api_keys WHERE id = $1", [f.partnerKey.id]),
@@ -407,7 +455,7 @@ const QUERIES: Record<string, QueryCase> = {
         tenant: ACME_TENANT,
         tenant_configured_at: expect.any(String),
         suggested_agency_sources: ["fannie_mae", "freddie_mac", "fha", "va", "usda"],
-        deletion_blockers: { active_keys: 4, active_integrations: expect.any(Number), partner_users: expect.any(Number) },
+        deletion_blockers: { active_keys: 5, active_integrations: expect.any(Number), partner_users: expect.any(Number) },
       }),
   },
   "staff.integrations.list": {
@@ -461,6 +509,34 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => ({ organization_id: f.orgId }),
     // Only the organization's keys that expire within 7 days (the rolled key, once the roll has run).
     check: (data) => expect(data.filter((k: { organization_id: string; expires_at: string | null }) => k.organization_id !== f.orgId || k.expires_at === null)).toEqual([]),
+  },
+  "staff.webhooks.list": {
+    input: () => ({ organization_id: f.orgId }),
+    check: (data) => expect(data.endpoints.map((e: { id: string }) => e.id)).toContain(f.webhookId),
+  },
+  "staff.webhooks.deliveries": {
+    input: () => ({ organization_id: f.orgId, endpoint_id: f.webhookId }),
+    check: (data) => expect(data.deliveries.map((d: { id: string }) => d.id)).toContain(f.deliveryId),
+  },
+  "staff.usage.organizationUsage": {
+    input: () => ({ organization_id: f.orgId, days: 30 }),
+    check: (data) => expect(data).toBeTypeOf("object"),
+  },
+  "staff.usage.keyUsage": {
+    input: () => ({ key_id: f.partnerKey.id, days: 30 }),
+    check: (data) => expect(data).toBeTypeOf("object"),
+  },
+  "staff.usage.usageOverview": {
+    input: () => ({ days: 30 }),
+    check: (data) => expect(data).toBeTypeOf("object"),
+  },
+  "staff.usage.requestLog": {
+    input: () => ({ organization_id: f.orgId }),
+    check: (data) => expect(Array.isArray(data.requests)).toBe(true),
+  },
+  "staff.usage.findRequest": {
+    input: () => ({ request_id: "req_not_logged" }),
+    check: (data) => expect(data).toEqual({ request: null }),
   },
   "staff.keys.get": {
     input: () => ({ id: f.partnerKey.id }),

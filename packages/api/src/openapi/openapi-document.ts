@@ -13,7 +13,7 @@ import { LICENSE_NAME, LICENSE_PATH } from "./license";
 import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
 import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
-import { addWebhooks } from "./webhooks-section";
+import { addWebhooks, WEBHOOK_SIGNATURE_SCHEME, WEBHOOK_SIGNATURE_SECURITY } from "./webhooks-section";
 
 /**
  * The machine-readable description of /v1 (spec section 9: version 1.0.0), generated from
@@ -66,6 +66,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     securitySchemes: {
       bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API key>" },
       apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key", description: "X-API-Key: <API key>" },
+      [WEBHOOK_SIGNATURE_SCHEME]: WEBHOOK_SIGNATURE_SECURITY,
     },
     defs: { ErrorEnvelope: errorEnvelopeSchema, StreamEvent: streamEventSchema, WebhookPayload: webhookPayloadSchema },
   });

@@ -13,6 +13,15 @@ const HEADERS = [
   },
 ];
 
+/** The security scheme of the webhooks section: the Standard Webhooks signature header. */
+export const WEBHOOK_SIGNATURE_SCHEME = "webhookSignature";
+export const WEBHOOK_SIGNATURE_SECURITY = {
+  type: "apiKey",
+  in: "header",
+  name: "webhook-signature",
+  description: "Sent by this service on every webhook delivery (Standard Webhooks): verify it with the endpoint's signing secret, never an API key.",
+} as const;
+
 /**
  * The OpenAPI 3.1 `webhooks` section: one entry per event type of the catalogue (and the test
  * event), each a POST to the partner's endpoint with the event's schema as its body and the
@@ -29,12 +38,15 @@ export function addWebhooks(document: OpenAPIObject): void {
           summary: type,
           description: `${meta?.description ?? ""}\n\nAnswer 2xx within 5 seconds. Anything else (a timeout, a redirect, another status) is retried with exponential back-off for about 24 hours; an endpoint failing for 24 hours is disabled.`,
           operationId: `webhook_${type.replace(/\W/g, "_")}`,
+          // What the partner's endpoint checks: this service's signature with the endpoint's secret.
+          security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }],
           parameters: HEADERS.map((header) => ({ name: header.name, in: "header", required: true, description: header.description, schema: { type: "string" } })),
           requestBody: {
             required: true,
             content: {
               "application/json": {
-                schema: { $ref: `#/components/schemas/${meta?.id ?? ""}` },
+                // The test event's entry names the union every delivery belongs to (the SDK's WebhookEvent).
+                schema: { $ref: `#/components/schemas/${type === TEST_EVENT_TYPE ? "WebhookPayload" : (meta?.id ?? "")}` },
                 ...(type === EXAMPLE_EVENT.type ? { example: EXAMPLE_EVENT } : {}),
               },
             },

@@ -86,6 +86,11 @@ const ADDED_ROUTES: Record<string, { success: Status[]; errors: Status[]; why: s
     errors: [400, 401, 403, 404, 429, 500],
     why: "issue 23: an answer resumed after a dropped connection or a deploy (SSE Last-Event-ID)",
   },
+  "GET /v1/events": {
+    success: [200],
+    errors: [400, 401, 403, 429, 500],
+    why: "issue 25: a partner catches up on the events its webhooks deliver, after downtime; nothing is looked up by id, so no 404",
+  },
   "GET /v1/usage": {
     success: [200],
     errors: [400, 401, 403, 429, 500],
