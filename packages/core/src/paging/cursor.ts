@@ -120,7 +120,7 @@ function digest(filters: unknown): string {
  * back from `from` reads the rows before it in the opposite order (keysetPage turns them
  * round). `comparison` goes between `(created_at, id)` and the cursor's pair.
  */
-export function keysetDirection(from: CursorPosition | undefined, order: "asc" | "desc"): { comparison: ">" | "<"; order: "ASC" | "DESC" } {
+export function keysetDirection(from: { backward?: true } | undefined, order: "asc" | "desc"): { comparison: ">" | "<"; order: "ASC" | "DESC" } {
   const ascending = (order === "asc") !== (from?.backward === true);
   return ascending ? { comparison: ">", order: "ASC" } : { comparison: "<", order: "DESC" };
 }

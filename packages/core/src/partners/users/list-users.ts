@@ -141,8 +141,7 @@ function orderedPage(db: Database, sort: UserSort, cursor: string | undefined, f
   }
   const keys = SORT_KEYS[sort];
   const from = decodeSortCursor(db.secrets, cursor, filters, keys.length);
-  // Paging back reads the rows before the cursor's in the opposite order; the page is turned round.
-  const way = from?.backward ? { comparison: "<", order: "DESC" } : { comparison: ">", order: "ASC" };
+  const way = keysetDirection(from, "asc");
   const placeholders = keys.map((key, index) => `$${paramsBefore + index + 1}::${key.type}`);
   return {
     select: `, ARRAY[${keys.map((key) => `(${key.expr})::text`).join(", ")}] AS sort_key`,
