@@ -65,7 +65,7 @@ export interface Fixtures {
   runOperation(operationId: string, attempt?: { last: boolean }): Promise<void>;
   /** The job that creates and sends an email change's verification link; returns the link's token. */
   sendVerification(operationId: string): Promise<string>;
-  runImport(importId: string, integration: IntegrationRecord, attempt?: { last: boolean }): Promise<void>;
+  runImport(importId: string, integration: IntegrationRecord, attempt?: { last: boolean }, chunkRows?: number): Promise<void>;
   runProvisioning(integration: IntegrationRecord, externalUserId: string, attempt?: { last: boolean }): Promise<void>;
   close(): Promise<void>;
 }
@@ -158,7 +158,8 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
       if (!token) throw new Error(`no verification link was sent for ${operationId}`);
       return token;
     },
-    runImport: (importId, integration, attempt = { last: false }) => runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt),
+    runImport: (importId, integration, attempt = { last: false }, chunkRows) =>
+      runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt, chunkRows),
     runProvisioning: (integration, externalUserId, attempt = { last: false }) => runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
     async close() {
       await queue.stop();

@@ -72,7 +72,8 @@ export interface ImportJobData {
 /** Rows per chunk: one transaction each (import-chunk.ts). */
 export const IMPORT_CHUNK_ROWS = 100;
 
-export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }): Promise<void> {
+/** `chunkRows` exists so tests can cross chunk boundaries with a few rows instead of hundreds. */
+export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }, chunkRows = IMPORT_CHUNK_ROWS): Promise<void> {
   const { db } = deps;
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
   await db.sql.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
@@ -94,8 +95,8 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
       "SELECT position, external_user_id, email, name, team_external_id, team_given FROM import_job_rows WHERE job_id = $1 AND outcome IS NULL ORDER BY position",
       [job.importId],
     );
-    for (let start = 0; start < rows.length; start += IMPORT_CHUNK_ROWS) {
-      await importChunk(deps, integration, job.importId, rows.slice(start, start + IMPORT_CHUNK_ROWS));
+    for (let start = 0; start < rows.length; start += chunkRows) {
+      await importChunk(deps, integration, job.importId, rows.slice(start, start + chunkRows));
     }
     await withTransaction(db, async (tx) => {
       const { rowCount } = await tx.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1 AND status <> 'completed'", [job.importId]);

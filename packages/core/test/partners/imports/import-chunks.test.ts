@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createImport, getImport, IMPORT_CHUNK_ROWS } from "../../../src/partners/imports/imports";
+import { createImport, getImport } from "../../../src/partners/imports/imports";
 import type { IntegrationRecord } from "../../../src/partners/integrations/integrations";
 import { patchTeam } from "../../../src/partners/teams/teams";
 import { countPartnerUsers } from "../../../src/partners/users/list-users";
@@ -31,7 +31,7 @@ async function mixedCase(tag: string): Promise<{ integration: IntegrationRecord;
   await f.user({ integration, externalUserId: "known-2", email: mail("known-2") });
   await f.user({ integration, externalUserId: "gone", email: mail("gone"), status: "deleted" });
   await f.user({ integration, externalUserId: "stuck", email: mail("stuck"), status: "pending" });
-  const filler = Array.from({ length: IMPORT_CHUNK_ROWS + 10 }, (_, i) => ({ external_user_id: `fill-${i}`, email: mail(`fill-${i}`) }));
+  const filler = Array.from({ length: CHUNK + 10 }, (_, i) => ({ external_user_id: `fill-${i}`, email: mail(`fill-${i}`) }));
   const rows: Row[] = [
     { external_user_id: "new-1", email: mail("new-1"), name: "New One", team_external_id: "t-active" },
     { external_user_id: "known", email: mail("KNOWN").toUpperCase() },
@@ -65,6 +65,12 @@ async function passwordSetups(tag: string): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * Rows per chunk in these tests: room for every case of `mixedCase` in the first chunk, small
+ * enough that crossing chunks costs tens of rows, not hundreds (the row-by-row comparison is slow).
+ */
+const CHUNK = 20;
+
 const fullCount = (integrationId: string) => fullUserCount(f.db, integrationId);
 
 describe("a chunked import", () => {
@@ -74,7 +80,7 @@ describe("a chunked import", () => {
     const before = await passwordSetups("chunked");
 
     const id = await createImport(f.deps, chunked.integration, chunked.rows);
-    await f.runImport(id, chunked.integration);
+    await f.runImport(id, chunked.integration, undefined, CHUNK);
     const viaImport = (await getImport(f.db, chunked.integration, id)).results.map((row) => [row.externalUserId, row.outcome, row.errorCode, row.errorMessage?.replaceAll("chunked", "TAG") ?? null]);
 
     const viaPut: unknown[] = [];
@@ -110,28 +116,28 @@ describe("a chunked import", () => {
       expect([row.external_user_id, await userState(chunked.integration, row.external_user_id)]).toEqual([row.external_user_id, await userState(single.integration, row.external_user_id)]);
     }
     // One password-setup notification per account provisioning created, as row by row.
-    expect((await passwordSetups("chunked")) - before).toBeGreaterThan(100);
+    expect((await passwordSetups("chunked")) - before).toBeGreaterThan(CHUNK + 10);
     expect(await passwordSetups("chunked")).toBe(await passwordSetups("single"));
     expect(await countPartnerUsers(f.db, chunked.integration.id)).toEqual(await fullCount(chunked.integration.id));
   });
 
   it("resumes after a crash between chunks without deciding a committed chunk again", async () => {
     const integration = await f.integration();
-    const rows = Array.from({ length: IMPORT_CHUNK_ROWS + 20 }, (_, i) => ({ external_user_id: `crash-${i}`, email: f.email() }));
-    const crashAt = rows[IMPORT_CHUNK_ROWS + 5]?.external_user_id;
+    const rows = Array.from({ length: CHUNK + 20 }, (_, i) => ({ external_user_id: `crash-${i}`, email: f.email() }));
+    const crashAt = rows[CHUNK + 5]?.external_user_id;
     const id = await createImport(f.deps, integration, rows);
     // The process dies inside the second chunk (an error that is not a refusal of the data).
     await f.db.sql.query(`CREATE FUNCTION crash_import() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the process died'; END $$`);
     await f.db.sql.query(`CREATE TRIGGER crash_import BEFORE INSERT ON partner_users FOR EACH ROW WHEN (NEW.external_user_id = '${crashAt}') EXECUTE FUNCTION crash_import()`);
     try {
-      await expect(f.runImport(id, integration)).rejects.toThrow(/the process died/);
+      await expect(f.runImport(id, integration, undefined, CHUNK)).rejects.toThrow(/the process died/);
     } finally {
       await f.db.sql.query("DROP TRIGGER crash_import ON partner_users; DROP FUNCTION crash_import()");
     }
     const halfway = await getImport(f.db, integration, id);
-    expect(halfway).toMatchObject({ status: "processing", summary: { processed: IMPORT_CHUNK_ROWS, created: IMPORT_CHUNK_ROWS } });
+    expect(halfway).toMatchObject({ status: "processing", summary: { processed: CHUNK, created: CHUNK } });
 
-    await f.runImport(id, integration);
+    await f.runImport(id, integration, undefined, CHUNK);
     const result = await getImport(f.db, integration, id);
     // Decided again, the first chunk's rows would read "existing".
     expect(result).toMatchObject({ status: "completed", summary: { processed: rows.length, created: rows.length, existing: 0, failed: 0 } });
