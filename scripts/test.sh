@@ -13,5 +13,5 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
 fi
 # Static checks and builds first, tests after: on a 2-core CI machine, tsc, eslint and the Next.js
 # build running beside the database and browser tests slowed those tests tenfold.
-pnpm turbo run build typecheck lint lint:openapi lint:package format:check check:paths --output-logs=errors-only "$@"
+pnpm turbo run build typecheck lint lint:openapi lint:package format:check check:paths check:cycles --output-logs=errors-only "$@"
 pnpm turbo run test --output-logs=full "$@"

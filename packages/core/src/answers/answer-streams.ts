@@ -339,11 +339,9 @@ export class AnswerStreams {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The answer streams of each database handle that runs them (the server's main and the test app). */
-const running = new WeakMap<Database, AnswerStreams>();
-
+/** The answer streams this instance runs (the server's main and the test app start them); none elsewhere. */
 export function answerStreamsOf(db: Database): AnswerStreams | undefined {
-  return running.get(db);
+  return db.instance.answerStreams;
 }
 
 export async function startAnswerStreams(
@@ -352,15 +350,15 @@ export async function startAnswerStreams(
   options: Partial<AnswerStreamsOptions> = {},
   log?: (message: string, fields: Record<string, unknown>) => void,
 ): Promise<AnswerStreams> {
-  if (running.has(db)) throw new Error("answer streams already run for this database handle");
+  if (db.instance.answerStreams) throw new Error("answer streams already run for this database handle");
   const streams = new AnswerStreams(db, options, log);
-  running.set(db, streams);
+  db.instance.answerStreams = streams;
   await streams.start(url);
   return streams;
 }
 
 export async function stopAnswerStreams(db: Database): Promise<void> {
-  const streams = running.get(db);
-  running.delete(db);
+  const streams = db.instance.answerStreams;
+  db.instance.answerStreams = undefined;
   await streams?.stop();
 }

@@ -1,5 +1,4 @@
 import type { Database } from "../db/database";
-import { databaseOf } from "../db/transaction";
 import { type ConversationStart, insertConversationStarts } from "./append-messages";
 
 /** Starts written in one statement at most. */
@@ -26,7 +25,7 @@ interface Pending {
  * a few statements, not a thousand (the pool and PostgreSQL stop being the queue before the
  * first frames).
  */
-class ConversationStartWriter {
+export class ConversationStartWriter {
   private queue: Pending[] = [];
   private inFlight = 0;
 
@@ -72,12 +71,8 @@ class ConversationStartWriter {
   }
 }
 
-const writers = new WeakMap<Database, ConversationStartWriter>();
-
 /** Creates a conversation with its first messages, batched with the instance's other starts (a transaction's writes go straight into it). */
 export function writeConversationStart(db: Database, start: ConversationStart): Promise<void> {
-  if (databaseOf(db) !== db) return insertConversationStarts(db, [start]);
-  let writer = writers.get(db);
-  if (!writer) writers.set(db, (writer = new ConversationStartWriter(db)));
-  return writer.write(start);
+  if (db.transaction) return insertConversationStarts(db, [start]);
+  return (db.instance.conversationStarts ??= new ConversationStartWriter(db)).write(start);
 }

@@ -1,6 +1,6 @@
 import pg from "pg";
 import type { ServerSecrets } from "../secrets/server-secrets";
-import { registerPool } from "./transaction";
+import { type InstanceState, newInstanceState } from "./instance-state";
 
 /** What a domain function queries through: the pool outside a transaction, one connection inside one. */
 export type Sql = Pick<pg.Pool, "query">;
@@ -20,7 +20,21 @@ export interface Database {
    */
   lockPool: pg.Pool;
   secrets: ServerSecrets;
+  /** This process's caches, buffers and limiters for the database (instance-state.ts); a transaction's handle shares its opener's. */
+  instance: InstanceState;
+  /** Set on the handle withTransaction gives its work, and only there (transaction.ts). */
+  transaction?: TransactionState;
   close(): Promise<void>;
+}
+
+/** What a transaction's handle knows of itself. */
+export interface TransactionState {
+  /** The handle the transaction was opened on. */
+  origin: Database;
+  /** What runs once the transaction has committed (onCommit). */
+  afterCommit: Array<() => void>;
+  /** After a commit, onCommit runs its action at once; after a rollback, never. */
+  state: "open" | "committed" | "rolled back";
 }
 
 export interface OpenDatabaseOptions {
@@ -38,16 +52,13 @@ export function openDatabase(url: string, options: OpenDatabaseOptions): Databas
   // a holder that hangs still cannot make anyone wait for a connection forever.
   const lockPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)), connectionTimeoutMillis: 30_000 });
   lockPool.on("error", () => {});
-  return registerPool(
-    {
-      sql: options.wrapSql ? options.wrapSql(pool) : pool,
-      lockPool,
-      secrets: options.secrets,
-      async close() {
-        await Promise.all([pool.end(), lockPool.end()]);
-      },
+  return {
+    sql: options.wrapSql ? options.wrapSql(pool) : pool,
+    lockPool,
+    secrets: options.secrets,
+    instance: newInstanceState(pool, options.wrapSql),
+    async close() {
+      await Promise.all([pool.end(), lockPool.end()]);
     },
-    pool,
-    options.wrapSql,
-  );
+  };
 }

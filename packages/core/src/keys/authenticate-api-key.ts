@@ -8,7 +8,6 @@ import { hashApiKey, isWellFormedApiKey } from "./key-secret";
 import type { KeyStatus } from "./key-status";
 import { recordKeyUse } from "./key-usage";
 import type { Scope } from "./scopes";
-import { keyCacheOf } from "./start-key-cache";
 
 /** The caller behind a request, as every authenticated route sees it (its rate limit is counted apart: rate-limits/). */
 export interface AuthenticatedKey {
@@ -59,7 +58,8 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   // The checksum refuses made-up keys before any lookup.
   if (!isWellFormedApiKey(presented)) throw new AppError("unauthorized", UNKNOWN_KEY);
   const hash = hashApiKey(presented);
-  const cache = keyCacheOf(db);
+  // Only an instance that runs a cache (startKeyCache) has one; the CLI and most tests read the database.
+  const cache = db.instance.keyCache;
   const found = cache ? await cache.lookUp(hash, () => readKey(db, hash)) : await readKey(db, hash);
   if ("refusal" in found) throw new AppError("unauthorized", found.refusal);
   if (found.key.expiresAt && isExpired(found.key.expiresAt)) throw new AppError("unauthorized", expiredKeyMessage(found.key.expiresAt));

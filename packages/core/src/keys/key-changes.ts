@@ -1,6 +1,5 @@
 import type { Database } from "../db/database";
-import { databaseOf, onCommit } from "../db/transaction";
-import { keyCacheOf } from "./start-key-cache";
+import { onCommit } from "../db/transaction";
 
 /** The PostgreSQL NOTIFY channel on which changes to what the key cache holds are announced. */
 export const KEY_CHANGES_CHANNEL = "mga_key_changes";
@@ -22,7 +21,7 @@ export async function publishKeyChange(tx: Database, change: KeyChange): Promise
   await tx.sql.query("SELECT pg_notify($1, $2)", [KEY_CHANGES_CHANNEL, JSON.stringify(change)]);
   // This instance's own cache drops the entry at commit, not when its notification comes back:
   // the request after the one that made the change (a revoke, a new rate limit) must see it.
-  onCommit(tx, () => keyCacheOf(databaseOf(tx))?.apply(change));
+  onCommit(tx, () => tx.instance.keyCache?.apply(change));
 }
 
 /** A payload as published above, or undefined for anything else (then the whole cache is dropped). */

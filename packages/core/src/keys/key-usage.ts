@@ -1,14 +1,14 @@
 import type { Database } from "../db/database";
+import { databaseOf } from "../db/transaction";
 
 /** The longest a key's use waits in memory before it is written. */
 export const KEY_USAGE_FLUSH_MS = 5_000;
 
-/** Uses not yet written, per database handle (one per instance): key id → when it was last used. */
-interface PendingUses {
+/** Uses not yet written by this instance (`db.instance.keyUses`): key id → when it was last used. */
+export interface PendingKeyUses {
   uses: Map<string, Date>;
   timer: NodeJS.Timeout | undefined;
 }
-const pendingByDb = new WeakMap<Database, PendingUses>();
 
 /**
  * Notes that a key was used, in memory only: `last_used_at` is written by `flushKeyUsage`,
@@ -16,14 +16,12 @@ const pendingByDb = new WeakMap<Database, PendingUses>();
  * shutdown), never on the request's path.
  */
 export function recordKeyUse(db: Database, keyId: string): void {
-  let pending = pendingByDb.get(db);
-  if (!pending) {
-    pending = { uses: new Map(), timer: undefined };
-    pendingByDb.set(db, pending);
-  }
+  const pending = (db.instance.keyUses ??= { uses: new Map(), timer: undefined });
   pending.uses.set(keyId, new Date());
   if (!pending.timer) {
-    pending.timer = setTimeout(() => void flushKeyUsage(db).catch(() => {}), KEY_USAGE_FLUSH_MS);
+    // Written through the instance's own handle, never a transaction's that will be gone by then.
+    const instance = databaseOf(db);
+    pending.timer = setTimeout(() => void flushKeyUsage(instance).catch(() => {}), KEY_USAGE_FLUSH_MS);
     // A process that is done does not wait for this; its shutdown flushes instead.
     pending.timer.unref();
   }
@@ -35,7 +33,7 @@ export function recordKeyUse(db: Database, keyId: string): void {
  * for the next flush.
  */
 export async function flushKeyUsage(db: Database): Promise<void> {
-  const pending = pendingByDb.get(db);
+  const pending = db.instance.keyUses;
   if (!pending) return;
   clearTimeout(pending.timer);
   pending.timer = undefined;

@@ -4,13 +4,6 @@ import { NO_OBSERVER, type Observer } from "../observe/observer";
 import { KeyCache, type KeyCacheOptions } from "./key-cache";
 import { KEY_CHANGES_CHANNEL, parseKeyChange } from "./key-changes";
 
-/** The cache of each database handle that runs one; a handle without one (the CLI, most tests) always reads the database. */
-const caches = new WeakMap<Database, KeyCache>();
-
-export function keyCacheOf(db: Database): KeyCache | undefined {
-  return caches.get(db);
-}
-
 export interface RunningKeyCache {
   /** Resolves once LISTEN is in force (until then every request reads the database). */
   readonly ready: Promise<void>;
@@ -29,9 +22,9 @@ export interface RunningKeyCache {
  * until LISTEN is in force again.
  */
 export function startKeyCache(db: Database, url: string, options: Partial<KeyCacheOptions> = {}, observer: Pick<Observer, "keyCacheLookup"> = NO_OBSERVER): RunningKeyCache {
-  if (caches.has(db)) throw new Error("a key cache is already running for this database handle");
+  if (db.instance.keyCache) throw new Error("a key cache is already running for this database handle");
   const cache = new KeyCache(options, observer);
-  caches.set(db, cache);
+  db.instance.keyCache = cache;
   const listener = startNotificationListener(
     url,
     [KEY_CHANGES_CHANNEL],
@@ -52,7 +45,7 @@ export function startKeyCache(db: Database, url: string, options: Partial<KeyCac
     },
     cache,
     async stop() {
-      caches.delete(db);
+      if (db.instance.keyCache === cache) db.instance.keyCache = undefined;
       cache.setServing(false);
       await listener.stop();
     },

@@ -1,9 +1,7 @@
 import type { Database } from "../db/database";
+import { databaseOf } from "../db/transaction";
 import { KeyBudgets } from "./key-budgets";
 import { DEFAULT_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from "./rate-limit";
-
-/** One set of budgets per opened database, that is per instance (a transaction's `tx` must not lease: a rollback would undo it). */
-const budgetsOf = new WeakMap<Database, KeyBudgets>();
 
 /**
  * Counts one request of a key against its rate limit: from tokens this instance leased for
@@ -21,10 +19,7 @@ export async function takeRateLimitToken(
     windowSeconds?: number;
   },
 ): Promise<RateLimitState> {
-  let budgets = budgetsOf.get(db);
-  if (!budgets) {
-    budgets = new KeyBudgets(db);
-    budgetsOf.set(db, budgets);
-  }
+  // One set of budgets per instance, leasing through the handle that opened it: a transaction's `tx` must not lease (a rollback would undo it).
+  const budgets = (db.instance.rateLimitBudgets ??= new KeyBudgets(databaseOf(db)));
   return budgets.take(input.keyId, input.limitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, input.windowSeconds ?? RATE_LIMIT_WINDOW_SECONDS);
 }

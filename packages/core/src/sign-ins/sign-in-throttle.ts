@@ -68,13 +68,10 @@ function inWords(seconds: number): string {
   return minutes === 1 ? "1 minute" : `${minutes} minutes`;
 }
 
-const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
-
 function limiter(db: Database, surface: SignInSurface, by: "account" | "address"): RateLimiterPostgres | undefined {
   const limit = SIGN_IN_LIMITS[surface][by];
   if (!limit) return undefined;
-  let byName = limiters.get(db);
-  if (!byName) limiters.set(db, (byName = new Map()));
+  const byName = db.instance.signInLimiters;
   const name = `${surface}:${by}`;
   let found = byName.get(name);
   if (!found) {

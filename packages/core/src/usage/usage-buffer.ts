@@ -62,14 +62,13 @@ interface Pending {
   log: LogRow[];
 }
 
-interface Buffer {
+/** What this instance holds until its next flush (`db.instance.usage`). */
+export interface UsageBuffer {
   pending: Pending;
   timer: NodeJS.Timeout | undefined;
   flushing: Promise<void> | undefined;
   droppedLogRows: number;
 }
-
-const buffers = new WeakMap<Database, Buffer>();
 
 const empty = (): Pending => ({ usage: new Map(), launches: new Map(), activeUsers: new Map(), log: [] });
 
@@ -82,11 +81,7 @@ export const UNMATCHED_ROUTE = "unmatched";
  * USAGE_FLUSH_MS later (and on shutdown), never on the request's path.
  */
 export function recordFinishedRequest(db: Database, request: FinishedRequest): void {
-  let buffer = buffers.get(db);
-  if (!buffer) {
-    buffer = { pending: empty(), timer: undefined, flushing: undefined, droppedLogRows: 0 };
-    buffers.set(db, buffer);
-  }
+  const buffer = (db.instance.usage ??= { pending: empty(), timer: undefined, flushing: undefined, droppedLogRows: 0 });
   const { pending } = buffer;
   const day = utcDay(request.at);
   const routeGroup = request.routeGroup ?? UNMATCHED_ROUTE;
@@ -151,7 +146,7 @@ export function recordFinishedRequest(db: Database, request: FinishedRequest): v
 
 /** Request-log rows this instance dropped because its buffer was full (the database refusing them meanwhile). */
 export function droppedLogRows(db: Database): number {
-  return buffers.get(db)?.droppedLogRows ?? 0;
+  return db.instance.usage?.droppedLogRows ?? 0;
 }
 
 /**
@@ -162,7 +157,7 @@ export function droppedLogRows(db: Database): number {
  * is put back for the next flush.
  */
 export async function flushUsage(db: Database): Promise<void> {
-  const buffer = buffers.get(db);
+  const buffer = db.instance.usage;
   if (!buffer) return;
   // A flush under way (the timer's) finishes first: a shutdown's flush returns only when all is written.
   await buffer.flushing?.catch(() => {});
@@ -195,7 +190,7 @@ async function write(db: Database, pending: Pending): Promise<void> {
 }
 
 /** What a failed flush had not written goes back in front of what was recorded meanwhile. */
-function putBack(db: Database, buffer: Buffer, failed: Pending): void {
+function putBack(db: Database, buffer: UsageBuffer, failed: Pending): void {
   const current = buffer.pending;
   for (const [id, counters] of failed.usage) {
     const now = current.usage.get(id);

@@ -1,6 +1,4 @@
 import type { Database } from "../db/database";
-import { getImport } from "../partners/imports/imports";
-import { getOperationById } from "../partners/operations/operations";
 import { launchEligibility, type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "../partners/users/partner-user";
 import { recordEvent } from "./record-event";
 
@@ -10,14 +8,14 @@ import { recordEvent } from "./record-event";
  * transaction, so the event shows the state the change produced.
  */
 
-interface UserSnapshot {
+export interface UserSnapshot {
   user: PartnerUserRecord;
   organizationId: string;
   integrationId: string;
   launchAnnounced: boolean;
 }
 
-async function userSnapshots(db: Database, userIds: string[]): Promise<UserSnapshot[]> {
+export async function userSnapshots(db: Database, userIds: string[]): Promise<UserSnapshot[]> {
   if (userIds.length === 0) return [];
   const { rows } = await db.sql.query<UserRow & { slug: string; organization_id: string; integration_id: string; launch_announced: boolean }>(
     `SELECT ${USER_COLUMNS}, i.slug, i.organization_id, i.id AS integration_id, u.launch_announced
@@ -54,37 +52,4 @@ export async function announceLaunchEligibility(db: Database, userIds: string[])
       orderingKey: snapshot.user.id,
     });
   }
-}
-
-/** `operation.completed` or `operation.failed` (with the user as it now stands), then the user events the outcome implies. */
-export async function recordOperationOutcome(db: Database, operationId: string): Promise<void> {
-  const operation = await getOperationById(db, operationId);
-  if (operation.status !== "completed" && operation.status !== "failed") return;
-  const { rows } = await db.sql.query<{ partner_user_id: string }>("SELECT partner_user_id FROM lifecycle_operations WHERE id = $1", [operationId]);
-  const userId = rows[0]?.partner_user_id;
-  if (!userId) return;
-  const [snapshot] = await userSnapshots(db, [userId]);
-  if (!snapshot) return;
-  await recordEvent(db, {
-    type: operation.status === "completed" ? "operation.completed" : "operation.failed",
-    organizationId: snapshot.organizationId,
-    integrationId: snapshot.integrationId,
-    subject: { operation, user: snapshot.user },
-    orderingKey: userId,
-  });
-  if (operation.type === "deletion" && operation.status === "completed") await recordUserEvent(db, "user.deleted", userId);
-  else if (operation.type === "reprovision" && operation.status === "failed") await recordUserEvent(db, "user.provisioning_failed", userId);
-  else await announceLaunchEligibility(db, [userId]);
-}
-
-/** `import.completed` with the summary counts. */
-export async function recordImportCompleted(db: Database, importId: string): Promise<void> {
-  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string }>(
-    "SELECT i.id, i.organization_id, i.slug FROM import_jobs j JOIN integrations i ON i.id = j.integration_id WHERE j.id = $1",
-    [importId],
-  );
-  const integration = rows[0];
-  if (!integration) return;
-  const { results: _results, ...job } = await getImport(db, { id: integration.id, organizationId: integration.organization_id, slug: integration.slug }, importId);
-  await recordEvent(db, { type: "import.completed", organizationId: integration.organization_id, integrationId: integration.id, subject: { import: job } });
 }

@@ -67,7 +67,7 @@ describe("withTransaction", () => {
   });
 
   it("refuses a Database that openDatabase did not make", async () => {
-    const fake: Database = { ...t.db };
+    const fake: Database = { ...t.db, instance: { ...t.db.instance, pool: undefined } };
     await expect(withTransaction(fake, async () => 1)).rejects.toThrow("openDatabase");
   });
 });

@@ -58,7 +58,7 @@ function counting(db: Database): { db: Database; statements: () => number } {
     statements += 1;
     return db.sql.query(...args);
   }) as Database["sql"]["query"];
-  return { db: { ...db, sql: { query } }, statements: () => statements };
+  return { db: { ...db, sql: { query }, instance: { ...db.instance, rateLimitBudgets: undefined } }, statements: () => statements };
 }
 
 function refusal(state: RateLimitState): AppError {

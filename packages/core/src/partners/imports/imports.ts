@@ -8,7 +8,7 @@ import type { ResolvedIntegration } from "../integrations/integrations";
 import type { DirectoryDeps } from "../users/users";
 import { completeRows, type ImportRow, importChunk } from "./import-chunk";
 import type { ImportStatus, RowOutcome } from "./import-values";
-import { recordImportCompleted } from "../../webhooks/partner-events";
+import { recordEvent } from "../../webhooks/record-event";
 
 /**
  * Bulk imports (spec 2.13, 3.8, 4.10): provisioning and identity matching only, at most
@@ -170,4 +170,16 @@ export async function listImports(
     imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
     nextCursor: page.nextCursor,
   };
+}
+
+/** `import.completed` with the summary counts. */
+async function recordImportCompleted(db: Database, importId: string): Promise<void> {
+  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string }>(
+    "SELECT i.id, i.organization_id, i.slug FROM import_jobs j JOIN integrations i ON i.id = j.integration_id WHERE j.id = $1",
+    [importId],
+  );
+  const integration = rows[0];
+  if (!integration) return;
+  const { results: _results, ...job } = await getImport(db, { id: integration.id, organizationId: integration.organization_id, slug: integration.slug }, importId);
+  await recordEvent(db, { type: "import.completed", organizationId: integration.organization_id, integrationId: integration.id, subject: { import: job } });
 }

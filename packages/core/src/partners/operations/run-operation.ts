@@ -7,7 +7,7 @@ import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../u
 import { completeProvisioning, type DirectoryDeps } from "../users/users";
 import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./operations";
 import type { OperationAuthority } from "./operation-values";
-import { recordOperationOutcome } from "../../webhooks/partner-events";
+import { recordOperationOutcome } from "./operation-events";
 
 /**
  * The worker side of lifecycle operations. Every step is idempotent and checks what is
