@@ -52,7 +52,8 @@ export const publicProcedure = t.procedure;
 export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInput }) => {
   if (meta?.openapi) noteRoute(ctx.record, meta.openapi.method, meta.openapi.path, meta.openapi.tags?.[0]);
   const key = await authorizeKeyRequest(ctx, meta?.scope);
-  const result = await next({ ctx: { ...ctx, key } });
+  // tRPC merges this into the context itself: spreading ctx here would copy it twice per request.
+  const result = await next({ ctx: { key } });
   // What it touched, for the request log's link: read only when the procedure succeeded.
   if (result.ok) noteTouchedResource(ctx.record, result.data, await getRawInput().catch(() => undefined));
   return result;
@@ -65,7 +66,7 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
  */
 export const partnerProcedure = apiProcedure.input(z.object({ integration: z.string() })).use(async ({ ctx, input, next }) => {
   const integration = await resolveIntegration(ctx.db, ctx.key, input.integration);
-  return next({ ctx: { ...ctx, integration } });
+  return next({ ctx: { integration } });
 });
 
 /**
@@ -75,7 +76,7 @@ export const partnerProcedure = apiProcedure.input(z.object({ integration: z.str
 export const staffProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   const staff = await authenticateStaff(ctx.db, ctx.staffSessionToken);
   if (type === "mutation" && !sameSecret(ctx.csrfHeader ?? "", staff.csrfToken)) throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
-  return next({ ctx: { ...ctx, staff } });
+  return next({ ctx: { staff } });
 });
 
 /** Mutations only admins may run (viewers read). */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * Secrets handed to a browser or a mailbox (launch codes, session and chat tokens,
@@ -10,7 +10,7 @@ export function newSecretToken(bytes = 24): string {
 }
 
 export function hashSecret(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex");
 }
 
 /**
@@ -18,6 +18,6 @@ export function hashSecret(token: string): string {
  * so the comparison takes as long whatever was presented and not even its length shows.
  */
 export function sameSecret(presented: string, expected: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value).digest();
+  const digest = (value: string) => hash("sha256", value, "buffer");
   return timingSafeEqual(digest(presented), digest(expected));
 }
