@@ -17,6 +17,7 @@ import { createAdminApp } from "./http/admin-app";
 import { trustedProxies } from "./http/client-address";
 import { createApp } from "./http/create-app";
 import { createLogger } from "./log";
+import { exposedGc, startIdleMemoryRelease } from "./ops/idle-memory";
 import { createMetrics } from "./ops/metrics";
 import { createObserver } from "./ops/observer";
 import { createReadiness } from "./ops/readiness";
@@ -107,6 +108,12 @@ async function main() {
   );
   adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY), ops }));
   server.keepAliveTimeout = 65_000;
+  const gc = exposedGc();
+  if (!gc) logger.warn("started without --expose-gc (apps/server/node-flags.json): memory grown by load is not given back when idle");
+  const idleMemory = startIdleMemoryRelease([server, adminServer], {
+    gc,
+    onRelease: (release) => logger.info("idle: memory given back", { rss_before_mib: release.rssBeforeMiB, rss_after_mib: release.rssAfterMiB, ms: release.ms }),
+  });
 
   logger.info("listening", {
     base_url: baseUrl,
@@ -132,6 +139,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     draining = true;
+    idleMemory.stop();
     logger.info("stopping", { signal, answers_generating: answers.generating, drain_ms: env.SHUTDOWN_DRAIN_MS });
     for (const listener of [server, adminServer]) {
       listener.close();
