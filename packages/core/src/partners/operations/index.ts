@@ -11,4 +11,4 @@ export {
   requestProfileChange,
   requestReprovision,
 } from "./operations";
-export type { OperationRecord } from "./operations";
+export type { OperationDeps, OperationRecord } from "./operations";
