@@ -1,6 +1,7 @@
 import type { DirectoryPorts } from "@mga/api";
 import { type Database } from "@mga/core/db";
-import { HttpChatIdentities, HttpSiteAccounts, localDirectory } from "@mga/core/partners/ports";
+import { localDirectory } from "@mga/core/local-site";
+import { HttpChatIdentities, HttpSiteAccounts } from "@mga/core/partners/ports";
 import type { Env } from "./env";
 
 /** The systems behind partner users: the HTTP adapters when configured, else the built-in local ones. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
-import { requestPasswordSetup } from "@mga/core/partners/ports";
+import { requestPasswordSetup } from "@mga/core/local-site";
 import type { Browser, Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser";

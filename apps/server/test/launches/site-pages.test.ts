@@ -1,4 +1,4 @@
-import { LocalSiteAccounts } from "@mga/core/partners/ports";
+import { LocalSiteAccounts } from "@mga/core/local-site";
 import { hashPassword } from "@mga/core/passwords";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSignInSession } from "../support/launches";

@@ -202,7 +202,7 @@ describe("profile changes", () => {
   it("an audited staff override changes a pre-existing account's name; the partner sees no note", async () => {
     const { applyProfileOverride } = await import("@mga/core/partners/operations");
     const { getIntegration } = await import("@mga/core/partners/integrations");
-    const { localDirectory } = await import("@mga/core/partners/ports");
+    const { localDirectory } = await import("@mga/core/local-site");
     const p = await newPartner(app);
     await db().sql.query("INSERT INTO site_accounts (id, email, name, origin) VALUES ('sa_ov', 'ov@acme.test', 'Old', 'self')");
     await p.put("/users/ov", { email: "ov@acme.test" });

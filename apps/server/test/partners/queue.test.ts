@@ -1,4 +1,4 @@
-import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/partners/ports";
+import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
 import { accountLockKey } from "@mga/core/partners/users";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
@@ -67,7 +67,7 @@ describe("durable queue", () => {
 
     // Instance B works the queue again; once the job's expiry (3 s) passes it is retried there.
     const { startWorkers } = await import("@mga/core/jobs");
-    const { localDirectory } = await import("@mga/core/partners/ports");
+    const { localDirectory } = await import("@mga/core/local-site");
     await startWorkers(b.queue, { db: b.t.db, ...localDirectory(b.t.db) });
     await expect
       .poll(async () => (await a.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id])).rows[0].status, {

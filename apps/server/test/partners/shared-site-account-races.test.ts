@@ -1,4 +1,5 @@
-import { LocalChatIdentities, LocalSiteAccounts, type SiteAccount } from "@mga/core/partners/ports";
+import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
+import type { SiteAccount } from "@mga/core/partners/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";

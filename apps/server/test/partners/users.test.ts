@@ -1,5 +1,6 @@
 import { listUsersOutput, userResponseSchema } from "@mga/api";
-import { LocalChatIdentities, LocalSiteAccounts, type SiteAccount } from "@mga/core/partners/ports";
+import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
+import type { SiteAccount } from "@mga/core/partners/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";

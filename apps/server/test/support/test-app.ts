@@ -6,7 +6,7 @@ import { openDatabase, type Database } from "@mga/core/db";
 import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { createApiKey, flushKeyUsage, type RunningKeyCache, type Scope, startKeyCache } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
-import { localDirectory } from "@mga/core/partners/ports";
+import { localDirectory } from "@mga/core/local-site";
 import { flushUsage } from "@mga/core/usage";
 import { configureTenant } from "@mga/core/tenants";
 

@@ -1,4 +1,4 @@
-import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/partners/ports";
+import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
 import { startWorkers } from "@mga/core/jobs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newPartner } from "../support/partners";

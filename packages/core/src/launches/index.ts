@@ -6,4 +6,3 @@ export { ALIAS_GRANT_RULE, bindLaunchKey, listLaunchBindings, unbindLaunchKey } 
 export type { LaunchBindingRecord } from "./launch-bindings";
 export { issueLaunch } from "./launches";
 export { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "./loan-context";
-export { signInAtLocalSite } from "./local-site-login";

@@ -11,7 +11,7 @@ import { type IntegrationStatus } from "../../src/partners/integrations/integrat
 import { createIntegration, type IntegrationRecord } from "../../src/partners/integrations/integrations";
 import { type OperationDeps, requestDeletion } from "../../src/partners/operations/operations";
 import { runLifecycleJob } from "../../src/partners/operations/run-operation";
-import { localDirectory } from "../../src/partners/ports/local-directory";
+import { localDirectory } from "../../src/local-site/directory";
 import { type SiteAccounts } from "../../src/partners/ports/site-accounts";
 import { putTeam, type TeamRecord } from "../../src/partners/teams/teams";
 import { type PartnerUserRecord } from "../../src/partners/users/partner-user";
@@ -158,8 +158,7 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
       if (!token) throw new Error(`no verification link was sent for ${operationId}`);
       return token;
     },
-    runImport: (importId, integration, attempt = { last: false }, chunkRows) =>
-      runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt, chunkRows),
+    runImport: (importId, integration, attempt = { last: false }, chunkRows) => runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt, chunkRows),
     runProvisioning: (integration, externalUserId, attempt = { last: false }) => runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
     async close() {
       await queue.stop();

@@ -1,7 +1,7 @@
 import { JobQueue } from "@mga/core/jobs";
 import { getIntegration } from "@mga/core/partners/integrations";
 import { applyProfileOverride } from "@mga/core/partners/operations";
-import { localDirectory } from "@mga/core/partners/ports";
+import { localDirectory } from "@mga/core/local-site";
 import { type Command, str } from "./command";
 
 /** Operator actions on partner users. */

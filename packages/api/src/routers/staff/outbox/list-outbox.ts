@@ -1,4 +1,4 @@
-import { listOutbox } from "@mga/core/partners/ports";
+import { listOutbox } from "@mga/core/local-site";
 import { staffProcedure } from "../../../trpc";
 import { listOutboxInput, listOutboxOutput } from "./outbox.types";
 

@@ -1,7 +1,7 @@
-import type { Database } from "../../db/database";
-import { AppError } from "../../errors/app-error";
-import { newId } from "../../ids/new-id";
-import type { ChatIdentities, ChatIdentityInput } from "./chat-identities";
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import type { ChatIdentities, ChatIdentityInput } from "../partners/ports/chat-identities";
 
 /** The built-in chat identity store of the embedded default. Idempotent per (user, generation). */
 export class LocalChatIdentities implements ChatIdentities {

@@ -1,11 +1,11 @@
-import type { Database } from "../../db/database";
-import { withTransaction } from "../../db/transaction";
-import { AppError } from "../../errors/app-error";
-import { newId } from "../../ids/new-id";
-import { normalizeEmail } from "../../shared/email";
-import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./local-password-setup";
-import { addToOutbox } from "./notification-outbox";
-import type { SiteAccount, SiteAccounts } from "./site-accounts";
+import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import { normalizeEmail } from "../shared/email";
+import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./password-setup";
+import { addToOutbox } from "./outbox";
+import type { SiteAccount, SiteAccounts } from "../partners/ports/site-accounts";
 
 /**
  * The built-in site-account system of the embedded default: accounts, sessions and an

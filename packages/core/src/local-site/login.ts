@@ -1,8 +1,8 @@
 import type { Database } from "../db/database";
 import { AppError, isAppError } from "../errors/app-error";
-import { verifySiteLogin } from "../partners/ports/local-site-passwords";
+import { verifySiteLogin } from "./passwords";
 import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
-import { assertSignInSessionOpen, completeSiteLogin } from "./embed-auth";
+import { assertSignInSessionOpen, completeSiteLogin } from "../launches/embed-auth";
 
 /** Every failed site sign-in says this, whatever failed: nothing tells a right password from a wrong one. */
 export const SITE_SIGN_IN_FAILED = "wrong email or password, or this sign-in has expired; if it keeps failing, open the assistant again from your loan file";

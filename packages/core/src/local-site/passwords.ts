@@ -1,11 +1,11 @@
-import type { Database } from "../../db/database";
-import { AppError } from "../../errors/app-error";
-import { verifyNothing, verifyPassword } from "../../passwords/password-hash";
-import { normalizeEmail } from "../../shared/email";
+import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
+import { verifyNothing, verifyPassword } from "../passwords/password-hash";
+import { normalizeEmail } from "../shared/email";
 
 /**
  * The built-in site-account system's password check (the embedded default's site login). Its
- * throttle and its place in the sign-in are the caller's (launches/local-site-login.ts): a
+ * throttle and its place in the sign-in are the caller's (login.ts): a
  * right password counts as a success only once the whole sign-in has succeeded.
  */
 export async function verifySiteLogin(db: Database, input: { email: string; password: string; onlyAccountId: string | null }): Promise<string> {

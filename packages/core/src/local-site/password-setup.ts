@@ -1,13 +1,13 @@
-import type { Database } from "../../db/database";
-import { withTransaction } from "../../db/transaction";
-import { AppError } from "../../errors/app-error";
-import { newId } from "../../ids/new-id";
-import { hashSecret, newSecretToken } from "../../ids/secret-token";
-import { hashPassword } from "../../passwords/password-hash";
-import { assertAcceptablePassword } from "../../passwords/password-policy";
-import { normalizeEmail } from "../../shared/email";
-import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";
-import { OUTBOX_INSERT } from "./notification-outbox";
+import type { Database } from "../db/database";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
+import { newId } from "../ids/new-id";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
+import { hashPassword } from "../passwords/password-hash";
+import { assertAcceptablePassword } from "../passwords/password-policy";
+import { normalizeEmail } from "../shared/email";
+import { beginSignInAttempt } from "../sign-ins/sign-in-throttle";
+import { OUTBOX_INSERT } from "./outbox";
 
 /**
  * Password-setup links of the built-in site-account system. A link carries a random token in

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issuePasswordSetup, issuePasswordSetups } from "../../../src/partners/ports/local-password-setup";
-import { createChatIdentities } from "../../../src/partners/ports/chat-identities";
-import { sendPasswordSetups } from "../../../src/partners/ports/site-accounts";
-import { LocalChatIdentities } from "../../../src/partners/ports/local-chat-identities";
-import { LocalSiteAccounts } from "../../../src/partners/ports/local-site-accounts";
-import { type Fixtures, openFixtures } from "../../support/fixtures";
+import { issuePasswordSetup, issuePasswordSetups } from "../../src/local-site/password-setup";
+import { createChatIdentities } from "../../src/partners/ports/chat-identities";
+import { sendPasswordSetups } from "../../src/partners/ports/site-accounts";
+import { LocalChatIdentities } from "../../src/local-site/chat-identities";
+import { LocalSiteAccounts } from "../../src/local-site/site-accounts";
+import { type Fixtures, openFixtures } from "../support/fixtures";
 
 /** The built-in ports' batch methods end each item as the single method would, and one item's failure is its own. */
 let f: Fixtures;

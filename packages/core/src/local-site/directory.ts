@@ -1,6 +1,6 @@
-import type { Database } from "../../db/database";
-import { LocalChatIdentities } from "./local-chat-identities";
-import { LocalSiteAccounts } from "./local-site-accounts";
+import type { Database } from "../db/database";
+import { LocalChatIdentities } from "./chat-identities";
+import { LocalSiteAccounts } from "./site-accounts";
 
 /** The built-in site-account system and chat identity store, used by the embedded default. */
 export function localDirectory(db: Database) {

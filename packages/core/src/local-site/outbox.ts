@@ -1,6 +1,6 @@
-import type { Database } from "../../db/database";
-import { newId } from "../../ids/new-id";
-import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
+import type { Database } from "../db/database";
+import { newId } from "../ids/new-id";
+import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
 
 /** The one INSERT of a notification (addToOutbox; password-setup links write theirs in the statement that makes the link). */
 export const OUTBOX_INSERT = "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
