@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
@@ -103,6 +104,14 @@ export const envSchema = z.object({
     .default(24),
   /** Days the request log keeps each /v1 request (docs/decisions.md, "Usage and the request log"). */
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  /**
+   * Server processes on one port (node:cluster): a number, or `auto` for the cores this process
+   * may use. 1 (the default) runs one process, as before; docs/architecture.md, "Every core".
+   */
+  WORKERS: z
+    .union([z.literal("auto"), z.coerce.number().int().min(1).max(64)], { error: "a number from 1 to 64, or auto (one per core)" })
+    .default(1)
+    .transform((workers) => (workers === "auto" ? Math.min(64, os.availableParallelism()) : workers)),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });
