@@ -8,6 +8,9 @@ import { trustedProxies } from "./http/client-address";
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
+/** Each worker has its own database pools: 64 of them already need thousands of PostgreSQL connections. */
+const MAX_WORKERS = 64;
+
 /** Configuration, validated once at start; a bad value stops the process with a clear message. */
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -109,9 +112,16 @@ export const envSchema = z.object({
    * may use. 1 (the default) runs one process, as before; docs/architecture.md, "Every core".
    */
   WORKERS: z
-    .union([z.literal("auto"), z.coerce.number().int().min(1).max(64)], { error: "a number from 1 to 64, or auto (one per core)" })
-    .default(1)
-    .transform((workers) => (workers === "auto" ? Math.min(64, os.availableParallelism()) : workers)),
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return 1;
+      if (value === "auto") return Math.min(MAX_WORKERS, os.availableParallelism());
+      const workers = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+      if (workers >= 1 && workers <= MAX_WORKERS) return workers;
+      ctx.addIssue({ code: "custom", message: `a number from 1 to ${MAX_WORKERS}, or auto (one per core)` });
+      return z.NEVER;
+    }),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });

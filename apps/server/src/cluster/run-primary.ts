@@ -2,6 +2,7 @@ import { connect } from "@mga/core/db";
 import type { Env } from "../env";
 import { createLogger } from "../log";
 import { startBanner } from "../start-banner";
+import { connectionBudgetProblem } from "./connection-budget";
 import { superviseWorkers } from "./worker-supervisor";
 
 /**
@@ -17,11 +18,17 @@ export async function runPrimary(env: Env): Promise<void> {
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
     secretKey: env.SECRET_KEY,
-    // It runs no query of its own after the migrations; the pool opens a connection only when asked.
+    // One query of its own (max_connections), then none: the pool's one connection closes when idle.
     maxConnections: 1,
     // The cluster is stopped here, after the workers' drain.
     handlesSignals: true,
   });
+  const { rows } = await connection.db.sql.query<{ max_connections: string }>("SHOW max_connections");
+  const problem = connectionBudgetProblem({ workers: env.WORKERS, dbPoolMax: env.DB_POOL_MAX, maxConnections: Number(rows[0]?.max_connections) });
+  if (problem) {
+    await connection.close();
+    throw new Error(problem);
+  }
   const workers = superviseWorkers({ count: env.WORKERS, logger });
 
   let stopping = false;

@@ -62,7 +62,8 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Wo
     const slot = slots.find((each) => each.worker === worker);
     if (!slot) return;
     slot.worker = undefined;
-    if (code !== 0) clean = false;
+    // What the exit code reports is the drain: a worker that died earlier was replaced.
+    if (stopping && code !== 0) clean = false;
     logger[stopping ? "info" : "error"]("worker exited", { worker_id: worker.id, worker_pid: worker.process.pid, code, signal });
     if (stopping) {
       if (slots.every((each) => each.worker === undefined)) allExited();
