@@ -12,6 +12,7 @@ import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
 import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
 import { eventToWire } from "@mga/api";
 import { flushUsage, sweepUsage } from "@mga/core/usage";
+import { clusterExposition } from "./cluster/cluster-metrics";
 import { runPrimary } from "./cluster/run-primary";
 import { workerListening } from "./cluster/worker-messages";
 import { directoryFromEnv } from "./directory";
@@ -97,7 +98,13 @@ async function main() {
   const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
   let draining = false;
   const isDraining = () => draining;
-  const ops = { metrics, tracing, readiness: createReadiness({ db: connection.db, queue, isDraining }) };
+  const ops = {
+    metrics,
+    tracing,
+    readiness: createReadiness({ db: connection.db, queue, isDraining }),
+    // A worker's scrape describes every worker (cluster/cluster-metrics.ts).
+    exposition: cluster.worker ? clusterExposition(metrics.registry) : undefined,
+  };
   server.on(
     "request",
     createApp({

@@ -2,6 +2,7 @@ import { connect } from "@mga/core/db";
 import type { Env } from "../env";
 import { createLogger } from "../log";
 import { startBanner } from "../start-banner";
+import { serveClusterMetrics } from "./cluster-metrics";
 import { connectionBudgetProblem } from "./connection-budget";
 import { superviseWorkers } from "./worker-supervisor";
 
@@ -29,6 +30,7 @@ export async function runPrimary(env: Env): Promise<void> {
     await connection.close();
     throw new Error(problem);
   }
+  serveClusterMetrics();
   const workers = superviseWorkers({ count: env.WORKERS, logger });
 
   let stopping = false;

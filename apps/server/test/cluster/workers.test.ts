@@ -82,6 +82,28 @@ async function getMe(baseUrl: string, key: string): Promise<{ status: number; re
   return { status: res.status, requestId: res.headers.get("x-request-id") ?? "", body: await res.text() };
 }
 
+/** A GET over a connection of its own: the primary gives each new connection to the next worker in turn. */
+function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error("no response in 10 s")));
+    req.on("error", reject);
+  });
+}
+
+/** The sum of a Prometheus counter's series whose labels include `labels`. */
+function counted(exposition: string, name: string, labels: Record<string, string>): number {
+  return exposition
+    .split("\n")
+    .filter((line) => line.startsWith(`${name}{`) && Object.entries(labels).every(([label, value]) => line.includes(`${label}="${value}"`)))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
+
 /** GET /v1/me over a connection of its own (no kept-alive one), which the primary gives to the next worker in turn. */
 function getMeOnNewConnection(baseUrl: string, key: string): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
@@ -148,6 +170,15 @@ describe("two workers on one port", () => {
           after.map((res) => res.requestId),
         ),
       ).toEqual(new Set(workerPids(server)));
+
+      // Whichever worker a scrape reaches, GET /metrics counts both workers' requests (the primary aggregates them).
+      const adminUrl = String(logLines(server).find((line) => line.message === "listening")?.admin_api_url);
+      for (let scrape = 0; scrape < 4; scrape += 1) {
+        const text = await getOnNewConnection(`${adminUrl}/metrics`);
+        expect(text.status).toBe(200);
+        expect(counted(text.body, "mga_http_requests_total", { route: "/v1/me", status: "200" })).toBe(30 + 20);
+        expect(counted(text.body, "mga_http_requests_total", { route: "/v1/me", status: "429" })).toBe(150 - 30);
+      }
 
       server.child.kill("SIGTERM");
       expect(await server.exited).toBe(0);
