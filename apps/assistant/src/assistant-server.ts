@@ -41,7 +41,8 @@ export async function startLocalAssistant(options: {
       else res.end(`data: ${JSON.stringify({ type: "error", message: "internal" })}\n\n`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  // Exclusive: in a cluster worker (WORKERS > 1) a plain listen would share one port among every worker's assistant.
+  await new Promise<void>((resolve) => server.listen({ port: options.port ?? 0, host: "127.0.0.1", exclusive: true }, resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
@@ -6,6 +7,9 @@ import { trustedProxies } from "./http/client-address";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Each worker has its own database pools: 64 of them already need thousands of PostgreSQL connections. */
+const MAX_WORKERS = 64;
 
 /** Configuration, validated once at start; a bad value stops the process with a clear message. */
 export const envSchema = z.object({
@@ -103,6 +107,21 @@ export const envSchema = z.object({
     .default(24),
   /** Days the request log keeps each /v1 request (docs/decisions.md, "Usage and the request log"). */
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  /**
+   * Server processes on one port (node:cluster): a number, or `auto` for the cores this process
+   * may use. 1 (the default) runs one process, as before; docs/architecture.md, "Every core".
+   */
+  WORKERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === "") return 1;
+      if (value === "auto") return Math.min(MAX_WORKERS, os.availableParallelism());
+      const workers = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+      if (workers >= 1 && workers <= MAX_WORKERS) return workers;
+      ctx.addIssue({ code: "custom", message: `a number from 1 to ${MAX_WORKERS}, or auto (one per core)` });
+      return z.NEVER;
+    }),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });

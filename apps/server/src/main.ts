@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import { startLocalAssistant } from "@mga/assistant";
 import { pruneAnswerStreams, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
@@ -11,6 +12,9 @@ import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
 import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
 import { eventToWire } from "@mga/api";
 import { flushUsage, sweepUsage } from "@mga/core/usage";
+import { clusterExposition } from "./cluster/cluster-metrics";
+import { runPrimary } from "./cluster/run-primary";
+import { workerListening } from "./cluster/worker-messages";
 import { directoryFromEnv } from "./directory";
 import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
@@ -21,6 +25,7 @@ import { exposedGc, startIdleMemoryRelease } from "./ops/idle-memory";
 import { createMetrics } from "./ops/metrics";
 import { createObserver } from "./ops/observer";
 import { createReadiness } from "./ops/readiness";
+import { startBanner } from "./start-banner";
 
 /**
  * Starts the API: connects to DATABASE_URL or starts the embedded PostgreSQL, applies
@@ -28,7 +33,9 @@ import { createReadiness } from "./ops/readiness";
  */
 async function main() {
   const env = loadEnv();
-  const logger = createLogger(env.LOG_LEVEL);
+  // WORKERS > 1: this process supervises, and each worker it forks runs the rest of main (docs/architecture.md, "Every core").
+  if (env.WORKERS > 1 && cluster.isPrimary) return runPrimary(env);
+  const logger = createLogger(env.LOG_LEVEL, undefined, cluster.worker ? { worker: cluster.worker.id, pid: process.pid } : undefined);
   // Metrics always (GET /metrics on the admin listener); traces only with a collector to send them to.
   const metrics = createMetrics();
   // The OpenTelemetry SDK is not even loaded without one.
@@ -92,7 +99,13 @@ async function main() {
   const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
   let draining = false;
   const isDraining = () => draining;
-  const ops = { metrics, tracing, readiness: createReadiness({ db: connection.db, queue, isDraining }) };
+  const ops = {
+    metrics,
+    tracing,
+    readiness: createReadiness({ db: connection.db, queue, isDraining }),
+    // A worker's scrape describes every worker (cluster/cluster-metrics.ts).
+    exposition: cluster.worker ? clusterExposition(metrics.registry) : undefined,
+  };
   server.on(
     "request",
     createApp({
@@ -122,9 +135,9 @@ async function main() {
     upstream: assistant ? `local assistant (sample corpus) at ${assistant.url}` : "UPSTREAM_CHAT_URL",
     tracing: tracing ? "OTEL_EXPORTER_OTLP_ENDPOINT" : "off",
   });
-  if (process.stdout.isTTY || env.MGA_PRINT_BANNER !== "0") {
-    process.stderr.write(banner(baseUrl));
-  }
+  // A worker's primary prints the banner once, when all its workers listen.
+  if (cluster.worker) process.send?.(workerListening(baseUrl));
+  else if (process.stdout.isTTY || env.MGA_PRINT_BANNER !== "0") process.stderr.write(startBanner(baseUrl));
 
   let stopping = false;
   /**
@@ -182,18 +195,6 @@ function portOf(server: Server, fallback: number): number {
 }
 
 const hostInUrl = (host: string) => (host.includes(":") ? `[${host}]` : host);
-
-function banner(baseUrl: string): string {
-  return `
-  Mortgage-guideline API is up: ${baseUrl}
-  OpenAPI document:             ${baseUrl}/v1/openapi.json
-
-  Next, in another terminal at the repository root: README.md, section Walkthrough. It creates
-  an organization, its tenant configuration and one API key per role with the operator CLI
-  (pnpm cli), then calls this API with curl, up to a hosted-chat launch.
-
-`;
-}
 
 main().catch((error: unknown) => {
   process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -31,7 +31,7 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
   const trustedProxy = options.trustedProxy ?? (() => false);
   const consoleKey = options.db.secrets.macKey("console-forwarding");
   // /metrics here only: the public port never tells the world its traffic (docs/decisions.md, "Metrics").
-  const routes = routeTable([...healthRoutes(options.ops.readiness), metricsRoute(options.ops.metrics)]);
+  const routes = routeTable([...healthRoutes(options.ops.readiness), metricsRoute(options.ops.metrics, options.ops.exposition)]);
   // At run time tRPC keeps every procedure by its dotted path here (its type shows the nested record).
   const procedures = adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
   const procedureOf = (path: string) => {

@@ -53,6 +53,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
     name: "mga_job_queue_jobs",
     help: "Jobs in each queue by state (ready: waiting and runnable, deferred: waiting for a retry's backoff, active), as of the queue's last count",
     labelNames: ["queue", "state"],
+    // Every worker counts the same shared queues: with WORKERS > 1 the cluster's figure is one of them, not their sum.
+    aggregator: "max",
     registers,
     async collect() {
       if (!sources?.queue.isRunning) return;

@@ -30,12 +30,12 @@ export function healthRoutes(readiness: Readiness): Route[] {
 }
 
 /** GET /metrics in Prometheus's text format: the admin listener's only (docs/decisions.md, "Metrics"). */
-export function metricsRoute(metrics: Metrics): Route {
+export function metricsRoute(metrics: Metrics, exposition: () => Promise<string> = () => metrics.registry.metrics()): Route {
   return {
     method: "GET",
     path: "/metrics",
     async handle(_req, res) {
-      const body = await metrics.registry.metrics();
+      const body = await exposition();
       res.setHeader("Content-Type", metrics.registry.contentType);
       res.setHeader("Cache-Control", "no-store");
       res.end(body);

@@ -8,4 +8,6 @@ export interface Ops {
   /** Undefined unless OTEL_EXPORTER_OTLP_ENDPOINT is set (or a test traces). */
   tracing: Tracing | undefined;
   readiness: Readiness;
+  /** What GET /metrics answers; unset, this process's registry (with WORKERS > 1, the whole cluster's: cluster/cluster-metrics.ts). */
+  exposition?: () => Promise<string>;
 }
