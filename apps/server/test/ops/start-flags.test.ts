@@ -47,7 +47,10 @@ describe("start paths", () => {
       expect(found, "no process running dist/main.js").toBeDefined();
       const argv = found?.argv ?? [];
       // Node options come before the script; after it they would be the script's own arguments.
-      const nodeOptions = argv.slice(0, argv.findIndex((arg) => arg.endsWith(MAIN)));
+      const nodeOptions = argv.slice(
+        0,
+        argv.findIndex((arg) => arg.endsWith(MAIN)),
+      );
       for (const flag of nodeFlags.flags) expect(nodeOptions).toContain(flag);
       expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     } finally {
