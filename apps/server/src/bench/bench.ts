@@ -4,7 +4,7 @@ import { createIntegration } from "@mga/core/partners/integrations";
 import { seedDirectory } from "@mga/core/testing";
 import { type BenchEnvironment, CHAT_SCOPES, startBenchEnvironment } from "./environment";
 import type { RequestsJob } from "./load-jobs";
-import { runLoad } from "./load-process";
+import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, type Row } from "./report";
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
@@ -14,8 +14,8 @@ import { ROUNDS, throughputRounds } from "./throughput-rounds";
  * `pnpm bench`: every figure of issue 14 in one run, each beside a bare node:http handler
  * measured in the same run (ratios decide, not absolute numbers). The service runs as
  * `dist/main.js` in a child process (its RSS is its own), the bare handler in another, the
- * load generator in a process of its own for each round (autocannon for the throughput
- * rounds, Node's http client where a stream's frames are timed: load-generator.ts), the
+ * load generator in one process of its own (autocannon for the throughput rounds, Node's
+ * http client where a stream's frames are timed: load-generator.ts), the
  * upstream stand-in here. The bare handler's rate is the generator's ceiling, printed; below
  * 25,000 req/s the throughput figures say more about the generator than about the servers.
  * Prints a Markdown table.
@@ -46,8 +46,10 @@ const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS;
 /** Time given to a process to settle (timers, GC) before its idle RSS is read. */
 const SETTLE_MS = 3000;
 
+/** The load generator of this run, a process of its own (load-generator.ts). */
+const generator = startLoadGenerator();
 /** A `requests` round on Node's http client (for latencies of single clients and of first frames). */
-const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) => runLoad({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
+const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) => generator.run({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
 const MIB_150 = 150 * 1024 ** 2;
 
 async function main() {
@@ -70,7 +72,7 @@ async function main() {
   await snapshot("at start");
 
   // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
-  const throughputs = await throughputRounds(env, { seconds: SECONDS, connections: CONNECTIONS });
+  const throughputs = await throughputRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS });
   rows.push(...throughputs.rows);
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } };
@@ -111,7 +113,7 @@ async function main() {
   await sleep(SETTLE_MS);
   const idleBeforeBurst = api.rss();
   await snapshot("after the load rounds");
-  const { result: burst, peak, idleAfter: idleAfterBurst } = await streamBurst(env, { streams: STREAMS, streamSeconds: STREAM_SECONDS, key: burstKey, settleMs: SETTLE_MS });
+  const { result: burst, peak, idleAfter: idleAfterBurst } = await streamBurst(env, generator, { streams: STREAMS, streamSeconds: STREAM_SECONDS, key: burstKey, settleMs: SETTLE_MS });
   await snapshot("after the burst");
   const perStream = (peak - idleBeforeBurst) / STREAMS / 1024;
   rows.push({
@@ -164,6 +166,7 @@ async function main() {
   const ceiling = `Load generator's ceiling (the bare node:http handler): ${Math.round(throughputs.ceiling).toLocaleString("en-US")} req/s`;
   console.log(throughputs.capped ? `**${ceiling}, below 25,000 req/s: the throughput figures below are capped by the load generator, not by the servers.**\n` : `${ceiling}.\n`);
   console.log(markdown(rows));
+  await generator.stop();
   await env.stop();
 }
 
@@ -174,7 +177,7 @@ async function main() {
  * the settled RSS after the first burst.
  */
 async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: number, snapshot: (label: string) => Promise<unknown>): Promise<Row[]> {
-  const { result, peak, idleAfter } = await streamBurst(env, { streams: BIG_STREAMS, streamSeconds: STREAM_SECONDS, key, settleMs: SETTLE_MS });
+  const { result, peak, idleAfter } = await streamBurst(env, generator, { streams: BIG_STREAMS, streamSeconds: STREAM_SECONDS, key, settleMs: SETTLE_MS });
   await snapshot(`after the ${BIG_STREAMS}-stream burst`);
   const perStream = (peak - idleBefore) / BIG_STREAMS / 1024;
   const label = `${BIG_STREAMS.toLocaleString("en-US")} concurrent streams`;

@@ -1,5 +1,5 @@
 import { CHAT_SCOPES, startBenchEnvironment } from "./environment";
-import { runLoad } from "./load-process";
+import { startLoadGenerator } from "./load-process";
 import { machine, markdown, mib, type Row } from "./report";
 
 /**
@@ -21,6 +21,7 @@ async function main() {
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "soak" } };
   // Each kind's clients in a load generator process of their own (load-generator.ts), side by side.
+  const generators = { me: startLoadGenerator(), messages: startLoadGenerator(), streams: startLoadGenerator() };
   const round = { seconds: MINUTE_SECONDS, connections: CONNECTIONS, kind: "requests" as const };
   const url = env.api.url;
   console.error(`soak: ${MINUTES} minutes of mixed load, ${CONNECTIONS} connections per kind`);
@@ -31,9 +32,9 @@ async function main() {
   for (let minute = 1; minute <= MINUTES; minute += 1) {
     const peakOf = env.api.samplePeak();
     const [me, messages, streams] = await Promise.all([
-      runLoad({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
-      runLoad({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
-      runLoad({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
+      generators.me.run({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
+      generators.messages.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
+      generators.streams.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
     ]);
     const peak = peakOf();
     const rss = env.api.rss();
@@ -61,6 +62,7 @@ async function main() {
   });
   console.log(`\nSoak of ${new Date().toISOString().slice(0, 10)} on ${machine(env.databaseLabel)} (${MINUTES} × ${MINUTE_SECONDS} s)\n`);
   console.log(markdown(rows));
+  await Promise.all(Object.values(generators).map((generator) => generator.stop()));
   await env.stop();
 }
 

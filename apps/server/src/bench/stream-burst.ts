@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BenchEnvironment } from "./environment";
 import type { BurstResult } from "./load-jobs";
-import { runLoad } from "./load-process";
+import type { LoadGenerator } from "./load-process";
 
 export interface BurstRun {
   result: BurstResult;
@@ -16,11 +16,11 @@ export interface BurstRun {
  * `streamSeconds`), each on its own connection, read to their ends by the load generator;
  * the server's RSS sampled meanwhile and read again `settleMs` after the last one ended.
  */
-export async function streamBurst(env: BenchEnvironment, options: { streams: number; streamSeconds: number; key: string; settleMs: number }): Promise<BurstRun> {
+export async function streamBurst(env: BenchEnvironment, generator: LoadGenerator, options: { streams: number; streamSeconds: number; key: string; settleMs: number }): Promise<BurstRun> {
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" }, stream: true };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
   const peakOf = env.api.samplePeak();
-  const result = await runLoad({
+  const result = await generator.run({
     kind: "burst",
     url: `${env.api.url}/v1/messages`,
     method: "POST",

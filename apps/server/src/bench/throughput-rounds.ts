@@ -1,5 +1,5 @@
 import { type BenchEnvironment, CHAT_SCOPES } from "./environment";
-import { runLoad } from "./load-process";
+import type { LoadGenerator } from "./load-process";
 import { type Row, throughput } from "./report";
 import { medianRun, type Stats } from "./stats";
 
@@ -23,9 +23,9 @@ export interface ThroughputResult {
  * service round has a key of its own: a key's budget is per minute (up to 100,000, docs/spec.md
  * "Rate limits"), so back-to-back rounds on one key would run into it and measure 429s.
  */
-export async function throughputRounds(env: BenchEnvironment, options: { seconds: number; connections: number }): Promise<ThroughputResult> {
+export async function throughputRounds(env: BenchEnvironment, generator: LoadGenerator, options: { seconds: number; connections: number }): Promise<ThroughputResult> {
   const round = (url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) =>
-    runLoad({ kind: "throughput", url, method, headers, ...(body === undefined ? {} : { body }), seconds: options.seconds, connections: options.connections });
+    generator.run({ kind: "throughput", url, method, headers, ...(body === undefined ? {} : { body }), seconds: options.seconds, connections: options.connections });
   const question = JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } });
   const runs: Record<"bare" | "me" | "messages", Stats[]> = { bare: [], me: [], messages: [] };
   for (let n = 1; n <= ROUNDS; n += 1) {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { runLoad } from "../../src/bench/load-process";
+import { runLoad, startLoadGenerator } from "../../src/bench/load-process";
 import { medianRun, type Stats } from "../../src/bench/stats";
 
 /**
@@ -51,6 +51,17 @@ describe("load generator", () => {
     expect(stats.requests).toBe(0);
     expect(stats.rps).toBe(0);
     expect(stats.errors).toBeGreaterThan(0);
+  });
+
+  it("runs one job after another in one generator process, then exits when stopped", { timeout: 30_000 }, async () => {
+    const target = await serve(200);
+    const generator = startLoadGenerator();
+    const first = await generator.run({ kind: "throughput", url: `${target.url}/`, method: "GET", headers: {}, connections: 2, seconds: 1 });
+    const second = await generator.run({ kind: "requests", url: `${target.url}/`, method: "GET", headers: {}, connections: 1, seconds: 1 });
+    await generator.stop();
+    expect(first.requests).toBeGreaterThan(10);
+    expect(second.requests).toBeGreaterThan(10);
+    await expect(generator.run({ kind: "requests", url: `${target.url}/`, method: "GET", headers: {}, connections: 1, seconds: 1 })).rejects.toThrow(/exited/);
   });
 
   it("takes the median round, with its own latencies", () => {

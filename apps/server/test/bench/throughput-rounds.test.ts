@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChildServer } from "../../src/bench/child-server";
 import type { BenchEnvironment } from "../../src/bench/environment";
+import { type LoadGenerator, startLoadGenerator } from "../../src/bench/load-process";
 import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/bench/throughput-rounds";
 
 /**
@@ -15,6 +16,7 @@ import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/ben
 const seen: Array<{ target: "bare" | "api"; path: string; authorization: string | undefined }> = [];
 const servers: Server[] = [];
 let env: BenchEnvironment;
+let generator: LoadGenerator;
 
 async function recorder(target: "bare" | "api"): Promise<ChildServer> {
   const server = createServer((req, res) => {
@@ -32,6 +34,7 @@ async function recorder(target: "bare" | "api"): Promise<ChildServer> {
 }
 
 beforeAll(async () => {
+  generator = startLoadGenerator();
   let keys = 0;
   env = {
     db: undefined as never,
@@ -46,6 +49,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  await generator?.stop();
   for (const server of servers) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -54,7 +58,7 @@ afterAll(async () => {
 
 describe("throughput rounds", () => {
   it("alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
-    const result = await throughputRounds(env, { seconds: 1, connections: 2 });
+    const result = await throughputRounds(env, generator, { seconds: 1, connections: 2 });
     expect(ROUNDS).toBe(3);
     expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
     const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
