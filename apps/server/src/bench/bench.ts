@@ -3,7 +3,7 @@ import type { Database } from "@mga/core/db";
 import { createIntegration } from "@mga/core/partners/integrations";
 import { seedDirectory } from "@mga/core/testing";
 import { type BenchEnvironment, CHAT_SCOPES, startBenchEnvironment } from "./environment";
-import type { RequestsJob } from "./load-jobs";
+import type { BurstResult, RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, type Row } from "./report";
 import type { Stats } from "./stats";
@@ -118,7 +118,7 @@ async function main() {
   const perStream = (peak - idleBeforeBurst) / STREAMS / 1024;
   rows.push({
     measure: `${STREAMS} concurrent streams, slow upstream (a frame a second for ${STREAM_SECONDS} s)`,
-    value: `${burst.complete} of ${STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(burst.terminalFrames)}), all done in ${(burst.durationMs / 1000).toFixed(1)} s`,
+    value: `${burst.complete} of ${STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(burst.terminalFrames)}${otherAnswers(burst)}), all done in ${(burst.durationMs / 1000).toFixed(1)} s`,
     bare: "",
     comparison: "",
     target: "all complete",
@@ -184,7 +184,7 @@ async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: numb
   return [
     {
       measure: `${label}, slow upstream (a frame a second for ${STREAM_SECONDS} s)`,
-      value: `${result.complete} of ${BIG_STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(result.terminalFrames)}), all done in ${(result.durationMs / 1000).toFixed(1)} s`,
+      value: `${result.complete} of ${BIG_STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(result.terminalFrames)}${otherAnswers(result)}), all done in ${(result.durationMs / 1000).toFixed(1)} s`,
       bare: "",
       comparison: "",
       target: "all complete",
@@ -209,6 +209,9 @@ async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: numb
     },
   ];
 }
+
+/** How the streams were answered, when not all with 200 (a status, or the connection's error code). */
+const otherAnswers = (burst: BurstResult) => (Object.keys(burst.answers).some((answer) => answer !== "200") ? `; answers: ${JSON.stringify(burst.answers)}` : "");
 
 /** GET …/users?limit=100 over USERS users, unfiltered and filtered, beside the bare handler at one connection. */
 async function directoryRows(db: Database, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {

@@ -12,7 +12,7 @@ import { frameTypes } from "./sse-frames";
 /** What ends an API answer stream (spec 6.1), or an upstream's answer. */
 const TERMINAL = new Set(["public_api_complete", "error"]);
 
-function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number }> {
+function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number; error?: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(job.url, { method: job.method, headers: job.headers, agent }, (res) => {
@@ -27,9 +27,9 @@ function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms
         }
       });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, frames: frameTypes(text), ms: performance.now() - started }));
-      res.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
+      res.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
     });
-    req.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
     req.end(job.body);
   });
 }
@@ -60,6 +60,7 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const firstContent: number[] = [];
   const terminalFrames: Record<string, number> = {};
+  const answers: Record<string, number> = {};
   let complete = 0;
   let errors = 0;
   const began = performance.now();
@@ -68,11 +69,13 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
       const result = await exchange(job, agent, (ms) => firstContent.push(ms));
       const terminal = result.frames.filter((type) => TERMINAL.has(type));
       terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
+      const answer = result.status === 0 ? (result.error ?? "no answer") : String(result.status);
+      answers[answer] = (answers[answer] ?? 0) + 1;
       if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete") complete += 1;
       else errors += 1;
     }),
   );
   const durationMs = performance.now() - began;
   agent.destroy();
-  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, durationMs };
+  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, answers, durationMs };
 }

@@ -50,6 +50,8 @@ export interface BurstResult extends Stats {
   complete: number;
   /** How many streams ended with each number of terminal frames (`{ "1": 1000 }` when clean). */
   terminalFrames: Record<string, number>;
+  /** How the streams were answered: by HTTP status, or the connection's error code (`{ "200": 1000 }` when clean). */
+  answers: Record<string, number>;
   /** Milliseconds from sending the burst to the last stream's end. */
   durationMs: number;
 }
