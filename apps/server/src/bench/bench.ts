@@ -210,8 +210,8 @@ async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: numb
   ];
 }
 
-/** How the streams were answered, when not all with 200 (a status, or the connection's error code). */
-const otherAnswers = (burst: BurstResult) => (Object.keys(burst.answers).some((answer) => answer !== "200") ? `; answers: ${JSON.stringify(burst.answers)}` : "");
+/** How the streams were answered and ended, when not all cleanly (a status or the connection's error code; the last terminal frame). */
+const otherAnswers = (burst: BurstResult) => (burst.complete === burst.requests ? "" : `; answers: ${JSON.stringify(burst.answers)}; last terminal frame: ${JSON.stringify(burst.endings)}`);
 
 /** GET …/users?limit=100 over USERS users, unfiltered and filtered, beside the bare handler at one connection. */
 async function directoryRows(db: Database, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {

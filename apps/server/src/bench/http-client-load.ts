@@ -61,6 +61,7 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
   const firstContent: number[] = [];
   const terminalFrames: Record<string, number> = {};
   const answers: Record<string, number> = {};
+  const endings: Record<string, number> = {};
   let complete = 0;
   let errors = 0;
   const began = performance.now();
@@ -71,11 +72,13 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
       terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
       const answer = result.status === 0 ? (result.error ?? "no answer") : String(result.status);
       answers[answer] = (answers[answer] ?? 0) + 1;
+      const ending = terminal.at(-1) ?? "none";
+      endings[ending] = (endings[ending] ?? 0) + 1;
       if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete") complete += 1;
       else errors += 1;
     }),
   );
   const durationMs = performance.now() - began;
   agent.destroy();
-  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, answers, durationMs };
+  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, answers, endings, durationMs };
 }

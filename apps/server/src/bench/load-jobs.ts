@@ -52,6 +52,8 @@ export interface BurstResult extends Stats {
   terminalFrames: Record<string, number>;
   /** How the streams were answered: by HTTP status, or the connection's error code (`{ "200": 1000 }` when clean). */
   answers: Record<string, number>;
+  /** The type of each stream's last terminal frame, or `none` (`{ "public_api_complete": 1000 }` when clean). */
+  endings: Record<string, number>;
   /** Milliseconds from sending the burst to the last stream's end. */
   durationMs: number;
 }
