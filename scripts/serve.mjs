@@ -4,7 +4,6 @@
 // when either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
 // ADMIN_API_PORT, DATABASE_URL, ...) plus ADMIN_PORT (default 3100); 0 picks a free port.
 import { execFile, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,8 +60,8 @@ function stop(code) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-function start(label, args, options) {
-  const child = spawn(process.execPath, args, { stdio: "inherit", ...options });
+function start(label, command, args, options) {
+  const child = spawn(command, args, { stdio: "inherit", ...options });
   children.push(child);
   child.once("exit", (code, signal) => {
     if (!stopping) {
@@ -73,9 +72,8 @@ function start(label, args, options) {
   return child;
 }
 
-// The server's V8 flags live in one place (apps/server/node-flags.json; why: docs/architecture.md, "Memory").
-const { flags: serverFlags } = JSON.parse(readFileSync(path.join(root, "apps/server/node-flags.json"), "utf8"));
-const api = start("API", [...serverFlags, path.join(root, "apps/server/dist/main.js")], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
+// The server starts the one way it always does (apps/server/run-server.sh: its node flags, then dist/main.js).
+const api = start("API", path.join(root, "apps/server/run-server.sh"), [], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
 try {
   await waitFor(`${apiUrl}/healthz`, api, "the API");
   await waitFor(`${adminApiUrl}/healthz`, api, "the API's admin listener");
@@ -84,7 +82,7 @@ try {
   // would: the console is handed that one key, never SECRET_KEY itself.
   const { stdout: forwardingKey } = await promisify(execFile)(process.execPath, [path.join(root, "apps/server/dist/cli.js"), "console:forwarding-key", "--field", "key"], { env: process.env });
   // The console's own server (apps/admin/server.mjs): Next.js, knowing each visitor's address.
-  const admin = start("console", [path.join(root, "apps/admin/server.mjs")], {
+  const admin = start("console", process.execPath, [path.join(root, "apps/admin/server.mjs")], {
     cwd: path.join(root, "apps/admin"),
     env: { ...process.env, PORT: String(adminPort), HOST: host, ADMIN_API_URL: adminApiUrl, ADMIN_FORWARDING_KEY: forwardingKey.trim(), NEXT_TELEMETRY_DISABLED: "1" },
   });

@@ -4,7 +4,6 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import serverNodeFlags from "../../node-flags.json";
 
 /**
  * A server measured in a process of its own, so that its resident memory is its own and not
@@ -12,7 +11,7 @@ import serverNodeFlags from "../../node-flags.json";
  */
 export interface ChildServer {
   url: string;
-  /** Resident set size now, in bytes (/proc/<pid>/status VmRSS). */
+  /** Resident set size now, in bytes (/proc/<pid>/status VmRSS), the process's and its descendants' (cluster workers). */
   rss(): number;
   /** Samples the RSS every 100 ms until the returned function is called, which gives the highest seen. */
   samplePeak(): () => number;
@@ -22,6 +21,14 @@ export interface ChildServer {
 }
 
 const DIST = path.dirname(fileURLToPath(import.meta.url));
+/** How the service always starts: its node flags, then dist/main.js (apps/server/run-server.sh). */
+const RUN_SERVER = path.join(DIST, "../run-server.sh");
+
+export interface ChildServerOptions {
+  heapSnapshotDir?: string | undefined;
+  /** The service only: run it with WORKERS=<n> (node:cluster), for a 1-vs-n-workers comparison. */
+  workers?: number | undefined;
+}
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -32,13 +39,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
-export async function startChildServer(entry: "main" | "bare-server", env: Record<string, string>, options: { heapSnapshotDir?: string } = {}): Promise<ChildServer> {
+export async function startChildServer(entry: "main" | "bare-server", env: Record<string, string>, options: ChildServerOptions = {}): Promise<ChildServer> {
   const port = await freePort();
-  // The service runs with the flags it runs with in production; the bare handler with none.
-  const args = [...(entry === "main" ? serverNodeFlags.flags : []), ...(options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [])];
-  const child = spawn(process.execPath, [...args, path.join(DIST, `${entry}.js`)], {
+  // The service starts as it does in production (its flags come with it); the bare handler with no flags.
+  const nodeOptions = options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [];
+  const [command, args] = entry === "main" ? [RUN_SERVER, nodeOptions] : [process.execPath, [...nodeOptions, path.join(DIST, `${entry}.js`)]];
+  const workers = entry === "main" && options.workers !== undefined ? { WORKERS: String(options.workers) } : {};
+  const child = spawn(command, args, {
     // Only what the bench means to set: nothing of the caller's own configuration leaks in.
-    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, ...workers, PORT: String(port), HOST: "127.0.0.1" },
     cwd: options.heapSnapshotDir ?? process.cwd(),
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -94,9 +103,19 @@ async function waitUntilListening(child: ChildProcess, url: string): Promise<voi
   throw new Error("the server did not listen within 60 s");
 }
 
+/** VmRSS of `pid` plus its descendants' (a server with WORKERS is a primary and its workers). */
 function residentBytes(pid: number): number {
   const file = `/proc/${pid}/status`;
   if (!existsSync(file)) return 0;
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(file, "utf8"));
-  return match ? Number(match[1]) * 1024 : 0;
+  const own = match ? Number(match[1]) * 1024 : 0;
+  return own + childPids(pid).reduce((sum, child) => sum + residentBytes(child), 0);
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return []; // gone, or a kernel without CONFIG_PROC_CHILDREN: the process's own RSS
+  }
 }

@@ -10,7 +10,7 @@ import { createOrganization } from "@mga/core/orgs";
 import { serverSecrets } from "@mga/core/secrets";
 import { configureTenant } from "@mga/core/tenants";
 import { benchUpstream, type UpstreamPace } from "./bench-upstream";
-import { type ChildServer, startChildServer } from "./child-server";
+import { type ChildServer, type ChildServerOptions, startChildServer } from "./child-server";
 
 /** What every measured run stands on: a database, one organization, the upstream stand-in, the server and a bare handler. */
 export interface BenchEnvironment {
@@ -34,7 +34,7 @@ export const CHAT_SCOPES: Scope[] = ["chat:read", "chat:write", "sources:read"];
  * `dist/main.js` in a child process (its RSS is its own), the bare handler in another. The
  * server gets DB_POOL_MAX, NODE_OPTIONS and MALLOC_ARENA_MAX when set, to compare settings.
  */
-export async function startBenchEnvironment(options: { heapSnapshotDir?: string | undefined } = {}): Promise<BenchEnvironment> {
+export async function startBenchEnvironment(options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> = {}): Promise<BenchEnvironment> {
   let dir: string | undefined;
   let url = process.env.DATABASE_URL;
   let stopDb = async () => {};
@@ -66,7 +66,7 @@ export async function startBenchEnvironment(options: { heapSnapshotDir?: string 
       MGA_PRINT_BANNER: "0",
       ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
     },
-    { heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined },
+    { heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined, workers: options.workers },
   );
   return {
     db,

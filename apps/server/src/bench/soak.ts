@@ -1,8 +1,6 @@
-import { Worker } from "node:worker_threads";
 import { CHAT_SCOPES, startBenchEnvironment } from "./environment";
-import type { RequestsJob } from "./load-worker";
+import { startLoadGenerator } from "./load-process";
 import { machine, markdown, mib, type Row } from "./report";
-import type { Stats } from "./stats";
 
 /**
  * `pnpm bench:soak`: mixed load for SOAK_MINUTES (10) minutes (GET /v1/me, POST /v1/messages as
@@ -17,19 +15,13 @@ const MINUTES = knob("SOAK_MINUTES", 10);
 const CONNECTIONS = knob("SOAK_CONNECTIONS", 4);
 const MINUTE_SECONDS = knob("SOAK_MINUTE_SECONDS", 60);
 
-function inWorker(job: RequestsJob): Promise<Stats> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./load-worker.js", import.meta.url), { workerData: job });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
-}
-
 async function main() {
   const env = await startBenchEnvironment();
   const [meKey, messageKey, streamKey] = await Promise.all([env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES)]);
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "soak" } };
+  // Each kind's clients in a load generator process of their own (load-generator.ts), side by side.
+  const generators = { me: startLoadGenerator(), messages: startLoadGenerator(), streams: startLoadGenerator() };
   const round = { seconds: MINUTE_SECONDS, connections: CONNECTIONS, kind: "requests" as const };
   const url = env.api.url;
   console.error(`soak: ${MINUTES} minutes of mixed load, ${CONNECTIONS} connections per kind`);
@@ -40,9 +32,9 @@ async function main() {
   for (let minute = 1; minute <= MINUTES; minute += 1) {
     const peakOf = env.api.samplePeak();
     const [me, messages, streams] = await Promise.all([
-      inWorker({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
-      inWorker({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
-      inWorker({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
+      generators.me.run({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
+      generators.messages.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
+      generators.streams.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
     ]);
     const peak = peakOf();
     const rss = env.api.rss();
@@ -70,6 +62,7 @@ async function main() {
   });
   console.log(`\nSoak of ${new Date().toISOString().slice(0, 10)} on ${machine(env.databaseLabel)} (${MINUTES} × ${MINUTE_SECONDS} s)\n`);
   console.log(markdown(rows));
+  await Promise.all(Object.values(generators).map((generator) => generator.stop()));
   await env.stop();
 }
 

@@ -13,3 +13,17 @@ export function percentile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
+
+/** p50, p95 and p99 of `latencies` (sorted in place). */
+export function percentiles(latencies: number[]): Pick<Stats, "p50" | "p95" | "p99"> {
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
+}
+
+/** The median of three or more runs by requests per second (the run itself, so its latencies go with it). */
+export function medianRun<T extends Stats>(runs: readonly T[]): T {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error("no runs to take the median of");
+  return middle;
+}

@@ -4,7 +4,15 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { TEST_SECRET_KEY } from "@mga/core/testing";
 
-const MAIN = path.resolve(import.meta.dirname, "../../dist/main.js");
+/** How every start path starts the built server: its node flags (node-flags.json), then dist/main.js. */
+export const RUN_SERVER = path.resolve(import.meta.dirname, "../../run-server.sh");
+
+/** A command that starts the server (it may exec it, or start it as a descendant). */
+export interface Launch {
+  command: string;
+  args: string[];
+  cwd?: string;
+}
 
 /** The built server (`dist/main.js`) in a process of its own, as a deploy runs it, on a test's database. */
 export interface ServerProcess {
@@ -16,8 +24,10 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServerProcess(options: { databaseUrl: string; upstreamUrl: string; env?: Record<string, string> }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+export async function startServerProcess(options: { databaseUrl: string; upstreamUrl: string; env?: Record<string, string>; launch?: Launch }): Promise<ServerProcess> {
+  const launch = options.launch ?? { command: RUN_SERVER, args: [] };
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd,
     env: {
       PATH: process.env.PATH ?? "",
       DATABASE_URL: options.databaseUrl,

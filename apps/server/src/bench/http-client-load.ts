@@ -1,50 +1,18 @@
 import { Agent, request } from "node:http";
-import { parentPort, workerData } from "node:worker_threads";
-import { percentile, type Stats } from "./stats";
+import type { BurstJob, BurstResult, RequestsJob } from "./load-jobs";
+import { percentiles, type Stats } from "./stats";
 import { frameTypes } from "./sse-frames";
 
 /**
- * Load generator, in a worker thread so that it runs on its own event loop beside the servers.
- * - `requests`: `connections` concurrent keep-alive clients send the same request for
- *   `seconds`; the latency is to the end of the response, or with `until: "first-content"` to
- *   the first SSE `content` frame (the response is still read to its end).
- * - `burst`: `streams` requests sent at once, each on its own connection, each read to its
- *   end: the first `content` frame's latency, and whether the stream ended with exactly one
- *   terminal frame, a completion.
+ * The `requests` and `burst` jobs (load-jobs.ts), on Node's own http client: it reads each
+ * response as it arrives, so it can time a stream's first `content` frame and check its
+ * terminal frames, which autocannon does not. Runs inside the load generator's process.
  */
-export interface RequestsJob {
-  kind: "requests";
-  url: string;
-  method: "GET" | "POST";
-  headers: Record<string, string>;
-  body?: string;
-  connections: number;
-  seconds: number;
-  until?: "end" | "first-content";
-}
-
-export interface BurstJob {
-  kind: "burst";
-  url: string;
-  method: "POST";
-  headers: Record<string, string>;
-  body: string;
-  streams: number;
-}
-
-export interface BurstResult extends Stats {
-  /** Streams that answered 200 and ended with exactly one terminal frame, `public_api_complete`. */
-  complete: number;
-  /** How many streams ended with each number of terminal frames (`{ "1": 1000 }` when clean). */
-  terminalFrames: Record<string, number>;
-  /** Milliseconds from sending the burst to the last stream's end. */
-  durationMs: number;
-}
 
 /** What ends an API answer stream (spec 6.1), or an upstream's answer. */
 const TERMINAL = new Set(["public_api_complete", "error"]);
 
-function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number }> {
+function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number; error?: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(job.url, { method: job.method, headers: job.headers, agent }, (res) => {
@@ -59,14 +27,14 @@ function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms
         }
       });
       res.on("end", () => resolve({ status: res.statusCode ?? 0, frames: frameTypes(text), ms: performance.now() - started }));
-      res.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
+      res.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
     });
-    req.on("error", () => resolve({ status: 0, frames: [], ms: 0 }));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
     req.end(job.body);
   });
 }
 
-async function runRequests(job: RequestsJob): Promise<Stats> {
+export async function runRequests(job: RequestsJob): Promise<Stats> {
   const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -88,10 +56,12 @@ async function runRequests(job: RequestsJob): Promise<Stats> {
   return { requests: latencies.length, errors, rps: latencies.length / elapsed, ...percentiles(latencies) };
 }
 
-async function runBurst(job: BurstJob): Promise<BurstResult> {
+export async function runBurst(job: BurstJob): Promise<BurstResult> {
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const firstContent: number[] = [];
   const terminalFrames: Record<string, number> = {};
+  const answers: Record<string, number> = {};
+  const endings: Record<string, number> = {};
   let complete = 0;
   let errors = 0;
   const began = performance.now();
@@ -100,19 +70,15 @@ async function runBurst(job: BurstJob): Promise<BurstResult> {
       const result = await exchange(job, agent, (ms) => firstContent.push(ms));
       const terminal = result.frames.filter((type) => TERMINAL.has(type));
       terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
+      const answer = result.status === 0 ? (result.error ?? "no answer") : String(result.status);
+      answers[answer] = (answers[answer] ?? 0) + 1;
+      const ending = terminal.at(-1) ?? "none";
+      endings[ending] = (endings[ending] ?? 0) + 1;
       if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete") complete += 1;
       else errors += 1;
     }),
   );
   const durationMs = performance.now() - began;
   agent.destroy();
-  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, durationMs };
+  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, answers, endings, durationMs };
 }
-
-function percentiles(latencies: number[]) {
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
-}
-
-const job = workerData as RequestsJob | BurstJob;
-parentPort?.postMessage(job.kind === "burst" ? await runBurst(job) : await runRequests(job));

@@ -1,0 +1,78 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChildServer } from "../../src/bench/child-server";
+import type { BenchEnvironment } from "../../src/bench/environment";
+import { type LoadGenerator, startLoadGenerator } from "../../src/bench/load-process";
+import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/bench/throughput-rounds";
+
+/**
+ * `pnpm bench`'s throughput rounds (issue 27): bare, GET /v1/me and POST /v1/messages run
+ * three times each, alternated, every service round with a key of its own (no round reaches
+ * a key's per-minute limit), and the bare handler's rate is printed as the generator's
+ * ceiling, flagged when it is under 25,000 req/s. Here the "servers" are plain handlers in
+ * this process that record what reached them.
+ */
+const seen: Array<{ target: "bare" | "api"; path: string; authorization: string | undefined }> = [];
+const servers: Server[] = [];
+let env: BenchEnvironment;
+let generator: LoadGenerator;
+
+async function recorder(target: "bare" | "api"): Promise<ChildServer> {
+  const server = createServer((req, res) => {
+    req.resume();
+    const last = seen.at(-1);
+    const entry = { target, path: req.url ?? "", authorization: req.headers.authorization };
+    // One entry per run of identical requests: the order of rounds, not every request.
+    if (!last || last.target !== entry.target || last.path !== entry.path || last.authorization !== entry.authorization) seen.push(entry);
+    res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, rss: () => 0, samplePeak: () => () => 0, heapSnapshot: () => Promise.reject(new Error("none")), stop: async () => {} };
+}
+
+beforeAll(async () => {
+  generator = startLoadGenerator();
+  let keys = 0;
+  env = {
+    db: undefined as never,
+    organizationId: "org_test",
+    newKey: async () => `key-${++keys}`,
+    upstreamUrl: "http://127.0.0.1:9",
+    setUpstreamPace: () => {},
+    api: await recorder("api"),
+    bare: await recorder("bare"),
+    databaseLabel: "none",
+    stop: async () => {},
+  };
+});
+afterAll(async () => {
+  await generator?.stop();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe("throughput rounds", () => {
+  it("alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
+    const result = await throughputRounds(env, generator, { seconds: 1, connections: 2 });
+    expect(ROUNDS).toBe(3);
+    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
+    const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
+    expect(keys).toHaveLength(6);
+    expect(new Set(keys).size).toBe(6);
+
+    const [ceilingRow, meRow, messagesRow] = result.rows;
+    expect(result.ceiling).toBeGreaterThan(0);
+    expect(ceilingRow?.measure).toContain("ceiling");
+    expect(ceilingRow?.met).toBe(result.ceiling >= GENERATOR_CEILING_FLOOR);
+    expect(result.capped).toBe(result.ceiling < GENERATOR_CEILING_FLOOR);
+    expect(meRow?.measure).toBe("GET /v1/me (median of 3)");
+    expect(meRow?.target).toBe("≥ 0.20×");
+    expect(messagesRow?.target).toBe("≥ 0.10×");
+    expect(meRow?.value).toMatch(/rounds: [\d,]+, [\d,]+, [\d,]+/);
+  });
+});
