@@ -9,6 +9,7 @@ import { difference, latency, machine, markdown, mib, type Row } from "./report"
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
 import { ROUNDS, throughputRounds } from "./throughput-rounds";
+import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
 
 /**
  * `pnpm bench`: every figure of issue 14 in one run, each beside a bare node:http handler
@@ -45,6 +46,8 @@ const IMPORT_USERS = knob("BENCH_IMPORT_USERS", 1000);
 const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS;
 /** Time given to a process to settle (timers, GC) before its idle RSS is read. */
 const SETTLE_MS = 3000;
+/** After load, an idle server gives memory back once it has been quiet this long (ops/idle-memory.ts): idle readings wait for it. */
+const IDLE_AFTER_LOAD_MS = IDLE_BEFORE_RELEASE_MS + 5000;
 
 /** The load generator of this run, a process of its own (load-generator.ts). */
 const generator = startLoadGenerator();
@@ -110,10 +113,10 @@ async function main() {
   rows.push(await importRow(api.url, directoryKey));
 
   // The burst of long streams against the slow upstream, and the memory around it.
-  await sleep(SETTLE_MS);
+  await sleep(IDLE_AFTER_LOAD_MS);
   const idleBeforeBurst = api.rss();
   await snapshot("after the load rounds");
-  const { result: burst, peak, idleAfter: idleAfterBurst } = await streamBurst(env, generator, { streams: STREAMS, streamSeconds: STREAM_SECONDS, key: burstKey, settleMs: SETTLE_MS });
+  const { result: burst, peak, idleAfter: idleAfterBurst } = await streamBurst(env, generator, { streams: STREAMS, streamSeconds: STREAM_SECONDS, key: burstKey, settleMs: IDLE_AFTER_LOAD_MS });
   await snapshot("after the burst");
   const perStream = (peak - idleBeforeBurst) / STREAMS / 1024;
   rows.push({
@@ -177,7 +180,7 @@ async function main() {
  * the settled RSS after the first burst.
  */
 async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: number, snapshot: (label: string) => Promise<unknown>): Promise<Row[]> {
-  const { result, peak, idleAfter } = await streamBurst(env, generator, { streams: BIG_STREAMS, streamSeconds: STREAM_SECONDS, key, settleMs: SETTLE_MS });
+  const { result, peak, idleAfter } = await streamBurst(env, generator, { streams: BIG_STREAMS, streamSeconds: STREAM_SECONDS, key, settleMs: IDLE_AFTER_LOAD_MS });
   await snapshot(`after the ${BIG_STREAMS}-stream burst`);
   const perStream = (peak - idleBefore) / BIG_STREAMS / 1024;
   const label = `${BIG_STREAMS.toLocaleString("en-US")} concurrent streams`;
