@@ -14,9 +14,9 @@ export function ConversationSources({ sources, messageIds }: { sources: Source[]
       {sources.length === 0 ? (
         <Empty>No answer in this conversation cites a guideline excerpt.</Empty>
       ) : (
-        <ol className="messages" data-testid="conversation-sources">
+        <ol className="sources" data-testid="conversation-sources">
           {sources.map((source) => (
-            <li key={`${source.message_id}-${source.number}`} className="message">
+            <li key={`${source.message_id}-${source.number}`} className="message source">
               <div className="message-meta">
                 Message {answerNumber(source.message_id)}, [{source.number}]{source.source_label ? ` · ${source.source_label}` : ""}
                 {source.section ? ` · ${source.section}` : ""}
