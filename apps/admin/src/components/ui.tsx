@@ -80,20 +80,23 @@ export function ReadOnlyNote() {
 /** A data table with its column headers; rows come as children (`<tr>` elements). */
 export function Table({ headers, children, className }: { headers: ReadonlyArray<string | false>; children: ReactNode; className?: string }) {
   return (
-    <table className={className ? `table ${className}` : "table"}>
-      <thead>
-        <tr>
-          {headers
-            .filter((header): header is string => header !== false)
-            .map((header) => (
-              <th key={header} scope="col">
-                {header}
-              </th>
-            ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
+    // Wide tables scroll inside their own box, never the page (a phone's 390 px).
+    <div className="table-scroll">
+      <table className={className ? `table ${className}` : "table"}>
+        <thead>
+          <tr>
+            {headers
+              .filter((header): header is string => header !== false)
+              .map((header) => (
+                <th key={header} scope="col">
+                  {header}
+                </th>
+              ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

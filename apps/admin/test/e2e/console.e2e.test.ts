@@ -312,6 +312,9 @@ describe("staff console", () => {
     expect(messages).toHaveLength(2);
     expect(messages[0]).toContain("What is the minimum down payment for an FHA loan?");
     expect(messages[1]).toContain(asked.body.response.slice(0, 40));
+    // The excerpts the answer cites, under its number; an API conversation has no loan or launch.
+    expect(await page.getByTestId("conversation-sources").locator("li").first().textContent()).toContain("Message 2, [1]");
+    expect(await page.locator("section", { hasText: "Loan and launch" }).last().textContent()).toContain("Started through the API");
     await screenshot(page, "10-conversation");
   });
 

@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot, settled } from "../support/browser";
+import { arrive, visit } from "../support/console-pages";
 import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
@@ -11,6 +12,7 @@ import type { UntypedJson } from "../support/untyped-json";
  * Notification outbox page (signed in as an admin), the password chosen there, then the sample
  * partner page on localhost framing a launch URL of 127.0.0.1, whose Sign in button opens the
  * site login popup that takes the provisioned email and that password; the chat then answers.
+ * Staff then find that conversation on the user's console page and read its sources, loan and launch.
  */
 let service: RunningService;
 let browser: Browser;
@@ -18,7 +20,7 @@ let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "readme-admin@example.com", password: "readme admin password 1" };
 const USER = { externalId: "lo-2001", email: "lo2001@example.test", password: "a newcomer's passphrase 42" };
-const state: { orgId?: string; directoryKey?: string; launchKey?: string } = {};
+const state: { orgId?: string; integrationId?: string; directoryKey?: string; launchKey?: string; launchKeyId?: string } = {};
 
 async function rest(path: string, key: string, init: { method: string; body: unknown }) {
   const response = await fetch(`${service.apiUrl}${path}`, {
@@ -35,11 +37,12 @@ beforeAll(async () => {
   const org = (await service.cli("org:create", "--name", "Acme Lending")) as { id: string };
   state.orgId = org.id;
   await service.cli("tenant:configure", "--org", org.id, "--file", path.join(ROOT, "examples/tenant.json"));
-  await service.cli("integration:create", "--org", org.id, "--slug", "acme-los");
+  state.integrationId = ((await service.cli("integration:create", "--org", org.id, "--slug", "acme-los")) as { id: string }).id;
   const directory = (await service.cli("key:create", "--org", org.id, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")) as { key: string };
   state.directoryKey = directory.key;
   const launcher = (await service.cli("key:create", "--org", org.id, "--name", "launcher", "--scopes", "embed:launch")) as { id: string; key: string };
   state.launchKey = launcher.key;
+  state.launchKeyId = launcher.id;
   await service.cli("key:bind-launch", "--id", launcher.id, "--integration", "acme-los");
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   browser = await launchBrowser();
@@ -107,5 +110,31 @@ describe("the README's walkthrough in a browser", () => {
     await answer.waitFor({ timeout: 20_000 });
     expect(await answer.textContent()).toContain("3.5 percent");
     await screenshot(page, "readme-06-chat-answer");
+  });
+
+  it("shows staff that conversation on the user's page, and its sources, loan and launch in the conversation view", async () => {
+    await visit(page, `${service.consoleUrl}/integrations/${state.integrationId}/users/${USER.externalId}`);
+    const conversations = page.locator("section", { hasText: "Conversations" }).last();
+    const rows = await conversations.locator("table.table tbody tr").allTextContents();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain("LN-1");
+    expect(rows[0]).toContain("launcher");
+    expect(await conversations.textContent()).toContain("1–1 of 1");
+    await screenshot(page, "readme-07-user-conversations");
+
+    await conversations.locator("table.table tbody tr a").first().click();
+    await arrive(page, new RegExp(`/keys/${state.launchKeyId}/conversations/conv_`));
+    const loan = (await page.getByTestId("conversation-loan").textContent()) ?? "";
+    expect(loan).toContain("LN-1");
+    expect(loan).toContain("fha");
+    const launch = (await page.getByTestId("conversation-launch").textContent()) ?? "";
+    expect(launch).toMatch(/lch_/);
+    expect(launch).toContain("acme-los");
+    expect(launch).toContain(USER.externalId);
+    const sources = await page.getByTestId("conversation-sources").locator("li").allTextContents();
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources[0]).toContain("Message 2, [1]");
+    expect(sources.join(" ")).toContain("3.5 percent");
+    await screenshot(page, "readme-08-conversation-origin");
   });
 });

@@ -1,21 +1,28 @@
 import type { Page } from "playwright-core";
-import { settled } from "./browser";
+import { checkLayout, settled } from "./browser";
 import type { UntypedJson } from "./untyped-json";
 
-/** Navigation that waits until the page's data is on screen (see settled). */
+/**
+ * Navigation that waits until the page's data is on screen (see settled), then checks the
+ * page's layout at a laptop's and a phone's width (checkLayout: screenshots, and a failure when
+ * the page scrolls sideways) the first time a suite reaches that kind of page.
+ */
 export async function visit(target: Page, url: string): Promise<void> {
   await target.goto(url);
   await settled(target);
+  await checkLayout(target);
 }
 
 export async function arrive(target: Page, url: RegExp): Promise<void> {
   await target.waitForURL(url);
   await settled(target);
+  await checkLayout(target);
 }
 
 export async function reload(target: Page): Promise<void> {
   await target.reload();
   await settled(target);
+  await checkLayout(target);
 }
 
 export async function signIn(target: Page, consoleUrl: string, who: { email: string; password: string }): Promise<void> {

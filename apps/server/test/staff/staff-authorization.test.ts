@@ -567,6 +567,10 @@ const QUERIES: Record<string, QueryCase> = {
       expect(data.operations).toEqual([]);
     },
   },
+  "staff.partnerUsers.conversations": {
+    input: () => userRef("u-override"),
+    check: (data) => expect(data).toEqual({ conversations: [], next_cursor: null, previous_cursor: null, total: 0 }),
+  },
   "staff.partnerTeams.list": {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) => expect(data.teams.map((t: { external_team_id: string; name: string }) => [t.external_team_id, t.name])).toEqual([["t1", "Team One"]]),

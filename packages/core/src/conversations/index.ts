@@ -1,5 +1,7 @@
 // @mga/core/conversations: what the rest of the service may use of this area; everything else is internal.
 export { conversationOverview, staffConversationMessages } from "./conversation-overview";
+export { type ConversationLaunch, type ConversationOrigin, conversationOrigin } from "./conversation-origin";
+export { listPartnerUserConversations, type PartnerUserConversation } from "./partner-user-conversations";
 export { createConversation, getOwnedConversation, listMessages } from "./conversations";
 export type { ConversationRecord, MessageRecord } from "./conversations";
 export { HISTORY_PAGE_MAX, type HistoryEntry, type HistoryInput, messageHistory } from "./history";

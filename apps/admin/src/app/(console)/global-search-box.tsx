@@ -43,7 +43,8 @@ export function GlobalSearchBox() {
       required
       maxLength={254}
       defaultValue={term}
-      placeholder="Name, email, id, key or request id (press / )"
+      placeholder="Search (press /)"
+      title="A name, email, id, key or request id"
       aria-keyshortcuts="/ Control+K"
     />
   );

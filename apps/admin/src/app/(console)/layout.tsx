@@ -44,7 +44,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </form>
         <form action={signOutAction} className="who">
           <span>
-            {staff.email} <span className="badge badge-muted">{describeValue("role", staff.role)}</span>
+            <span className="who-email" title={staff.email}>
+              {staff.email}
+            </span>{" "}
+            <span className="badge badge-muted">{describeValue("role", staff.role)}</span>
           </span>
           <button type="submit" className="button button-secondary">
             Sign out

@@ -3,6 +3,7 @@ import { addPartnerUser } from "./add-partner-user";
 import { countStaffPartnerUsers } from "./count-partner-users";
 import { getStaffPartnerUser } from "./get-partner-user";
 import { listStaffPartnerUsers } from "./list-partner-users";
+import { listStaffUserConversations } from "./list-user-conversations";
 import { overrideProfile } from "./override-profile";
 import { requestStaffDeletion } from "./request-deletion";
 import { requestStaffReprovision } from "./request-reprovision";
@@ -14,6 +15,7 @@ export const staffPartnerUsersRouter = router({
   list: listStaffPartnerUsers,
   counts: countStaffPartnerUsers,
   get: getStaffPartnerUser,
+  conversations: listStaffUserConversations,
   add: addPartnerUser,
   siteAccountForEmail,
   setStatus: setStaffPartnerUserStatus,

@@ -60,3 +60,24 @@ export const overrideProfileInput = userRefInput.extend({
   name: name.optional(),
   reason: z.string().trim().min(MIN_OVERRIDE_REASON_LENGTH, `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`).max(500),
 });
+
+/** A partner user's hosted-chat conversations, paged like the console's other lists. */
+export const listUserConversationsInput = userRefInput.extend({ limit: staffLimit(25), cursor: staffCursor });
+export const listUserConversationsOutput = z.strictObject({
+  conversations: z.array(
+    z.strictObject({
+      id: z.string(),
+      key_id: z.string(),
+      key_name: z.string(),
+      title: z.string().nullable(),
+      external_loan_id: z.string().nullable(),
+      account_generation: z.int().min(1).nullable(),
+      message_count: countSchema,
+      created_at: z.iso.datetime(),
+      updated_at: z.iso.datetime(),
+    }),
+  ),
+  next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
+  total: countSchema,
+});

@@ -4,16 +4,25 @@ import { Field } from "@/components/fields";
 import { Badge, Empty, PageHeader, ReadOnlyNote, Section, Table, Term, Time } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime, segment } from "@/lib/format";
+import { pagePosition } from "@/lib/paging";
 import { load } from "@/lib/session";
 import { availableUserActions, type UserAction } from "@/lib/user-actions";
 import { describeBlockingReasons } from "@/lib/words";
 import { EmailFieldWithAccountCheck } from "./email-field-with-account-check";
 import { RefreshWhileRunning } from "./refresh-while-running";
+import { UserConversations } from "./user-conversations";
 import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 
-/** One partner user: statuses, launch eligibility, team, generation, operations, and the lifecycle actions. */
-export default async function UserPage({ params }: { params: Promise<{ integrationId: string; externalUserId: string }> }) {
+/** One partner user: statuses, launch eligibility, team, generation, operations, the lifecycle actions, and their conversations. */
+export default async function UserPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ integrationId: string; externalUserId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { integrationId, externalUserId: encoded } = await params;
+  const position = pagePosition(await searchParams);
   const externalUserId = segment(encoded);
   const [{ user, contact, operations }, admin] = await Promise.all([load((api) => api.staff.partnerUsers.get.query({ integration_id: integrationId, external_user_id: externalUserId })), isAdmin()]);
   const hidden = { integrationId, externalUserId };
@@ -168,6 +177,7 @@ export default async function UserPage({ params }: { params: Promise<{ integrati
           </Table>
         )}
       </Section>
+      <UserConversations integrationId={integrationId} externalUserId={externalUserId} position={position} />
     </>
   );
 }

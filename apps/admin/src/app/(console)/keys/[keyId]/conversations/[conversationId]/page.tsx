@@ -1,14 +1,17 @@
+import Link from "next/link";
 import { Breadcrumbs, organizationTrail } from "@/components/breadcrumbs";
 import { CopyableId } from "@/components/copyable-id";
 import { Badge, Empty, PageHeader, Section } from "@/components/ui";
 import { formatTime } from "@/lib/format";
 import { capitalise } from "@/lib/words";
 import { load } from "@/lib/session";
+import { ConversationOrigin } from "./conversation-origin";
+import { ConversationSources } from "./conversation-sources";
 
-/** A conversation's messages, read only, for support. */
+/** A conversation's messages, read only, for support: with the excerpts its answers cite, and its loan and launch when it came through the hosted chat. */
 export default async function ConversationPage({ params }: { params: Promise<{ keyId: string; conversationId: string }> }) {
   const { keyId, conversationId } = await params;
-  const { conversation, messages } = await load((api) => api.staff.conversations.messages.query({ key_id: keyId, conversation_id: conversationId }));
+  const { conversation, messages, sources } = await load((api) => api.staff.conversations.messages.query({ key_id: keyId, conversation_id: conversationId }));
   const key = await load((api) => api.staff.keys.get.query({ id: keyId }));
   const org = await load((api) => api.staff.organizations.get.query({ id: key.organization_id }));
   return (
@@ -19,9 +22,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ k
           <CopyableId value={conversation.id} />
         </p>
         <p className="hint">
-          User {conversation.external_user_id}, started {formatTime(conversation.created_at)}.
+          User{" "}
+          {conversation.launch ? (
+            <Link href={`/integrations/${conversation.launch.integration_id}/users/${encodeURIComponent(conversation.external_user_id)}`}>{conversation.external_user_id}</Link>
+          ) : (
+            conversation.external_user_id
+          )}
+          , started {formatTime(conversation.created_at)}
+          {conversation.loan ? " in the hosted chat" : " through the API"}.
         </p>
       </PageHeader>
+      <ConversationOrigin conversation={conversation} />
       <Section title="Messages">
         {messages.length === 0 ? (
           <Empty>No messages.</Empty>
@@ -39,6 +50,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ k
           </ol>
         )}
       </Section>
+      <ConversationSources sources={sources} messageIds={messages.map((message) => message.id)} />
     </>
   );
 }
