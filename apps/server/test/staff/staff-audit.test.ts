@@ -62,3 +62,18 @@ describe("audit log", () => {
     expect(await auditList({ action: "organization.create", actor: "nobody@mga.test" })).toEqual([]);
   });
 });
+
+describe("staff sign-out", () => {
+  it("is audited with the session it ends, once", async () => {
+    await createStaff(db(), { email: "leaver@mga.test", password: "leaver password 1", role: "viewer", actor: "test" });
+    const leaver = await signIn("leaver@mga.test", "leaver password 1");
+    const me = ok(await query(leaver, "staff.me"));
+    expect(me.email).toBe("leaver@mga.test");
+    expect(ok(await mutate(leaver, "staff.signOut"))).toEqual({ signed_out: true });
+    // The ended session cannot sign out again, so no second entry.
+    expect((await mutate(leaver, "staff.signOut")).status).toBe(401);
+    const entries = await auditList({ actor: "leaver@mga.test", action: "staff.sign_out" });
+    const { id } = (await db().sql.query<{ id: string }>("SELECT id FROM staff_accounts WHERE email = 'leaver@mga.test'")).rows[0] as { id: string };
+    expect(entries).toEqual([expect.objectContaining({ actor: "leaver@mga.test", action: "staff.sign_out", target: id })]);
+  });
+});

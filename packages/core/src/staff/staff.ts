@@ -124,6 +124,15 @@ export async function authenticateStaff(db: Database, sessionToken: string | und
   return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) };
 }
 
+/** Ends the session, audited in the same transaction; a session already ended records nothing more. */
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
-  await db.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [hashSecret(sessionToken), new Date()]);
+  await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<{ id: string; email: string }>(
+      `UPDATE staff_sessions s SET revoked_at = $2 FROM staff_accounts a
+       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND a.id = s.staff_id RETURNING a.id, a.email`,
+      [hashSecret(sessionToken), new Date()],
+    );
+    const staff = rows[0];
+    if (staff) await recordAudit(tx, { actor: staff.email, action: "staff.sign_out", target: staff.id });
+  });
 }
