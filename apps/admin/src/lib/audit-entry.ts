@@ -37,6 +37,7 @@ const ACTIONS: Record<string, string> = {
   "staff.disable": "Disabled a colleague's account",
   "staff.enable": "Enabled a colleague's account",
   "staff.sign_in": "Signed in",
+  "staff.sign_out": "Signed out",
   "staff.sign_in_failed": "Sign-in failed: wrong email or password",
   "staff.sign_in_locked": "Sign-in locked after repeated failures",
   "staff.sign_in_refused": "Sign-in refused: the account is disabled",

@@ -5,7 +5,7 @@ import { ok, type StaffSession } from "../support/staff-client";
 import { useStaffProcedures } from "../support/staff-procedures";
 
 /** Staff procedures: the audit log's filters and cursor pages. */
-const { db, query, mutate, signIn, rest, auditList, newOrg, newKey, sessions } = useStaffProcedures();
+const { db, trpc, query, mutate, signIn, rest, auditList, newOrg, newKey, sessions } = useStaffProcedures();
 let admin: StaffSession;
 let viewer: StaffSession;
 beforeAll(() => {
@@ -60,5 +60,36 @@ describe("audit log", () => {
     expect(prefixed.length).toBeGreaterThan(0);
     expect(prefixed.every((e) => e.action.startsWith("partner_user."))).toBe(true);
     expect(await auditList({ action: "organization.create", actor: "nobody@mga.test" })).toEqual([]);
+  });
+});
+
+describe("staff sign-in and sign-out", () => {
+  it("a sign-in's session and its audit row commit together", async () => {
+    await createStaff(db(), { email: "unaudited@mga.test", password: "unaudited password 1", role: "viewer", actor: "test" });
+    await db().sql.query(`CREATE FUNCTION refuse_sign_in_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`);
+    await db().sql.query(
+      `CREATE TRIGGER refuse_sign_in_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = 'staff.sign_in' AND NEW.actor = 'unaudited@mga.test') EXECUTE FUNCTION refuse_sign_in_audit()`,
+    );
+    try {
+      const res = await trpc("staff.signIn", { mutation: true, input: { email: "unaudited@mga.test", password: "unaudited password 1" } });
+      expect({ data: res.data, cookie: res.setCookie }).toEqual({ data: undefined, cookie: null });
+    } finally {
+      await db().sql.query("DROP TRIGGER refuse_sign_in_audit ON audit_log");
+    }
+    const { rows } = await db().sql.query("SELECT s.id FROM staff_sessions s JOIN staff_accounts a ON a.id = s.staff_id WHERE a.email = 'unaudited@mga.test'");
+    expect(rows).toEqual([]);
+  });
+
+  it("is audited with the session it ends, once", async () => {
+    await createStaff(db(), { email: "leaver@mga.test", password: "leaver password 1", role: "viewer", actor: "test" });
+    const leaver = await signIn("leaver@mga.test", "leaver password 1");
+    const me = ok(await query(leaver, "staff.me"));
+    expect(me.email).toBe("leaver@mga.test");
+    expect(ok(await mutate(leaver, "staff.signOut"))).toEqual({ signed_out: true });
+    // The ended session cannot sign out again, so no second entry.
+    expect((await mutate(leaver, "staff.signOut")).status).toBe(401);
+    const entries = await auditList({ actor: "leaver@mga.test", action: "staff.sign_out" });
+    const { id } = (await db().sql.query<{ id: string }>("SELECT id FROM staff_accounts WHERE email = 'leaver@mga.test'")).rows[0] as { id: string };
+    expect(entries).toEqual([expect.objectContaining({ actor: "leaver@mga.test", action: "staff.sign_out", target: id })]);
   });
 });

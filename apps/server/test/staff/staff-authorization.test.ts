@@ -686,6 +686,23 @@ describe("authorization of every staff procedure", () => {
     expect(await world()).toEqual(before.world);
   });
 
+  // Every audit row is written in its change's transaction (core's withAudit, or the core
+  // function itself): when the row cannot be written, nothing of the change remains. A
+  // trigger refuses this mutation's audit row; the call fails and the probed state is as before.
+  it.each(Object.keys(ADMIN_MUTATIONS))("%s: when its audit row cannot be written, the change is rolled back", async (path) => {
+    const entry = ADMIN_MUTATIONS[path] as MutationCase;
+    const before = await entry.probe();
+    await rows(`CREATE OR REPLACE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`);
+    await rows(`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = '${entry.audit}') EXECUTE FUNCTION refuse_audit()`);
+    try {
+      const res = await mutate(admin, path, entry.input());
+      expect(res.data).toBeUndefined();
+    } finally {
+      await rows("DROP TRIGGER refuse_audit ON audit_log");
+    }
+    expect(await entry.probe()).toEqual(before);
+  });
+
   // The control of the test above: the same input, from an admin with the token, does change
   // what the probe reads (so "nothing changed" meant something), and is audited.
   it.each(Object.keys(ADMIN_MUTATIONS))("%s: an admin with the CSRF token succeeds, changes the probed state and is audited", async (path) => {

@@ -1,5 +1,6 @@
 import type { Database } from "../db/database";
 import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
+import { type TotalOption, totalWhenAsked } from "../paging/total";
 
 const AUDIT_MATCHES = "($1::text IS NULL OR strpos(lower(a.actor), $1) > 0) AND ($2::text IS NULL OR starts_with(a.action, $2))";
 
@@ -32,13 +33,13 @@ const TARGET_ORGANIZATION = `LEFT JOIN LATERAL (
 
 /**
  * The audit trail, newest first; `actor` matches a part of the actor, any case ("@acme" for
- * everyone at acme), `action` a prefix ("partner_user." for all user actions). `total` counts
- * every entry the filters match ("1–50 of 120").
+ * everyone at acme), `action` a prefix ("partner_user." for all user actions). `total`, when
+ * asked, counts every entry the filters match ("1–50 of 120").
  */
 export async function listAudit(
   db: Database,
-  input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ entries: AuditEntry[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
+  input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
+): Promise<{ entries: AuditEntry[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   const filters = { actor: input.actor?.toLowerCase() ?? null, action: input.action ?? null };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
@@ -49,10 +50,10 @@ export async function listAudit(
      ORDER BY a.created_at ${way.order}, a.id ${way.order} LIMIT $5`,
     [filters.actor, filters.action, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_log a WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
+  const counted = await totalWhenAsked(db, input, `SELECT count(*)::int AS total FROM audit_log a WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
-    total: counted.rows[0]?.total ?? 0,
+    ...counted,
     entries: page.rows.map((row) => ({
       id: row.id,
       actor: row.actor,

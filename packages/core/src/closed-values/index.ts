@@ -14,3 +14,5 @@ export * from "../staff/staff-values";
 export * from "../conversations/message-values";
 export * from "../answers/answer-values";
 export * from "../webhooks/event-values";
+export * from "../idempotency/idempotency-values";
+export * from "../partners/ports/site-account-values";

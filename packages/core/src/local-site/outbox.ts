@@ -1,12 +1,14 @@
 import type { Database } from "../db/database";
 import { newId } from "../ids/new-id";
 import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
+import { type TotalOption, totalWhenAsked } from "../paging/total";
+import type { NotificationKind } from "../partners/ports/site-account-values";
 
 /** The one INSERT of a notification (addToOutbox; password-setup links write theirs in the statement that makes the link). */
 export const OUTBOX_INSERT = "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
 
 /** Adds a notification the built-in site-account system would send; with a `tx`, it exists exactly when the change that sends it does. */
-export async function addToOutbox(db: Database, input: { accountId: string; kind: "password_setup" | "email_verification"; recipient: string; payload: Record<string, unknown> }): Promise<void> {
+export async function addToOutbox(db: Database, input: { accountId: string; kind: NotificationKind; recipient: string; payload: Record<string, unknown> }): Promise<void> {
   await db.sql.query(`${OUTBOX_INSERT} VALUES ($1, $2, $3, $4, $5, now())`, [newId("ntf"), input.accountId, input.kind, input.recipient, JSON.stringify(input.payload)]);
 }
 
@@ -23,12 +25,12 @@ export interface OutboxNotification {
 /**
  * What the built-in site-account system would have emailed (password setup, email
  * verification), newest first. Staff read it to help a user who lost the email; partners never see it.
- * `email` matches a part of the recipient, any case; `total` counts every match.
+ * `email` matches a part of the recipient, any case; `total`, when asked, counts every match.
  */
 export async function listOutbox(
   db: Database,
-  input: { email?: string | undefined; limit: number; cursor?: string | undefined },
-): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
+  input: { email?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
+): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
@@ -41,10 +43,10 @@ export async function listOutbox(
      ORDER BY n.created_at ${way.order}, n.id ${way.order} LIMIT $4`,
     [filters.email, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)", [filters.email]);
+  const counted = await totalWhenAsked(db, input, "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)", [filters.email]);
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
-    total: counted.rows[0]?.total ?? 0,
+    ...counted,
     previousCursor: page.previousCursor,
     notifications: page.rows.map((row) => ({
       id: row.id,

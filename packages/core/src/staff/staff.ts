@@ -83,7 +83,8 @@ export async function signInStaff(db: Database, input: { email: string; password
   // The audit log names who tried, but what was typed for an email may be a password typed in
   // the wrong box: only something shaped like an address is written down.
   const who = /^[^@\s]{1,64}@[^@\s]{1,190}$/.test(email) ? email : "(not an email address)";
-  const audit = (action: string, target: string, details: Record<string, unknown> = {}) => recordAudit(db, { actor: who, action, target, details: { address: input.address, ...details } });
+  const audit = (action: string, target: string, details: Record<string, unknown> = {}, on: Database = db) =>
+    recordAudit(on, { actor: who, action, target, details: { address: input.address, ...details } });
   let attempt: Awaited<ReturnType<typeof beginSignInAttempt>>;
   try {
     attempt = await beginSignInAttempt(db, "staff", { account: email, address: input.address });
@@ -103,11 +104,20 @@ export async function signInStaff(db: Database, input: { email: string; password
     await audit("staff.sign_in_refused", account.id, { reason: "disabled" });
     throw new AppError("forbidden", "this staff account is disabled; ask an admin");
   }
-  await db.sql.query("UPDATE staff_accounts SET last_sign_in_at = $2 WHERE id = $1", [account.id, now]);
   const sessionToken = newSecretToken(32);
   const expiresAt = new Date(now.getTime() + STAFF_SESSION_HOURS * 3600_000);
-  await db.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)", [newId("sts"), account.id, hashSecret(sessionToken), now, expiresAt]);
-  await audit("staff.sign_in", account.id);
+  // The session and its audit row commit together.
+  await withTransaction(db, async (tx) => {
+    await tx.sql.query("UPDATE staff_accounts SET last_sign_in_at = $2 WHERE id = $1", [account.id, now]);
+    await tx.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)", [
+      newId("sts"),
+      account.id,
+      hashSecret(sessionToken),
+      now,
+      expiresAt,
+    ]);
+    await audit("staff.sign_in", account.id, {}, tx);
+  });
   return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) } };
 }
 
@@ -124,6 +134,15 @@ export async function authenticateStaff(db: Database, sessionToken: string | und
   return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) };
 }
 
+/** Ends the session, audited in the same transaction; a session already ended records nothing more. */
 export async function signOutStaff(db: Database, sessionToken: string): Promise<void> {
-  await db.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL", [hashSecret(sessionToken), new Date()]);
+  await withTransaction(db, async (tx) => {
+    const { rows } = await tx.sql.query<{ id: string; email: string }>(
+      `UPDATE staff_sessions s SET revoked_at = $2 FROM staff_accounts a
+       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND a.id = s.staff_id RETURNING a.id, a.email`,
+      [hashSecret(sessionToken), new Date()],
+    );
+    const staff = rows[0];
+    if (staff) await recordAudit(tx, { actor: staff.email, action: "staff.sign_out", target: staff.id });
+  });
 }

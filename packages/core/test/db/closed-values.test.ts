@@ -9,6 +9,9 @@ import { ensureDatabase } from "../../src/db/embedded-postgres";
 import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
 import { createApiKey } from "../../src/keys/api-keys";
 import { KEY_STATUSES } from "../../src/keys/key-status";
+import { SCOPES } from "../../src/keys/scopes";
+import { IDEMPOTENCY_STATES } from "../../src/idempotency/idempotency-values";
+import { NOTIFICATION_KINDS, SITE_ACCOUNT_ORIGINS } from "../../src/partners/ports/site-account-values";
 import { createOrganization } from "../../src/orgs/organizations";
 import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES } from "../../src/partners/imports/import-values";
 import { INTEGRATION_STATUSES } from "../../src/partners/integrations/integration-status";
@@ -25,6 +28,10 @@ import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../..
 /** Every column holding a closed value set, with the list its CHECK constraint must equal. */
 const CHECKED_COLUMNS: Record<string, readonly string[]> = {
   "api_keys.status": KEY_STATUSES,
+  "api_keys.scopes": SCOPES,
+  "idempotency_records.state": IDEMPOTENCY_STATES,
+  "site_accounts.origin": SITE_ACCOUNT_ORIGINS,
+  "notification_outbox.kind": NOTIFICATION_KINDS,
   "messages.role": MESSAGE_ROLES,
   "messages.status": MESSAGE_STATUSES,
   "integrations.status": INTEGRATION_STATUSES,
@@ -89,6 +96,11 @@ describe("closed value sets", () => {
     const update = t.db.sql.query("UPDATE api_keys SET status = 'Active' WHERE id = $1", [key.id]);
     await expect(update).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_status_check" });
     expect((await t.db.sql.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ status: "active" }]);
+
+    // An array column's constraint checks every element.
+    const scopes = t.db.sql.query("UPDATE api_keys SET scopes = ARRAY['chat:read', 'chat:admin'] WHERE id = $1", [key.id]);
+    await expect(scopes).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_scopes_check" });
+    expect((await t.db.sql.query("SELECT scopes FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ scopes: ["chat:read"] }]);
 
     // Nullable columns stay nullable: NULL is not a value outside the list.
     await expect(t.db.sql.query("UPDATE partner_users SET identity_origin = NULL WHERE false")).resolves.toBeDefined();

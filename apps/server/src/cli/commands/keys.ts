@@ -1,6 +1,6 @@
 import { keyToOperatorView } from "@mga/api";
 import { AppError } from "@mga/core/errors";
-import { recordAudit } from "@mga/core/audit";
+import { withAudit } from "@mga/core/audit";
 import {
   createApiKey,
   EXPIRING_SOON_DAYS,
@@ -84,8 +84,12 @@ export const keysCommands = {
       const changed = { name: flags.name === undefined ? undefined : str(flags, "name"), scopes: flags.scopes === undefined ? undefined : str(flags, "scopes") };
       if (changed.name === undefined && changed.scopes === undefined) throw new AppError("invalid_request", "give --name, --scopes or both");
       const before = await getApiKey(db, str(flags, "id"));
-      const key = await updateApiKey(db, before.id, changed);
-      await recordAudit(db, { actor: CLI_ACTOR, action: "key.update", target: key.id, details: keyUpdateAuditDetails(before, key, changed) });
+      const key = await withAudit(
+        db,
+        CLI_ACTOR,
+        (tx) => updateApiKey(tx, before.id, changed),
+        (updated) => ({ action: "key.update", target: updated.id, details: keyUpdateAuditDetails(before, updated, changed) }),
+      );
       return { id: key.id, name: key.name, scopes: key.scopes };
     },
   },
@@ -97,11 +101,13 @@ export const keysCommands = {
     required: ["id", "old-key-expires-in"],
     note: "Store the new key now: it is shown only this once. Replace the old key before it expires.",
     async run({ db }, flags) {
-      const rolled = await rollApiKey(db, str(flags, "id"), {
-        oldKeyExpiresInSeconds: parseDuration(flags["old-key-expires-in"], "old-key-expires-in"),
-        expiresAt: parseDateTime(flags["expires-at"], "expires-at"),
-      });
-      await recordAudit(db, { actor: CLI_ACTOR, action: "key.roll", target: rolled.previous.id, details: keyRollAuditDetails(rolled) });
+      const roll = { oldKeyExpiresInSeconds: parseDuration(flags["old-key-expires-in"], "old-key-expires-in"), expiresAt: parseDateTime(flags["expires-at"], "expires-at") };
+      const rolled = await withAudit(
+        db,
+        CLI_ACTOR,
+        (tx) => rollApiKey(tx, str(flags, "id"), roll),
+        (result) => ({ action: "key.roll", target: result.previous.id, details: keyRollAuditDetails(result) }),
+      );
       return {
         id: rolled.key.id,
         key: rolled.plaintext,

@@ -1,6 +1,7 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
+import { type TotalOption, totalWhenAsked } from "../../paging/total";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
@@ -145,12 +146,12 @@ export interface ImportSummaryRecord {
   completedAt: Date | null;
 }
 
-/** An integration's imports, newest first, with their progress (the console's import list). */
+/** An integration's imports, newest first, with their progress (the console's import list); `total`, when asked, counts them all. */
 export async function listImports(
   db: Database,
   integration: ResolvedIntegration,
-  input: { limit: number; cursor?: string | undefined },
-): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
+  input: { limit: number; cursor?: string | undefined } & TotalOption,
+): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   const filters = { integration: integration.id };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
@@ -162,10 +163,10 @@ export async function listImports(
      GROUP BY j.id ORDER BY j.created_at ${way.order}, j.id ${way.order} LIMIT $4`,
     [integration.id, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
+  const counted = await totalWhenAsked(db, input, "SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
-    total: counted.rows[0]?.total ?? 0,
+    ...counted,
     previousCursor: page.previousCursor,
     imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
     nextCursor: page.nextCursor,

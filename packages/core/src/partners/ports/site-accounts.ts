@@ -1,3 +1,5 @@
+import type { SiteAccountOrigin } from "./site-account-values";
+
 /**
  * The partner-linked web-site account system (the "site", formerly WordPress), as the
  * service needs it. Adapters: LocalSiteAccounts (accounts in our database, for the
@@ -6,7 +8,7 @@
 export interface SiteAccount {
   id: string;
   /** `partner`: created by a partner's provisioning; `self`: a pre-existing account of the hosted product. */
-  origin: "partner" | "self";
+  origin: SiteAccountOrigin;
 }
 
 export interface SiteAccounts {

@@ -3,6 +3,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
+import { type TotalOption, totalWhenAsked } from "../../paging/total";
 import type { TeamStatus } from "./team-status";
 
 export interface TeamRecord {
@@ -88,7 +89,7 @@ const TEAMS_MATCH = `t.integration_id = $1 AND ($2::text IS NULL OR t.status = $
 export async function listTeams(
   db: Database,
   integration: ResolvedIntegration,
-  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined; withTotal?: boolean },
+  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
 ): Promise<{ teams: TeamRecord[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
@@ -102,9 +103,7 @@ export async function listTeams(
     [integration.id, filters.status, filters.q, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   // The staff console's "1–50 of 60"; the partner API has no use for it.
-  const counted = input.withTotal
-    ? await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q])
-    : undefined;
+  const counted = await totalWhenAsked(db, input, `SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q]);
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
-  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, previousCursor: page.previousCursor, ...(counted ? { total: counted.rows[0]?.total ?? 0 } : {}) };
+  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, previousCursor: page.previousCursor, ...counted };
 }

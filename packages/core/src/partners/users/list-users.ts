@@ -2,6 +2,7 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, decodeSortCursor, encodeSortCursor, keysetDirection, keysetPage, pageBothWays } from "../../paging/cursor";
+import type { TotalOption } from "../../paging/total";
 import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
 import type { UserSort, UserStatus } from "./partner-user-values";
 
@@ -74,7 +75,7 @@ export interface UserCounts {
 export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
-  input: ListUsersFilters & { limit: number; cursor?: string | undefined; withTotal?: boolean; sort?: UserSort | undefined },
+  input: ListUsersFilters & { limit: number; cursor?: string | undefined; sort?: UserSort | undefined } & TotalOption,
 ): Promise<{ users: PartnerUserRecord[]; contacts: Map<string, UserContact>; counts: UserCounts; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
   if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");

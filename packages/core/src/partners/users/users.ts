@@ -1,6 +1,8 @@
 import type { Database } from "../../db/database";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import { withTransaction } from "../../db/transaction";
+import { recordAudit } from "../../audit/audit-log";
+import type { AuditActor } from "../../audit/audited-change";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import type { ResolvedIntegration } from "../integrations/integrations";
@@ -86,10 +88,22 @@ export async function provisionPartnerUser(
   integration: ResolvedIntegration,
   externalUserId: string,
   input: { email: string; name?: string | undefined; teamExternalId?: string | null | undefined },
+  options: { audit?: AuditActor } = {},
 ): Promise<{ user: PartnerUserRecord; outcome: ProvisionOutcome }> {
   const { db } = deps;
   const email = checkedEmail(input.email);
   const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
+  // Staff's request is recorded with the write that creates or matches the user. Provisioning
+  // goes on outside it (other systems are called), so `outcome` is that write's: created or existing.
+  const audit = async (tx: Database, outcome: "created" | "existing") => {
+    if (!options.audit) return;
+    await recordAudit(tx, {
+      actor: options.audit.actor,
+      action: "partner_user.create",
+      target: `${integration.slug}/${externalUserId}`,
+      details: { outcome, integration_id: integration.id },
+    });
+  };
 
   const created = await withTransaction(db, async (tx) => {
     const known = await tx.sql.query("SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integration.id, externalUserId]);
@@ -101,15 +115,21 @@ export async function provisionPartnerUser(
        ON CONFLICT (integration_id, external_user_id) DO NOTHING`,
       [newId("pu"), integration.id, externalUserId, email, input.name ?? null, teamId ?? null],
     );
+    if (inserted.rowCount === 1) await audit(tx, "created");
     return inserted.rowCount === 1;
   });
   if (!created) {
-    const existing = await storedUser(db, integration.id, externalUserId);
-    assertMatchesExistingUser(externalUserId, existing, email);
-    const newTeam = teamChange(teamId, existing.team_id);
-    if (newTeam !== undefined) {
-      await db.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, newTeam]);
-    }
+    const matchExisting = async (on: Database) => {
+      const existing = await storedUser(on, integration.id, externalUserId);
+      assertMatchesExistingUser(externalUserId, existing, email);
+      const newTeam = teamChange(teamId, existing.team_id);
+      if (newTeam !== undefined) {
+        await on.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, newTeam]);
+      }
+      await audit(on, "existing");
+    };
+    // A transaction only when an audit row must commit with the team change.
+    await (options.audit ? withTransaction(db, matchExisting) : matchExisting(db));
   }
   const provisioned = await completeProvisioning(deps, integration, externalUserId);
   if (!provisioned) await retryProvisioningLater(deps, integration, externalUserId);
@@ -224,6 +244,7 @@ export async function setPartnerUserStatus(
   integration: ResolvedIntegration,
   externalUserId: string,
   status: "active" | "disabled",
+  options: { audit?: AuditActor } = {},
 ): Promise<PartnerUserRecord> {
   const { db } = deps;
   const job = await withTransaction(db, async (tx) => {
@@ -234,6 +255,15 @@ export async function setPartnerUserStatus(
     const user = rows[0];
     if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
+    // Staff asking for the status the user already has is recorded too: the request was made.
+    if (options.audit) {
+      await recordAudit(tx, {
+        actor: options.audit.actor,
+        action: status === "disabled" ? "partner_user.disable" : "partner_user.reactivate",
+        target: `${integration.slug}/${externalUserId}`,
+        details: { integration_id: integration.id },
+      });
+    }
     if (user.status === status) return undefined;
     const changed = await tx.sql.query<{ access_version: number; site_sync_version: number }>(
       `UPDATE partner_users SET status = $2, access_version = access_version + CASE WHEN $2 = 'disabled' THEN 1 ELSE 0 END,

@@ -7,7 +7,7 @@ export const listStaffAudit = staffProcedure
   .input(listAuditInput)
   .output(listAuditOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listAudit(ctx.db, input);
+    const page = await listAudit(ctx.db, { ...input, withTotal: true });
     return {
       entries: page.entries.map((entry) => ({
         id: entry.id,
@@ -20,6 +20,6 @@ export const listStaffAudit = staffProcedure
       })),
       next_cursor: page.nextCursor,
       previous_cursor: page.previousCursor,
-      total: page.total,
+      total: page.total ?? 0,
     };
   });

@@ -1,7 +1,7 @@
 import { setAliasGrant as setCoreAliasGrant } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { integrationWithAlias } from "./integration-with-alias";
 import { integrationViewSchema, setAliasGrantInput } from "./integrations.types";
 
@@ -11,7 +11,10 @@ export const setAliasGrant = adminProcedure
   .output(integrationViewSchema)
   .mutation(async ({ ctx, input }) => {
     const current = await integrationWithAlias(ctx, input.id, input.alias);
-    const integration = await setCoreAliasGrant(ctx.db, { organizationId: current.organizationId, alias: input.alias, apiKeyId: input.key_id, granted: input.granted });
-    await auditStaffAction(ctx, input.granted ? "integration.alias_grant" : "integration.alias_revoke", integration.id, { alias: input.alias, key_id: input.key_id });
+    const integration = await auditedStaffChange(
+      ctx,
+      (tx) => setCoreAliasGrant(tx, { organizationId: current.organizationId, alias: input.alias, apiKeyId: input.key_id, granted: input.granted }),
+      (changed) => ({ action: input.granted ? "integration.alias_grant" : "integration.alias_revoke", target: changed.id, details: { alias: input.alias, key_id: input.key_id } }),
+    );
     return integrationToOperatorView(integration);
   });

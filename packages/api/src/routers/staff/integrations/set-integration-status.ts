@@ -1,7 +1,7 @@
 import { getIntegrationById, updateIntegration } from "@mga/core/partners/integrations";
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { integrationViewSchema, setIntegrationStatusInput } from "./integrations.types";
 
 /** Disabling refuses every partner request naming it (403) until it is enabled again. */
@@ -10,7 +10,10 @@ export const setIntegrationStatus = adminProcedure
   .output(integrationViewSchema)
   .mutation(async ({ ctx, input }) => {
     const current = await getIntegrationById(ctx.db, input.id);
-    const integration = await updateIntegration(ctx.db, { organizationId: current.organizationId, slug: current.slug, status: input.status });
-    await auditStaffAction(ctx, `integration.${input.status === "disabled" ? "disable" : "enable"}`, integration.id, { slug: integration.slug });
+    const integration = await auditedStaffChange(
+      ctx,
+      (tx) => updateIntegration(tx, { organizationId: current.organizationId, slug: current.slug, status: input.status }),
+      (changed) => ({ action: `integration.${input.status === "disabled" ? "disable" : "enable"}`, target: changed.id, details: { slug: changed.slug } }),
+    );
     return integrationToOperatorView(integration);
   });

@@ -1,7 +1,7 @@
 import { createApiKey, keySeparationWarnings } from "@mga/core/keys";
 import { keyToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { createKeyInput, createKeyOutput } from "./keys.types";
 
 /** The plaintext is in this response only; afterwards only its hash exists. */
@@ -9,19 +9,27 @@ export const createKey = adminProcedure
   .input(createKeyInput)
   .output(createKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    const { key, plaintext } = await createApiKey(ctx.db, {
-      organizationId: input.organization_id,
-      name: input.name,
-      scopes: input.scopes,
-      rateLimitPerMinute: input.rate_limit_per_minute,
-      expiresAt: input.expires_at === null ? null : new Date(input.expires_at),
-    });
-    await auditStaffAction(ctx, "key.create", key.id, {
-      name: key.name,
-      scopes: key.scopes,
-      organization_id: key.organizationId,
-      last_four: key.lastFour,
-      ...(key.expiresAt ? { expires_at: key.expiresAt.toISOString() } : {}),
-    });
+    const { key, plaintext } = await auditedStaffChange(
+      ctx,
+      (tx) =>
+        createApiKey(tx, {
+          organizationId: input.organization_id,
+          name: input.name,
+          scopes: input.scopes,
+          rateLimitPerMinute: input.rate_limit_per_minute,
+          expiresAt: input.expires_at === null ? null : new Date(input.expires_at),
+        }),
+      ({ key: created }) => ({
+        action: "key.create",
+        target: created.id,
+        details: {
+          name: created.name,
+          scopes: created.scopes,
+          organization_id: created.organizationId,
+          last_four: created.lastFour,
+          ...(created.expiresAt ? { expires_at: created.expiresAt.toISOString() } : {}),
+        },
+      }),
+    );
     return { key: keyToOperatorView(key), plaintext, warnings: keySeparationWarnings(key.scopes) };
   });

@@ -1,6 +1,6 @@
 import { revokeApiKey } from "@mga/core/keys";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
 import { keyIdInput, keyViewSchema } from "./keys.types";
 
@@ -8,7 +8,10 @@ export const revokeKey = adminProcedure
   .input(keyIdInput)
   .output(keyViewSchema)
   .mutation(async ({ ctx, input }) => {
-    const key = await revokeApiKey(ctx.db, input.id);
-    await auditStaffAction(ctx, "key.revoke", key.id, { name: key.name, last_four: key.lastFour });
+    const key = await auditedStaffChange(
+      ctx,
+      (tx) => revokeApiKey(tx, input.id),
+      (revoked) => ({ action: "key.revoke", target: revoked.id, details: { name: revoked.name, last_four: revoked.lastFour } }),
+    );
     return keyViewWithBinding(ctx.db, key);
   });

@@ -1,6 +1,6 @@
 import { setApiKeyRateLimit } from "@mga/core/keys";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
 import { keyViewSchema, setRateLimitInput } from "./keys.types";
 
@@ -9,7 +9,10 @@ export const setRateLimit = adminProcedure
   .input(setRateLimitInput)
   .output(keyViewSchema)
   .mutation(async ({ ctx, input }) => {
-    const key = await setApiKeyRateLimit(ctx.db, input.id, input.rate_limit_per_minute);
-    await auditStaffAction(ctx, "key.rate_limit", key.id, { rate_limit_per_minute: key.rateLimitPerMinute });
+    const key = await auditedStaffChange(
+      ctx,
+      (tx) => setApiKeyRateLimit(tx, input.id, input.rate_limit_per_minute),
+      (changed) => ({ action: "key.rate_limit", target: changed.id, details: { rate_limit_per_minute: changed.rateLimitPerMinute } }),
+    );
     return keyViewWithBinding(ctx.db, key);
   });

@@ -1,6 +1,6 @@
 import { getApiKey, keySeparationWarnings, keyUpdateAuditDetails, updateApiKey } from "@mga/core/keys";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
 import { updateKeyInput, updateKeyOutput } from "./keys.types";
 
@@ -10,7 +10,10 @@ export const updateKey = adminProcedure
   .output(updateKeyOutput)
   .mutation(async ({ ctx, input }) => {
     const before = await getApiKey(ctx.db, input.id);
-    const key = await updateApiKey(ctx.db, input.id, { name: input.name, scopes: input.scopes });
-    await auditStaffAction(ctx, "key.update", key.id, keyUpdateAuditDetails(before, key, input));
+    const key = await auditedStaffChange(
+      ctx,
+      (tx) => updateApiKey(tx, input.id, { name: input.name, scopes: input.scopes }),
+      (updated) => ({ action: "key.update", target: updated.id, details: keyUpdateAuditDetails(before, updated, input) }),
+    );
     return { key: await keyViewWithBinding(ctx.db, key), warnings: keySeparationWarnings(key.scopes) };
   });

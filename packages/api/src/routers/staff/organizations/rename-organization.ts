@@ -1,13 +1,16 @@
 import { renameOrganization } from "@mga/core/orgs";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { organizationNameSchema, renameOrganizationInput } from "./organizations.types";
 
 export const renameStaffOrganization = adminProcedure
   .input(renameOrganizationInput)
   .output(organizationNameSchema)
   .mutation(async ({ ctx, input }) => {
-    const org = await renameOrganization(ctx.db, input.id, input.name);
-    await auditStaffAction(ctx, "organization.rename", org.id, { from: org.previousName, to: org.name });
+    const org = await auditedStaffChange(
+      ctx,
+      (tx) => renameOrganization(tx, input.id, input.name),
+      (renamed) => ({ action: "organization.rename", target: renamed.id, details: { from: renamed.previousName, to: renamed.name } }),
+    );
     return { id: org.id, name: org.name };
   });

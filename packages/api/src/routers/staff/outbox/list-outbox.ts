@@ -6,7 +6,7 @@ export const listStaffOutbox = staffProcedure
   .input(listOutboxInput)
   .output(listOutboxOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listOutbox(ctx.db, input);
+    const page = await listOutbox(ctx.db, { ...input, withTotal: true });
     return {
       notifications: page.notifications.map((row) => ({
         id: row.id,
@@ -20,6 +20,6 @@ export const listStaffOutbox = staffProcedure
       })),
       next_cursor: page.nextCursor,
       previous_cursor: page.previousCursor,
-      total: page.total,
+      total: page.total ?? 0,
     };
   });

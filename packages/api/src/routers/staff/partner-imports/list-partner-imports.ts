@@ -8,7 +8,7 @@ export const listStaffPartnerImports = staffProcedure
   .output(listPartnerImportsOutput)
   .query(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
-    const page = await listImports(ctx.db, integration, { limit: input.limit, cursor: input.cursor });
+    const page = await listImports(ctx.db, integration, { limit: input.limit, cursor: input.cursor, withTotal: true });
     return {
       imports: page.imports.map((job) => ({
         job_id: job.id,
@@ -21,6 +21,6 @@ export const listStaffPartnerImports = staffProcedure
       })),
       next_cursor: page.nextCursor,
       previous_cursor: page.previousCursor,
-      total: page.total,
+      total: page.total ?? 0,
     };
   });

@@ -1,6 +1,6 @@
 import { createImport } from "@mga/core/partners/imports";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { integrationForStaff } from "../partner-directory";
 import { csvImportRows } from "./csv-import-rows";
 import { startPartnerImportInput, startPartnerImportOutput } from "./partner-imports.types";
@@ -17,7 +17,10 @@ export const startPartnerImport = adminProcedure
     const integration = await integrationForStaff(ctx, input.integration_id);
     const { users, errors } = csvImportRows(input.csv);
     if (errors.length) return { job_id: null, row_errors: errors };
-    const jobId = await createImport({ db: ctx.db, queue: ctx.queue }, integration, users);
-    await auditStaffAction(ctx, "partner_import.create", jobId, { integration_id: integration.id, users: users.length });
+    const jobId = await auditedStaffChange(
+      ctx,
+      (tx) => createImport({ db: tx, queue: ctx.queue }, integration, users),
+      (id) => ({ action: "partner_import.create", target: id, details: { integration_id: integration.id, users: users.length } }),
+    );
     return { job_id: jobId, row_errors: [] };
   });

@@ -1,7 +1,6 @@
 import { provisionPartnerUser } from "@mga/core/partners/users";
 import { adminProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
-import { auditStaffAction } from "../audit-action";
 import { integrationForStaff, operationDeps } from "../partner-directory";
 import { addPartnerUserInput, addPartnerUserOutput } from "./partner-users.types";
 
@@ -14,11 +13,13 @@ export const addPartnerUser = adminProcedure
   .output(addPartnerUserOutput)
   .mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
-    const { user, outcome } = await provisionPartnerUser(operationDeps(ctx), integration, input.external_user_id, {
-      email: input.email,
-      name: input.name,
-      teamExternalId: input.team_external_id,
-    });
-    await auditStaffAction(ctx, "partner_user.create", `${integration.slug}/${input.external_user_id}`, { outcome, integration_id: integration.id });
+    const { user, outcome } = await provisionPartnerUser(
+      operationDeps(ctx),
+      integration,
+      input.external_user_id,
+      { email: input.email, name: input.name, teamExternalId: input.team_external_id },
+      // Recorded in core with the write that creates or matches the user (provisioning goes on after it).
+      { audit: { actor: ctx.staff.email } },
+    );
     return { user: userToWire(user), outcome };
   });

@@ -2,7 +2,6 @@ import { setPartnerUserStatus } from "@mga/core/partners/users";
 import { adminProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
 import { partnerUserSchema } from "../../partners/users/users.types";
-import { auditStaffAction } from "../audit-action";
 import { integrationForStaff, operationDeps } from "../partner-directory";
 import { setPartnerUserStatusInput } from "./partner-users.types";
 
@@ -11,7 +10,7 @@ export const setStaffPartnerUserStatus = adminProcedure
   .output(partnerUserSchema)
   .mutation(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
-    const user = await setPartnerUserStatus(operationDeps(ctx), integration, input.external_user_id, input.status);
-    await auditStaffAction(ctx, input.status === "disabled" ? "partner_user.disable" : "partner_user.reactivate", `${integration.slug}/${input.external_user_id}`, { integration_id: integration.id });
+    // Recorded in core in the status change's transaction (the site account is brought in line after it).
+    const user = await setPartnerUserStatus(operationDeps(ctx), integration, input.external_user_id, input.status, { audit: { actor: ctx.staff.email } });
     return userToWire(user);
   });

@@ -1,6 +1,6 @@
 import { rollWebhookSecret } from "@mga/core/webhooks";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { endpointToView } from "./to-view";
 import { endpointInput, endpointWithSecretOutput } from "./webhooks.types";
 
@@ -9,7 +9,10 @@ export const rollSecret = adminProcedure
   .input(endpointInput)
   .output(endpointWithSecretOutput)
   .mutation(async ({ ctx, input }) => {
-    const { endpoint, secret } = await rollWebhookSecret(ctx.db, input.organization_id, input.endpoint_id);
-    await auditStaffAction(ctx, "webhook_endpoint.roll_secret", endpoint.id, { organization_id: endpoint.organizationId });
+    const { endpoint, secret } = await auditedStaffChange(
+      ctx,
+      (tx) => rollWebhookSecret(tx, input.organization_id, input.endpoint_id),
+      ({ endpoint: rolled }) => ({ action: "webhook_endpoint.roll_secret", target: rolled.id, details: { organization_id: rolled.organizationId } }),
+    );
     return { endpoint: endpointToView(endpoint), secret };
   });

@@ -1,6 +1,6 @@
 import { sendTestEvent as queueTestEvent } from "@mga/core/webhooks";
 import { adminProcedure } from "../../../trpc";
-import { auditStaffAction } from "../audit-action";
+import { auditedStaffChange } from "../audit-action";
 import { endpointInput, sendTestOutput } from "./webhooks.types";
 
 /** A `webhook.test` event to this endpoint only, delivered from the queue. */
@@ -8,7 +8,10 @@ export const sendTestEvent = adminProcedure
   .input(endpointInput)
   .output(sendTestOutput)
   .mutation(async ({ ctx, input }) => {
-    const deliveryId = await queueTestEvent(ctx.db, ctx.queue, { organizationId: input.organization_id, endpointId: input.endpoint_id });
-    await auditStaffAction(ctx, "webhook_endpoint.send_test", input.endpoint_id, { organization_id: input.organization_id, delivery_id: deliveryId });
+    const deliveryId = await auditedStaffChange(
+      ctx,
+      (tx) => queueTestEvent(tx, ctx.queue, { organizationId: input.organization_id, endpointId: input.endpoint_id }),
+      (id) => ({ action: "webhook_endpoint.send_test", target: input.endpoint_id, details: { organization_id: input.organization_id, delivery_id: id } }),
+    );
     return { delivery_id: deliveryId };
   });
