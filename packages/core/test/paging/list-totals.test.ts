@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordAudit } from "../../src/audit/audit-log";
 import { listAudit } from "../../src/audit/list-audit";
 import { createImport, listImports } from "../../src/partners/imports/imports";
-import { addToOutbox, listOutbox } from "../../src/partners/ports/notification-outbox";
+import { addToOutbox, listOutbox } from "../../src/local-site/outbox";
 import { listTeams } from "../../src/partners/teams/teams";
 import { listPartnerUsers } from "../../src/partners/users/list-users";
 import { type Fixtures, openFixtures } from "../support/fixtures";
