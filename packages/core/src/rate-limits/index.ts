@@ -3,3 +3,4 @@ export { DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE, MAX_CHAT_ANSWERS_PER_USER_PER
 export { enforceRateLimit } from "./rate-limit";
 export { takeRateLimitToken } from "./take-rate-limit-token";
 export type { RateLimitPolicy, RateLimitState } from "./rate-limit";
+export { SLICE_DIVISOR } from "./slice-policy";
