@@ -21,8 +21,8 @@ export interface IdleMemoryRelease {
  * (V8's "last resort" flavor: compacts, shrinks the young generation, returns free pages to the
  * system) after IDLE_BEFORE_RELEASE_MS without a request, and only when requests have come since
  * the last one, brings the idle process back near its size at start. It runs only with no
- * request or stream open, so nobody waits for it; a request that arrives during it waits its
- * few tens of milliseconds.
+ * request or stream open, so nobody waits for it; a request that arrives during it waits until
+ * it ends (its duration is logged).
  */
 export function idleMemoryRelease(
   options: { gc?: ExposedGc | undefined; now?: () => number; idleMs?: number; onRelease?: (release: { rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void } = {},
