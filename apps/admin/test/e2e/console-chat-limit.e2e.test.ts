@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
-import { reload, signIn, visit } from "../support/console-pages";
+import { reload, signedInPage, signIn, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
@@ -29,10 +29,7 @@ beforeAll(async () => {
   orgId = (await cli<{ id: string }>("org:create", "--name", "Chat Limit Lending")).id;
   integrationId = (await cli<{ id: string }>("integration:create", "--org", orgId, "--slug", "acme-los")).id;
   browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-  // A missing message shows as text that never appears: fail in seconds.
-  page.setDefaultTimeout(10_000);
-  await signIn(page, service.consoleUrl, ADMIN);
+  page = await signedInPage(browser, service.consoleUrl, ADMIN);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
-import { restCall, signIn, visit } from "../support/console-pages";
+import { restCall, signedInPage, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
@@ -43,10 +43,7 @@ beforeAll(async () => {
   keys.otherDirectory = (await cli<{ key: string }>("key:create", "--org", otherOrgId, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")).key;
   await provision("other-los", keys.otherDirectory, "b-1", "shared.person@example.test");
   browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-  // A missing warning shows as text that never appears: fail in seconds.
-  page.setDefaultTimeout(10_000);
-  await signIn(page, service.consoleUrl, ADMIN);
+  page = await signedInPage(browser, service.consoleUrl, ADMIN);
 }, 180_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
-import { restCall, signIn, visit } from "../support/console-pages";
+import { restCall, signedInPage, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
@@ -25,9 +25,7 @@ beforeAll(async () => {
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   orgId = (await cli<{ id: string }>("org:create", "--name", "Lifecycle Lending")).id;
   browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, service.consoleUrl, ADMIN);
+  page = await signedInPage(browser, service.consoleUrl, ADMIN);
 }, 180_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, screenshot } from "../support/browser";
-import { reload, signIn, visit } from "../support/console-pages";
+import { reload, signedInPage, visit } from "../support/console-pages";
 import { type RunningService, startRunCommand } from "../support/run-command";
 
 /**
@@ -36,9 +36,7 @@ beforeAll(async () => {
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   orgId = ((await service.cli("org:create", "--name", "Webhook Lending")) as { id: string }).id;
   browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
-  page.setDefaultTimeout(10_000);
-  await signIn(page, service.consoleUrl, ADMIN);
+  page = await signedInPage(browser, service.consoleUrl, ADMIN);
 }, 180_000);
 
 afterAll(async () => {

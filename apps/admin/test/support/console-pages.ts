@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { checkLayout, settled } from "./browser";
 import type { UntypedJson } from "./untyped-json";
 
@@ -41,4 +41,15 @@ export async function restCall(apiUrl: string, path: string, init: RequestInit &
     headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
   });
   return { status: response.status, body: (await response.json()) as UntypedJson };
+}
+
+/**
+ * A page of its own in a laptop-sized window, signed in as `who`. Its default timeout is 10 s: a
+ * message that never appears fails the test in seconds, not after the suite's timeout.
+ */
+export async function signedInPage(browser: Browser, consoleUrl: string, who: { email: string; password: string }): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, consoleUrl, who);
+  return page;
 }
