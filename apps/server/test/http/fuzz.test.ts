@@ -1199,7 +1199,7 @@ function buildRoutes(): Record<Surface, Route[]> {
     wrongMethod(expiring, "POST"),
   ];
   status.semantic = [wrongMethod(status, "POST")];
-  const usageInputs = usageConsoleRoutes(staff, trpcCredentials, wrongMethod);
+  const usageInputs = consoleQueryRoutes(staff, trpcCredentials, wrongMethod);
 
   // The console's webhook forms: a well-formed body would create an endpoint or send to one, so
   // every case here is broken somewhere (a missing endpoint and delivery make even those 404).
@@ -1330,7 +1330,7 @@ function buildRoutes(): Record<Surface, Route[]> {
  * The console's usage and request-log queries (issue 26): tRPC GETs whose `input` is malformed
  * (a status, time, route, limit, cursor, range or id it cannot be), or sent without a session.
  */
-function usageConsoleRoutes(staff: Record<string, string>, credentials: Array<Record<string, string>>, wrongMethod: (route: Route, method: string) => fc.Arbitrary<Case>): Route[] {
+function consoleQueryRoutes(staff: Record<string, string>, credentials: Array<Record<string, string>>, wrongMethod: (route: Route, method: string) => fc.Arbitrary<Case>): Route[] {
   const org = f.organizationId;
   const inputs: Record<string, Array<Record<string, Json>>> = {
     "staff.usage.requestLog": [
@@ -1363,6 +1363,17 @@ function usageConsoleRoutes(staff: Record<string, string>, credentials: Array<Re
     "staff.usage.keyUsage": [{ key_id: "", days: 30 }, { key_id: "key_fuzz", days: -1 }, { key_id: null }],
     "staff.usage.usageOverview": [{ days: -1 }, { days: 10_000 }, { days: null }, { zz: 1 }],
     "staff.usage.findRequest": [{ request_id: "" }, { request_id: "x".repeat(101) }, { request_id: 7 }, {}],
+    // A partner user's conversations on the console's user page.
+    "staff.partnerUsers.conversations": [
+      { integration_id: "", external_user_id: "fuzz-user" },
+      { integration_id: "int_fuzz_missing", external_user_id: "" },
+      { integration_id: "int_fuzz_missing", external_user_id: "fuzz-user", limit: 0 },
+      { integration_id: "int_fuzz_missing", external_user_id: "fuzz-user", limit: 10_000 },
+      { integration_id: "int_fuzz_missing", external_user_id: "fuzz-user", cursor: "forged.cursor" },
+      { integration_id: "int_fuzz_missing", external_user_id: "fuzz-user" },
+      { integration_id: 7, external_user_id: ["x"] },
+      { zz: 1 },
+    ],
   };
   return Object.entries(inputs).map(([procedure, bad]) => {
     const route: Route = { surface: "trpc", admin: true, method: "GET", path: `/trpc/${procedure}`, credentials, query: [["input", JSON.stringify(bad[0])]] };
@@ -1426,6 +1437,7 @@ describe("fuzzing: malformed requests are 4xx errors and change nothing", () => 
       "/trpc/staff.usage.keyUsage": ["GET", "HEAD"],
       "/trpc/staff.usage.usageOverview": ["GET", "HEAD"],
       "/trpc/staff.usage.findRequest": ["GET", "HEAD"],
+      "/trpc/staff.partnerUsers.conversations": ["GET", "HEAD"],
       "/site/login": ["GET", "HEAD", "POST"],
       "/site/password-setup": ["GET", "HEAD", "POST"],
       "/site/verify-email": ["GET", "HEAD", "POST"],
