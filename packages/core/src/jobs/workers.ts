@@ -1,7 +1,8 @@
 import { type ImportJobData, runImportJob } from "../partners/imports/imports";
 import { type LifecycleJob, runLifecycleJob } from "../partners/operations/run-operation";
 import { runSiteAccountSyncJob, type SiteAccountSyncJob } from "../partners/users/site-account-sync";
-import { type DirectoryDeps, type ProvisioningJob, runProvisioningJob } from "../partners/users/users";
+import type { DirectoryDeps } from "../partners/users/directory-deps";
+import { type ProvisioningJob, runProvisioningJob } from "../partners/users/provisioning-job";
 import { deliverWebhook } from "../webhooks/deliver";
 import { type DeliveryJob, startEventDispatch } from "../webhooks/dispatch-events";
 import type { WebhookOptions } from "../webhooks/webhook-options";

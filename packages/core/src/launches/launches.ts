@@ -4,7 +4,7 @@ import { newId } from "../ids/new-id";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import { resolveIntegration } from "../partners/integrations/integrations";
 import { launchEligibility } from "../partners/users/partner-user";
-import { findPartnerUser } from "../partners/users/users";
+import { findPartnerUser } from "../partners/users/get-user";
 import { hashSecret, newSecretToken } from "../ids/secret-token";
 
 /** Spec 3.6: a launch code lives two minutes. */

@@ -19,7 +19,7 @@ export interface SeededDirectory {
 /**
  * Seeds a large directory for scale tests and the benchmark, in a few statements
  * (generate_series), with the rows provisioning, status changes and deletion write
- * (users.ts, site-account-ownership.ts, run-operation.ts): user number i (1-based) is
+ * (provision-user.ts, set-user-status.ts, site-account-ownership.ts, run-operation.ts): user number i (1-based) is
  * - deleted when i % 20 = 0 (no email, team, site account or chat identity, unmapped);
  * - otherwise disabled when i % 10 = 5, else active;
  * - provisioning `pending` when i % 50 = 1, `failed` when i % 100 = 7 (no site account or chat

@@ -4,7 +4,7 @@ import { bindLaunchKey } from "../../src/launches/launch-bindings";
 import { LAUNCH_CODE_SECONDS } from "../../src/launches/launches";
 import { setAliasGrant } from "../../src/partners/integrations/integrations";
 import { requestDeletion } from "../../src/partners/operations/operations";
-import { setPartnerUserStatus } from "../../src/partners/users/users";
+import { setPartnerUserStatus } from "../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
 
 /** After issue (spec 3.6): code → sign-in session → 24-hour grant → one chat token, each step re-checking the launch. */

@@ -15,7 +15,8 @@ import { localDirectory } from "../../src/local-site/directory";
 import { type SiteAccounts } from "../../src/partners/ports/site-accounts";
 import { putTeam, type TeamRecord } from "../../src/partners/teams/teams";
 import { type PartnerUserRecord } from "../../src/partners/users/partner-user";
-import { getPartnerUser, provisionPartnerUser, runProvisioningJob, setPartnerUserStatus } from "../../src/partners/users/users";
+import { getPartnerUser, provisionPartnerUser, setPartnerUserStatus } from "../../src/partners/users/index";
+import { runProvisioningJob } from "../../src/partners/users/provisioning-job";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 
 /**

@@ -7,7 +7,11 @@ import { forEachConcurrently } from "../../shared/for-each-concurrently";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { emailTakenError, findEmailHolders } from "../users/one-user-per-email";
 import { assertMatchesExistingUser, assignableTeamId, teamChange } from "../users/provisioning-rules";
-import { completeStoredUsersProvisioning, type DirectoryDeps, provisionPartnerUser, retryProvisioningLater, STORED_USER_COLUMNS, type StoredUser } from "../users/users";
+import { completeProvisioning } from "../users/complete-provisioning";
+import type { DirectoryDeps } from "../users/directory-deps";
+import { provisionPartnerUser } from "../users/provision-user";
+import { retryProvisioningLater } from "../users/provisioning-job";
+import { STORED_USER_COLUMNS, type StoredUser } from "../users/stored-user";
 import type { RowOutcome } from "./import-values";
 
 /**
@@ -183,11 +187,11 @@ export async function completeRows(deps: DirectoryDeps, integration: ResolvedInt
   }
   const users = rows.map((row) => {
     const user = row.created ?? stored.get(row.externalUserId);
-    // Gone meanwhile (as completeProvisioning's read would say): the attempt fails and is retried.
+    // Gone meanwhile (as readStoredUser would say): the attempt fails and is retried.
     if (!user) throw new AppError("not_found", "this record no longer exists");
     return user;
   });
-  const provisioned = await completeStoredUsersProvisioning(deps, users, { concurrency: ROW_CONCURRENCY });
+  const provisioned = await completeProvisioning(deps, users, { concurrency: ROW_CONCURRENCY });
   const pending: RowResult[] = [];
   for (const [i, row] of rows.entries()) {
     if (provisioned[i]) continue;

@@ -6,7 +6,7 @@ import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import type { DirectoryDeps } from "../users/users";
+import type { DirectoryDeps } from "../users/directory-deps";
 import { completeRows, type ImportRow, importChunk } from "./import-chunk";
 import type { ImportStatus, RowOutcome } from "./import-values";
 import { recordEvent } from "../../webhooks/record-event";

@@ -7,7 +7,7 @@ import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { checkedEmail } from "../../shared/email";
 import type { OperationAuthority, OperationStatus, OperationType } from "./operation-values";
-import type { DirectoryDeps } from "../users/users";
+import type { DirectoryDeps } from "../users/directory-deps";
 import { claimEmailInIntegration } from "../users/one-user-per-email";
 import { hashSecret, newSecretToken } from "../../ids/secret-token";
 import { beginSignInAttempt } from "../../sign-ins/sign-in-throttle";

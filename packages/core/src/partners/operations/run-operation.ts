@@ -4,7 +4,9 @@ import { AppError } from "../../errors/app-error";
 import { type JobQueue, QUEUES } from "../../jobs/job-queue";
 import { type EmailHolder, emailTakenError, findEmailHolder } from "../users/one-user-per-email";
 import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
-import { completeProvisioning, type DirectoryDeps } from "../users/users";
+import { completeProvisioning } from "../users/complete-provisioning";
+import type { DirectoryDeps } from "../users/directory-deps";
+import { readStoredUser } from "../users/stored-user";
 import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./operations";
 import type { OperationAuthority } from "./operation-values";
 import { recordOperationOutcome } from "./operation-events";
@@ -152,7 +154,7 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
 
 /** Reprovision: new site and chat identities for the new generation (the request already moved it). */
 async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
-  const provisioned = await completeProvisioning(deps, { id: op.integration_id, organizationId: "", slug: op.slug }, op.external_user_id);
+  const [provisioned] = await completeProvisioning(deps, [await readStoredUser(deps.db, op.integration_id, op.external_user_id)]);
   if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
   await withTransaction(deps.db, async (tx) => {
     const { rowCount } = await tx.sql.query(

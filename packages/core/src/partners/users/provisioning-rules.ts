@@ -2,7 +2,7 @@ import { AppError } from "../../errors/app-error";
 
 /**
  * The rules PUT user (spec 3.1, 4.10) applies to what the database holds, as plain functions:
- * the single-row path (users.ts) and an import's chunks (imports/import-chunk.ts) read the
+ * the single-row path (provision-user.ts) and an import's chunks (imports/import-chunk.ts) read the
  * same facts in their own way (one row, or a chunk of rows in one statement) and decide
  * through these, so a rule lives in one place.
  */

@@ -3,7 +3,8 @@ import { createImport, getImport } from "../../../src/partners/imports/imports";
 import type { IntegrationRecord } from "../../../src/partners/integrations/integrations";
 import { patchTeam } from "../../../src/partners/teams/teams";
 import { countPartnerUsers } from "../../../src/partners/users/list-users";
-import { findPartnerUser, provisionPartnerUser } from "../../../src/partners/users/users";
+import { findPartnerUser } from "../../../src/partners/users/get-user";
+import { provisionPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures } from "../../support/fixtures";
 import { fullUserCount } from "../../support/database-probes";
 

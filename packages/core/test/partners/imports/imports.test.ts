@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createImport, getImport, listImports, MAX_IMPORT_USERS } from "../../../src/partners/imports/imports";
 import { patchTeam } from "../../../src/partners/teams/teams";
-import { getPartnerUser } from "../../../src/partners/users/users";
+import { getPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** Bulk imports (spec 3.8, 4.10): every row gets an outcome; a row's refusal is that row's failure, not the job's. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOperation, requestDeletion, requestProfileChange } from "../../../src/partners/operations/operations";
 import { launchEligibility } from "../../../src/partners/users/partner-user";
-import { getPartnerUser } from "../../../src/partners/users/users";
+import { getPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** POST deletions (spec 3.1): access cut at the request, the rest done by the worker. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyProfileOverride, confirmEmailVerification, expireStaleVerifications, getOperation, requestProfileChange } from "../../../src/partners/operations/operations";
-import { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/users";
+import { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** POST profile-changes (spec 3.3): direct for an account the partner owns, verified or overridden otherwise. */

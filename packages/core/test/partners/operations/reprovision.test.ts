@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOperation, requestReprovision } from "../../../src/partners/operations/operations";
-import { getPartnerUser } from "../../../src/partners/users/users";
+import { getPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** POST reprovision (spec 3.1): a deleted user returns as a new account generation with new identities. */

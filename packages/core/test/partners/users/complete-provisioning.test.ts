@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatIdentities } from "../../../src/partners/ports/chat-identities";
 import type { SiteAccount, SiteAccounts } from "../../../src/partners/ports/site-accounts";
-import { completeStoredUserProvisioning, completeStoredUsersProvisioning, findPartnerUser, STORED_USER_COLUMNS, type StoredUser } from "../../../src/partners/users/users";
+import { completeProvisioning } from "../../../src/partners/users/complete-provisioning";
+import { findPartnerUser } from "../../../src/partners/users/get-user";
+import { STORED_USER_COLUMNS, type StoredUser } from "../../../src/partners/users/stored-user";
 import { type Fixtures, openFixtures } from "../../support/fixtures";
 
 /**
@@ -39,7 +41,7 @@ function siteFailingFor(email: string): SiteAccounts {
 describe("completing several users' provisioning", () => {
   it("provisions every user as one at a time would: partner account, chat identity, one password-setup link each", async () => {
     const { integration, users, stored } = await pendingUsers(3);
-    expect(await completeStoredUsersProvisioning(f.deps, stored, { concurrency: 2 })).toEqual([true, true, true]);
+    expect(await completeProvisioning(f.deps, stored, { concurrency: 2 })).toEqual([true, true, true]);
     for (const user of users) {
       expect(await findPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({
         provisioningStatus: "active",
@@ -50,14 +52,14 @@ describe("completing several users' provisioning", () => {
       expect(await setupLinks(user.email)).toBe(1);
     }
     // Done twice, nothing more is sent.
-    expect(await completeStoredUsersProvisioning(f.deps, stored)).toEqual([true, true, true]);
+    expect(await completeProvisioning(f.deps, stored)).toEqual([true, true, true]);
     for (const user of users) expect(await setupLinks(user.email)).toBe(1);
   });
 
   it("a user whose site account cannot be found stays pending, the others are provisioned", async () => {
     const { integration, users, stored } = await pendingUsers(3);
     const failing = users[1] as (typeof users)[number];
-    expect(await completeStoredUsersProvisioning({ ...f.deps, siteAccounts: siteFailingFor(failing.email) }, stored, { concurrency: 3 })).toEqual([true, false, true]);
+    expect(await completeProvisioning({ ...f.deps, siteAccounts: siteFailingFor(failing.email) }, stored, { concurrency: 3 })).toEqual([true, false, true]);
     expect((await findPartnerUser(f.db, integration, failing.externalUserId))?.provisioningStatus).toBe("pending");
     expect(await setupLinks(failing.email)).toBe(0);
     for (const user of [users[0], users[2]]) expect((await findPartnerUser(f.db, integration, user?.externalUserId ?? ""))?.provisioningStatus).toBe("active");
@@ -70,7 +72,7 @@ describe("completing several users' provisioning", () => {
       create: (input) => (input.partnerUserId === refused ? Promise.reject(new Error("chat store refused")) : f.deps.chatIdentities.create(input)),
       block: (id) => f.deps.chatIdentities.block(id),
     };
-    expect(await completeStoredUsersProvisioning({ ...f.deps, chatIdentities: chat }, stored)).toEqual([true, true, false]);
+    expect(await completeProvisioning({ ...f.deps, chatIdentities: chat }, stored)).toEqual([true, true, false]);
     const states = await Promise.all(users.map(async (user) => (await findPartnerUser(f.db, integration, user.externalUserId))?.provisioningStatus));
     expect(states).toEqual(["active", "active", "pending"]);
     // Linked but not provisioned: no password-setup link yet.
@@ -84,8 +86,8 @@ describe("completing several users' provisioning", () => {
     const { rows } = await f.db.sql.query<StoredUser>(`SELECT ${STORED_USER_COLUMNS} FROM partner_users WHERE id = ANY($1::text[]) ORDER BY status`, [[active.id, deleted.id]]);
     expect(rows.map((row) => row.status)).toEqual(["active", "deleted"]);
     const alone = [];
-    for (const row of rows) alone.push(await completeStoredUserProvisioning(f.deps, row));
-    expect(await completeStoredUsersProvisioning(f.deps, rows)).toEqual(alone);
+    for (const row of rows) alone.push(...(await completeProvisioning(f.deps, [row])));
+    expect(await completeProvisioning(f.deps, rows)).toEqual(alone);
     expect((await findPartnerUser(f.db, integration, deleted.externalUserId))?.status).toBe("deleted");
     expect(await setupLinks(active.email)).toBe(1);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPartnerUser, provisionPartnerUser } from "../../../src/partners/users/users";
+import { findPartnerUser } from "../../../src/partners/users/get-user";
+import { provisionPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** One person is one user per integration (one-user-per-email.ts); other partners may share the person. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patchTeam } from "../../../src/partners/teams/teams";
 import { launchEligibility } from "../../../src/partners/users/partner-user";
-import { findPartnerUser, getPartnerUserContact, provisionPartnerUser } from "../../../src/partners/users/users";
+import { findPartnerUser } from "../../../src/partners/users/get-user";
+import { getPartnerUserContact, provisionPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** PUT user's domain (spec 3.1, 4.10): provisioning, identity matching, team assignment and the background retry. */

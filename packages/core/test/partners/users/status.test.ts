@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchEligibility } from "../../../src/partners/users/partner-user";
 import { runSiteAccountSyncJob } from "../../../src/partners/users/site-account-sync";
-import { getPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/users";
+import { getPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 
 /** PATCH user {status} (spec 3.1): disabling cuts access at once; what happens to the site account depends on who owns it. */

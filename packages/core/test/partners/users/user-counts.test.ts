@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTransaction } from "../../../src/db/transaction";
 import { requestDeletion } from "../../../src/partners/operations/operations";
 import { countPartnerUsers, listPartnerUsers } from "../../../src/partners/users/list-users";
-import { setPartnerUserStatus } from "../../../src/partners/users/users";
+import { setPartnerUserStatus } from "../../../src/partners/users/index";
 import { seedDirectory } from "../../../src/testing/seed-directory";
 import { type Fixtures, openFixtures } from "../../support/fixtures";
 import { fullUserCount } from "../../support/database-probes";
