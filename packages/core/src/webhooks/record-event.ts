@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { newId } from "../ids/new-id";
-import type { OperationRecord } from "../partners/operations/operations";
+import type { OperationRecord } from "../partners/operations/operation-record";
 import type { ImportRecord } from "../partners/imports/imports";
 import type { PartnerUserRecord } from "../partners/users/partner-user";
 import type { EventType } from "./event-values";

@@ -3,7 +3,7 @@ import { AUTH_SESSION_SECONDS, CHAT_TOKEN_HOURS, completeSiteLogin, consumeLaunc
 import { bindLaunchKey } from "../../src/launches/launch-bindings";
 import { LAUNCH_CODE_SECONDS } from "../../src/launches/launches";
 import { setAliasGrant } from "../../src/partners/integrations/integrations";
-import { requestDeletion } from "../../src/partners/operations/operations";
+import { requestDeletion } from "../../src/partners/operations/index";
 import { setPartnerUserStatus } from "../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
 

@@ -9,7 +9,7 @@ import { createOrganization, type Organization } from "../../src/orgs/organizati
 import { runImportJob } from "../../src/partners/imports/imports";
 import { type IntegrationStatus } from "../../src/partners/integrations/integration-status";
 import { createIntegration, type IntegrationRecord } from "../../src/partners/integrations/integrations";
-import { type OperationDeps, requestDeletion } from "../../src/partners/operations/operations";
+import { type OperationDeps, requestDeletion } from "../../src/partners/operations/index";
 import { runLifecycleJob } from "../../src/partners/operations/run-operation";
 import { localDirectory } from "../../src/local-site/directory";
 import { type SiteAccounts } from "../../src/partners/ports/site-accounts";

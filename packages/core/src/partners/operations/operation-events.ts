@@ -1,7 +1,7 @@
 import type { Database } from "../../db/database";
 import { announceLaunchEligibility, recordUserEvent, userSnapshots } from "../../webhooks/partner-events";
 import { recordEvent } from "../../webhooks/record-event";
-import { getOperationById } from "./operations";
+import { getOperationById } from "./get-operation";
 
 /** `operation.completed` or `operation.failed` (with the user as it now stands), then the user events the outcome implies. */
 export async function recordOperationOutcome(db: Database, operationId: string): Promise<void> {

@@ -7,7 +7,7 @@ import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../u
 import { completeProvisioning } from "../users/complete-provisioning";
 import type { DirectoryDeps } from "../users/directory-deps";
 import { readStoredUser } from "../users/stored-user";
-import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./operations";
+import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./verification-link";
 import type { OperationAuthority } from "./operation-values";
 import { recordOperationOutcome } from "./operation-events";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getOperation, requestDeletion, requestProfileChange } from "../../../src/partners/operations/operations";
+import { getOperation, requestDeletion, requestProfileChange } from "../../../src/partners/operations/index";
 import { launchEligibility } from "../../../src/partners/users/partner-user";
 import { getPartnerUser } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyProfileOverride, confirmEmailVerification, expireStaleVerifications, getOperation, requestProfileChange } from "../../../src/partners/operations/operations";
+import { applyProfileOverride, confirmEmailVerification, expireStaleVerifications, getOperation, requestProfileChange } from "../../../src/partners/operations/index";
 import { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/index";
 import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
 

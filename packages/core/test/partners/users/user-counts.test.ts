@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withTransaction } from "../../../src/db/transaction";
-import { requestDeletion } from "../../../src/partners/operations/operations";
+import { requestDeletion } from "../../../src/partners/operations/index";
 import { countPartnerUsers, listPartnerUsers } from "../../../src/partners/users/list-users";
 import { setPartnerUserStatus } from "../../../src/partners/users/index";
 import { seedDirectory } from "../../../src/testing/seed-directory";
