@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Database } from "@mga/core/db";
 import { createIntegration } from "@mga/core/partners/integrations";
+import { USAGE_FLUSH_MS } from "@mga/core/usage";
 import { seedDirectory } from "@mga/core/testing";
 import { type BenchEnvironment, CHAT_SCOPES, startBenchEnvironment } from "./environment";
 import type { BurstResult, RequestsJob } from "./load-jobs";
@@ -8,7 +9,7 @@ import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, type Row } from "./report";
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
-import { ROUNDS, throughputRounds } from "./throughput-rounds";
+import { ROUNDS, type ThroughputResult, throughputRounds } from "./throughput-rounds";
 import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
 
 /**
@@ -30,6 +31,7 @@ import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
  *   BENCH_STREAM_SECONDS (15)  the slow upstream's answer length, one frame a second
  *   BENCH_USERS (100000)       users in the integration whose list is read
  *   BENCH_IMPORT_USERS (1000)  users in the timed import
+ *   BENCH_ONLY=throughput      the throughput rounds alone (comparing two builds' hot paths)
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
@@ -75,8 +77,9 @@ async function main() {
   await snapshot("at start");
 
   // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
-  const throughputs = await throughputRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS });
+  const throughputs = await throughputRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS, settleMs: USAGE_FLUSH_MS + 500 });
   rows.push(...throughputs.rows);
+  if (process.env.BENCH_ONLY === "throughput") return report(rows, startedAt, throughputs, env);
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } };
 
@@ -162,6 +165,11 @@ async function main() {
   });
   if (BIG_STREAMS > 0) rows.push(...(await bigBurstRows(env, bigBurstKey, idleAfterBurst, snapshot)));
 
+  await report(rows, startedAt, throughputs, env);
+}
+
+/** Prints the table, then stops the generator and the environment. */
+async function report(rows: Row[], startedAt: Date, throughputs: ThroughputResult, env: BenchEnvironment): Promise<void> {
   console.log(`\nBenchmark of ${startedAt.toISOString().slice(0, 10)} on ${machine(env.databaseLabel)}`);
   console.log(
     `(${SECONDS} s rounds, ${CONNECTIONS} connections, each throughput figure the median of ${ROUNDS} alternated rounds; load generator in a process of its own: autocannon, Node's http client where stream frames are timed; the server and the bare handler each in a process of its own)`,

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { cpuSeconds, residentBytes } from "./process-tree";
 
 /**
  * A server measured in a process of its own, so that its resident memory is its own and not
@@ -13,6 +14,8 @@ export interface ChildServer {
   url: string;
   /** Resident set size now, in bytes (/proc/<pid>/status VmRSS), the process's and its descendants' (cluster workers). */
   rss(): number;
+  /** CPU seconds used so far by the process and its descendants (cluster workers). */
+  cpuSeconds(): number;
   /** Samples the RSS every 100 ms until the returned function is called, which gives the highest seen. */
   samplePeak(): () => number;
   /** Writes a heap snapshot into `dir` (needs `heapSnapshotDir` at start); resolves with its path. */
@@ -57,6 +60,7 @@ export async function startChildServer(entry: "main" | "bare-server", env: Recor
   return {
     url,
     rss,
+    cpuSeconds: () => cpuSeconds(child.pid ?? 0),
     samplePeak() {
       let peak = rss();
       const timer = setInterval(() => (peak = Math.max(peak, rss())), 100);
@@ -101,21 +105,4 @@ async function waitUntilListening(child: ChildProcess, url: string): Promise<voi
   }
   child.kill("SIGKILL");
   throw new Error("the server did not listen within 60 s");
-}
-
-/** VmRSS of `pid` plus its descendants' (a server with WORKERS is a primary and its workers). */
-function residentBytes(pid: number): number {
-  const file = `/proc/${pid}/status`;
-  if (!existsSync(file)) return 0;
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(file, "utf8"));
-  const own = match ? Number(match[1]) * 1024 : 0;
-  return own + childPids(pid).reduce((sum, child) => sum + residentBytes(child), 0);
-}
-
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-  } catch {
-    return []; // gone, or a kernel without CONFIG_PROC_CHILDREN: the process's own RSS
-  }
 }

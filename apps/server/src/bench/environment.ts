@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -11,6 +11,7 @@ import { serverSecrets } from "@mga/core/secrets";
 import { configureTenant } from "@mga/core/tenants";
 import { benchUpstream, type UpstreamPace } from "./bench-upstream";
 import { type ChildServer, type ChildServerOptions, startChildServer } from "./child-server";
+import { cpuSeconds } from "./process-tree";
 
 /** What every measured run stands on: a database, one organization, the upstream stand-in, the server and a bare handler. */
 export interface BenchEnvironment {
@@ -22,6 +23,8 @@ export interface BenchEnvironment {
   setUpstreamPace(pace: UpstreamPace): void;
   api: ChildServer;
   bare: ChildServer;
+  /** CPU seconds the embedded PostgreSQL (all its processes) has used so far; undefined for one at DATABASE_URL. */
+  databaseCpuSeconds(): number | undefined;
   /** Where the database runs, for the report. */
   databaseLabel: string;
   stop(): Promise<void>;
@@ -76,6 +79,7 @@ export async function startBenchEnvironment(options: Pick<ChildServerOptions, "h
     setUpstreamPace: upstream.setPace,
     api,
     bare,
+    databaseCpuSeconds: () => (dir ? cpuSeconds(postmasterPid(path.join(dir, "pg"))) : undefined),
     databaseLabel: dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",
     async stop() {
       await api.stop();
@@ -95,3 +99,12 @@ export async function listen(server: Server): Promise<string> {
 }
 
 const passedOn = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+
+/** The postmaster's pid, the first line of its data directory's postmaster.pid (0 when not running). */
+function postmasterPid(dataDir: string): number {
+  try {
+    return Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  } catch {
+    return 0;
+  }
+}

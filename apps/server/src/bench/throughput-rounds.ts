@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type BenchEnvironment, CHAT_SCOPES } from "./environment";
 import type { LoadGenerator } from "./load-process";
 import { type Row, throughput } from "./report";
@@ -7,6 +8,13 @@ import { medianRun, type Stats } from "./stats";
 export const GENERATOR_CEILING_FLOOR = 25_000;
 /** Rounds of each kind; each figure is the median of them. */
 export const ROUNDS = 3;
+
+/** A service round with the CPU its requests cost, in microseconds per request. */
+export interface CostedStats extends Stats {
+  serverCpuUs: number;
+  /** Undefined when the database is not ours to measure (DATABASE_URL). */
+  databaseCpuUs: number | undefined;
+}
 
 export interface ThroughputResult {
   rows: Row[];
@@ -23,15 +31,37 @@ export interface ThroughputResult {
  * service round has a key of its own: a key's budget is per minute (up to 100,000, docs/spec.md
  * "Rate limits"), so back-to-back rounds on one key would run into it and measure 429s.
  */
-export async function throughputRounds(env: BenchEnvironment, generator: LoadGenerator, options: { seconds: number; connections: number }): Promise<ThroughputResult> {
+export async function throughputRounds(
+  env: BenchEnvironment,
+  generator: LoadGenerator,
+  options: { seconds: number; connections: number; /** Waited after a service round before its CPU is read: the usage flush's delay. */ settleMs: number },
+): Promise<ThroughputResult> {
   const round = (url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) =>
     generator.run({ kind: "throughput", url, method, headers, ...(body === undefined ? {} : { body }), seconds: options.seconds, connections: options.connections });
+  // The CPU a service round costs the server and the database, its off-path writes included (the
+  // request log and usage are flushed within settleMs): per request, a figure that the rest of
+  // the machine's load distorts far less than a rate, so two builds compare on it too.
+  const costed = async (run: () => Promise<Stats>): Promise<CostedStats> => {
+    const server = env.api.cpuSeconds();
+    const database = env.databaseCpuSeconds();
+    const stats = await run();
+    await sleep(options.settleMs);
+    const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, stats.requests);
+    const databaseAfter = env.databaseCpuSeconds();
+    return {
+      ...stats,
+      serverCpuUs: perRequest(env.api.cpuSeconds() - server),
+      databaseCpuUs: database === undefined || databaseAfter === undefined ? undefined : perRequest(databaseAfter - database),
+    };
+  };
   const question = JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } });
-  const runs: Record<"bare" | "me" | "messages", Stats[]> = { bare: [], me: [], messages: [] };
+  const runs: { bare: Stats[]; me: CostedStats[]; messages: CostedStats[] } = { bare: [], me: [], messages: [] };
   for (let n = 1; n <= ROUNDS; n += 1) {
     runs.bare.push(await round(`${env.bare.url}/`, "GET", {}));
-    runs.me.push(await round(`${env.api.url}/v1/me`, "GET", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}` }));
-    runs.messages.push(await round(`${env.api.url}/v1/messages`, "POST", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}`, "Content-Type": "application/json" }, question));
+    const meKey = await env.newKey(CHAT_SCOPES);
+    runs.me.push(await costed(() => round(`${env.api.url}/v1/me`, "GET", { Authorization: `Bearer ${meKey}` })));
+    const messagesKey = await env.newKey(CHAT_SCOPES);
+    runs.messages.push(await costed(() => round(`${env.api.url}/v1/messages`, "POST", { Authorization: `Bearer ${messagesKey}`, "Content-Type": "application/json" }, question)));
     console.error(`throughput round ${n} of ${ROUNDS}: bare ${rate(runs.bare)}, GET /v1/me ${rate(runs.me)}, POST /v1/messages ${rate(runs.messages)}`);
   }
   const baseline = medianRun(runs.bare);
@@ -57,12 +87,12 @@ export async function throughputRounds(env: BenchEnvironment, generator: LoadGen
   };
 }
 
-function versusBare(measure: string, runs: Stats[], baseline: Stats, target: number): Row {
+function versusBare(measure: string, runs: CostedStats[], baseline: Stats, target: number): Row {
   const median = medianRun(runs);
   const ratio = median.rps / baseline.rps;
   return {
     measure: `${measure} (median of ${runs.length})`,
-    value: `${throughput(median)} (rounds: ${allRates(runs)})`,
+    value: `${throughput(median)} (rounds: ${allRates(runs)}); CPU per request: ${cpuCost(runs)}`,
     bare: throughput(baseline),
     comparison: `${ratio.toFixed(3)}×`,
     target: `≥ ${target.toFixed(2)}×`,
@@ -72,3 +102,11 @@ function versusBare(measure: string, runs: Stats[], baseline: Stats, target: num
 
 const rate = (runs: Stats[]) => `${Math.round(runs.at(-1)?.rps ?? 0).toLocaleString("en-US")} req/s`;
 const allRates = (runs: Stats[]) => runs.map((run) => Math.round(run.rps).toLocaleString("en-US")).join(", ");
+
+/** The median CPU cost of the rounds, server and database apart: "88 µs server + 31 µs database". */
+function cpuCost(runs: CostedStats[]): string {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+  const server = `${Math.round(median(runs.map((run) => run.serverCpuUs)))} µs server`;
+  const database = runs.map((run) => run.databaseCpuUs).filter((value) => value !== undefined);
+  return database.length === runs.length ? `${server} + ${Math.round(median(database))} µs database` : server;
+}

@@ -15,6 +15,8 @@ import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/ben
  */
 const seen: Array<{ target: "bare" | "api"; path: string; authorization: string | undefined }> = [];
 const servers: Server[] = [];
+/** The "database" CPU the fake service reports: a millisecond per request it answered. */
+let databaseSeconds = 0;
 let env: BenchEnvironment;
 let generator: LoadGenerator;
 
@@ -25,12 +27,17 @@ async function recorder(target: "bare" | "api"): Promise<ChildServer> {
     const entry = { target, path: req.url ?? "", authorization: req.headers.authorization };
     // One entry per run of identical requests: the order of rounds, not every request.
     if (!last || last.target !== entry.target || last.path !== entry.path || last.authorization !== entry.authorization) seen.push(entry);
+    if (target === "api") databaseSeconds += 0.001;
     res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, rss: () => 0, samplePeak: () => () => 0, heapSnapshot: () => Promise.reject(new Error("none")), stop: async () => {} };
+  const cpuSeconds = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
+  return { url, rss: () => 0, cpuSeconds, samplePeak: () => () => 0, heapSnapshot: () => Promise.reject(new Error("none")), stop: async () => {} };
 }
 
 beforeAll(async () => {
@@ -44,6 +51,7 @@ beforeAll(async () => {
     setUpstreamPace: () => {},
     api: await recorder("api"),
     bare: await recorder("bare"),
+    databaseCpuSeconds: () => databaseSeconds,
     databaseLabel: "none",
     stop: async () => {},
   };
@@ -58,7 +66,7 @@ afterAll(async () => {
 
 describe("throughput rounds", () => {
   it("alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
-    const result = await throughputRounds(env, generator, { seconds: 1, connections: 2 });
+    const result = await throughputRounds(env, generator, { seconds: 1, connections: 2, settleMs: 0 });
     expect(ROUNDS).toBe(3);
     expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
     const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
@@ -74,5 +82,13 @@ describe("throughput rounds", () => {
     expect(meRow?.target).toBe("≥ 0.20×");
     expect(messagesRow?.target).toBe("≥ 0.10×");
     expect(meRow?.value).toMatch(/rounds: [\d,]+, [\d,]+, [\d,]+/);
+    // Each service row carries the CPU a request cost: the server's (here this process's) and the database's.
+    for (const row of [meRow, messagesRow]) {
+      const cost = /CPU per request: (\d+) µs server \+ (\d+) µs database$/.exec(row?.value ?? "");
+      expect(cost, row?.value).not.toBeNull();
+      expect(Number(cost?.[1])).toBeGreaterThan(0);
+      expect(Number(cost?.[2])).toBeGreaterThanOrEqual(995);
+      expect(Number(cost?.[2])).toBeLessThanOrEqual(1005);
+    }
   });
 });
