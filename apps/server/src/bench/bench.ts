@@ -10,6 +10,7 @@ import { difference, latency, machine, markdown, mib, type Row } from "./report"
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
 import { ROUNDS, type ThroughputResult, throughputRounds } from "./throughput-rounds";
+import { workerRounds } from "./worker-rounds";
 import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
 
 /**
@@ -80,6 +81,7 @@ async function main() {
   const throughputs = await throughputRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS, settleMs: USAGE_FLUSH_MS + 500 });
   rows.push(...throughputs.rows);
   if (process.env.BENCH_ONLY === "throughput") return report(rows, startedAt, throughputs, env);
+  rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } };
 

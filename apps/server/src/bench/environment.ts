@@ -23,6 +23,8 @@ export interface BenchEnvironment {
   setUpstreamPace(pace: UpstreamPace): void;
   api: ChildServer;
   bare: ChildServer;
+  /** Another instance of the service on the same database and settings (stopped by the caller), e.g. with WORKERS. */
+  startService(options?: Pick<ChildServerOptions, "workers">): Promise<ChildServer>;
   /** CPU seconds the embedded PostgreSQL (all its processes) has used so far; undefined for one at DATABASE_URL. */
   databaseCpuSeconds(): number | undefined;
   /** Where the database runs, for the report. */
@@ -58,19 +60,19 @@ export async function startBenchEnvironment(options: Pick<ChildServerOptions, "h
   const upstreamUrl = await listen(upstream.server);
   if (options.heapSnapshotDir) mkdirSync(options.heapSnapshotDir, { recursive: true });
   const bare = await startChildServer("bare-server", {});
-  const api = await startChildServer(
-    "main",
-    {
-      DATABASE_URL: url,
-      SECRET_KEY: secretKey,
-      UPSTREAM_CHAT_URL: upstreamUrl,
-      ADMIN_API_PORT: "0",
-      LOG_LEVEL: "warn",
-      MGA_PRINT_BANNER: "0",
-      ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
-    },
-    { heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined, workers: options.workers },
-  );
+  const serviceEnv = {
+    DATABASE_URL: url,
+    SECRET_KEY: secretKey,
+    UPSTREAM_CHAT_URL: upstreamUrl,
+    ADMIN_API_PORT: "0",
+    LOG_LEVEL: "warn",
+    MGA_PRINT_BANNER: "0",
+    ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
+  };
+  const api = await startChildServer("main", serviceEnv, {
+    heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined,
+    workers: options.workers,
+  });
   return {
     db,
     organizationId: org.id,
@@ -79,6 +81,7 @@ export async function startBenchEnvironment(options: Pick<ChildServerOptions, "h
     setUpstreamPace: upstream.setPace,
     api,
     bare,
+    startService: (service = {}) => startChildServer("main", serviceEnv, { workers: service.workers }),
     databaseCpuSeconds: () => (dir ? cpuSeconds(postmasterPid(path.join(dir, "pg"))) : undefined),
     databaseLabel: dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",
     async stop() {

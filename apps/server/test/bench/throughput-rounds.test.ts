@@ -5,6 +5,7 @@ import type { ChildServer } from "../../src/bench/child-server";
 import type { BenchEnvironment } from "../../src/bench/environment";
 import { type LoadGenerator, startLoadGenerator } from "../../src/bench/load-process";
 import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/bench/throughput-rounds";
+import { workerRounds } from "../../src/bench/worker-rounds";
 
 /**
  * `pnpm bench`'s throughput rounds (issue 27): bare, GET /v1/me and POST /v1/messages run
@@ -13,14 +14,18 @@ import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/ben
  * ceiling, flagged when it is under 25,000 req/s. Here the "servers" are plain handlers in
  * this process that record what reached them.
  */
-const seen: Array<{ target: "bare" | "api"; path: string; authorization: string | undefined }> = [];
+const seen: Array<{ target: Target; path: string; authorization: string | undefined }> = [];
 const servers: Server[] = [];
 /** The "database" CPU the fake service reports: a millisecond per request it answered. */
 let databaseSeconds = 0;
+/** The options of every extra service the bench started. */
+const startedWith: unknown[] = [];
 let env: BenchEnvironment;
 let generator: LoadGenerator;
 
-async function recorder(target: "bare" | "api"): Promise<ChildServer> {
+type Target = "bare" | "api" | "workers";
+
+async function recorder(target: Target): Promise<ChildServer> {
   const server = createServer((req, res) => {
     req.resume();
     const last = seen.at(-1);
@@ -52,6 +57,10 @@ beforeAll(async () => {
     api: await recorder("api"),
     bare: await recorder("bare"),
     databaseCpuSeconds: () => databaseSeconds,
+    startService: async (options) => {
+      startedWith.push(options);
+      return recorder("workers");
+    },
     databaseLabel: "none",
     stop: async () => {},
   };
@@ -90,5 +99,18 @@ describe("throughput rounds", () => {
       expect(Number(cost?.[2])).toBeGreaterThanOrEqual(995);
       expect(Number(cost?.[2])).toBeLessThanOrEqual(1005);
     }
+  });
+
+  it("compares GET /v1/me on one worker and on a second service with WORKERS=2, alternated, each round on a fresh key", { timeout: 60_000 }, async () => {
+    seen.length = 0;
+    const rows = await workerRounds(env, generator, { seconds: 1, connections: 2 });
+    expect(startedWith).toEqual([{ workers: 2 }]);
+    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["api /v1/me", "workers /v1/me"]).flat());
+    expect(new Set(seen.map((entry) => entry.authorization)).size).toBe(6);
+    const [one, two] = rows;
+    expect(one?.measure).toContain("WORKERS=1");
+    expect(two?.measure).toContain("WORKERS=2");
+    const rate = (row: typeof one) => Number(/^([\d,]+) req\/s/.exec(row?.value ?? "")?.[1]?.replaceAll(",", ""));
+    expect(two?.comparison).toBe(`${(rate(two) / rate(one)).toFixed(2)}× of one worker`);
   });
 });
