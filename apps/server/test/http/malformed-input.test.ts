@@ -6,7 +6,7 @@ import type { UntypedJson } from "../support/untyped-json";
 
 /**
  * The malformed requests that once answered 500 (some without a key), each now a 4xx in the
- * envelope naming what is wrong, and nothing stored. The fuzz test (fuzz.test.ts) generates
+ * envelope naming what is wrong, and nothing stored. The fuzz tests (test/fuzz/) generate
  * hundreds more of their kind.
  */
 let app: TestApp;

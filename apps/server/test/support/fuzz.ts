@@ -7,7 +7,7 @@ import { createIntegration } from "@mga/core/partners/integrations";
 import { createStaff, signInStaff } from "@mga/core/staff";
 import { createWebhookEndpoint } from "@mga/core/webhooks";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { undocumentedStatus } from "../support/documented-statuses";
 import { ACME_TENANT } from "../support/tenants";
 import { answer, upstreamAnswers, upstreamServer, useAppWithMockedUpstream } from "../support/upstream-mock";
@@ -27,9 +27,9 @@ import type { UntypedJson } from "../support/untyped-json";
  * stop at the first bad answer: it records every one and fails at the end listing them all,
  * each with the request that reproduces it.
  */
-const setup = useAppWithMockedUpstream();
+let setup: ReturnType<typeof useAppWithMockedUpstream>;
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+export const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const MAX_BODY_BYTES = 1024 * 1024;
 const INTEGRATION = "fuzz-los";
 const TEAM = "fuzz-team";
@@ -73,7 +73,7 @@ const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conve
 // ---------------------------------------------------------------------------------------
 // Fixture: one organization with everything a route can name, made through core and the API.
 // ---------------------------------------------------------------------------------------
-interface Fixture {
+export interface Fixture {
   fuzzKey: string;
   fuzzKeyId: string;
   controlKey: string;
@@ -90,112 +90,120 @@ interface Fixture {
   organizationId: string;
   endpointId: string;
 }
-let f: Fixture;
-let snapshot: Snapshot;
-let sent = 0;
+export let f: Fixture;
+export let snapshot: Snapshot;
+export let sent = 0;
 const JSON_CT = { "Content-Type": "application/json" };
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
-beforeAll(async () => {
-  const app = setup.app;
-  const db = app.t.db;
-  const fuzz = await app.newKey({ tenant: ACME_TENANT, scopes: ALL_SCOPES, rateLimitPerMinute: 100_000 });
-  const control = await createApiKey(db, {
-    organizationId: fuzz.organizationId,
-    name: "fuzz control",
-    scopes: ["chat:read", "chat:write", "embed:users:read", "embed:teams:read"],
-    rateLimitPerMinute: 100_000,
+/**
+ * The fuzz fixture of one test file: a server with a mocked upstream, an organization with a
+ * team, a user, conversations, a signed-in hosted chat, a webhook endpoint and a signed-in staff
+ * admin; then the snapshot every batch is compared with.
+ */
+export function useFuzzFixture(): void {
+  setup = useAppWithMockedUpstream();
+  beforeAll(async () => {
+    const app = setup.app;
+    const db = app.t.db;
+    const fuzz = await app.newKey({ tenant: ACME_TENANT, scopes: ALL_SCOPES, rateLimitPerMinute: 100_000 });
+    const control = await createApiKey(db, {
+      organizationId: fuzz.organizationId,
+      name: "fuzz control",
+      scopes: ["chat:read", "chat:write", "embed:users:read", "embed:teams:read"],
+      rateLimitPerMinute: 100_000,
+    });
+    await createIntegration(db, { organizationId: fuzz.organizationId, slug: INTEGRATION });
+    await bindLaunchKey(db, { apiKeyId: fuzz.id, publicName: INTEGRATION });
+    const call = (method: string, path: string, key: string | undefined, body?: unknown) =>
+      app.request(path, { method, key, headers: JSON_CT, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+    const team = await call("PUT", `/v1/integrations/${INTEGRATION}/teams/${TEAM}`, fuzz.key, { name: "Fuzz team" });
+    expect(team.status, team.text).toBe(201);
+    const user = await call("PUT", `/v1/integrations/${INTEGRATION}/users/${USER}`, fuzz.key, { email: USER_EMAIL, name: "Fuzz User", team_external_id: TEAM });
+    expect(user.status, user.text).toBe(201);
+
+    upstreamAnswers(answer());
+    const converse = async (key: string) => {
+      const res = await call("POST", "/v1/messages", key, { message: "What is the FHA minimum down payment?", user: { external_user_id: "fuzz-end-user" } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.conversation_id as string;
+    };
+    const conversationId = await converse(fuzz.key);
+    const controlConversationId = await converse(control.plaintext);
+    // From here on nothing answers as the upstream: a fuzzed request that reached it would be a 502.
+    upstreamServer.resetHandlers();
+
+    // Two conversations per list below, so that each has a next page, and the cursors of real pages.
+    const startConversation = async (key: string, externalUserId: string) => expect((await call("POST", "/v1/conversations", key, { user: { external_user_id: externalUserId } })).status).toBe(201);
+    await startConversation(fuzz.key, "fuzz-end-user");
+    await startConversation(fuzz.key, "fuzz-other-user");
+    await startConversation(fuzz.key, "fuzz-other-user");
+    await startConversation(control.plaintext, "fuzz-end-user");
+    const nextCursor = async (key: string, path: string) => {
+      const res = await app.request(path, { key });
+      expect(typeof res.body?.next_cursor, `${path}: ${res.text}`).toBe("string");
+      return res.body.next_cursor as string;
+    };
+    const cursors = {
+      anotherKeysList: await nextCursor(control.plaintext, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
+      anotherUsersList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-other-user&limit=1"),
+      ownList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
+      anotherConversationsHistory: await nextCursor(control.plaintext, `/v1/conversations/${controlConversationId}/messages?limit=1`),
+      newestFirstHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1&order=desc`),
+      ownHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1`),
+    };
+    const foreignCursors = {
+      "/v1/conversations": [cursors.anotherKeysList, cursors.anotherUsersList, cursors.ownHistory],
+      // The fuzzed history reads oldest first.
+      "/v1/conversations/{conversationId}/messages": [cursors.anotherConversationsHistory, cursors.newestFirstHistory, cursors.ownList],
+      "*": Object.values(cursors),
+    };
+
+    // A signed-in hosted chat: launch, consume, site login, chat token.
+    const launch = await call("POST", "/v1/embed-sessions", fuzz.key, { integration: INTEGRATION, user: { external_user_id: USER }, loan_context: { external_loan_id: "LN-FUZZ-1" } });
+    expect(launch.status, launch.text).toBe(201);
+    const code = new URLSearchParams(new URL(launch.body.launch_url as string).hash.slice(1)).get("code");
+    const consumed = await call("POST", "/embed/api/launches/consume", undefined, { code });
+    expect(consumed.status, consumed.text).toBe(200);
+    const siteAccountId = (await db.sql.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])).rows[0].site_account_id as string;
+    await completeSiteLogin(db, { sessionToken: consumed.body.session_token, siteAccountId });
+    const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
+    expect(session.body?.status, session.text).toBe("authorized");
+
+    const { endpoint } = await createWebhookEndpoint(db, { organizationId: fuzz.organizationId, url: "https://hooks.example.com/fuzz", eventTypes: ["user.disabled"], allowPrivateAddresses: false });
+    await createStaff(db, { ...STAFF, role: "admin", actor: "fuzz-test" });
+    const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
+
+    f = {
+      fuzzKey: fuzz.key,
+      fuzzKeyId: fuzz.id,
+      controlKey: control.plaintext,
+      conversationId,
+      controlConversationId,
+      staffCookie: `mga_staff=${encodeURIComponent(staff.sessionToken)}`,
+      staffCsrf: staff.staff.csrfToken,
+      chatToken: session.body.chat_token as string,
+      foreignCursors,
+      organizationId: fuzz.organizationId,
+      endpointId: endpoint.id,
+    };
+    snapshot = await stableSnapshot();
   });
-  await createIntegration(db, { organizationId: fuzz.organizationId, slug: INTEGRATION });
-  await bindLaunchKey(db, { apiKeyId: fuzz.id, publicName: INTEGRATION });
-  const call = (method: string, path: string, key: string | undefined, body?: unknown) =>
-    app.request(path, { method, key, headers: JSON_CT, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 
-  const team = await call("PUT", `/v1/integrations/${INTEGRATION}/teams/${TEAM}`, fuzz.key, { name: "Fuzz team" });
-  expect(team.status, team.text).toBe(201);
-  const user = await call("PUT", `/v1/integrations/${INTEGRATION}/users/${USER}`, fuzz.key, { email: USER_EMAIL, name: "Fuzz User", team_external_id: TEAM });
-  expect(user.status, user.text).toBe(201);
-
-  upstreamAnswers(answer());
-  const converse = async (key: string) => {
-    const res = await call("POST", "/v1/messages", key, { message: "What is the FHA minimum down payment?", user: { external_user_id: "fuzz-end-user" } });
-    expect(res.status, res.text).toBe(200);
-    return res.body.conversation_id as string;
-  };
-  const conversationId = await converse(fuzz.key);
-  const controlConversationId = await converse(control.plaintext);
-  // From here on nothing answers as the upstream: a fuzzed request that reached it would be a 502.
-  upstreamServer.resetHandlers();
-
-  // Two conversations per list below, so that each has a next page, and the cursors of real pages.
-  const startConversation = async (key: string, externalUserId: string) => expect((await call("POST", "/v1/conversations", key, { user: { external_user_id: externalUserId } })).status).toBe(201);
-  await startConversation(fuzz.key, "fuzz-end-user");
-  await startConversation(fuzz.key, "fuzz-other-user");
-  await startConversation(fuzz.key, "fuzz-other-user");
-  await startConversation(control.plaintext, "fuzz-end-user");
-  const nextCursor = async (key: string, path: string) => {
-    const res = await app.request(path, { key });
-    expect(typeof res.body?.next_cursor, `${path}: ${res.text}`).toBe("string");
-    return res.body.next_cursor as string;
-  };
-  const cursors = {
-    anotherKeysList: await nextCursor(control.plaintext, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
-    anotherUsersList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-other-user&limit=1"),
-    ownList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
-    anotherConversationsHistory: await nextCursor(control.plaintext, `/v1/conversations/${controlConversationId}/messages?limit=1`),
-    newestFirstHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1&order=desc`),
-    ownHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1`),
-  };
-  const foreignCursors = {
-    "/v1/conversations": [cursors.anotherKeysList, cursors.anotherUsersList, cursors.ownHistory],
-    // The fuzzed history reads oldest first.
-    "/v1/conversations/{conversationId}/messages": [cursors.anotherConversationsHistory, cursors.newestFirstHistory, cursors.ownList],
-    "*": Object.values(cursors),
-  };
-
-  // A signed-in hosted chat: launch, consume, site login, chat token.
-  const launch = await call("POST", "/v1/embed-sessions", fuzz.key, { integration: INTEGRATION, user: { external_user_id: USER }, loan_context: { external_loan_id: "LN-FUZZ-1" } });
-  expect(launch.status, launch.text).toBe(201);
-  const code = new URLSearchParams(new URL(launch.body.launch_url as string).hash.slice(1)).get("code");
-  const consumed = await call("POST", "/embed/api/launches/consume", undefined, { code });
-  expect(consumed.status, consumed.text).toBe(200);
-  const siteAccountId = (await db.sql.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])).rows[0].site_account_id as string;
-  await completeSiteLogin(db, { sessionToken: consumed.body.session_token, siteAccountId });
-  const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
-  expect(session.body?.status, session.text).toBe("authorized");
-
-  const { endpoint } = await createWebhookEndpoint(db, { organizationId: fuzz.organizationId, url: "https://hooks.example.com/fuzz", eventTypes: ["user.disabled"], allowPrivateAddresses: false });
-  await createStaff(db, { ...STAFF, role: "admin", actor: "fuzz-test" });
-  const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
-
-  f = {
-    fuzzKey: fuzz.key,
-    fuzzKeyId: fuzz.id,
-    controlKey: control.plaintext,
-    conversationId,
-    controlConversationId,
-    staffCookie: `mga_staff=${encodeURIComponent(staff.sessionToken)}`,
-    staffCsrf: staff.staff.csrfToken,
-    chatToken: session.body.chat_token as string,
-    foreignCursors,
-    organizationId: fuzz.organizationId,
-    endpointId: endpoint.id,
-  };
-  snapshot = await stableSnapshot();
-});
-
-afterAll(() => agent.destroy());
+  afterAll(() => agent.destroy());
+}
 
 // ---------------------------------------------------------------------------------------
 // The control: what the control key reads, and the rows of every table.
 // ---------------------------------------------------------------------------------------
-interface Snapshot {
+export interface Snapshot {
   reads: Record<string, unknown>;
   counts: Record<string, number>;
   rows: Record<string, string>;
 }
 
-async function takeSnapshot(): Promise<Snapshot> {
+export async function takeSnapshot(): Promise<Snapshot> {
   const app = setup.app;
   const reads: Record<string, unknown> = {};
   for (const path of [
@@ -247,7 +255,7 @@ function withoutRequestIds(value: unknown): unknown {
 // ---------------------------------------------------------------------------------------
 // Requests: sent raw (node:http), so a malformed target or body reaches the server as written.
 // ---------------------------------------------------------------------------------------
-interface Case {
+export interface Case {
   /** Which malformation: `<family>` or `<family>:<variant>`. */
   family: string;
   admin: boolean;
@@ -260,14 +268,14 @@ interface Case {
   chunked?: boolean;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
   body: UntypedJson;
 }
 
-function send(c: Case): Promise<Answer> {
+export function send(c: Case): Promise<Answer> {
   sent += 1;
   const base = new URL(c.admin ? setup.app.adminUrl : setup.app.baseUrl);
   const headers: Record<string, string> = { ...c.headers };
@@ -343,7 +351,7 @@ function expectTrpcError(res: Answer): string | undefined {
 }
 
 /** The answer a case must get: tRPC's error shape under /trpc, the envelope everywhere else. */
-const expectRefusal = (c: Case, res: Answer) => (c.admin && c.target.startsWith("/trpc/") ? expectTrpcError(res) : expectErrorEnvelope(res));
+export const expectRefusal = (c: Case, res: Answer) => (c.admin && c.target.startsWith("/trpc/") ? expectTrpcError(res) : expectErrorEnvelope(res));
 
 interface Violation {
   family: string;
@@ -367,7 +375,7 @@ function describeCase(c: Case): string {
  * recorded (the property itself never fails, so one defect does not hide the others); the batch
  * fails at the end with all of them.
  */
-async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numRuns: number, seed: number) {
+export async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numRuns: number, seed: number) {
   const violations: Violation[] = [];
   const before = sent;
   const logsBefore = setup.app.logs.length;
@@ -407,7 +415,7 @@ async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numRuns: nu
 }
 
 /** What differs between two snapshots, one line per changed read, count or table. */
-function differences(before: Snapshot, after: Snapshot): string[] {
+export function differences(before: Snapshot, after: Snapshot): string[] {
   const lines: string[] = [];
   for (const [path, read] of Object.entries(before.reads)) {
     if (JSON.stringify(read) !== JSON.stringify(after.reads[path])) lines.push(`GET ${path}: ${JSON.stringify(read).slice(0, 300)} -> ${JSON.stringify(after.reads[path]).slice(0, 300)}`);
@@ -645,9 +653,9 @@ function invalidJsonTextArb(value: Json, maxDepth: number): fc.Arbitrary<{ varia
 // ---------------------------------------------------------------------------------------
 // Routes and the cases of each.
 // ---------------------------------------------------------------------------------------
-type Surface = "v1" | "sse" | "trpc" | "site" | "embed";
+export type Surface = "v1" | "sse" | "trpc" | "site" | "embed";
 
-interface Route {
+export interface Route {
   surface: Surface;
   admin?: boolean;
   method: "GET" | "POST" | "PUT" | "PATCH";
@@ -670,7 +678,7 @@ const bodyType = (route: Route) => (route.body?.type === "form" ? "application/x
  * A case of `route` with the given credentials; the rest (method, target, body and its type)
  * as the route normally has it unless given. `contentType: ""` sends no Content-Type.
  */
-function caseOf(
+export function caseOf(
   route: Route,
   family: string,
   credentials: Record<string, string>,
@@ -819,7 +827,7 @@ function withCookie(c: Case, cookie: string | undefined): Case {
   return { ...c, family: `${c.family} +cookie "${cookie}"`, headers: { ...c.headers, Cookie: existing ? `${cookie}; ${existing}` : cookie } };
 }
 
-function surfaceArb(routes: Route[]): fc.Arbitrary<Case> {
+export function surfaceArb(routes: Route[]): fc.Arbitrary<Case> {
   const perRoute = routes.map((route) => fc.oneof(...pipelineCases(route), ...(route.semantic ?? []).map((arbitrary) => ({ weight: 3, arbitrary }))));
   return fc.tuple(fc.oneof(...perRoute), cookieArb).map(([c, cookie]) => withCookie(c, cookie));
 }
@@ -1000,7 +1008,7 @@ function sseSemantic(route: Route): Array<fc.Arbitrary<Case>> {
   ];
 }
 
-function buildRoutes(): Record<Surface, Route[]> {
+export function buildRoutes(): Record<Surface, Route[]> {
   const v1Credentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }, { "X-API-Key": f.fuzzKey }, { Authorization: "Bearer mga_fuzz_not_a_key" }];
   const pathValues: Record<string, string> = {
     conversationId: f.conversationId,
@@ -1386,10 +1394,14 @@ function consoleQueryRoutes(staff: Record<string, string>, credentials: Array<Re
   });
 }
 
+/** The fuzzed test app (listeners, logs) once the fixture is up. */
+export const fuzzedApp = () => setup.app;
+
 // ---------------------------------------------------------------------------------------
-// The batches.
+// The batches: one per surface, each with its own seed (SEED + its index here, as when they
+// ran in one file), so a failure found before the split replays the same way.
 // ---------------------------------------------------------------------------------------
-const BATCHES: Array<{ surface: Surface; title: string; numRuns: number }> = [
+export const BATCHES: Array<{ surface: Surface; title: string; numRuns: number }> = [
   { surface: "v1", title: "/v1 REST (every operation of the OpenAPI document)", numRuns: 200 },
   { surface: "sse", title: "the SSE message routes (stream: true)", numRuns: 90 },
   { surface: "trpc", title: "/trpc on the admin listener", numRuns: 160 },
@@ -1397,103 +1409,9 @@ const BATCHES: Array<{ surface: Surface; title: string; numRuns: number }> = [
   { surface: "embed", title: "/embed hosted-chat routes", numRuns: 100 },
 ];
 
-describe("fuzzing: malformed requests are 4xx errors and change nothing", () => {
-  let routes: Record<Surface, Route[]>;
-  beforeAll(() => {
-    routes = buildRoutes();
-  });
-
-  BATCHES.forEach(({ surface, title, numRuns }, index) => {
-    it(`${title}: ${numRuns} requests`, { timeout: 60_000 }, async () => {
-      await runBatch(title, surfaceArb(routes[surface]), numRuns, SEED + index);
-    });
-  });
-
-  it("every method to every route: 405 with Allow for what a path does not answer, HEAD as GET without a body", { timeout: 120_000 }, async () => {
-    const violations: string[] = [];
-    const logsBefore = setup.app.logs.length;
-    const documented = Object.entries(buildOpenApiDocument(setup.app.baseUrl).paths ?? {}).map(([template, item]) => ({
-      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-      methods: Object.keys(item as object).map((method) => method.toUpperCase()),
-    }));
-    /** What each path outside /v1 answers: the contract, written out. */
-    const answered: Record<string, string[]> = {
-      "/trpc/staff.signIn": ["POST"],
-      "/trpc/staff.organizations.create": ["POST"],
-      "/trpc/staff.organizations.rename": ["POST"],
-      "/trpc/staff.organizations.list": ["GET", "HEAD"],
-      "/trpc/system.status": ["GET", "HEAD"],
-      "/trpc/staff.keys.create": ["POST"],
-      "/trpc/staff.keys.update": ["POST"],
-      "/trpc/staff.keys.roll": ["POST"],
-      "/trpc/staff.keys.expiring": ["GET", "HEAD"],
-      "/trpc/staff.webhooks.create": ["POST"],
-      "/trpc/staff.webhooks.update": ["POST"],
-      "/trpc/staff.webhooks.sendTestEvent": ["POST"],
-      "/trpc/staff.webhooks.redeliver": ["POST"],
-      "/trpc/staff.webhooks.rollSecret": ["POST"],
-      "/trpc/staff.usage.requestLog": ["GET", "HEAD"],
-      "/trpc/staff.usage.organizationUsage": ["GET", "HEAD"],
-      "/trpc/staff.usage.keyUsage": ["GET", "HEAD"],
-      "/trpc/staff.usage.usageOverview": ["GET", "HEAD"],
-      "/trpc/staff.usage.findRequest": ["GET", "HEAD"],
-      "/trpc/staff.partnerUsers.conversations": ["GET", "HEAD"],
-      "/site/login": ["GET", "HEAD", "POST"],
-      "/site/password-setup": ["GET", "HEAD", "POST"],
-      "/site/verify-email": ["GET", "HEAD", "POST"],
-      "/site/password-reset": ["GET", "HEAD", "POST"],
-      "/site/api/password-setup/check": ["POST"],
-      "/site/api/login-complete": ["POST"],
-      "/embed/api/launches/consume": ["POST"],
-      "/embed/api/chat/messages": ["POST"],
-      "/embed/api/chat/check": ["GET", "HEAD"],
-      // Its GET hands out the session's one chat token: no HEAD.
-      "/embed/api/session": ["GET"],
-      [`/embed/api/chat/conversations/${f.conversationId}/messages`]: ["GET", "HEAD"],
-      [`/embed/api/chat/conversations/${f.conversationId}/stream`]: ["GET", "HEAD"],
-      [`/embed/api/chat/conversations/${f.conversationId}/cancel`]: ["POST"],
-      "/embed/demo-partner": ["GET", "HEAD"],
-    };
-    const expectedMethods = (route: Route): string[] => {
-      if (route.surface !== "v1" && route.surface !== "sse") return answered[route.path] ?? [];
-      const methods = documented.find((item) => item.pattern.test(route.path))?.methods ?? [];
-      return methods.includes("GET") ? [...methods, "HEAD"] : methods;
-    };
-    const seen = new Set<string>();
-    for (const route of Object.values(routes).flat()) {
-      if (seen.has(`${route.admin === true}${route.path}`)) continue;
-      seen.add(`${route.admin === true}${route.path}`);
-      const allowed = expectedMethods(route);
-      if (allowed.length === 0) violations.push(`${route.path}: the test does not know what it answers`);
-      for (const credentials of route.credentials) {
-        for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]) {
-          const label = `${route.admin ? "[admin] " : ""}${method} ${route.path} {${Object.keys(credentials).join(", ")}}`;
-          if (allowed.includes(method)) {
-            if (method !== "HEAD") continue;
-            // HEAD is GET without its body: same status, with the same credentials.
-            const [head, get] = [
-              await send(caseOf(route, "HEAD", credentials, { method: "HEAD", body: undefined })),
-              await send(caseOf(route, "GET", credentials, { method: "GET", body: undefined })),
-            ];
-            if (head.status !== get.status || head.text !== "") violations.push(`${label}: ${head.status} with ${head.text.length} bytes, GET answered ${get.status}`);
-            continue;
-          }
-          // A body that would be refused if it were read: the method is refused first.
-          const c = caseOf(route, `method ${method}`, credentials, { method, body: method === "GET" || method === "HEAD" ? undefined : Buffer.from("{oops"), contentType: "application/json" });
-          const res = await send(c);
-          const allow = String(res.headers.allow ?? "");
-          if (res.status !== 405) violations.push(`${label}: ${res.status} ${res.text.slice(0, 160)}`);
-          else if (allow.split(", ").sort().join() !== [...allowed].sort().join()) violations.push(`${label}: Allow "${allow}", expected ${allowed.join(", ")}`);
-          else if (method !== "HEAD" && expectRefusal(c, res)) violations.push(`${label}: ${expectRefusal(c, res)}; ${res.text.slice(0, 160)}`);
-        }
-      }
-    }
-    const changes = differences(snapshot, await takeSnapshot());
-    const errorLines = setup.app.logs.slice(logsBefore).filter((line) => line.includes('"level":"error"'));
-    expect({ violations, changes, errorLines }).toEqual({ violations: [], changes: [], errorLines: [] });
-  });
-
-  it("sent at least 300 generated requests across all surfaces", () => {
-    expect(sent).toBeGreaterThanOrEqual(300);
-  });
-});
+/** One surface's batch with its seed. */
+export function batchOf(surface: Surface): { title: string; numRuns: number; seed: number } {
+  const index = BATCHES.findIndex((batch) => batch.surface === surface);
+  const batch = BATCHES[index]!;
+  return { title: batch.title, numRuns: batch.numRuns, seed: SEED + index };
+}
