@@ -70,18 +70,33 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
     });
 
     it("survives a crash between the 202 and completion: another instance finishes it", async () => {
-      const stopped = await startTestApp({ shareDatabaseWith: app, workers: false });
-      const p = await newPartner(stopped, { slug: "crash-los" });
-      await p.put("/users/c", { email: "c@acme.test" });
-      const accepted = await post(p, "/users/c/deletions", {}, "crash-1");
-      expect(accepted.status).toBe(202);
-      // The instance that accepted the request goes away before any worker ran the job.
-      await stopped.close();
-      const { rows } = await db().sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id]);
-      expect(rows[0].status).toBe("queued");
-      // The job is durable: this test's main instance (workers on) completes it.
-      const viaMain = { ...p, get: (path: string) => app.request(`${p.base}${path}`, { key: p.key }) };
-      expect((await pollUntilDone(viaMain as Partner, accepted.body.operation.operation_id)).operation.status).toBe("completed");
+      // A database of its own, with no worker on it until the finishing instance starts: this
+      // file's main instance would otherwise take the job before its state is read.
+      const keeper = await startTestApp({ workers: false });
+      const stopped = await startTestApp({ shareDatabaseWith: keeper, workers: false });
+      let stoppedOpen = true;
+      try {
+        const p = await newPartner(stopped, { slug: "crash-los" });
+        await p.put("/users/c", { email: "c@acme.test" });
+        const accepted = await p.post("/users/c/deletions", {}, undefined, { "Idempotency-Key": "crash-1" });
+        expect(accepted.status).toBe(202);
+        // The instance that accepted the request goes away before any worker ran the job.
+        await stopped.close();
+        stoppedOpen = false;
+        const { rows } = await keeper.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id]);
+        expect(rows[0].status).toBe("queued");
+        // The job is durable: another instance, workers on, completes it.
+        const finisher = await startTestApp({ shareDatabaseWith: keeper });
+        try {
+          const viaFinisher = { ...p, get: (path: string) => finisher.request(`${p.base}${path}`, { key: p.key }) };
+          expect((await pollUntilDone(viaFinisher as Partner, accepted.body.operation.operation_id)).operation.status).toBe("completed");
+        } finally {
+          await finisher.close();
+        }
+      } finally {
+        if (stoppedOpen) await stopped.close();
+        await keeper.close();
+      }
     });
 
     it("starts a new generation with new identities for a deleted user only", async () => {
