@@ -13,6 +13,7 @@ import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
 import { eventToWire } from "@mga/api";
 import { flushUsage, sweepUsage } from "@mga/core/usage";
 import { clusterExposition } from "./cluster/cluster-metrics";
+import { shareKeyChangesWithSiblings } from "./cluster/key-change-relay";
 import { runPrimary } from "./cluster/run-primary";
 import { workerListening } from "./cluster/worker-messages";
 import { directoryFromEnv } from "./directory";
@@ -52,6 +53,8 @@ async function main() {
   });
   // Verified keys answered from memory, kept true across instances by LISTEN/NOTIFY (docs/architecture.md, "Hot path").
   const keyCache = startKeyCache(connection.db, connection.url, {}, observer);
+  // A worker's changes reach its siblings' caches before the change's request is answered (cluster/key-change-relay.ts).
+  if (cluster.worker) shareKeyChangesWithSiblings(keyCache.cache);
   await keyCache.ready;
   // Streamed answers: generated whatever their connections do, resumable on any instance (docs/decisions.md, "Resumable answers").
   const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) => logger.warn(message, fields));

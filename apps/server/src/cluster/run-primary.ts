@@ -4,6 +4,7 @@ import { createLogger } from "../log";
 import { startBanner } from "../start-banner";
 import { serveClusterMetrics } from "./cluster-metrics";
 import { connectionBudgetProblem } from "./connection-budget";
+import { relayKeyChanges } from "./key-change-relay";
 import { superviseWorkers } from "./worker-supervisor";
 
 /**
@@ -31,6 +32,7 @@ export async function runPrimary(env: Env): Promise<void> {
     throw new Error(problem);
   }
   serveClusterMetrics();
+  relayKeyChanges();
   const workers = superviseWorkers({ count: env.WORKERS, logger });
 
   let stopping = false;

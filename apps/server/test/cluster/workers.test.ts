@@ -4,8 +4,10 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { revokeApiKey } from "@mga/core/keys";
+import { createStaff } from "@mga/core/staff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startPacedUpstream, startServerProcess } from "../support/server-process";
+import { staffClient } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
 import { readSse } from "../support/upstream-mock";
 
@@ -15,6 +17,7 @@ import { readSse } from "../support/upstream-mock";
  * for the drain). Which worker answered a request is read from the JSON log line of its
  * X-Request-Id (`"message":"request"`, with the worker's `pid`).
  */
+const STAFF = { email: "ops@mga.test", password: "workers test password 1" };
 let upstream: Awaited<ReturnType<typeof startPacedUpstream>>;
 let app: TestApp;
 beforeAll(async () => {
@@ -184,6 +187,47 @@ describe("two workers on one port", () => {
       expect(await server.exited).toBe(0);
     } finally {
       server.child.kill("SIGKILL");
+    }
+  });
+
+  it("refuse a key revoked through either worker's console on the very next request, without waiting for its notification", { timeout: 120_000 }, async () => {
+    const server = await startTwoWorkers({ databaseUrl: app.t.url });
+    // The key caches' LISTEN connections are stopped (SIGSTOP to their PostgreSQL backends), so
+    // no notification reaches any worker: what a worker knows of the revocation, it knows from
+    // the worker that made it.
+    const listeners = (await app.t.db.sql.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'mga key cache' AND datname = current_database()")).rows.map(
+      (row) => row.pid,
+    );
+    try {
+      expect(listeners.length).toBeGreaterThanOrEqual(2);
+      await createStaff(app.t.db, { ...STAFF, role: "admin", actor: "test" });
+      const adminUrl = String(logLines(server).find((line) => line.message === "listening")?.admin_api_url);
+      const console = staffClient(() => adminUrl);
+      const session = await console.signIn(STAFF.email, STAFF.password);
+      const revoked = await app.newKey();
+      const warm = await burst(server.baseUrl, revoked.key, 20, 10);
+      expect(warm.map((res) => res.status)).toEqual(Array(20).fill(200));
+      expect(
+        await workersThatAnswered(
+          server,
+          warm.map((res) => res.requestId),
+        ),
+      ).toEqual(new Set(workerPids(server)));
+
+      for (const pid of listeners) process.kill(pid, "SIGSTOP");
+      expect((await console.mutate(session, "staff.keys.revoke", { id: revoked.id })).status).toBe(200);
+      const after = await burst(server.baseUrl, revoked.key, 20, 10);
+      expect(after.map((res) => res.status)).toEqual(Array(20).fill(401));
+      expect(
+        await workersThatAnswered(
+          server,
+          after.map((res) => res.requestId),
+        ),
+      ).toEqual(new Set(workerPids(server)));
+    } finally {
+      for (const pid of listeners) process.kill(pid, "SIGCONT");
+      server.child.kill("SIGTERM");
+      await server.exited;
     }
   });
 

@@ -31,8 +31,8 @@ export interface Database {
 export interface TransactionState {
   /** The handle the transaction was opened on. */
   origin: Database;
-  /** What runs once the transaction has committed (onCommit). */
-  afterCommit: Array<() => void>;
+  /** What runs once the transaction has committed (onCommit); withTransaction returns once what they return has settled. */
+  afterCommit: Array<() => void | Promise<void>>;
   /** After a commit, onCommit runs its action at once; after a rollback, never. */
   state: "open" | "committed" | "rolled back";
 }

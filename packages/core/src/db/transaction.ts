@@ -9,12 +9,14 @@ export function databaseOf(db: Database): Database {
  * Runs `action` once what `db` has written is committed: after its transaction's COMMIT (never,
  * if it rolls back), or at once outside a transaction. For in-process effects of a change
  * (dropping this instance's cached copy) that must neither precede the commit nor wait for a
- * notification to come back.
+ * notification to come back. An action may return a promise (telling this host's sibling
+ * processes): withTransaction returns only once it has settled, so the change's caller (a
+ * request) is answered after it; it must not reject, the change being committed already.
  */
-export function onCommit(db: Database, action: () => void): void {
+export function onCommit(db: Database, action: () => void | Promise<void>): void {
   const transaction = db.transaction;
   if (transaction?.state === "open") transaction.afterCommit.push(action);
-  else if (transaction?.state !== "rolled back") action();
+  else if (transaction?.state !== "rolled back") void action();
 }
 
 /** Connections of the pool `db` was opened with (the host's pool-use metric); undefined for a handle openDatabase did not make. */
@@ -50,7 +52,7 @@ export async function withTransaction<T>(db: Database, work: (tx: Database) => P
     const result = await work(tx);
     await client.query("COMMIT");
     transaction.state = "committed";
-    for (const action of transaction.afterCommit) action();
+    await Promise.allSettled(transaction.afterCommit.map((action) => action()));
     return result;
   } catch (error) {
     if (transaction.state === "open") transaction.state = "rolled back";

@@ -11,6 +11,8 @@ export type { AuthenticatedKey } from "./authenticate-api-key";
 export { flushKeyUsage } from "./key-usage";
 export { startKeyCache } from "./start-key-cache";
 export type { RunningKeyCache } from "./start-key-cache";
+export type { KeyCache } from "./key-cache";
+export type { KeyChange } from "./key-changes";
 export { hashApiKey } from "./key-secret";
 export { KEY_STATUSES } from "./key-status";
 export { KEY_SEPARATION_ADVICE, SCOPE_DESCRIPTIONS, SOLO_SCOPES, keySeparationWarnings } from "./scope-advice";

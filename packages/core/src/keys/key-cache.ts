@@ -48,6 +48,12 @@ export class KeyCache {
    * that began before it.
    */
   private readonly reads = new Map<string, Promise<KeyLookup>>();
+  /**
+   * Tells this host's other worker processes of a change made here (WORKERS: their caches hold
+   * the same keys) and resolves once they have applied it, or gave no answer in time; set by the
+   * host (startKeyCache's `siblings`). Never rejects.
+   */
+  private siblings: ((change: KeyChange) => Promise<void>) | undefined;
 
   constructor(
     options: Partial<KeyCacheOptions> = {},
@@ -116,6 +122,16 @@ export class KeyCache {
     for (const [hash, key] of this.keys.entries()) {
       if (change.kind === "key" ? key.id === change.id : key.organizationId === change.id) this.keys.delete(hash);
     }
+  }
+
+  /** Set by the host: how a change made here reaches its sibling processes' caches before the change's caller is answered. */
+  setSiblings(siblings: ((change: KeyChange) => Promise<void>) | undefined): void {
+    this.siblings = siblings;
+  }
+
+  /** A change made in this process, told to the sibling processes (none: resolved at once). */
+  async tellSiblings(change: KeyChange): Promise<void> {
+    await this.siblings?.(change).catch(() => {});
   }
 
   /** On (LISTEN in force) or off (its connection was lost); either way it starts empty. */

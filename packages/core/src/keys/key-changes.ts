@@ -21,7 +21,13 @@ export async function publishKeyChange(tx: Database, change: KeyChange): Promise
   await tx.sql.query("SELECT pg_notify($1, $2)", [KEY_CHANGES_CHANNEL, JSON.stringify(change)]);
   // This instance's own cache drops the entry at commit, not when its notification comes back:
   // the request after the one that made the change (a revoke, a new rate limit) must see it.
-  onCommit(tx, () => tx.instance.keyCache?.apply(change));
+  // So do the other worker processes of this host (WORKERS), told directly before the change's
+  // caller is answered; other hosts rely on the notification.
+  onCommit(tx, () => {
+    const cache = tx.instance.keyCache;
+    cache?.apply(change);
+    return cache?.tellSiblings(change);
+  });
 }
 
 /** A payload as published above, or undefined for anything else (then the whole cache is dropped). */
