@@ -47,16 +47,6 @@ ${page.style ?? ""}</style></head>
   res.end(html);
 }
 
-/** A JSON answer of the browser-facing routes (/embed, /site): never cached. */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  res.end(text);
-}
-
 /** A page's own script (the pages' CSP allows only same-origin scripts, no inline ones). */
 export function sendScript(res: ServerResponse, script: string): void {
   res.setHeader("Content-Type", "text/javascript; charset=utf-8");

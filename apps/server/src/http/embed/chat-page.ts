@@ -1,15 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { escapeHtml, sendPage, sendScript } from "../html";
 import { CHAT_LIBRARIES } from "./chat-libraries";
-import { CHAT_SCRIPT } from "./chat-script";
-import { CHAT_STYLES } from "./chat-styles";
+import CHAT_STYLES from "./static/chat.css?raw";
+import CHAT_SCRIPT from "./static/chat.js?raw";
 
 /**
  * The hosted chat page, opened inside a partner's loan origination system as an iframe on
  * another site. Third-party cookies are blocked there, so it uses none: the launch code
  * comes from the URL fragment (and is removed from the address at once, never replayed), and
  * the session and chat tokens live in page memory, mirrored in sessionStorage (partitioned
- * per top-level site) only so that a refresh can resume (chat-script.ts). The site login opens in a popup
+ * per top-level site) only so that a refresh can resume (static/chat.js). The site login opens in a popup
  * (first-party there); the page learns of its success by polling, and sooner through an
  * origin-checked postMessage.
  */

@@ -1,15 +1,15 @@
 import type { ServerResponse } from "node:http";
-import type { ApiRequest, DirectoryPorts } from "@mga/api";
+import { type ApiRequest, type DirectoryPorts, siteApiRoutes, toApiError } from "@mga/api";
 import { type Database } from "@mga/core/db";
-import { AppError, isAppError } from "@mga/core/errors";
-import { sameSecret } from "@mga/core/ids";
+import { isAppError } from "@mga/core/errors";
 import { type JobQueue } from "@mga/core/jobs";
-import { completeSiteLogin } from "@mga/core/launches";
 import { confirmEmailVerification } from "@mga/core/partners/operations";
-import { isPasswordSetupLinkUsable, PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
+import { PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
-import { toApiError } from "@mga/api";
-import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
+import { escapeHtml, sendPage, sendScript } from "../html";
+import LOGIN_SCRIPT from "./static/login.js?raw";
+import PASSWORD_SCRIPT from "./static/password.js?raw";
+import TOKEN_SCRIPT from "./static/token.js?raw";
 import type { Route } from "../route-table";
 
 /**
@@ -38,20 +38,10 @@ export function siteRoutes(deps: SiteDeps): Route[] {
   const form = (req: ApiRequest) => req.form ?? new URLSearchParams();
   const address = (req: ApiRequest) => req.clientAddress ?? "unknown";
   return [
-    { method: "POST", path: "/site/api/login-complete", handle: (req, res) => reportLoginFromSite(db, req, res, deps.callbackSecret) },
+    ...siteApiRoutes(deps),
     { method: "GET", path: "/site/login.js", handle: (_req, res) => sendScript(res, LOGIN_SCRIPT) },
     { method: "GET", path: "/site/token.js", handle: (_req, res) => sendScript(res, TOKEN_SCRIPT) },
     { method: "GET", path: "/site/password.js", handle: (_req, res) => sendScript(res, PASSWORD_SCRIPT) },
-    {
-      method: "POST",
-      path: "/site/api/password-setup/check",
-      async handle(req, res) {
-        const token = (req.body as { token?: unknown } | undefined)?.token;
-        if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", 'send {"token": "<the token from the link\'s fragment>"}');
-        const usable = await isPasswordSetupLinkUsable(db, { token, address: address(req) });
-        sendJson(res, 200, { request_id: req.requestId ?? "", usable });
-      },
-    },
     { method: "GET", path: "/site/password-reset", handle: (_req, res) => resetPage(res, 200) },
     {
       method: "POST",
@@ -197,89 +187,4 @@ function verifyPage(res: ServerResponse, status: number, error?: string): void {
 </form>`,
     script: "/site/token.js",
   });
-}
-
-/**
- * The popup's script: carries the session token from the fragment into the form (a
- * fragment never reaches the server), keeps it across a failed attempt, and once signed in
- * tells the opener (origin-checked: same origin only) and closes.
- */
-const LOGIN_SCRIPT = `(() => {
-  const key = "mga:login-session";
-  const storage = { get() { try { return sessionStorage.getItem(key); } catch { return null; } },
-    set(v) { try { sessionStorage.setItem(key, v); } catch {} }, remove() { try { sessionStorage.removeItem(key); } catch {} } };
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("session");
-  if (fromHash) { storage.set(fromHash); history.replaceState(null, "", location.pathname); }
-  const field = document.getElementById("session");
-  if (field) field.value = fromHash || storage.get() || "";
-  // Without a sign-in session (opened on its own) the form cannot succeed: say where to start, and no form.
-  if (field && !field.value) { document.getElementById("no-session").hidden = false; field.form.hidden = true; }
-  // A password set in another tab (from the emailed link): this window is where to use it.
-  if (field && field.value && "BroadcastChannel" in window) {
-    new BroadcastChannel("mga:site").onmessage = (event) => {
-      if (event.data && event.data.type === "password-set") document.getElementById("password-set").hidden = false;
-    };
-  }
-  if (document.getElementById("done")) {
-    storage.remove();
-    if (window.opener) window.opener.postMessage({ type: "mga:site-login", ok: true }, location.origin);
-    setTimeout(() => window.close(), 300);
-  }
-})();`;
-
-/**
- * The link pages' script: the token comes in the fragment (never sent to a server, never in a
- * Referer); it goes into the form and out of the address bar at once.
- */
-const TOKEN_SCRIPT = `(() => {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  const field = document.getElementById("token");
-  if (token && field) { field.value = token; history.replaceState(null, "", location.pathname); }
-})();`;
-
-/**
- * The password-setup pages' script: the token moves from the fragment into the form, then is
- * checked (without being used) so that a used or expired link says so before any password is
- * typed. After success: "Return to the chat" closes a window opened from the chat; a page
- * opened on its own (from the email) points back to the assistant's sign-in window, which it
- * tells of the new password.
- */
-const PASSWORD_SCRIPT = `(() => {
-  const $ = (id) => document.getElementById(id);
-  // Set: a sign-in window of the assistant open in this browser learns of it (LOGIN_SCRIPT).
-  if ($("return") && "BroadcastChannel" in window) new BroadcastChannel("mga:site").postMessage({ type: "password-set" });
-  if ($("return") && window.opener) {
-    $("next").hidden = true;
-    $("return").hidden = false;
-    $("return").onclick = () => window.close();
-    return;
-  }
-  const field = $("token");
-  if (!field) return;
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (token) { field.value = token; history.replaceState(null, "", location.pathname); }
-  const dead = () => { $("link-dead").hidden = false; $("password-form").hidden = true; };
-  if (!field.value) return dead();
-  fetch("/site/api/password-setup/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: field.value }) })
-    .then((res) => (res.ok ? res.json() : { usable: true }))
-    .then((body) => { if (!body.usable) dead(); })
-    .catch(() => {});
-})();`;
-
-/**
- * A real site's login page (SITE_LOGIN_URL) reports, server to server, that the user of a
- * sign-in session logged in: `Authorization: Bearer <SITE_CALLBACK_SECRET>`,
- * `{"session_token": "…", "site_account_id": "…"}` → 204. The account must be the one linked
- * to the launch's user (else 403), within the session's ten minutes (else 401).
- */
-async function reportLoginFromSite(db: Database, req: ApiRequest, res: ServerResponse, secret: string | undefined): Promise<void> {
-  const presented = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
-  if (!secret || !sameSecret(presented, secret)) throw new AppError("unauthorized", "unknown site credentials");
-  const body = (req.body ?? {}) as { session_token?: unknown; site_account_id?: unknown };
-  if (typeof body.session_token !== "string" || typeof body.site_account_id !== "string") {
-    throw new AppError("invalid_request", 'send {"session_token": "…", "site_account_id": "…"}');
-  }
-  await completeSiteLogin(db, { sessionToken: body.session_token, siteAccountId: body.site_account_id });
-  res.statusCode = 204;
-  res.end();
 }
