@@ -37,9 +37,30 @@ describe("the pages' static files", () => {
     expect(await res.text()).toBe(file(source));
   });
 
-  it("the chat page carries its own styles from static/chat.css", async () => {
+  it("the chat page is static/chat.html with its own styles from static/chat.css, in the shared page of static/page.html", async () => {
     const res = await fetch(`${server.baseUrl}/embed/partner/acme-los`);
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain(file("embed/static/chat.css"));
+    const html = await res.text();
+    expect(html).toContain(file("embed/static/chat.css"));
+    expect(html).toContain(file("static/page.css"));
+    expect(html).toContain(`<main>${file("embed/static/chat.html").trimEnd()}</main>`);
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+  });
+
+  it.each([
+    ["/site/login", "site/static/login.html"],
+    ["/site/password-reset", "site/static/reset.html"],
+    ["/site/password-setup", "site/static/password.html"],
+    ["/site/verify-email", "site/static/verify.html"],
+  ])("%s is the page of %s", async (route, source) => {
+    const res = await fetch(`${server.baseUrl}${route}`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    // Every line of the template without a placeholder is in the page, and no placeholder is left.
+    for (const line of file(source)
+      .split("\n")
+      .filter((text) => text.trim() !== "" && !text.includes("{{")))
+      expect(html).toContain(line.trim());
+    expect(html).not.toContain("{{");
   });
 });

@@ -6,7 +6,18 @@ import { type JobQueue } from "@mga/core/jobs";
 import { confirmEmailVerification } from "@mga/core/partners/operations";
 import { PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
-import { escapeHtml, sendPage, sendScript } from "../html";
+import { sendPage, sendScript } from "../html";
+import { fillTemplate } from "../template";
+import ERROR_LINE from "./static/error.html?raw";
+import LOGIN_PAGE from "./static/login.html?raw";
+import PASSWORD_SET_PAGE from "./static/password-set.html?raw";
+import PASSWORD_PAGE from "./static/password.html?raw";
+import RESET_SENT_PAGE from "./static/reset-sent.html?raw";
+import RESET_PAGE from "./static/reset.html?raw";
+import SIGNED_IN_PAGE from "./static/signed-in.html?raw";
+import VERIFY_CONFIRMED_PAGE from "./static/verify-confirmed.html?raw";
+import VERIFY_EXPIRED_PAGE from "./static/verify-expired.html?raw";
+import VERIFY_PAGE from "./static/verify.html?raw";
 import LOGIN_SCRIPT from "./static/login.js?raw";
 import PASSWORD_SCRIPT from "./static/password.js?raw";
 import TOKEN_SCRIPT from "./static/token.js?raw";
@@ -50,11 +61,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
         const email = form(req).get("email") ?? "";
         try {
           await requestPasswordSetup(db, { email, address: address(req) });
-          sendPage(res, 200, {
-            title: "Check your email",
-            body: `<h1>Check your email</h1><p id="sent">If an account uses ${escapeHtml(email)}, we sent it a link to set a new password. The link works for ${PASSWORD_SETUP_DAYS} days; your current password works until you use it.</p>
-<p><a href="/site/login">Back to sign in</a></p>`,
-          });
+          sendPage(res, 200, { title: "Check your email", body: fillTemplate(RESET_SENT_PAGE, { email, days: PASSWORD_SETUP_DAYS }) });
         } catch (error) {
           refusal(res, error, (status, message) => resetPage(res, status, message, email));
         }
@@ -70,7 +77,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
           await signInAtLocalSite(db, { sessionToken: fields.get("session") ?? "", email: fields.get("email") ?? "", password: fields.get("password") ?? "", address: address(req) });
           sendPage(res, 200, {
             title: "Signed in",
-            body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
+            body: fillTemplate(SIGNED_IN_PAGE),
             script: "/site/login.js",
           });
         } catch (error) {
@@ -90,9 +97,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
             title: "Password set",
             // No link to /site/login: opened on its own it has no sign-in session, so its form
             // could only refuse. The way back is the assistant's own sign-in window (told below).
-            body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
-<p id="next">Go back to the assistant's sign-in window and sign in there with your new password. If you closed it, open the assistant again from your loan file.</p>
-<p id="back"><button id="return" type="button" hidden>Return to the chat</button></p>`,
+            body: fillTemplate(PASSWORD_SET_PAGE),
             script: "/site/password.js",
           });
         } catch (error) {
@@ -107,11 +112,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
       async handle(req, res) {
         try {
           const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form(req).get("token") ?? "", address: address(req) });
-          const body =
-            operation.status === "expired"
-              ? "<h1>This link has expired</h1><p>The change was not made. Ask for the change again to get a new link.</p>"
-              : "<h1>Email address confirmed</h1><p>The change is being applied. Sign in again with the new address.</p>";
-          sendPage(res, 200, { title: "Email address", body });
+          sendPage(res, 200, { title: "Email address", body: fillTemplate(operation.status === "expired" ? VERIFY_EXPIRED_PAGE : VERIFY_CONFIRMED_PAGE) });
         } catch (error) {
           refusal(res, error, (status, message) => verifyPage(res, status, message));
         }
@@ -131,60 +132,25 @@ function refusal(res: ServerResponse, error: unknown, page: (status: number, mes
 /** Messages of the domain start in lower case for composition; a page shows a sentence. */
 const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
+/** A refused form's reason above it, or nothing. */
+const errorLine = (error: string | undefined) => (error ? fillTemplate(ERROR_LINE, { message: error }) : "");
+
 function loginPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, {
-    title: "Sign in",
-    body: `<h1>Sign in to continue</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p id="no-session" class="error" hidden>This page signs you in to the assistant only when the assistant opens it. To sign in, open the assistant again from your loan file.</p>
-<p id="password-set" class="notice" role="status" hidden>Your new password is set. Sign in with it below.</p>
-<form class="stack" method="post" action="/site/login">
-  <input type="hidden" name="session" id="session">
-  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-  <button type="submit">Sign in</button>
-</form>
-<p><a href="/site/password-reset">Set or reset your password</a></p>`,
-    script: "/site/login.js",
-  });
+  sendPage(res, status, { title: "Sign in", body: fillTemplate(LOGIN_PAGE, { error: errorLine(error), email }), script: "/site/login.js" });
 }
 
 function resetPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, {
-    title: "Set or reset your password",
-    body: `<h1>Set or reset your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p>Enter the email address you sign in with. We will send it a link to choose a new password.</p>
-<form class="stack" method="post" action="/site/password-reset">
-  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
-  <button type="submit">Send the link</button>
-</form>
-<p><a href="/site/login">Back to sign in</a></p>`,
-  });
+  sendPage(res, status, { title: "Set or reset your password", body: fillTemplate(RESET_PAGE, { error: errorLine(error), email }) });
 }
 
 function passwordPage(res: ServerResponse, status: number, token: string, error?: string): void {
   sendPage(res, status, {
     title: "Set your password",
-    body: `<h1>Set your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p id="link-dead" class="error" role="alert" hidden>This password link has expired or was already used. <a href="/site/password-reset">Ask for a new link</a>.</p>
-<form class="stack" id="password-form" method="post" action="/site/password-setup">
-  <input type="hidden" name="token" id="token" value="${escapeHtml(token)}">
-  <label>New password <input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required aria-describedby="rule"></label>
-  <p id="rule" class="muted">${escapeHtml(PASSWORD_RULE)}</p>
-  <button type="submit">Set password</button>
-</form>`,
+    body: fillTemplate(PASSWORD_PAGE, { error: errorLine(error), token, minLength: MIN_PASSWORD_LENGTH, rule: PASSWORD_RULE }),
     script: "/site/password.js",
   });
 }
 
 function verifyPage(res: ServerResponse, status: number, error?: string): void {
-  sendPage(res, status, {
-    title: "Confirm your email address",
-    body: `<h1>Confirm your new email address</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form class="stack" method="post" action="/site/verify-email">
-  <input type="hidden" name="token" id="token">
-  <p>Confirm that this address should replace the one you sign in with.</p>
-  <button type="submit">Confirm</button>
-</form>`,
-    script: "/site/token.js",
-  });
+  sendPage(res, status, { title: "Confirm your email address", body: fillTemplate(VERIFY_PAGE, { error: errorLine(error) }), script: "/site/token.js" });
 }
