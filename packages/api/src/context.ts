@@ -4,6 +4,7 @@ import type { Database } from "@mga/core/db";
 import type { JobQueue } from "@mga/core/jobs";
 import type { Observer } from "@mga/core/observe";
 import type { ChatIdentities, SiteAccounts } from "@mga/core/partners/ports";
+import { bearerToken } from "./pipeline/bearer-token";
 
 /** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */
 export interface DirectoryPorts {
@@ -88,9 +89,8 @@ export interface ApiRequest extends IncomingMessage {
 export function presentedKeyOf(req: IncomingMessage): string | undefined {
   const authorization = req.headers.authorization;
   if (authorization) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     // A malformed Authorization header is presented as-is, so it fails as an invalid key.
-    return match?.[1] ?? authorization;
+    return bearerToken(authorization) ?? authorization;
   }
   const header = req.headers["x-api-key"];
   return Array.isArray(header) ? header[0] : header;

@@ -31,3 +31,6 @@ export * from "./routers/launches/launches.types";
 export { integrationToOperatorView, keyToOperatorView } from "./operator/operator-views";
 export * from "./routers/events/events.types";
 export { eventToWire } from "./routers/events/to-wire";
+export { type HostedRoute } from "./hosted/hosted-route";
+export { embedApiRoutes, type EmbedApiDeps } from "./hosted/embed/embed-api-routes";
+export { siteApiRoutes, type SiteApiDeps } from "./hosted/site/site-api-routes";

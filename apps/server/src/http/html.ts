@@ -1,13 +1,15 @@
 import type { ServerResponse } from "node:http";
+import PAGE_STYLE from "./static/page.css?raw";
+import PAGE from "./static/page.html?raw";
+import SCRIPT_TAG from "./static/script-tag.html?raw";
+import { fillTemplate } from "./template";
 
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
-}
+export { escapeHtml } from "./html-escape";
 
 /**
- * A small page of the hosted app: same-origin scripts only (run in the order given), never
- * cached. `style` adds the page's own rules to the shared ones.
+ * A small page of the hosted app (static/page.html): same-origin scripts only (run in the
+ * order given), never cached. `body` is HTML of ours (a filled template); `style` adds the
+ * page's own rules to the shared ones (static/page.css).
  */
 export function sendPage(
   res: ServerResponse,
@@ -15,24 +17,12 @@ export function sendPage(
   page: { title: string; body: string; script?: string | readonly string[]; style?: string; frameable?: boolean; frameSrc?: string },
 ): void {
   const scripts = typeof page.script === "string" ? [page.script] : (page.script ?? []);
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)}</title>
-<style>
-  body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1c2330; background: #f6f7f9; }
-  main { max-width: 720px; margin: 0 auto; padding: 16px; }
-  h1 { font-size: 18px; margin: 0 0 12px; }
-  form.stack { display: grid; gap: 10px; max-width: 360px; }
-  label { display: grid; gap: 4px; font-weight: 600; }
-  input, textarea, button { font: inherit; padding: 8px 10px; border-radius: 6px; border: 1px solid #b8c0cc; }
-  button { background: #1f5fbf; color: white; border-color: #1f5fbf; cursor: pointer; }
-  button:disabled { opacity: .6; cursor: default; }
-  .error { color: #a4161a; } .muted { color: #5b6575; font-size: 13px; }
-  .notice { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; margin: 0 0 8px; padding: 8px 12px; background: #fff6e0; border: 1px solid #f0d58c; border-radius: 8px; }
-  [hidden] { display: none !important; } /* the hidden attribute wins over any display rule */
-  .visually-hidden { position: absolute !important; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-${page.style ?? ""}</style></head>
-<body><main>${page.body}</main>${scripts.map((src) => `<script src="${src}"></script>`).join("")}</body></html>`;
+  const html = fillTemplate(PAGE, {
+    title: page.title,
+    style: page.style === undefined ? PAGE_STYLE : `${PAGE_STYLE}\n${page.style}`,
+    body: page.body,
+    scripts: scripts.map((src) => fillTemplate(SCRIPT_TAG, { src })).join(""),
+  });
   res.statusCode = status;
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
@@ -45,16 +35,6 @@ ${page.style ?? ""}</style></head>
       `frame-src ${page.frameSrc ?? "'self'"}; frame-ancestors ${page.frameable ? "*" : "'none'"}`,
   );
   res.end(html);
-}
-
-/** A JSON answer of the browser-facing routes (/embed, /site): never cached. */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  res.end(text);
 }
 
 /** A page's own script (the pages' CSP allows only same-origin scripts, no inline ones). */

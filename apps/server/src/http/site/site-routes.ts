@@ -1,15 +1,26 @@
 import type { ServerResponse } from "node:http";
-import type { ApiRequest, DirectoryPorts } from "@mga/api";
+import { type ApiRequest, type DirectoryPorts, siteApiRoutes, toApiError } from "@mga/api";
 import { type Database } from "@mga/core/db";
-import { AppError, isAppError } from "@mga/core/errors";
-import { sameSecret } from "@mga/core/ids";
+import { isAppError } from "@mga/core/errors";
 import { type JobQueue } from "@mga/core/jobs";
-import { completeSiteLogin } from "@mga/core/launches";
 import { confirmEmailVerification } from "@mga/core/partners/operations";
-import { isPasswordSetupLinkUsable, PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
+import { PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
-import { toApiError } from "@mga/api";
-import { escapeHtml, sendJson, sendPage, sendScript } from "../html";
+import { sendPage, sendScript } from "../html";
+import { fillTemplate } from "../template";
+import ERROR_LINE from "./static/error.html?raw";
+import LOGIN_PAGE from "./static/login.html?raw";
+import PASSWORD_SET_PAGE from "./static/password-set.html?raw";
+import PASSWORD_PAGE from "./static/password.html?raw";
+import RESET_SENT_PAGE from "./static/reset-sent.html?raw";
+import RESET_PAGE from "./static/reset.html?raw";
+import SIGNED_IN_PAGE from "./static/signed-in.html?raw";
+import VERIFY_CONFIRMED_PAGE from "./static/verify-confirmed.html?raw";
+import VERIFY_EXPIRED_PAGE from "./static/verify-expired.html?raw";
+import VERIFY_PAGE from "./static/verify.html?raw";
+import LOGIN_SCRIPT from "./static/login.js?raw";
+import PASSWORD_SCRIPT from "./static/password.js?raw";
+import TOKEN_SCRIPT from "./static/token.js?raw";
 import type { Route } from "../route-table";
 
 /**
@@ -38,20 +49,10 @@ export function siteRoutes(deps: SiteDeps): Route[] {
   const form = (req: ApiRequest) => req.form ?? new URLSearchParams();
   const address = (req: ApiRequest) => req.clientAddress ?? "unknown";
   return [
-    { method: "POST", path: "/site/api/login-complete", handle: (req, res) => reportLoginFromSite(db, req, res, deps.callbackSecret) },
+    ...siteApiRoutes(deps),
     { method: "GET", path: "/site/login.js", handle: (_req, res) => sendScript(res, LOGIN_SCRIPT) },
     { method: "GET", path: "/site/token.js", handle: (_req, res) => sendScript(res, TOKEN_SCRIPT) },
     { method: "GET", path: "/site/password.js", handle: (_req, res) => sendScript(res, PASSWORD_SCRIPT) },
-    {
-      method: "POST",
-      path: "/site/api/password-setup/check",
-      async handle(req, res) {
-        const token = (req.body as { token?: unknown } | undefined)?.token;
-        if (typeof token !== "string" || token.length < 1 || token.length > 256) throw new AppError("invalid_request", 'send {"token": "<the token from the link\'s fragment>"}');
-        const usable = await isPasswordSetupLinkUsable(db, { token, address: address(req) });
-        sendJson(res, 200, { request_id: req.requestId ?? "", usable });
-      },
-    },
     { method: "GET", path: "/site/password-reset", handle: (_req, res) => resetPage(res, 200) },
     {
       method: "POST",
@@ -60,11 +61,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
         const email = form(req).get("email") ?? "";
         try {
           await requestPasswordSetup(db, { email, address: address(req) });
-          sendPage(res, 200, {
-            title: "Check your email",
-            body: `<h1>Check your email</h1><p id="sent">If an account uses ${escapeHtml(email)}, we sent it a link to set a new password. The link works for ${PASSWORD_SETUP_DAYS} days; your current password works until you use it.</p>
-<p><a href="/site/login">Back to sign in</a></p>`,
-          });
+          sendPage(res, 200, { title: "Check your email", body: fillTemplate(RESET_SENT_PAGE, { email, days: PASSWORD_SETUP_DAYS }) });
         } catch (error) {
           refusal(res, error, (status, message) => resetPage(res, status, message, email));
         }
@@ -80,7 +77,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
           await signInAtLocalSite(db, { sessionToken: fields.get("session") ?? "", email: fields.get("email") ?? "", password: fields.get("password") ?? "", address: address(req) });
           sendPage(res, 200, {
             title: "Signed in",
-            body: `<h1>Signed in</h1><p id="done" data-done="1">You can return to the chat; this window closes by itself.</p>`,
+            body: fillTemplate(SIGNED_IN_PAGE),
             script: "/site/login.js",
           });
         } catch (error) {
@@ -100,9 +97,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
             title: "Password set",
             // No link to /site/login: opened on its own it has no sign-in session, so its form
             // could only refuse. The way back is the assistant's own sign-in window (told below).
-            body: `<h1>Password set</h1><p>You can now sign in to the chat with your new password.</p>
-<p id="next">Go back to the assistant's sign-in window and sign in there with your new password. If you closed it, open the assistant again from your loan file.</p>
-<p id="back"><button id="return" type="button" hidden>Return to the chat</button></p>`,
+            body: fillTemplate(PASSWORD_SET_PAGE),
             script: "/site/password.js",
           });
         } catch (error) {
@@ -117,11 +112,7 @@ export function siteRoutes(deps: SiteDeps): Route[] {
       async handle(req, res) {
         try {
           const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form(req).get("token") ?? "", address: address(req) });
-          const body =
-            operation.status === "expired"
-              ? "<h1>This link has expired</h1><p>The change was not made. Ask for the change again to get a new link.</p>"
-              : "<h1>Email address confirmed</h1><p>The change is being applied. Sign in again with the new address.</p>";
-          sendPage(res, 200, { title: "Email address", body });
+          sendPage(res, 200, { title: "Email address", body: fillTemplate(operation.status === "expired" ? VERIFY_EXPIRED_PAGE : VERIFY_CONFIRMED_PAGE) });
         } catch (error) {
           refusal(res, error, (status, message) => verifyPage(res, status, message));
         }
@@ -141,145 +132,25 @@ function refusal(res: ServerResponse, error: unknown, page: (status: number, mes
 /** Messages of the domain start in lower case for composition; a page shows a sentence. */
 const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
+/** A refused form's reason above it, or nothing. */
+const errorLine = (error: string | undefined) => (error ? fillTemplate(ERROR_LINE, { message: error }) : "");
+
 function loginPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, {
-    title: "Sign in",
-    body: `<h1>Sign in to continue</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p id="no-session" class="error" hidden>This page signs you in to the assistant only when the assistant opens it. To sign in, open the assistant again from your loan file.</p>
-<p id="password-set" class="notice" role="status" hidden>Your new password is set. Sign in with it below.</p>
-<form class="stack" method="post" action="/site/login">
-  <input type="hidden" name="session" id="session">
-  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-  <button type="submit">Sign in</button>
-</form>
-<p><a href="/site/password-reset">Set or reset your password</a></p>`,
-    script: "/site/login.js",
-  });
+  sendPage(res, status, { title: "Sign in", body: fillTemplate(LOGIN_PAGE, { error: errorLine(error), email }), script: "/site/login.js" });
 }
 
 function resetPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, {
-    title: "Set or reset your password",
-    body: `<h1>Set or reset your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p>Enter the email address you sign in with. We will send it a link to choose a new password.</p>
-<form class="stack" method="post" action="/site/password-reset">
-  <label>Email <input name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"></label>
-  <button type="submit">Send the link</button>
-</form>
-<p><a href="/site/login">Back to sign in</a></p>`,
-  });
+  sendPage(res, status, { title: "Set or reset your password", body: fillTemplate(RESET_PAGE, { error: errorLine(error), email }) });
 }
 
 function passwordPage(res: ServerResponse, status: number, token: string, error?: string): void {
   sendPage(res, status, {
     title: "Set your password",
-    body: `<h1>Set your password</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<p id="link-dead" class="error" role="alert" hidden>This password link has expired or was already used. <a href="/site/password-reset">Ask for a new link</a>.</p>
-<form class="stack" id="password-form" method="post" action="/site/password-setup">
-  <input type="hidden" name="token" id="token" value="${escapeHtml(token)}">
-  <label>New password <input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required aria-describedby="rule"></label>
-  <p id="rule" class="muted">${escapeHtml(PASSWORD_RULE)}</p>
-  <button type="submit">Set password</button>
-</form>`,
+    body: fillTemplate(PASSWORD_PAGE, { error: errorLine(error), token, minLength: MIN_PASSWORD_LENGTH, rule: PASSWORD_RULE }),
     script: "/site/password.js",
   });
 }
 
 function verifyPage(res: ServerResponse, status: number, error?: string): void {
-  sendPage(res, status, {
-    title: "Confirm your email address",
-    body: `<h1>Confirm your new email address</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
-<form class="stack" method="post" action="/site/verify-email">
-  <input type="hidden" name="token" id="token">
-  <p>Confirm that this address should replace the one you sign in with.</p>
-  <button type="submit">Confirm</button>
-</form>`,
-    script: "/site/token.js",
-  });
-}
-
-/**
- * The popup's script: carries the session token from the fragment into the form (a
- * fragment never reaches the server), keeps it across a failed attempt, and once signed in
- * tells the opener (origin-checked: same origin only) and closes.
- */
-const LOGIN_SCRIPT = `(() => {
-  const key = "mga:login-session";
-  const storage = { get() { try { return sessionStorage.getItem(key); } catch { return null; } },
-    set(v) { try { sessionStorage.setItem(key, v); } catch {} }, remove() { try { sessionStorage.removeItem(key); } catch {} } };
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get("session");
-  if (fromHash) { storage.set(fromHash); history.replaceState(null, "", location.pathname); }
-  const field = document.getElementById("session");
-  if (field) field.value = fromHash || storage.get() || "";
-  // Without a sign-in session (opened on its own) the form cannot succeed: say where to start, and no form.
-  if (field && !field.value) { document.getElementById("no-session").hidden = false; field.form.hidden = true; }
-  // A password set in another tab (from the emailed link): this window is where to use it.
-  if (field && field.value && "BroadcastChannel" in window) {
-    new BroadcastChannel("mga:site").onmessage = (event) => {
-      if (event.data && event.data.type === "password-set") document.getElementById("password-set").hidden = false;
-    };
-  }
-  if (document.getElementById("done")) {
-    storage.remove();
-    if (window.opener) window.opener.postMessage({ type: "mga:site-login", ok: true }, location.origin);
-    setTimeout(() => window.close(), 300);
-  }
-})();`;
-
-/**
- * The link pages' script: the token comes in the fragment (never sent to a server, never in a
- * Referer); it goes into the form and out of the address bar at once.
- */
-const TOKEN_SCRIPT = `(() => {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  const field = document.getElementById("token");
-  if (token && field) { field.value = token; history.replaceState(null, "", location.pathname); }
-})();`;
-
-/**
- * The password-setup pages' script: the token moves from the fragment into the form, then is
- * checked (without being used) so that a used or expired link says so before any password is
- * typed. After success: "Return to the chat" closes a window opened from the chat; a page
- * opened on its own (from the email) points back to the assistant's sign-in window, which it
- * tells of the new password.
- */
-const PASSWORD_SCRIPT = `(() => {
-  const $ = (id) => document.getElementById(id);
-  // Set: a sign-in window of the assistant open in this browser learns of it (LOGIN_SCRIPT).
-  if ($("return") && "BroadcastChannel" in window) new BroadcastChannel("mga:site").postMessage({ type: "password-set" });
-  if ($("return") && window.opener) {
-    $("next").hidden = true;
-    $("return").hidden = false;
-    $("return").onclick = () => window.close();
-    return;
-  }
-  const field = $("token");
-  if (!field) return;
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (token) { field.value = token; history.replaceState(null, "", location.pathname); }
-  const dead = () => { $("link-dead").hidden = false; $("password-form").hidden = true; };
-  if (!field.value) return dead();
-  fetch("/site/api/password-setup/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: field.value }) })
-    .then((res) => (res.ok ? res.json() : { usable: true }))
-    .then((body) => { if (!body.usable) dead(); })
-    .catch(() => {});
-})();`;
-
-/**
- * A real site's login page (SITE_LOGIN_URL) reports, server to server, that the user of a
- * sign-in session logged in: `Authorization: Bearer <SITE_CALLBACK_SECRET>`,
- * `{"session_token": "…", "site_account_id": "…"}` → 204. The account must be the one linked
- * to the launch's user (else 403), within the session's ten minutes (else 401).
- */
-async function reportLoginFromSite(db: Database, req: ApiRequest, res: ServerResponse, secret: string | undefined): Promise<void> {
-  const presented = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
-  if (!secret || !sameSecret(presented, secret)) throw new AppError("unauthorized", "unknown site credentials");
-  const body = (req.body ?? {}) as { session_token?: unknown; site_account_id?: unknown };
-  if (typeof body.session_token !== "string" || typeof body.site_account_id !== "string") {
-    throw new AppError("invalid_request", 'send {"session_token": "…", "site_account_id": "…"}');
-  }
-  await completeSiteLogin(db, { sessionToken: body.session_token, siteAccountId: body.site_account_id });
-  res.statusCode = 204;
-  res.end();
+  sendPage(res, status, { title: "Confirm your email address", body: fillTemplate(VERIFY_PAGE, { error: errorLine(error) }), script: "/site/token.js" });
 }

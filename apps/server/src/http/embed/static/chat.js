@@ -1,5 +1,5 @@
 /**
- * The hosted chat page's script (served as /embed/assets/chat.js; no third-party code).
+ * The hosted chat page's script (served as /embed/assets/chat.js; no third-party code besides marked and DOMPurify).
  *
  * Resume: the page keeps its state in memory, mirrored in sessionStorage. In a partner's
  * iframe that storage is partitioned per top-level site and per tab, so it survives a reload
@@ -22,36 +22,50 @@
  * the question a second time.
  *
  * Answers are Markdown, rendered by marked and sanitized by DOMPurify (served beside this
- * script, chat-libraries.ts) as they stream; nothing of an answer runs, links open in a new tab.
+ * script, ../chat-libraries.ts) as they stream; nothing of an answer runs, links open in a new tab.
  * The list follows the newest answer unless the reader scrolled up. Stop asks the server to stop
  * the answer (the cancel route); New chat starts a conversation afresh.
  *
  * A refused question (429) is not an answer: the question goes back into the box, a notice says
  * whose limit it was (the user's own, or the one everyone at the organization shares, from the
  * RateLimit-Policy name) and counts down Retry-After, then the question is sent by itself.
- *
- * Answers are Markdown, rendered by marked and sanitized by DOMPurify (served beside this
- * script, chat-libraries.ts) as they stream; nothing of an answer runs, links open in a new tab.
- * The list follows the newest answer unless the reader scrolled up. Stop asks the server to stop
- * the answer (the cancel route); New chat starts a conversation afresh.
- *
- * A refused question (429) is not an answer: the question goes back into the box, a notice says
- * whose limit it was (the user's own, or the one everyone at the organization shares, from the
- * RateLimit-Policy name) and counts down Retry-After, then the question is sent by itself.
- *
- * Written with String.raw: the text below is the script exactly as the browser gets it.
  */
-export const CHAT_SCRIPT = String.raw`(() => {
+(() => {
   const $ = (id) => document.getElementById(id);
   const STORE = "mga:chat";
   const memory = {};
   const store = {
-    get(key) { try { return sessionStorage.getItem(key); } catch { return memory[key] ?? null; } },
-    set(key, value) { memory[key] = value; try { sessionStorage.setItem(key, value); } catch {} },
-    remove(key) { delete memory[key]; try { sessionStorage.removeItem(key); } catch {} },
+    get(key) {
+      try {
+        return sessionStorage.getItem(key);
+      } catch {
+        return memory[key] ?? null;
+      }
+    },
+    set(key, value) {
+      memory[key] = value;
+      try {
+        sessionStorage.setItem(key, value);
+      } catch {
+        /* storage refused: memory only */
+      }
+    },
+    remove(key) {
+      delete memory[key];
+      try {
+        sessionStorage.removeItem(key);
+      } catch {
+        /* storage refused: memory only */
+      }
+    },
   };
-  const show = (id, on) => { $(id).hidden = !on; };
-  const status = (text) => { $("status").textContent = text; show("status", text !== ""); };
+  const show = (id, on) => {
+    $(id).hidden = !on;
+  };
+  const status = (text) => {
+    $("status").textContent = text;
+    show("status", text !== "");
+  };
   const auth = (token) => ({ headers: { Authorization: "Bearer " + token } });
   const el = (tag, props, children) => {
     const node = Object.assign(document.createElement(tag), props || {});
@@ -69,23 +83,40 @@ export const CHAT_SCRIPT = String.raw`(() => {
   let current = null;
   let waiting = null;
 
-  const save = () => { if (state) store.set(STORE, JSON.stringify(state)); };
-  function load() { try { return JSON.parse(store.get(STORE) || "null"); } catch { return null; } }
+  const save = () => {
+    if (state) store.set(STORE, JSON.stringify(state));
+  };
+  function load() {
+    try {
+      return JSON.parse(store.get(STORE) || "null");
+    } catch {
+      return null;
+    }
+  }
 
   // Which launch a state belongs to, without keeping the code itself.
   async function digest(code) {
     try {
       const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code));
       return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
-    } catch { return null; }
+    } catch {
+      return null;
+    }
   }
 
   // A session is over only when the server says so; anything else may pass.
   const refused = (res) => [400, 401, 403, 404, 410].includes(res.status);
 
   function unavailable() {
-    show("chat", false); show("login", false); status(""); show("unavailable", true);
-    $("retry-start").onclick = () => { show("unavailable", false); status("Starting…"); start().catch(unavailable); };
+    show("chat", false);
+    show("login", false);
+    status("");
+    show("unavailable", true);
+    $("retry-start").onclick = () => {
+      show("unavailable", false);
+      status("Starting…");
+      start().catch(unavailable);
+    };
   }
 
   // What ended the chat, in words, and what to do: the launch code's refusal names itself
@@ -99,12 +130,19 @@ export const CHAT_SCRIPT = String.raw`(() => {
 
   function ended(reason) {
     store.remove(STORE);
-    state = null; chatToken = null; conversationId = null;
+    state = null;
+    chatToken = null;
+    conversationId = null;
     stopWaiting();
     const why = Object.prototype.hasOwnProperty.call(ENDED, reason) ? reason : "ended";
     $("ended").textContent = ENDED[why];
     $("ended").dataset.reason = why;
-    show("chat", false); show("login", false); show("context", false); show("unavailable", false); show("ended", true); status("");
+    show("chat", false);
+    show("login", false);
+    show("context", false);
+    show("unavailable", false);
+    show("ended", true);
+    status("");
   }
 
   // Read once and taken out of the address at once; kept in memory so Try again after a failed
@@ -160,9 +198,16 @@ export const CHAT_SCRIPT = String.raw`(() => {
         save();
         return startChat(body.chat_token);
       }
-      await new Promise((resolve) => { const t = setTimeout(resolve, 1000); window.addEventListener("message", function once(e) {
-        if (e.origin === loginOrigin && e.data && e.data.type === "mga:site-login") { clearTimeout(t); window.removeEventListener("message", once); resolve(); }
-      }); });
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, 1000);
+        window.addEventListener("message", function once(e) {
+          if (e.origin === loginOrigin && e.data && e.data.type === "mga:site-login") {
+            clearTimeout(t);
+            window.removeEventListener("message", once);
+            resolve();
+          }
+        });
+      });
     }
   }
 
@@ -173,7 +218,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
     state = { launch: state && state.launch, token, conversationId };
     save();
     showContext(await res.json());
-    show("login", false); show("unavailable", false); show("chat", true); status("");
+    show("login", false);
+    show("unavailable", false);
+    show("chat", true);
+    status("");
     if (conversationId) await loadHistory();
     $("question").focus();
   }
@@ -181,7 +229,12 @@ export const CHAT_SCRIPT = String.raw`(() => {
   // The header: the loan in words and who is signed in.
   function showContext(body) {
     const loan = body.loan || {};
-    const items = [["Loan", loan.external_loan_id], ["Program", loan.program], ["Purpose", loan.purpose], ["State", loan.property_state]];
+    const items = [
+      ["Loan", loan.external_loan_id],
+      ["Program", loan.program],
+      ["Purpose", loan.purpose],
+      ["State", loan.property_state],
+    ];
     $("loan").replaceChildren(...items.filter(([, value]) => value).map(([term, value]) => el("div", {}, [el("dt", { textContent: term }), el("dd", { textContent: value })])));
     const name = body.user && body.user.display_name;
     $("user").textContent = name ? "Signed in as " + name : "Signed in";
@@ -191,8 +244,16 @@ export const CHAT_SCRIPT = String.raw`(() => {
   async function loadHistory() {
     const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(conversationId) + "/messages", auth(chatToken));
     if (res.status === 401) return ended();
-    if (res.status === 404) { conversationId = null; state.conversationId = null; save(); return; }
-    if (!res.ok) { status("The earlier messages could not be loaded."); return; }
+    if (res.status === 404) {
+      conversationId = null;
+      state.conversationId = null;
+      save();
+      return;
+    }
+    if (!res.ok) {
+      status("The earlier messages could not be loaded.");
+      return;
+    }
     const body = await res.json();
     $("messages").replaceChildren();
     for (const message of body.messages) {
@@ -218,7 +279,9 @@ export const CHAT_SCRIPT = String.raw`(() => {
     if (atEnd) toEnd();
     return result;
   }
-  const toEnd = () => { $("messages").scrollTop = $("messages").scrollHeight; };
+  const toEnd = () => {
+    $("messages").scrollTop = $("messages").scrollHeight;
+  };
 
   function userBubble(text) {
     const node = el("div", { className: "msg user" }, [el("div", { className: "text", textContent: text })]);
@@ -248,7 +311,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
   const markdown = Boolean(window.marked && typeof window.marked.parse === "function" && window.DOMPurify && window.DOMPurify.isSupported);
   if (markdown) {
     window.DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-      if (node.tagName === "A" && node.hasAttribute("href")) { node.setAttribute("target", "_blank"); node.setAttribute("rel", "noopener noreferrer"); }
+      if (node.tagName === "A" && node.hasAttribute("href")) {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer");
+      }
     });
   }
   function rendered(text) {
@@ -290,7 +356,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
         parts.push(text.slice(last, m.index), citeLink(answer, citation, n, m[0]));
         last = marker.lastIndex;
       }
-      if (parts.length > 0) { parts.push(text.slice(last)); node.replaceWith(...parts); }
+      if (parts.length > 0) {
+        parts.push(text.slice(last));
+        node.replaceWith(...parts);
+      }
     }
   }
 
@@ -332,19 +401,30 @@ export const CHAT_SCRIPT = String.raw`(() => {
     copy.addEventListener("click", async () => {
       const done = await copyText(answer.text.innerText.trim());
       copy.textContent = done ? "Copied" : "Select the text to copy it";
-      setTimeout(() => { copy.textContent = "Copy"; }, 2000);
+      setTimeout(() => {
+        copy.textContent = "Copy";
+      }, 2000);
     });
     return el("div", { className: "answer-actions" }, [copy]);
   }
 
   // The clipboard API needs the partner's frame to allow it; the older way works from the click itself.
   async function copyText(text) {
-    try { await navigator.clipboard.writeText(text); return true; } catch {}
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch {
+      /* not allowed here: the older way below */
+    }
     const area = el("textarea", { value: text, readOnly: true, className: "visually-hidden" });
     document.body.append(area);
     area.select();
     let done = false;
-    try { done = document.execCommand("copy"); } catch {}
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      /* not copied: done stays false */
+    }
     area.remove();
     return done;
   }
@@ -370,8 +450,14 @@ export const CHAT_SCRIPT = String.raw`(() => {
     const notice = el("p", { className: "failure error", role: "alert" }, [why, retry]);
     retry.addEventListener("click", () => {
       if (busy) return;
-      if (resumable) { notice.remove(); delete run.answer.node.dataset.failed; answerFrom(run, null); }
-      else { run.answer.node.remove(); ask(run.message, run.userNode); }
+      if (resumable) {
+        notice.remove();
+        delete run.answer.node.dataset.failed;
+        answerFrom(run, null);
+      } else {
+        run.answer.node.remove();
+        ask(run.message, run.userNode);
+      }
     });
     updating(() => run.answer.node.append(notice));
   }
@@ -398,7 +484,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
     if (res && res.ok) return;
     // Not stopped: the answer goes on, and Stop can be pressed again.
     run.stopRequested = false;
-    if (current === run) { $("stop").disabled = false; status("The answer could not be stopped just now."); }
+    if (current === run) {
+      $("stop").disabled = false;
+      status("The answer could not be stopped just now.");
+    }
   }
 
   // A refused question waits for its limit. Which limit, from the RateLimit-Policy's name: the
@@ -425,7 +514,11 @@ export const CHAT_SCRIPT = String.raw`(() => {
   function countDown() {
     if (!waiting) return;
     const left = Math.ceil((waiting.until - Date.now()) / 1000);
-    if (left <= 0) { stopWaiting(); submitQuestion(); return; }
+    if (left <= 0) {
+      stopWaiting();
+      submitQuestion();
+      return;
+    }
     $("limit-text").textContent = waiting.why + " Your question will be sent in " + inWords(left) + ".";
     waiting.timer = setTimeout(countDown, 250);
   }
@@ -437,7 +530,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
     $("send").disabled = busy;
   }
 
-  $("limit-cancel").addEventListener("click", () => { stopWaiting(); $("question").focus(); });
+  $("limit-cancel").addEventListener("click", () => {
+    stopWaiting();
+    $("question").focus();
+  });
 
   async function ask(message, userNode) {
     const run = { message, userNode, answer: answerBubble(), text: "", citations: [], conversationId, lastId: null, announced: false, stopRequested: false };
@@ -528,9 +624,13 @@ export const CHAT_SCRIPT = String.raw`(() => {
         buffer += decoder.decode(value, { stream: true });
         let end;
         while ((end = buffer.indexOf("\n\n")) !== -1) {
-          const block = buffer.slice(0, end); buffer = buffer.slice(end + 2);
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
           const outcome = readFrame(run, block);
-          if (outcome) { reader.cancel().catch(() => {}); return outcome; }
+          if (outcome) {
+            reader.cancel().catch(() => {});
+            return outcome;
+          }
         }
       }
     } catch {
@@ -542,17 +642,28 @@ export const CHAT_SCRIPT = String.raw`(() => {
   function readFrame(run, block) {
     const lines = block.split("\n");
     if (lines.some((line) => /^: ?reconnect\b/.test(line))) return "reconnect";
-    const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
+    const data = lines
+      .filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5))
+      .join("\n");
     if (!data) return null;
     const event = JSON.parse(data);
     if (event.type === "public_api_conversation") {
-      conversationId = event.conversation_id; run.conversationId = conversationId; run.announced = true;
-      if (state) { state.conversationId = conversationId; save(); }
+      conversationId = event.conversation_id;
+      run.conversationId = conversationId;
+      run.announced = true;
+      if (state) {
+        state.conversationId = conversationId;
+        save();
+      }
       if (run.stopRequested) sendCancel(run);
-    }
-    else if (event.type === "content") { run.text += event.content; showText(run.answer, run.text); }
-    else if (event.type === "content_postprocessed") { run.text = event.content; showText(run.answer, run.text); }
-    else if (event.type === "complete") run.citations = Array.isArray(event.citations) ? event.citations : [];
+    } else if (event.type === "content") {
+      run.text += event.content;
+      showText(run.answer, run.text);
+    } else if (event.type === "content_postprocessed") {
+      run.text = event.content;
+      showText(run.answer, run.text);
+    } else if (event.type === "complete") run.citations = Array.isArray(event.citations) ? event.citations : [];
     // The id counts once its frame is taken in: a resume asks for what comes after it.
     const id = lines.find((line) => line.startsWith("id:"));
     if (id) run.lastId = id.slice(id.startsWith("id: ") ? 4 : 3);
@@ -572,7 +683,10 @@ export const CHAT_SCRIPT = String.raw`(() => {
   }
 
   $("question").addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); $("composer").requestSubmit(); }
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      $("composer").requestSubmit();
+    }
   });
 
   $("composer").addEventListener("submit", (event) => {
@@ -580,13 +694,18 @@ export const CHAT_SCRIPT = String.raw`(() => {
     submitQuestion();
   });
 
-  $("stop").addEventListener("click", () => { if (current) requestStop(current); });
+  $("stop").addEventListener("click", () => {
+    if (current) requestStop(current);
+  });
 
   // New chat: the next question starts a conversation of its own (the earlier one stays stored).
   $("new-chat").addEventListener("click", () => {
     if (busy) return;
     conversationId = null;
-    if (state) { state.conversationId = null; save(); }
+    if (state) {
+      state.conversationId = null;
+      save();
+    }
     $("messages").replaceChildren();
     answers = 0;
     status("");
@@ -595,4 +714,3 @@ export const CHAT_SCRIPT = String.raw`(() => {
 
   start().catch(unavailable);
 })();
-`;
