@@ -25,7 +25,8 @@ export interface ThroughputResult {
 
 /**
  * The throughput rounds, on autocannon in a process of its own: the bare node:http handler,
- * GET /v1/me and POST /v1/messages (JSON, instant upstream), ROUNDS times each, alternated
+ * GET /v1/me and POST /v1/messages (JSON, instant upstream), after a warm-up round of each that
+ * is not counted, ROUNDS times each, alternated
  * (bare, me, messages, bare, ...) so that a passing disturbance of the machine does not land
  * on one kind only; each figure is the median round, each ratio median against median. Every
  * service round has a key of its own: a key's budget is per minute (up to 100,000, docs/spec.md
@@ -56,6 +57,12 @@ export async function throughputRounds(
   };
   const question = JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } });
   const runs: { bare: Stats[]; me: CostedStats[]; messages: CostedStats[] } = { bare: [], me: [], messages: [] };
+  // One round of each, not counted: the first seconds of a process are its JIT compiling the
+  // path (a cold first round ran at half the rate of the next two), not its steady state.
+  await round(`${env.bare.url}/`, "GET", {});
+  await round(`${env.api.url}/v1/me`, "GET", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}` });
+  await round(`${env.api.url}/v1/messages`, "POST", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}`, "Content-Type": "application/json" }, question);
+  console.error("throughput warm-up done (one round of each, not counted)");
   for (let n = 1; n <= ROUNDS; n += 1) {
     runs.bare.push(await round(`${env.bare.url}/`, "GET", {}));
     const meKey = await env.newKey(CHAT_SCOPES);

@@ -74,13 +74,14 @@ afterAll(async () => {
 });
 
 describe("throughput rounds", () => {
-  it("alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
+  it("warms up, then alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
     const result = await throughputRounds(env, generator, { seconds: 1, connections: 2, settleMs: 0 });
     expect(ROUNDS).toBe(3);
-    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
+    // A warm-up round of each, then the three counted ones.
+    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 1 + 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
     const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
-    expect(keys).toHaveLength(6);
-    expect(new Set(keys).size).toBe(6);
+    expect(keys).toHaveLength(8);
+    expect(new Set(keys).size).toBe(8);
 
     const [ceilingRow, meRow, messagesRow] = result.rows;
     expect(result.ceiling).toBeGreaterThan(0);
@@ -105,8 +106,9 @@ describe("throughput rounds", () => {
     seen.length = 0;
     const rows = await workerRounds(env, generator, { seconds: 1, connections: 2 });
     expect(startedWith).toEqual([{ workers: 2 }]);
-    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 3 }, () => ["api /v1/me", "workers /v1/me"]).flat());
-    expect(new Set(seen.map((entry) => entry.authorization)).size).toBe(6);
+    // The new service's warm-up round, then three alternated counted ones.
+    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(["workers /v1/me", ...Array.from({ length: 3 }, () => ["api /v1/me", "workers /v1/me"]).flat()]);
+    expect(new Set(seen.map((entry) => entry.authorization)).size).toBe(7);
     const [one, two] = rows;
     expect(one?.measure).toContain("WORKERS=1");
     expect(two?.measure).toContain("WORKERS=2");
