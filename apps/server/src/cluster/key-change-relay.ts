@@ -67,7 +67,7 @@ export function shareKeyChangesWithSiblings(cache: KeyCache): void {
   process.on("message", (message: unknown) => {
     if (!isMessage<ChangeMessage>(message, "mga:key-change")) return;
     cache.apply(message.change);
-    process.send?.({ type: "mga:key-change-applied", id: message.id } satisfies AppliedMessage);
+    if (process.connected) process.send?.({ type: "mga:key-change-applied", id: message.id } satisfies AppliedMessage);
   });
   let nextChange = 0;
   const waiting = new Map<number, () => void>();
@@ -77,6 +77,8 @@ export function shareKeyChangesWithSiblings(cache: KeyCache): void {
   cache.setSiblings(
     (change) =>
       new Promise<void>((resolve) => {
+        // A worker whose primary is gone is exiting; its siblings too.
+        if (!process.connected) return resolve();
         const id = nextChange++;
         const done = () => {
           clearTimeout(timer);
