@@ -4,7 +4,7 @@
 // cannot make a module run before what it needs (the bug a cycle causes), and a type naming its
 // user (a field's type) is how a handle describes what hangs off it (core's db/instance-state.ts).
 // Generated code (Prisma's client types) is not ours to arrange.
-import { readdirSync, existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import madge from "madge";
 
@@ -33,6 +33,8 @@ for (const pkg of sources) {
   for (const cycle of cycles) console.error(`    ${[...cycle, cycle[0]].join(" → ")}`);
 }
 if (failed) {
-  console.error('Break each cycle by moving what both sides need into a module of its own (docs/architecture.md, "Layout").');
+  console.error(
+    'Break each cycle by moving what both sides need into a module of its own (docs/architecture.md, "Layout").',
+  );
   process.exit(1);
 }

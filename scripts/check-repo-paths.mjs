@@ -10,7 +10,12 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
 const textFile = /\.(md|ts|tsx|mts|cts|js|mjs|cjs|json|ya?ml|sh|css|html|prisma|sql)$|(^|\/)(run|node24)$/;
 // Generated or vendored text that is not ours to word, and this file, which names the original.
-const skipped = [/^packages\/core\/src\/generated\//, /^pnpm-lock\.yaml$/, /^patches\//, /^scripts\/check-repo-paths\.mjs$/];
+const skipped = [
+  /^packages\/core\/src\/generated\//,
+  /^pnpm-lock\.yaml$/,
+  /^patches\//,
+  /^scripts\/check-repo-paths\.mjs$/,
+];
 
 // A relative path with at least one `../`, as a string, an import or a Markdown link names it.
 const relativePath = /(?<![\w.@/-])((?:\.\.\/)+[\w@.-]+(?:\/[\w@.-]+)*)/g;

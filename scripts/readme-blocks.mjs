@@ -23,7 +23,9 @@ for (let i = 0; i < lines.length; i++) {
   i = end;
 }
 if (unmarked.length) {
-  process.stderr.write(`${file}: shell blocks at lines ${unmarked.join(", ")} are not marked: put <!-- smoke --> or <!-- no smoke: <why> --> on the line before each\n`);
+  process.stderr.write(
+    `${file}: shell blocks at lines ${unmarked.join(", ")} are not marked: put <!-- smoke --> or <!-- no smoke: <why> --> on the line before each\n`,
+  );
   process.exit(1);
 }
 if (blocks.length === 0) {
@@ -41,5 +43,10 @@ curl() { command curl --fail-with-body -sS "$@"; }
 xdg-open() { return 1; }
 `;
 // The marker starts a line of its own (curl's answers end without a newline) and says when.
-const body = blocks.map((block) => `\nSMOKE_BLOCK=${block.line}\nprintf '\\n› README block at line %s (%s s)\\n' ${block.line} "$SECONDS" >&2\n${block.body}\n`).join("");
+const body = blocks
+  .map(
+    (block) =>
+      `\nSMOKE_BLOCK=${block.line}\nprintf '\\n› README block at line %s (%s s)\\n' ${block.line} "$SECONDS" >&2\n${block.body}\n`,
+  )
+  .join("");
 process.stdout.write(`${prelude}${body}`);

@@ -55,7 +55,11 @@ function stop(code) {
   stopping = true;
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
   setTimeout(() => process.exit(code), 6_000).unref();
-  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined))).then(() => process.exit(code));
+  Promise.all(
+    children.map((child) =>
+      child.exitCode === null ? new Promise((resolve) => child.once("exit", resolve)) : undefined,
+    ),
+  ).then(() => process.exit(code));
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
@@ -73,18 +77,31 @@ function start(label, command, args, options) {
 }
 
 // The server starts the one way it always does (apps/server/run-server.sh: its node flags, then dist/main.js).
-const api = start("API", path.join(root, "apps/server/run-server.sh"), [], { env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) } });
+const api = start("API", path.join(root, "apps/server/run-server.sh"), [], {
+  env: { ...process.env, PORT: String(apiPort), ADMIN_API_PORT: String(adminApiPort) },
+});
 try {
   await waitFor(`${apiUrl}/healthz`, api, "the API");
   await waitFor(`${adminApiUrl}/healthz`, api, "the API's admin listener");
   // The key the console signs its visitors' addresses with, derived from the API's SECRET_KEY
   // (by now in the environment or generated into DATA_DIR), asked of the CLI as an operator
   // would: the console is handed that one key, never SECRET_KEY itself.
-  const { stdout: forwardingKey } = await promisify(execFile)(process.execPath, [path.join(root, "apps/server/dist/cli.js"), "console:forwarding-key", "--field", "key"], { env: process.env });
+  const { stdout: forwardingKey } = await promisify(execFile)(
+    process.execPath,
+    [path.join(root, "apps/server/dist/cli.js"), "console:forwarding-key", "--field", "key"],
+    { env: process.env },
+  );
   // The console's own server (apps/admin/server.mjs): Next.js, knowing each visitor's address.
   const admin = start("console", process.execPath, [path.join(root, "apps/admin/server.mjs")], {
     cwd: path.join(root, "apps/admin"),
-    env: { ...process.env, PORT: String(adminPort), HOST: host, ADMIN_API_URL: adminApiUrl, ADMIN_FORWARDING_KEY: forwardingKey.trim(), NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      PORT: String(adminPort),
+      HOST: host,
+      ADMIN_API_URL: adminApiUrl,
+      ADMIN_FORWARDING_KEY: forwardingKey.trim(),
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
   });
   await waitFor(`${consoleUrl}/sign-in`, admin, "the console");
 } catch (error) {

@@ -15,7 +15,10 @@ export function rawText(): Plugin {
     name: "raw-text",
     setup(build) {
       // The path keeps its `?raw`: tsup's own CSS plugin claims any path ending in .css, whatever its namespace.
-      build.onResolve({ filter: /\?raw$/ }, (args) => ({ path: path.resolve(args.resolveDir, args.path), namespace: "raw-text" }));
+      build.onResolve({ filter: /\?raw$/ }, (args) => ({
+        path: path.resolve(args.resolveDir, args.path),
+        namespace: "raw-text",
+      }));
       build.onLoad({ filter: /\?raw$/, namespace: "raw-text" }, async (args) => {
         const file = args.path.slice(0, -"?raw".length);
         return { contents: await readFile(file, "utf8"), loader: "text", watchFiles: [file] };

@@ -42,7 +42,11 @@ const server = createServer((req, res) => {
   req.headers["x-forwarded-for"] = visitorAddress(req);
   handle(req, res);
 });
-server.listen(port, hostname, () => process.stdout.write(`console listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.address().port}\n`));
+server.listen(port, hostname, () =>
+  process.stdout.write(
+    `console listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${server.address().port}\n`,
+  ),
+);
 const stop = () => server.close(() => process.exit(0));
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

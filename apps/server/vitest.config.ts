@@ -1,4 +1,5 @@
 import { mergeConfig } from "vitest/config";
+
 import { vitestConfig } from "../../tooling/vitest.base";
 
 // The pages' styles are imported as text (`?raw`): vitest would otherwise hand every .css import an empty string.

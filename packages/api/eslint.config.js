@@ -11,7 +11,14 @@ export default [
     name: "@mga/api/no-sql",
     files: ["**/*.{js,mjs,ts}"],
     rules: {
-      "no-restricted-properties": ["error", PROCESS_ENV_RESTRICTION, { property: "sql", message: "api never runs SQL: call (or add) a core domain function that takes the Database." }],
+      "no-restricted-properties": [
+        "error",
+        PROCESS_ENV_RESTRICTION,
+        {
+          property: "sql",
+          message: "api never runs SQL: call (or add) a core domain function that takes the Database.",
+        },
+      ],
     },
   },
 ];

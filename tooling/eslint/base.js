@@ -10,7 +10,16 @@ import tseslint from "typescript-eslint";
  */
 export const baseConfig = defineConfig(
   // Build output, generated code and test artefacts are not ours to lint.
-  { ignores: ["**/dist/**", "**/.next/**", "**/src/generated/**", "**/test-results/**", "**/coverage/**", "**/next-env.d.ts"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/.next/**",
+      "**/src/generated/**",
+      "**/test-results/**",
+      "**/coverage/**",
+      "**/next-env.d.ts",
+    ],
+  },
   {
     files: ["**/*.{js,mjs,cjs,ts,mts,cts,tsx}"],
     extends: [eslint.configs.recommended, tseslint.configs.recommended],
@@ -22,7 +31,13 @@ export const baseConfig = defineConfig(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
     },
   },

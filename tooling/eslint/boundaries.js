@@ -19,16 +19,33 @@ const apps = [
   { name: "@mga/admin", message: "Nothing imports the console: it is a leaf that talks to the API over tRPC." },
 ];
 
-const prisma = { group: ["@prisma/*"], message: "Only @mga/core talks to the database: call a core domain function instead." };
+const prisma = {
+  group: ["@prisma/*"],
+  message: "Only @mga/core talks to the database: call a core domain function instead.",
+};
 
 /** The generated Prisma client and core's files reached past its entry points (`@mga/core/<area>`, one per area). */
 const coreInternals = [
-  { regex: "^@mga/core/(src|dist|prisma|generated)(/|$)", message: "Import a core area's entry point (@mga/core/<area>): the files behind it are internal." },
-  { regex: "^\\.{1,2}/(.*/)?core/(src|prisma|dist)(/|$)", message: "Import a core area's entry point (@mga/core/<area>), never core's files by relative path." },
-  { regex: "(^|/)generated(/|$)", message: "The generated Prisma client is core's: call a core domain function instead." },
+  {
+    regex: "^@mga/core/(src|dist|prisma|generated)(/|$)",
+    message: "Import a core area's entry point (@mga/core/<area>): the files behind it are internal.",
+  },
+  {
+    regex: "^\\.{1,2}/(.*/)?core/(src|prisma|dist)(/|$)",
+    message: "Import a core area's entry point (@mga/core/<area>), never core's files by relative path.",
+  },
+  {
+    regex: "(^|/)generated(/|$)",
+    message: "The generated Prisma client is core's: call a core domain function instead.",
+  },
 ];
 
-const restrict = (name, { paths = [], patterns = [] }) => defineConfig({ name: `@mga/eslint-config/boundaries/${name}`, files: ALL_FILES, rules: { [RULE]: ["error", { paths, patterns }] } });
+const restrict = (name, { paths = [], patterns = [] }) =>
+  defineConfig({
+    name: `@mga/eslint-config/boundaries/${name}`,
+    files: ALL_FILES,
+    rules: { [RULE]: ["error", { paths, patterns }] },
+  });
 
 export const importBoundaries = {
   /** The domain: no HTTP, no tRPC, no UI, and nothing that sits above it. */
@@ -48,7 +65,10 @@ export const importBoundaries = {
 
   /** The wire layer: reaches the database only through core's domain functions. */
   api: restrict("api", {
-    paths: [{ name: "pg", message: "Only @mga/core talks to the database: call a core domain function instead." }, ...apps],
+    paths: [
+      { name: "pg", message: "Only @mga/core talks to the database: call a core domain function instead." },
+      ...apps,
+    ],
     patterns: [prisma, ...coreInternals],
   }),
 
@@ -61,11 +81,19 @@ export const importBoundaries = {
   /** The staff console: talks typed tRPC to the admin listener, so it needs the router's type only. */
   admin: restrict("admin", {
     paths: [
-      { name: "@mga/api", allowTypeImports: true, message: "The console imports only types from @mga/api (`import type`): it reaches the API over tRPC." },
+      {
+        name: "@mga/api",
+        allowTypeImports: true,
+        message: "The console imports only types from @mga/api (`import type`): it reaches the API over tRPC.",
+      },
       { name: "pg", message: "The console never talks to the database: ask the API over tRPC." },
     ],
     patterns: [
-      { group: ["@mga/core/*"], allowTypeImports: true, message: "The console never runs core's code: ask the API over tRPC." },
+      {
+        group: ["@mga/core/*"],
+        allowTypeImports: true,
+        message: "The console never runs core's code: ask the API over tRPC.",
+      },
       { ...prisma, message: "The console never talks to the database: ask the API over tRPC." },
       ...coreInternals,
     ],
@@ -74,13 +102,23 @@ export const importBoundaries = {
   /** The partners' SDK: published on its own, it reaches the service over HTTP only (types come from the generated OpenAPI types). */
   sdk: restrict("sdk", {
     patterns: [
-      { group: ["@mga/*", "!@mga/eslint-config", "!@mga/eslint-config/*"], message: "The SDK is installed by partners without the monorepo: talk to the API over HTTP and use the generated types." },
+      {
+        group: ["@mga/*", "!@mga/eslint-config", "!@mga/eslint-config/*"],
+        message:
+          "The SDK is installed by partners without the monorepo: talk to the API over HTTP and use the generated types.",
+      },
     ],
   }),
 
   /** The stand-in upstream assistant: a separate service that shares only core's helpers. */
   assistant: restrict("assistant", {
-    paths: [{ name: "@mga/api", message: "The assistant is a separate upstream service: it does not use the partner API's code." }, ...apps],
+    paths: [
+      {
+        name: "@mga/api",
+        message: "The assistant is a separate upstream service: it does not use the partner API's code.",
+      },
+      ...apps,
+    ],
     patterns: [prisma, ...coreInternals],
   }),
 };

@@ -8,7 +8,9 @@ export function register(): void {
   try {
     if (!env().ADMIN_FORWARDING_KEY) {
       // Not fatal (a console in development), but every visitor would share one sign-in budget.
-      console.warn("ADMIN_FORWARDING_KEY is not set: the API counts every sign-in attempt against the console's own address (see `pnpm cli console:forwarding-key`)");
+      console.warn(
+        "ADMIN_FORWARDING_KEY is not set: the API counts every sign-in attempt against the console's own address (see `pnpm cli console:forwarding-key`)",
+      );
     }
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

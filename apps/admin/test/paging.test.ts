@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { firstRow, neighbours, pagePosition } from "@/lib/paging";
+import { describe, expect, it } from "vitest";
 
 /** The console's pager keeps one cursor and a page number in the URL, however far staff page (issue 24 item 16). */
 describe("page position and neighbours", () => {

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TRPCClientError } from "@trpc/client";
-import { afterEach, describe, expect, it } from "vitest";
 import { describeStatus, type StatusOutcome } from "@/lib/describe-status";
 import { createApiClient } from "@/lib/trpc";
+import { TRPCClientError } from "@trpc/client";
+import { afterEach, describe, expect, it } from "vitest";
 
 const API = "http://api.test";
 
@@ -17,7 +17,10 @@ async function outcomeOf(promise: Promise<unknown>): Promise<StatusOutcome> {
 
 describe("describeStatus", () => {
   it("shows the status values when the API and its database are up", () => {
-    const view = describeStatus({ ok: true, value: { service: "mortgage-guideline-api", api_version: "1.2.0", database: "ok" } }, API);
+    const view = describeStatus(
+      { ok: true, value: { service: "mortgage-guideline-api", api_version: "1.2.0", database: "ok" } },
+      API,
+    );
     expect(view).toEqual({
       state: "healthy",
       title: "API is up",
@@ -31,9 +34,16 @@ describe("describeStatus", () => {
   });
 
   it("flags an unavailable database as degraded", () => {
-    const view = describeStatus({ ok: true, value: { service: "svc", api_version: "1", database: "unavailable" } }, API);
+    const view = describeStatus(
+      { ok: true, value: { service: "svc", api_version: "1", database: "unavailable" } },
+      API,
+    );
     expect(view.state).toBe("degraded");
-    expect(view.state !== "error" && view.items.find((i) => i.label === "Database")).toEqual({ label: "Database", value: "unavailable", tone: "bad" });
+    expect(view.state !== "error" && view.items.find((i) => i.label === "Database")).toEqual({
+      label: "Database",
+      value: "unavailable",
+      tone: "bad",
+    });
   });
 
   it("rejects an answer of another shape instead of rendering garbage", () => {
@@ -56,14 +66,25 @@ describe("describeStatus", () => {
   });
 
   it("reports a timeout as unreachable", () => {
-    const view = describeStatus({ ok: false, error: new DOMException("The operation was aborted due to timeout", "TimeoutError") }, API);
+    const view = describeStatus(
+      { ok: false, error: new DOMException("The operation was aborted due to timeout", "TimeoutError") },
+      API,
+    );
     expect(view.title).toBe("API unreachable");
     expect(view.summary).toBe(`The API's admin listener at ${API} did not answer in time.`);
   });
 
   it("reports an error answer with its HTTP status", () => {
-    const view = describeStatus({ ok: false, error: { message: "Internal server error", data: { httpStatus: 500 } } }, API);
-    expect(view).toMatchObject({ state: "error", title: "API error", summary: `The API's admin listener at ${API} answered with an error (HTTP 500).`, detail: "Internal server error" });
+    const view = describeStatus(
+      { ok: false, error: { message: "Internal server error", data: { httpStatus: 500 } } },
+      API,
+    );
+    expect(view).toMatchObject({
+      state: "error",
+      title: "API error",
+      summary: `The API's admin listener at ${API} answered with an error (HTTP 500).`,
+      detail: "Internal server error",
+    });
   });
 
   it("never throws on odd errors", () => {
@@ -90,7 +111,11 @@ describe("createApiClient + describeStatus against a real socket", () => {
     const base = await listen((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ result: { data: { service: "mortgage-guideline-api", api_version: "9.9.9", database: "ok" } } }));
+      res.end(
+        JSON.stringify({
+          result: { data: { service: "mortgage-guideline-api", api_version: "9.9.9", database: "ok" } },
+        }),
+      );
     });
     const view = describeStatus(await outcomeOf(createApiClient(base).system.status.query()), base);
     expect(seen).toEqual(["GET /trpc/system.status"]);

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { consoleVisitorOf } from "@mga/server/src/http/client-address";
-import { describe, expect, it } from "vitest";
 import { parseConsoleEnv } from "@/env";
 import { signVisitor, VISITOR_HEADER } from "@/lib/visitor-signature";
+import { describe, expect, it } from "vitest";
+
+import { consoleVisitorOf } from "@mga/server/src/http/client-address";
 
 /**
  * The console signs its visitor's address (lib/visitor-signature.ts) and the API checks it
@@ -17,7 +18,8 @@ describe("the visitor address the console signs", () => {
     // The key as `pnpm cli console:forwarding-key` prints it passes the console's configuration.
     expect(parseConsoleEnv({ ADMIN_FORWARDING_KEY: key }).ADMIN_FORWARDING_KEY).toBe(key);
     const now = Date.now();
-    for (const address of ["203.0.113.7", "2001:db8::42", "::ffff:192.0.2.1"]) expect(consoleVisitorOf(signVisitor(address, key, now), apiKey, now)).toBe(address);
+    for (const address of ["203.0.113.7", "2001:db8::42", "::ffff:192.0.2.1"])
+      expect(consoleVisitorOf(signVisitor(address, key, now), apiKey, now)).toBe(address);
     expect(consoleVisitorOf(signVisitor("203.0.113.7", key, now - 29_000), apiKey, now)).toBe("203.0.113.7");
     expect(consoleVisitorOf(signVisitor("203.0.113.7", key, now - 31_000), apiKey, now)).toBeUndefined();
     expect(consoleVisitorOf(signVisitor("203.0.113.7", key, now + 31_000), apiKey, now)).toBeUndefined();

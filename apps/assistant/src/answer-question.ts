@@ -1,4 +1,4 @@
-import { composeAnswer, type ComposedAnswer, sourcesUnavailable } from "./compose-answer";
+import { composeAnswer, sourcesUnavailable, type ComposedAnswer } from "./compose-answer";
 import { CorpusIndex, type SearchHit } from "./corpus-index";
 import { PROGRAM_SOURCES, SOURCE_PROGRAM, sourcesNamedIn } from "./loan-programs";
 import type { SamplePassage } from "./sample-corpus";
@@ -75,22 +75,32 @@ export function searchScope(question: Question): SearchScope {
   const asked = sourcesNamedIn(question.message);
   const named = asked.length > 0 ? asked : previous ? sourcesNamedIn(previous.content) : [];
   const targets = named.length > 0 ? named : (PROGRAM_SOURCES[question.program ?? ""] ?? []);
-  const agencySources = targets.length > 0 ? targets.filter((source) => selectedAgency.has(source)) : [...selectedAgency];
+  const agencySources =
+    targets.length > 0 ? targets.filter((source) => selectedAgency.has(source)) : [...selectedAgency];
   const programs = new Set(targets.map((source) => SOURCE_PROGRAM[source]));
   const askedProgram = named.length > 0 ? SOURCE_PROGRAM[named[0] as string] : undefined;
   const namedStates = statesNamedIn(question.message);
   const states = new Set(namedStates.length > 0 ? namedStates : question.propertyState ? [question.propertyState] : []);
   const include = (passage: SamplePassage) => {
     if (passage.kind === "agency") return agencySources.includes(passage.source);
-    const selected = passage.kind === "tenant_bucket" ? sources.tenant_source_keys.includes(passage.source) : sources.shared_source_types.includes(passage.source);
-    const forProgram = programs.size === 0 || passage.programs === undefined || passage.programs.some((program) => programs.has(program));
+    const selected =
+      passage.kind === "tenant_bucket"
+        ? sources.tenant_source_keys.includes(passage.source)
+        : sources.shared_source_types.includes(passage.source);
+    const forProgram =
+      programs.size === 0 ||
+      passage.programs === undefined ||
+      passage.programs.some((program) => programs.has(program));
     const forState = passage.states === undefined || passage.states.some((state) => states.has(state));
     return selected && forProgram && forState;
   };
   return {
     agencySources,
     unavailable: targets.filter((source) => !selectedAgency.has(source)),
-    askedAbout: question.program && askedProgram && askedProgram !== question.program && programs.size === 1 ? askedProgram : undefined,
+    askedAbout:
+      question.program && askedProgram && askedProgram !== question.program && programs.size === 1
+        ? askedProgram
+        : undefined,
     include,
   };
 }
@@ -102,6 +112,10 @@ export function relevant(hits: SearchHit[], rules: Relevance = RELEVANCE): Searc
   const sources = new Set<string>();
   return hits
     .filter((hit) => hit.coverage >= rules.minCoverage && hit.score >= best.score * rules.relativeScore)
-    .filter((hit) => !sources.has(`${hit.passage.kind}:${hit.passage.source}`) && sources.add(`${hit.passage.kind}:${hit.passage.source}`))
+    .filter(
+      (hit) =>
+        !sources.has(`${hit.passage.kind}:${hit.passage.source}`) &&
+        sources.add(`${hit.passage.kind}:${hit.passage.source}`),
+    )
     .slice(0, rules.maxCitations);
 }

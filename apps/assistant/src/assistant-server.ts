@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+
 import { answerQuestion } from "./answer-question";
 
 /**
@@ -42,7 +43,9 @@ export async function startLocalAssistant(options: {
     });
   });
   // Exclusive: in a cluster worker (WORKERS > 1) a plain listen would share one port among every worker's assistant.
-  await new Promise<void>((resolve) => server.listen({ port: options.port ?? 0, host: "127.0.0.1", exclusive: true }, resolve));
+  await new Promise<void>((resolve) =>
+    server.listen({ port: options.port ?? 0, host: "127.0.0.1", exclusive: true }, resolve),
+  );
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
@@ -52,7 +55,11 @@ export async function startLocalAssistant(options: {
   };
 }
 
-async function handle(options: { token?: string | undefined; wordDelayMs?: number }, req: IncomingMessage, res: ServerResponse) {
+async function handle(
+  options: { token?: string | undefined; wordDelayMs?: number },
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   if (req.method !== "POST" || req.url !== "/v1/chat/stream") {
     res.writeHead(404, { "Content-Type": "application/json" }).end('{"error":"not found"}');
     return;

@@ -8,15 +8,28 @@ import { PROGRAM_NAMES, SOURCE_NAMES } from "./loan-programs";
  */
 export interface ComposedAnswer {
   text: string;
-  citations: Array<{ id: string; title: string; source_type: string; source_key?: string; source_label: string; section: string; excerpt: string }>;
+  citations: Array<{
+    id: string;
+    title: string;
+    source_type: string;
+    source_key?: string;
+    source_label: string;
+    section: string;
+    excerpt: string;
+  }>;
   sources: Array<{ source_type: string; source_key?: string; label: string }>;
 }
 
 const SAMPLE_NOTE = "(Sample data bundled with the local assistant; not authoritative guidance.)";
 
-export const NO_EXCERPT = "I have no excerpt in the selected sources that answers this, so I would rather not guess. Try rephrasing the question or asking about a specific guideline.";
+export const NO_EXCERPT =
+  "I have no excerpt in the selected sources that answers this, so I would rather not guess. Try rephrasing the question or asking about a specific guideline.";
 
-export function composeAnswer(question: string, hits: SearchHit[], context: { askedAbout?: string | undefined; loanProgram?: string | undefined } = {}): ComposedAnswer {
+export function composeAnswer(
+  question: string,
+  hits: SearchHit[],
+  context: { askedAbout?: string | undefined; loanProgram?: string | undefined } = {},
+): ComposedAnswer {
   if (hits.length === 0) return { text: NO_EXCERPT, citations: [], sources: [] };
   const words = new Set(question.match(/[\p{L}\p{N}]+/gu)?.flatMap((word) => processTerm(word) ?? []) ?? []);
   const parts = hits.map(({ passage }, index) => {
@@ -41,7 +54,10 @@ export function composeAnswer(question: string, hits: SearchHit[], context: { as
       `This loan is ${PROGRAM_NAMES[context.loanProgram] ?? context.loanProgram}; you asked about ${PROGRAM_NAMES[context.askedAbout] ?? context.askedAbout}, so this answer is from ${PROGRAM_NAMES[context.askedAbout] ?? context.askedAbout} guidelines.`,
     );
   }
-  const sourceKey = (passage: SearchHit["passage"]) => (passage.kind === "tenant_bucket" ? { source_type: "tenant_bucket", source_key: passage.source } : { source_type: passage.source });
+  const sourceKey = (passage: SearchHit["passage"]) =>
+    passage.kind === "tenant_bucket"
+      ? { source_type: "tenant_bucket", source_key: passage.source }
+      : { source_type: passage.source };
   const seen = new Set<string>();
   return {
     text: `${lines.join("\n\n")}\n\n${SAMPLE_NOTE}`,
@@ -55,7 +71,9 @@ export function composeAnswer(question: string, hits: SearchHit[], context: { as
     })),
     sources: hits
       .map(({ passage }) => passage)
-      .filter((passage) => !seen.has(`${passage.kind}:${passage.source}`) && seen.add(`${passage.kind}:${passage.source}`))
+      .filter(
+        (passage) => !seen.has(`${passage.kind}:${passage.source}`) && seen.add(`${passage.kind}:${passage.source}`),
+      )
       .map((passage) => ({ ...sourceKey(passage), label: passage.sourceLabel })),
   };
 }

@@ -1,5 +1,6 @@
 import MiniSearch from "minisearch";
 import { stemmer } from "stemmer";
+
 import { PROGRAM_WORDS } from "./loan-programs";
 import { SAMPLE_CORPUS, type SamplePassage } from "./sample-corpus";
 
@@ -51,8 +52,14 @@ const SYNONYMS: Record<string, string[]> = {
  * (the lender's sources are searched anyway), not which excerpt answers.
  */
 const LENDER_WORDS: Set<string> = (() => {
-  const labels = [...new Set(SAMPLE_CORPUS.filter((passage) => passage.kind === "tenant_bucket").map((passage) => passage.sourceLabel))];
-  const sets = labels.map((label) => new Set((label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word !== "sample")));
+  const labels = [
+    ...new Set(
+      SAMPLE_CORPUS.filter((passage) => passage.kind === "tenant_bucket").map((passage) => passage.sourceLabel),
+    ),
+  ];
+  const sets = labels.map(
+    (label) => new Set((label.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word !== "sample")),
+  );
   return new Set([...(sets[0] ?? [])].filter((word) => sets.every((set) => set.has(word))));
 })();
 
@@ -69,7 +76,14 @@ export function words(text: string): string[] {
 
 export function processTerm(term: string): string | null {
   const word = term.toLowerCase();
-  if (word.length < 2 || STOP_WORDS.has(word) || GENERIC_WORDS.has(word) || PROGRAM_WORDS.has(word) || LENDER_WORDS.has(word)) return null;
+  if (
+    word.length < 2 ||
+    STOP_WORDS.has(word) ||
+    GENERIC_WORDS.has(word) ||
+    PROGRAM_WORDS.has(word) ||
+    LENDER_WORDS.has(word)
+  )
+    return null;
   return stemmer(word);
 }
 
@@ -96,7 +110,9 @@ export class CorpusIndex {
     this.index.addAll(corpus);
     this.byId = new Map(corpus.map((passage) => [passage.id, passage]));
     for (const passage of corpus) {
-      for (const term of new Set(words(`${passage.title} ${passage.text}`).flatMap((word) => processTerm(word) ?? []))) {
+      for (const term of new Set(
+        words(`${passage.title} ${passage.text}`).flatMap((word) => processTerm(word) ?? []),
+      )) {
         this.frequency.set(term, (this.frequency.get(term) ?? 0) + 1);
       }
     }
@@ -104,7 +120,9 @@ export class CorpusIndex {
 
   /** The question's words as the index sees them: each word's terms, its abbreviation expanded. */
   queryWords(question: string): string[][] {
-    const groups = words(question).map((word) => [...new Set([word, ...(SYNONYMS[word] ?? [])].flatMap((term) => processTerm(term) ?? []))]);
+    const groups = words(question).map((word) => [
+      ...new Set([word, ...(SYNONYMS[word] ?? [])].flatMap((term) => processTerm(term) ?? [])),
+    ]);
     const seen = new Set<string>();
     return groups.filter((terms) => terms.length > 0 && !seen.has(terms.join(" ")) && seen.add(terms.join(" ")));
   }
@@ -128,7 +146,13 @@ export class CorpusIndex {
     // any of its terms is ("PMI" is matched by "private mortgage insurance").
     const weights = groups.map((group) => Math.max(...group.map((term) => this.weight(term))));
     const total = weights.reduce((sum, weight) => sum + weight, 0);
-    const coverage = (matched: string[]) => (total === 0 ? 0 : groups.reduce((sum, group, i) => sum + (group.some((term) => matched.includes(term)) ? (weights[i] ?? 0) : 0), 0) / total);
+    const coverage = (matched: string[]) =>
+      total === 0
+        ? 0
+        : groups.reduce(
+            (sum, group, i) => sum + (group.some((term) => matched.includes(term)) ? (weights[i] ?? 0) : 0),
+            0,
+          ) / total;
     return this.index
       .search(terms.join(" "), {
         boost: { title: 1.5 },

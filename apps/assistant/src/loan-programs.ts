@@ -11,12 +11,29 @@ export const PROGRAM_SOURCES: Record<string, string[]> = {
   usda: ["usda"],
 };
 
-export const SOURCE_PROGRAM: Record<string, string> = { fannie_mae: "conventional", freddie_mac: "conventional", fha: "fha", va: "va", usda: "usda" };
+export const SOURCE_PROGRAM: Record<string, string> = {
+  fannie_mae: "conventional",
+  freddie_mac: "conventional",
+  fha: "fha",
+  va: "va",
+  usda: "usda",
+};
 
 /** An agency source's name in an answer: "VA guidelines are switched off…". */
-export const SOURCE_NAMES: Record<string, string> = { fannie_mae: "Fannie Mae", freddie_mac: "Freddie Mac", fha: "FHA", va: "VA", usda: "USDA" };
+export const SOURCE_NAMES: Record<string, string> = {
+  fannie_mae: "Fannie Mae",
+  freddie_mac: "Freddie Mac",
+  fha: "FHA",
+  va: "VA",
+  usda: "USDA",
+};
 
-export const PROGRAM_NAMES: Record<string, string> = { conventional: "conventional", fha: "FHA", va: "VA", usda: "USDA" };
+export const PROGRAM_NAMES: Record<string, string> = {
+  conventional: "conventional",
+  fha: "FHA",
+  va: "VA",
+  usda: "USDA",
+};
 
 /**
  * How a question names a program or an agency: a conventional product names its agency
@@ -27,7 +44,10 @@ const NAMED: Array<{ pattern: RegExp; sources: string[] }> = [
   { pattern: /\bva\b|\bveterans?\b|\birrrl\b/i, sources: ["va"] },
   { pattern: /\busda\b|\brural development\b/i, sources: ["usda"] },
   { pattern: /\bfannie\b|\bfnma\b|\bhomeready\b|\bdesktop underwriter\b/i, sources: ["fannie_mae"] },
-  { pattern: /\bfreddie\b|\bfhlmc\b|\bhome ?possible\b|\bhomeone\b|\bloan product advisor\b/i, sources: ["freddie_mac"] },
+  {
+    pattern: /\bfreddie\b|\bfhlmc\b|\bhome ?possible\b|\bhomeone\b|\bloan product advisor\b/i,
+    sources: ["freddie_mac"],
+  },
   { pattern: /\bconventional\b|\bconforming\b/i, sources: ["fannie_mae", "freddie_mac"] },
 ];
 
@@ -38,4 +58,17 @@ export function sourcesNamedIn(question: string): string[] {
 }
 
 /** Words that only name a program or agency: they choose where to search, not what to rank. */
-export const PROGRAM_WORDS = new Set(["fha", "va", "usda", "fannie", "mae", "freddie", "mac", "fnma", "fhlmc", "conventional", "veteran", "veterans"]);
+export const PROGRAM_WORDS = new Set([
+  "fha",
+  "va",
+  "usda",
+  "fannie",
+  "mae",
+  "freddie",
+  "mac",
+  "fnma",
+  "fhlmc",
+  "conventional",
+  "veteran",
+  "veterans",
+]);

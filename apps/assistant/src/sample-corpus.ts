@@ -589,4 +589,14 @@ const MI_GUIDELINES = from("shared", "mi_guidelines", [
   },
 ]);
 
-export const SAMPLE_CORPUS: SamplePassage[] = [...FHA, ...FANNIE_MAE, ...FREDDIE_MAC, ...VA, ...USDA, ...ACME_OVERLAYS, ...ACME_JUMBO, ...STATE_REGULATIONS, ...MI_GUIDELINES];
+export const SAMPLE_CORPUS: SamplePassage[] = [
+  ...FHA,
+  ...FANNIE_MAE,
+  ...FREDDIE_MAC,
+  ...VA,
+  ...USDA,
+  ...ACME_OVERLAYS,
+  ...ACME_JUMBO,
+  ...STATE_REGULATIONS,
+  ...MI_GUIDELINES,
+];

@@ -56,11 +56,16 @@ export const STATE_NAMES: Record<string, string> = {
   WY: "Wyoming",
 };
 
-const PATTERNS = Object.entries(STATE_NAMES).map(([code, name]) => ({ code, pattern: new RegExp(`\\b${name.replace(" ", "\\s+")}\\b`, "i") }));
+const PATTERNS = Object.entries(STATE_NAMES).map(([code, name]) => ({
+  code,
+  pattern: new RegExp(`\\b${name.replace(" ", "\\s+")}\\b`, "i"),
+}));
 
 /** The states a question names in words ("Texas"), as postal codes. */
 export function statesNamedIn(question: string): string[] {
   // "West Virginia" also contains "Virginia": the longer name wins.
   const found = PATTERNS.filter((entry) => entry.pattern.test(question)).map((entry) => entry.code);
-  return found.filter((code) => !found.some((other) => other !== code && STATE_NAMES[other]?.endsWith(` ${STATE_NAMES[code]}`)));
+  return found.filter(
+    (code) => !found.some((other) => other !== code && STATE_NAMES[other]?.endsWith(` ${STATE_NAMES[code]}`)),
+  );
 }

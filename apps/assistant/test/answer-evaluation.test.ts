@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
-import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
 import { describe, expect, it } from "vitest";
+
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
+
 import { answerQuestion } from "../src/answer-question";
 import { NO_EXCERPT } from "../src/compose-answer";
 import { SAMPLE_CORPUS } from "../src/sample-corpus";
@@ -22,7 +24,10 @@ interface Case {
   cites: string[];
   expect?: "switched_off" | "not_selected" | "no_excerpt";
 }
-const fixture = JSON.parse(readFileSync(new URL("./fixtures/answer-evaluation.json", import.meta.url), "utf8")) as { tenants: Record<string, Tenant>; questions: Case[] };
+const fixture = JSON.parse(readFileSync(new URL("./fixtures/answer-evaluation.json", import.meta.url), "utf8")) as {
+  tenants: Record<string, Tenant>;
+  questions: Case[];
+};
 
 const STATEMENTS = {
   switched_off: /guidelines are switched off for your organization/,
@@ -33,7 +38,12 @@ const STATEMENTS = {
 function ask(item: Case) {
   const tenant = fixture.tenants[item.tenant];
   if (!tenant) throw new Error(`unknown tenant ${item.tenant}`);
-  return answerQuestion({ message: item.question, sources: tenant.selected, enabledAgencySources: tenant.enabled, program: item.program });
+  return answerQuestion({
+    message: item.question,
+    sources: tenant.selected,
+    enabledAgencySources: tenant.enabled,
+    program: item.program,
+  });
 }
 
 describe("the assistant's answers (evaluation)", () => {
@@ -44,7 +54,10 @@ describe("the assistant's answers (evaluation)", () => {
     expect(ids.size).toBe(SAMPLE_CORPUS.length);
     expect(fixture.questions.flatMap((item) => item.cites).filter((id) => !ids.has(id))).toEqual([]);
     for (const source of AGENCY_SOURCE_TYPES) {
-      expect(SAMPLE_CORPUS.filter((passage) => passage.kind === "agency" && passage.source === source).length, source).toBeGreaterThanOrEqual(10);
+      expect(
+        SAMPLE_CORPUS.filter((passage) => passage.kind === "agency" && passage.source === source).length,
+        source,
+      ).toBeGreaterThanOrEqual(10);
     }
     expect(SAMPLE_CORPUS.every((passage) => passage.sourceLabel.endsWith("(sample)"))).toBe(true);
   });
@@ -61,7 +74,9 @@ describe("the assistant's answers (evaluation)", () => {
       expected += item.cites.length;
       right += hits;
       if (hits !== ids.length || hits !== item.cites.length)
-        misses.push(`  ${item.program ?? "-"} | ${item.question} | cited ${ids.join(", ") || "nothing"} | expected ${item.cites.join(", ") || "nothing"}`);
+        misses.push(
+          `  ${item.program ?? "-"} | ${item.question} | cited ${ids.join(", ") || "nothing"} | expected ${item.cites.join(", ") || "nothing"}`,
+        );
     }
     const precision = cited === 0 ? 1 : right / cited;
     const recall = expected === 0 ? 1 : right / expected;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { HttpChatUpstream, type UpstreamEvent } from "@mga/core/conversations";
-import { type LocalAssistant, startLocalAssistant } from "../src/index";
+
+import { startLocalAssistant, type LocalAssistant } from "../src/index";
 
 /** The local assistant through the real upstream client: retrieval, source filtering, citations. */
 let assistant: LocalAssistant;
@@ -16,7 +18,13 @@ const ALL_AGENCIES = ["fannie_mae", "freddie_mac", "fha", "va", "usda"];
 type Sources = { agency_source_types?: string[]; tenant_source_keys?: string[]; shared_source_types?: string[] };
 type Final = { content: string; citations: Array<{ id: string; source_type: string; source_key?: string }> };
 
-async function ask(message: string, sources: Sources, token = "local-secret", loanContext?: { external_loan_id: string; program?: string; property_state?: string }, enabledAgencySources?: string[]) {
+async function ask(
+  message: string,
+  sources: Sources,
+  token = "local-secret",
+  loanContext?: { external_loan_id: string; program?: string; property_state?: string },
+  enabledAgencySources?: string[],
+) {
   const upstream = new HttpChatUpstream({ url: assistant.url, token });
   const events: UpstreamEvent[] = [];
   for await (const event of upstream.stream({
@@ -33,8 +41,19 @@ async function ask(message: string, sources: Sources, token = "local-secret", lo
   return events;
 }
 
-async function final(message: string, sources: Sources, loan?: { program?: string; property_state?: string }, enabled?: string[]): Promise<Final> {
-  const events = await ask(message, sources, "local-secret", loan ? { external_loan_id: "LN-1", ...loan } : undefined, enabled);
+async function final(
+  message: string,
+  sources: Sources,
+  loan?: { program?: string; property_state?: string },
+  enabled?: string[],
+): Promise<Final> {
+  const events = await ask(
+    message,
+    sources,
+    "local-secret",
+    loan ? { external_loan_id: "LN-1", ...loan } : undefined,
+    enabled,
+  );
   return events.find((event) => event.type === "content_postprocessed") as unknown as Final;
 }
 
@@ -42,7 +61,9 @@ const ids = (answer: Final) => answer.citations.map((citation) => citation.id);
 
 describe("local assistant", () => {
   it("answers the FHA down payment question from the FHA excerpt, with citations", async () => {
-    const events = await ask("What is the minimum down payment for an FHA loan?", { agency_source_types: ["fha", "fannie_mae"] });
+    const events = await ask("What is the minimum down payment for an FHA loan?", {
+      agency_source_types: ["fha", "fannie_mae"],
+    });
     const answer = events.find((event) => event.type === "content_postprocessed") as unknown as Final;
     expect(answer.content).toMatch(/3\.5 percent/);
     expect(answer.citations[0]).toMatchObject({ id: "fha-down-payment", source_type: "fha" });
@@ -73,7 +94,11 @@ describe("local assistant", () => {
   });
 
   it("answers from the loan program's agency source, not another program's (a USDA loan's income limit)", async () => {
-    const answer = await final("What is the income limit?", { agency_source_types: ALL_AGENCIES, tenant_source_keys: ["acme_overlays"] }, { program: "usda" });
+    const answer = await final(
+      "What is the income limit?",
+      { agency_source_types: ALL_AGENCIES, tenant_source_keys: ["acme_overlays"] },
+      { program: "usda" },
+    );
     expect(ids(answer)).toEqual(["usda-income-limits"]);
     expect(answer.content).toMatch(/115 percent of the area median income/);
   });
@@ -81,7 +106,11 @@ describe("local assistant", () => {
   it("does not pad an answer with unrelated excerpts (no Texas rule in an FHA gift answer)", async () => {
     const answer = await final(
       "Can the down payment be a gift from a friend?",
-      { agency_source_types: ALL_AGENCIES, tenant_source_keys: ["acme_overlays"], shared_source_types: ["state_regulations"] },
+      {
+        agency_source_types: ALL_AGENCIES,
+        tenant_source_keys: ["acme_overlays"],
+        shared_source_types: ["state_regulations"],
+      },
       { program: "fha" },
     );
     expect(ids(answer)[0]).toBe("fha-gift-funds");
@@ -90,17 +119,31 @@ describe("local assistant", () => {
 
   it("cites a state's rule for a loan in that state only", async () => {
     const sources = { agency_source_types: ALL_AGENCIES, shared_source_types: ["state_regulations"] };
-    expect(ids(await final("How much cash can they take out?", sources, { program: "conventional", property_state: "TX" }))).toContain("state-texas-cash-out");
-    expect(ids(await final("How much cash can they take out?", sources, { program: "conventional", property_state: "OH" }))).not.toContain("state-texas-cash-out");
+    expect(
+      ids(await final("How much cash can they take out?", sources, { program: "conventional", property_state: "TX" })),
+    ).toContain("state-texas-cash-out");
+    expect(
+      ids(await final("How much cash can they take out?", sources, { program: "conventional", property_state: "OH" })),
+    ).not.toContain("state-texas-cash-out");
   });
 
   it("answers a VA question on a VA loan, with the lender's VA overlay", async () => {
-    const answer = await final("What is the maximum DTI for a VA loan?", { agency_source_types: ALL_AGENCIES, tenant_source_keys: ["acme_overlays"] }, { program: "va" }, ALL_AGENCIES);
+    const answer = await final(
+      "What is the maximum DTI for a VA loan?",
+      { agency_source_types: ALL_AGENCIES, tenant_source_keys: ["acme_overlays"] },
+      { program: "va" },
+      ALL_AGENCIES,
+    );
     expect(ids(answer)).toEqual(["va-dti", "acme-va-overlay"]);
   });
 
   it("answers from the program a question names, saying it is not the loan's", async () => {
-    const answer = await final("What is the maximum DTI for a VA loan?", { agency_source_types: ALL_AGENCIES }, { program: "fha" }, ALL_AGENCIES);
+    const answer = await final(
+      "What is the maximum DTI for a VA loan?",
+      { agency_source_types: ALL_AGENCIES },
+      { program: "fha" },
+      ALL_AGENCIES,
+    );
     expect(ids(answer)).toEqual(["va-dti"]);
     expect(answer.content).toMatch(/^This loan is FHA; you asked about VA/);
   });
@@ -116,7 +159,11 @@ describe("local assistant", () => {
         { role: "user", content: "What is the minimum down payment for an FHA loan?" },
         { role: "assistant", content: "According to FHA (sample): … 3.5 percent … [1]" },
       ],
-      sources: { agency_source_types: ["fannie_mae", "freddie_mac", "fha"], tenant_source_keys: [], shared_source_types: [] },
+      sources: {
+        agency_source_types: ["fannie_mae", "freddie_mac", "fha"],
+        tenant_source_keys: [],
+        shared_source_types: [],
+      },
     })) {
       events.push(event);
     }
@@ -126,38 +173,64 @@ describe("local assistant", () => {
 
   it("says when the program's guidelines are switched off for the organization, and cites nothing", async () => {
     const enabled = ["fannie_mae", "freddie_mac", "fha", "va"];
-    const answer = await final("What is the income limit?", { agency_source_types: enabled, tenant_source_keys: ["acme_overlays"] }, { program: "usda" }, enabled);
-    expect(answer.content).toBe("USDA guidelines are switched off for your organization, so I cannot answer this from them. Your administrator can enable them.");
+    const answer = await final(
+      "What is the income limit?",
+      { agency_source_types: enabled, tenant_source_keys: ["acme_overlays"] },
+      { program: "usda" },
+      enabled,
+    );
+    expect(answer.content).toBe(
+      "USDA guidelines are switched off for your organization, so I cannot answer this from them. Your administrator can enable them.",
+    );
     expect(answer.citations).toEqual([]);
     // Enabled but not selected for this question (an API message's search_options): said as such.
-    const unselected = await final("What is the USDA income limit?", { agency_source_types: ["fha"] }, undefined, ALL_AGENCIES);
+    const unselected = await final(
+      "What is the USDA income limit?",
+      { agency_source_types: ["fha"] },
+      undefined,
+      ALL_AGENCIES,
+    );
     expect(unselected.content).toMatch(/^USDA guidelines are not among the sources selected for this question/);
     expect(unselected.citations).toEqual([]);
   });
 
   it("keeps a lender's overlay that answers better ahead of the loan program's agency excerpt", async () => {
     const sources = { agency_source_types: ["fha", "va"], tenant_source_keys: ["acme_overlays"] };
-    const answer = await final("What minimum credit score does Acme require on FHA loans?", sources, { program: "fha" });
+    const answer = await final("What minimum credit score does Acme require on FHA loans?", sources, {
+      program: "fha",
+    });
     expect(answer.citations.map((citation) => citation.source_type)).toEqual(["tenant_bucket", "fha"]);
   });
 
   it("says it has no relevant excerpt rather than answering from a loosely related one", async () => {
     // FHA excerpts mention insurance, but none is about flood insurance.
-    const answer = await final("What flood insurance coverage is needed?", { agency_source_types: ["fha"] }, { program: "fha" });
+    const answer = await final(
+      "What flood insurance coverage is needed?",
+      { agency_source_types: ["fha"] },
+      { program: "fha" },
+    );
     expect(answer.content).toMatch(/^I have no excerpt in the selected sources that answers this/);
     expect(answer.citations).toEqual([]);
     // A question where a relevant excerpt exists is answered from it.
-    expect(ids(await final("How many months of reserves?", { tenant_source_keys: ["acme_jumbo"] }))[0]).toBe("acme-jumbo");
+    expect(ids(await final("How many months of reserves?", { tenant_source_keys: ["acme_jumbo"] }))[0]).toBe(
+      "acme-jumbo",
+    );
   });
 
   it("never mentions API routes in an answer", async () => {
-    for (const question of ["zebra xylophone", "What is the minimum down payment for an FHA loan?", "What is the USDA income limit?"]) {
+    for (const question of [
+      "zebra xylophone",
+      "What is the minimum down payment for an FHA loan?",
+      "What is the USDA income limit?",
+    ]) {
       const answer = await final(question, { agency_source_types: ["fha"] }, undefined, ["fha"]);
       expect(answer.content).not.toMatch(/\/v1\/|GET |POST /);
     }
   });
 
   it("refuses a wrong token", async () => {
-    await expect(ask("fha", { agency_source_types: ["fha"] }, "wrong")).rejects.toMatchObject({ reason: "http_status" });
+    await expect(ask("fha", { agency_source_types: ["fha"] }, "wrong")).rejects.toMatchObject({
+      reason: "http_status",
+    });
   });
 });

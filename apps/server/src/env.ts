@@ -1,8 +1,10 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
 import { z } from "zod";
+
+import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
+
 import { trustedProxies } from "./http/client-address";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */

@@ -16,7 +16,11 @@ export interface Logger {
  * `tags` name the process on every line (with WORKERS > 1: which worker, or the primary),
  * so the lines of several processes sharing one stdout can be told apart.
  */
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(`${line}\n`), tags?: Record<string, unknown>): Logger {
+export function createLogger(
+  level: LogLevel,
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  tags?: Record<string, unknown>,
+): Logger {
   const emit = (at: Exclude<LogLevel, "silent">) => (message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...tags, ...fields }));

@@ -1,5 +1,7 @@
 import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
+
+import { eventToWire } from "@mga/api";
 import { startLocalAssistant } from "@mga/assistant";
 import { pruneAnswerStreams, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
 import { HttpChatUpstream } from "@mga/core/conversations";
@@ -9,9 +11,9 @@ import { JobQueue, startWorkers } from "@mga/core/jobs";
 import { flushKeyUsage, startKeyCache } from "@mga/core/keys";
 import { expireStaleVerifications } from "@mga/core/partners/operations";
 import { reconcileAllSiteAccountLocks } from "@mga/core/partners/users";
-import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
-import { eventToWire } from "@mga/api";
 import { flushUsage, sweepUsage } from "@mga/core/usage";
+import { announceExpiringKeys, sweepOldEvents } from "@mga/core/webhooks";
+
 import { clusterExposition } from "./cluster/cluster-metrics";
 import { shareKeyChangesWithSiblings } from "./cluster/key-change-relay";
 import { runPrimary } from "./cluster/run-primary";
@@ -36,11 +38,20 @@ async function main() {
   const env = loadEnv();
   // WORKERS > 1: this process supervises, and each worker it forks runs the rest of main (docs/architecture.md, "Every core").
   if (env.WORKERS > 1 && cluster.isPrimary) return runPrimary(env);
-  const logger = createLogger(env.LOG_LEVEL, undefined, cluster.worker ? { worker: cluster.worker.id, pid: process.pid } : undefined);
+  const logger = createLogger(
+    env.LOG_LEVEL,
+    undefined,
+    cluster.worker ? { worker: cluster.worker.id, pid: process.pid } : undefined,
+  );
   // Metrics always (GET /metrics on the admin listener); traces only with a collector to send them to.
   const metrics = createMetrics();
   // The OpenTelemetry SDK is not even loaded without one.
-  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? (await import("./ops/tracing")).startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }) : undefined;
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? (await import("./ops/tracing")).startTracing({
+        endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+        serviceName: env.OTEL_SERVICE_NAME,
+      })
+    : undefined;
   const observer = createObserver(metrics, tracing);
   const connection = await connect({
     databaseUrl: env.DATABASE_URL,
@@ -57,9 +68,13 @@ async function main() {
   if (cluster.worker) shareKeyChangesWithSiblings(keyCache.cache);
   await keyCache.ready;
   // Streamed answers: generated whatever their connections do, resumable on any instance (docs/decisions.md, "Resumable answers").
-  const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) => logger.warn(message, fields));
+  const answers = await startAnswerStreams(connection.db, connection.url, {}, (message, fields) =>
+    logger.warn(message, fields),
+  );
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
-  const assistant = env.UPSTREAM_CHAT_URL ? undefined : await startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
+  const assistant = env.UPSTREAM_CHAT_URL
+    ? undefined
+    : await startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
     url: env.UPSTREAM_CHAT_URL ?? (assistant as { url: string }).url,
     token: env.UPSTREAM_CHAT_TOKEN,
@@ -69,16 +84,25 @@ async function main() {
     observer,
   });
   const directory = directoryFromEnv(env, connection.db);
-  const queue = await JobQueue.start({ connectionString: connection.url, observer, onError: (error) => logger.warn("job queue", { error: String(error) }) });
+  const queue = await JobQueue.start({
+    connectionString: connection.url,
+    observer,
+    onError: (error) => logger.warn("job queue", { error: String(error) }),
+  });
   metrics.watch({ db: connection.db, queue });
   const log = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   // Events fanned out to webhook endpoints and delivered from the queue (docs/decisions.md, "Events and webhooks").
-  const webhooks = { renderEvent: eventToWire, allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === "1", log };
+  const webhooks = {
+    renderEvent: eventToWire,
+    allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === "1",
+    log,
+  };
   await startWorkers(queue, { db: connection.db, ...directory, log, webhooks });
   // Site-account locks placed under the old rules (before accounts could be shared) are brought in line, in the background.
   reconcileAllSiteAccountLocks({ db: connection.db, siteAccounts: directory.siteAccounts }).then(
     (count) => count > 0 && logger.info("site-account locks reconciled", { accounts: count }),
-    (error: unknown) => logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
+    (error: unknown) =>
+      logger.warn("site-account locks not reconciled; retried at the next start", { error: String(error) }),
   );
   // Expired idempotency records, old rate-limit windows, unused verification links, events past 30 days, request-log and usage rows past retention; any instance may run it.
   const sweep = setInterval(() => {
@@ -88,7 +112,10 @@ async function main() {
       pruneAnswerStreams(connection.db, env.ANSWER_RETENTION_HOURS),
       sweepOldEvents(connection.db),
       announceExpiringKeys(connection.db),
-      sweepUsage(connection.db, { requestLogDays: env.REQUEST_LOG_RETENTION_DAYS, usageDays: env.USAGE_RETENTION_DAYS }),
+      sweepUsage(connection.db, {
+        requestLogDays: env.REQUEST_LOG_RETENTION_DAYS,
+        usageDays: env.USAGE_RETENTION_DAYS,
+      }),
     ]).catch((error: unknown) => logger.warn("sweep failed", { error: String(error) }));
   }, 5 * 60_000);
   sweep.unref();
@@ -99,7 +126,15 @@ async function main() {
   const port = portOf(server, env.PORT);
   const baseUrl = env.PUBLIC_BASE_URL ?? `http://${hostInUrl(env.HOST)}:${port}`;
   const adminUrl = `http://${hostInUrl(env.ADMIN_API_HOST)}:${portOf(adminServer, env.ADMIN_API_PORT)}`;
-  const deps = { db: connection.db, upstream, directory, queue, appUrl: env.APP_URL ?? baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
+  const deps = {
+    db: connection.db,
+    upstream,
+    directory,
+    queue,
+    appUrl: env.APP_URL ?? baseUrl,
+    observer,
+    allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses,
+  };
   let draining = false;
   const isDraining = () => draining;
   const ops = {
@@ -122,13 +157,24 @@ async function main() {
       ops,
     }),
   );
-  adminServer.on("request", createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY), ops }));
+  adminServer.on(
+    "request",
+    createAdminApp({ ...deps, logger, isDraining, trustedProxy: trustedProxies(env.TRUST_PROXY), ops }),
+  );
   server.keepAliveTimeout = 65_000;
   const gc = exposedGc();
-  if (!gc) logger.warn("started without --expose-gc (apps/server/node-flags.json): memory grown by load is not given back when idle");
+  if (!gc)
+    logger.warn(
+      "started without --expose-gc (apps/server/node-flags.json): memory grown by load is not given back when idle",
+    );
   const idleMemory = startIdleMemoryRelease([server, adminServer], {
     gc,
-    onRelease: (release) => logger.info("idle: memory given back", { rss_before_mib: release.rssBeforeMiB, rss_after_mib: release.rssAfterMiB, ms: release.ms }),
+    onRelease: (release) =>
+      logger.info("idle: memory given back", {
+        rss_before_mib: release.rssBeforeMiB,
+        rss_after_mib: release.rssAfterMiB,
+        ms: release.ms,
+      }),
   });
 
   logger.info("listening", {
@@ -163,7 +209,8 @@ async function main() {
     }
     const left = await answers.drain(env.SHUTDOWN_DRAIN_MS);
     const sentOff = answers.sendOffConnections();
-    if (left > 0 || sentOff > 0) logger.info("drain over: streams told to resume elsewhere", { streams: sentOff, answers_generating: left });
+    if (left > 0 || sentOff > 0)
+      logger.info("drain over: streams told to resume elsewhere", { streams: sentOff, answers_generating: left });
     // Bounded by the upstream's own total timeout: no answer runs longer.
     await answers.drain(env.UPSTREAM_TOTAL_TIMEOUT_MS + 5_000);
     await stopAnswerStreams(connection.db);
@@ -172,9 +219,13 @@ async function main() {
     await assistant?.close();
     await keyCache.stop();
     // Key uses still in memory: their last_used_at is written before the connection goes.
-    await flushKeyUsage(connection.db).catch((error: unknown) => logger.warn("key usage not written", { error: String(error) }));
+    await flushKeyUsage(connection.db).catch((error: unknown) =>
+      logger.warn("key usage not written", { error: String(error) }),
+    );
     // Usage and request-log rows still in memory likewise (the connections were all closed above, so nothing more is recorded).
-    await flushUsage(connection.db).catch((error: unknown) => logger.warn("usage not written", { error: String(error) }));
+    await flushUsage(connection.db).catch((error: unknown) =>
+      logger.warn("usage not written", { error: String(error) }),
+    );
     await connection.close();
     // The last spans (the drain's) go to the collector before the process exits.
     await tracing?.shutdown().catch((error: unknown) => logger.warn("traces not exported", { error: String(error) }));

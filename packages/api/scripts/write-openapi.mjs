@@ -3,6 +3,7 @@
 // The base URL is the `servers` entry (PUBLIC_BASE_URL); by default the server's own default origin.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+
 import { buildOpenApiDocument } from "../dist/index.js";
 
 const [file, baseUrl = "http://127.0.0.1:3000"] = process.argv.slice(2);

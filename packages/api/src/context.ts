@@ -1,9 +1,11 @@
 import type { IncomingMessage } from "node:http";
+
 import type { ChatUpstream } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import type { JobQueue } from "@mga/core/jobs";
 import type { Observer } from "@mga/core/observe";
 import type { ChatIdentities, SiteAccounts } from "@mga/core/partners/ports";
+
 import { bearerToken } from "./pipeline/bearer-token";
 
 /** The systems behind partner users (ports in core; local or HTTP adapters chosen by the host). */

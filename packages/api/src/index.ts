@@ -1,7 +1,14 @@
 export { appRouter, type AppRouter } from "./routers/app.router";
 export { adminRouter, type AdminRouter } from "./routers/admin.router";
 export { createCallerFactory } from "./trpc";
-export { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory, type DirectoryPorts, presentedKeyOf } from "./context";
+export {
+  type ApiContext,
+  type ApiDeps,
+  type ApiRequest,
+  createContextFactory,
+  type DirectoryPorts,
+  presentedKeyOf,
+} from "./context";
 export { createRestHandler } from "./rest/rest-handler";
 export { buildOpenApiDocument } from "./openapi/openapi-document";
 export { API_VERSION } from "./openapi/api-version";

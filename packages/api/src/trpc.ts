@@ -1,14 +1,16 @@
+import { initTRPC } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { z } from "zod";
+
 import { AppError } from "@mga/core/errors";
 import { sameSecret } from "@mga/core/ids";
 import { type Scope } from "@mga/core/keys";
 import { resolveIntegration } from "@mga/core/partners/integrations";
 import { authenticateStaff } from "@mga/core/staff";
-import { z } from "zod";
-import { initTRPC } from "@trpc/server";
-import type { OpenApiMeta } from "trpc-to-openapi";
+
 import type { ApiContext } from "./context";
-import type { ProcedureErrorStatus, SuccessStatus } from "./openapi/response-statuses";
 import { trpcErrorShape } from "./errors/trpc-error-shape";
+import type { ProcedureErrorStatus, SuccessStatus } from "./openapi/response-statuses";
 import { authorizeKeyRequest } from "./pipeline/authorize-key-request";
 import { noteRoute, noteTouchedResource } from "./pipeline/request-record";
 
@@ -65,10 +67,12 @@ export const apiProcedure = t.procedure.use(async ({ ctx, meta, next, getRawInpu
  * name an active integration of the key's organization (or an alias granted to the key);
  * procedures then work on the canonical integration only.
  */
-export const partnerProcedure = apiProcedure.input(z.object({ integration: z.string() })).use(async ({ ctx, input, next }) => {
-  const integration = await resolveIntegration(ctx.db, ctx.key, input.integration);
-  return next({ ctx: { integration } });
-});
+export const partnerProcedure = apiProcedure
+  .input(z.object({ integration: z.string() }))
+  .use(async ({ ctx, input, next }) => {
+    const integration = await resolveIntegration(ctx.db, ctx.key, input.integration);
+    return next({ ctx: { integration } });
+  });
 
 /**
  * Admin console procedures (served on /trpc, not /v1): a signed-in staff member from the
@@ -76,7 +80,8 @@ export const partnerProcedure = apiProcedure.input(z.object({ integration: z.str
  */
 export const staffProcedure = t.procedure.use(async ({ ctx, type, next }) => {
   const staff = await authenticateStaff(ctx.db, ctx.staffSessionToken);
-  if (type === "mutation" && !sameSecret(ctx.csrfHeader ?? "", staff.csrfToken)) throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
+  if (type === "mutation" && !sameSecret(ctx.csrfHeader ?? "", staff.csrfToken))
+    throw new AppError("forbidden", "missing or wrong X-CSRF-Token");
   return next({ ctx: { staff } });
 });
 

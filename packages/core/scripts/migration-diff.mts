@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+
 // The built package (run `pnpm --filter @mga/core build` first): the sources import each other
 // without file extensions, which Node's own TypeScript loading does not resolve.
 import { startEmbeddedPostgres } from "../dist/db/index.js";
@@ -20,14 +21,22 @@ const snapshot = path.join(root, "prisma", "migrations", "schema.snapshot.prisma
 const schema = path.join(root, "prisma", "schema.prisma");
 // The WASM engine reaches the database through the driver adapter even for a schema-to-schema
 // diff, so a throwaway embedded cluster is started for it.
-const db = await startEmbeddedPostgres({ dataDir: path.join(root, ".data", "diff"), database: "diff", persistent: false });
+const db = await startEmbeddedPostgres({
+  dataDir: path.join(root, ".data", "diff"),
+  database: "diff",
+  persistent: false,
+});
 try {
   const from = existsSync(snapshot) ? ["--from-schema-datamodel", snapshot] : ["--from-empty"];
-  const sql = execFileSync("pnpm", ["exec", "prisma", "migrate", "diff", ...from, "--to-schema-datamodel", schema, "--script"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url },
-    encoding: "utf8",
-  });
+  const sql = execFileSync(
+    "pnpm",
+    ["exec", "prisma", "migrate", "diff", ...from, "--to-schema-datamodel", schema, "--script"],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: db.url },
+      encoding: "utf8",
+    },
+  );
   if (!sql.trim() || sql.includes("This is an empty migration")) {
     console.log("schema unchanged: no migration written");
   } else {

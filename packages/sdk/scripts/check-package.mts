@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const run = (command: string, args: string[]) => execFileSync(command, args, { stdio: "inherit", cwd: new URL("..", import.meta.url) });
+const run = (command: string, args: string[]) =>
+  execFileSync(command, args, { stdio: "inherit", cwd: new URL("..", import.meta.url) });
 const dir = mkdtempSync(join(tmpdir(), "mga-sdk-pack-"));
 try {
   run("pnpm", ["exec", "publint", "--strict", "--pack", "pnpm"]);

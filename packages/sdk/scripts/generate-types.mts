@@ -3,8 +3,9 @@
 // turbo before build and typecheck (packages/sdk/turbo.json), so the SDK's types cannot drift
 // from the routers.
 import { mkdir, writeFile } from "node:fs/promises";
-import { buildOpenApiDocument } from "@mga/api";
 import openapiTS, { astToString } from "openapi-typescript";
+
+import { buildOpenApiDocument } from "@mga/api";
 
 const out = new URL("../src/generated/", import.meta.url);
 // The base URL only fills `servers`: the SDK takes the caller's.

@@ -1,6 +1,6 @@
 import { readEnv } from "./env";
 import { MgaError } from "./errors/mga-error";
-import { type Logger, type RetryEvent, retryListener } from "./http/retry-events";
+import { retryListener, type Logger, type RetryEvent } from "./http/retry-events";
 import { DEFAULT_MAX_STREAM_RESUMES, DEFAULT_RETRY, type RetryOptions, type RetrySettings } from "./http/retry-policy";
 
 export interface ClientOptions {
@@ -58,8 +58,14 @@ export function resolveClientOptions(options: ClientOptions = {}): ClientSetting
     );
   }
   const baseUrl = options.baseUrl ?? readEnv("MGA_BASE_URL");
-  if (!baseUrl) throw new MgaError("baseUrl is required: pass it to new Client({ baseUrl }) or set the MGA_BASE_URL environment variable, e.g. https://api.example.com");
-  if (!/^https?:\/\//.test(baseUrl)) throw new MgaError(`baseUrl must be the API's http(s) origin, e.g. https://api.example.com (got ${JSON.stringify(baseUrl)})`);
+  if (!baseUrl)
+    throw new MgaError(
+      "baseUrl is required: pass it to new Client({ baseUrl }) or set the MGA_BASE_URL environment variable, e.g. https://api.example.com",
+    );
+  if (!/^https?:\/\//.test(baseUrl))
+    throw new MgaError(
+      `baseUrl must be the API's http(s) origin, e.g. https://api.example.com (got ${JSON.stringify(baseUrl)})`,
+    );
 
   const retry: RetrySettings = {
     maxRetries: options.maxRetries ?? options.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries,
@@ -72,13 +78,15 @@ export function resolveClientOptions(options: ClientOptions = {}): ClientSetting
     ["maxRetries", retry.maxRetries],
     ["maxStreamResumes", maxStreamResumes],
   ] as const) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new MgaError(`${name} must be a whole number, 0 or more (got ${value})`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new MgaError(`${name} must be a whole number, 0 or more (got ${value})`);
   }
   for (const [name, value] of [
     ["initialRetryDelayMs", retry.initialDelayMs],
     ["maxRetryDelayMs", retry.maxDelayMs],
   ] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new MgaError(`${name} must be a number of milliseconds, 0 or more (got ${value})`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new MgaError(`${name} must be a number of milliseconds, 0 or more (got ${value})`);
   }
 
   const logger = options.logger ?? (readEnv("MGA_LOG") === "debug" ? console : undefined);

@@ -1,8 +1,8 @@
-import { EventsResource } from "./resources/events";
-import { type ClientOptions, resolveClientOptions } from "./client-options";
+import { resolveClientOptions, type ClientOptions } from "./client-options";
 import { createTransport, type Transport } from "./http/transport";
 import { ConversationsResource } from "./resources/conversations";
 import { EmbedSessionsResource } from "./resources/embed-sessions";
+import { EventsResource } from "./resources/events";
 import { IntegrationResource } from "./resources/integration";
 import { MeResource } from "./resources/me";
 import { MessagesResource } from "./resources/messages";

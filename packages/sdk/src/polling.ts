@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+
 import { MgaError, nameErrorClass } from "./errors/mga-error";
 
 /** How `waitFor` polls (defaults: every 500 ms, growing to 5 s, for at most 2 minutes). */
@@ -27,7 +28,12 @@ export class WaitTimeoutError<T> extends MgaError {
  * Reads a record until its status is terminal, waiting between reads (the interval grows by half
  * each time up to maxIntervalMs). Returns the terminal record, whichever status it ended in.
  */
-export async function pollUntil<T extends { status: string }>(what: string, read: () => Promise<T>, terminal: readonly string[], options: WaitOptions = {}): Promise<T> {
+export async function pollUntil<T extends { status: string }>(
+  what: string,
+  read: () => Promise<T>,
+  terminal: readonly string[],
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = 120_000, intervalMs = 500, maxIntervalMs = 5_000, signal } = options;
   const deadline = Date.now() + timeoutMs;
   let wait = intervalMs;

@@ -25,7 +25,11 @@ export type ImportStatus = ImportJob["status"];
 export type EmbedSession = Schemas["EmbedSession"];
 
 /** The JSON body an operation takes, by its operationId. */
-export type BodyOf<O extends keyof operations> = operations[O] extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+export type BodyOf<O extends keyof operations> = operations[O] extends {
+  requestBody?: { content: { "application/json": infer B } };
+}
+  ? B
+  : never;
 /** The query parameters an operation takes, by its operationId. */
 export type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 

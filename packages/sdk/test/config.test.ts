@@ -1,5 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { Client, MgaError } from "../src/index";
 import { BASE, useMockApi } from "./support/mock-api";
 

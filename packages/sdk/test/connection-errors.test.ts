@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { delay, http, HttpResponse, passthrough } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { ApiConnectionError, ApiTimeoutError, Client, type RetryEvent } from "../src/index";
 import { closedPort } from "./support/closed-port";
 import { BASE, testClient, useMockApi } from "./support/mock-api";
@@ -38,7 +39,12 @@ describe("connection errors", () => {
   it("a refused connection is retried while safe (a GET), each retry told to onRetry, then thrown", async () => {
     server.use(http.all("*", () => passthrough()));
     const events: RetryEvent[] = [];
-    const client = new Client({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}`, initialRetryDelayMs: 1, onRetry: (event) => events.push(event) });
+    const client = new Client({
+      apiKey: "k",
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      initialRetryDelayMs: 1,
+      onRetry: (event) => events.push(event),
+    });
     await expect(client.me.get()).rejects.toBeInstanceOf(ApiConnectionError);
     expect(events.map((event) => [event.attempt, event.reason instanceof ApiConnectionError])).toEqual([
       [1, true],
@@ -49,7 +55,11 @@ describe("connection errors", () => {
   it("a streamed message whose connection is refused throws ApiConnectionError from stream(), without a retry", async () => {
     server.use(http.all("*", () => passthrough()));
     const events: RetryEvent[] = [];
-    const client = new Client({ apiKey: "k", baseUrl: `http://127.0.0.1:${await closedPort()}`, onRetry: (event) => events.push(event) });
+    const client = new Client({
+      apiKey: "k",
+      baseUrl: `http://127.0.0.1:${await closedPort()}`,
+      onRetry: (event) => events.push(event),
+    });
     await expect(client.messages.stream({ message: "hi", user })).rejects.toBeInstanceOf(ApiConnectionError);
     expect(events).toEqual([]);
   });
@@ -78,7 +88,9 @@ describe("connection errors", () => {
       res.write('{"request_id":');
       // The rest never comes.
     });
-    const error = await new Client({ apiKey: "k", baseUrl, timeoutMs: 200, maxRetries: 1, initialRetryDelayMs: 1 }).me.get().catch((e: unknown) => e);
+    const error = await new Client({ apiKey: "k", baseUrl, timeoutMs: 200, maxRetries: 1, initialRetryDelayMs: 1 }).me
+      .get()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(attempts).toBe(2);
   });
@@ -96,7 +108,9 @@ describe("connection errors", () => {
   it("a connection reset midway through a stream is an ApiConnectionError from the loop, after the frames before it", async () => {
     const baseUrl = await realServer((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write(`data: ${JSON.stringify({ type: "content", content: "FHA needs" })}\n\n`, () => setTimeout(() => res.destroy(), 50));
+      res.write(`data: ${JSON.stringify({ type: "content", content: "FHA needs" })}\n\n`, () =>
+        setTimeout(() => res.destroy(), 50),
+      );
     });
     const stream = await new Client({ apiKey: "k", baseUrl }).messages.stream({ message: "hi", user });
     const seen: string[] = [];

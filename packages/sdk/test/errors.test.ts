@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it, vi } from "vitest";
+
 import { ApiConnectionError, ApiError, ApiTimeoutError, Client, MgaError, WaitTimeoutError } from "../src/index";
 import { BASE, envelope, testClient, useMockApi } from "./support/mock-api";
 
@@ -8,18 +9,40 @@ const { server, requests } = useMockApi();
 
 describe("errors", () => {
   it("maps the error envelope to ApiError: status, code, message, requestId", async () => {
-    server.use(http.get(`${BASE}/v1/integrations/acme/teams/t1`, () => HttpResponse.json(envelope("forbidden", "This key lacks the embed:teams:read scope", "req_403"), { status: 403 })));
+    server.use(
+      http.get(`${BASE}/v1/integrations/acme/teams/t1`, () =>
+        HttpResponse.json(envelope("forbidden", "This key lacks the embed:teams:read scope", "req_403"), {
+          status: 403,
+        }),
+      ),
+    );
     const error = await testClient()
       .integration("acme")
       .teams.get("t1")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: "ApiError", status: 403, code: "forbidden", message: "This key lacks the embed:teams:read scope", requestId: "req_403" });
+    expect(error).toMatchObject({
+      name: "ApiError",
+      status: 403,
+      code: "forbidden",
+      message: "This key lacks the embed:teams:read scope",
+      requestId: "req_403",
+    });
   });
 
   it("a body that is not the envelope (a proxy's page) still gives a code for its status and the X-Request-Id", async () => {
-    server.use(http.get(`${BASE}/v1/me`, () => new HttpResponse("<html>Bad gateway</html>", { status: 502, statusText: "Bad Gateway", headers: { "X-Request-Id": "req_proxy" } })));
+    server.use(
+      http.get(
+        `${BASE}/v1/me`,
+        () =>
+          new HttpResponse("<html>Bad gateway</html>", {
+            status: 502,
+            statusText: "Bad Gateway",
+            headers: { "X-Request-Id": "req_proxy" },
+          }),
+      ),
+    );
     const error = await testClient({ retry: { maxRetries: 0 } })
       .me.get()
       .catch((e: unknown) => e);
@@ -41,7 +64,8 @@ describe("errors", () => {
 });
 
 describe("error classes", () => {
-  const notFound = () => new ApiError({ status: 404, code: "not_found", message: "No such conversation", requestId: "req_nf" });
+  const notFound = () =>
+    new ApiError({ status: 404, code: "not_found", message: "No such conversation", requestId: "req_nf" });
 
   it("share one base, MgaError; a timeout is a connection error, as in OpenAI's SDK", () => {
     const timeout = new ApiTimeoutError({ method: "GET", url: `${BASE}/v1/me`, timeoutMs: 50 });
@@ -54,16 +78,22 @@ describe("error classes", () => {
     expect(notFound()).not.toBeInstanceOf(ApiConnectionError);
     expect(new WaitTimeoutError("still processing", { status: "processing" })).toBeInstanceOf(MgaError);
     expect(new Error("x")).not.toBeInstanceOf(MgaError);
-    expect([timeout.name, notFound().name, new ApiConnectionError({ method: "GET", url: BASE, cause: new TypeError("fetch failed") }).name]).toEqual([
-      "ApiTimeoutError",
-      "ApiError",
-      "ApiConnectionError",
-    ]);
+    expect([
+      timeout.name,
+      notFound().name,
+      new ApiConnectionError({ method: "GET", url: BASE, cause: new TypeError("fetch failed") }).name,
+    ]).toEqual(["ApiTimeoutError", "ApiError", "ApiConnectionError"]);
   });
 
   it("String(err) names the class, status, code, message and request id", () => {
     expect(String(notFound())).toBe("ApiError [404 not_found]: No such conversation (request_id req_nf)");
-    const limited = new ApiError({ status: 429, code: "rate_limited", message: "Slow down", requestId: "req_rl", retryAfterSeconds: 27 });
+    const limited = new ApiError({
+      status: 429,
+      code: "rate_limited",
+      message: "Slow down",
+      requestId: "req_rl",
+      retryAfterSeconds: 27,
+    });
     expect(String(limited)).toBe("ApiError [429 rate_limited]: Slow down (request_id req_rl, retry after 27 s)");
   });
 
@@ -72,7 +102,9 @@ describe("error classes", () => {
     expect(shown.split("\n")[0]).toBe("ApiError [404 not_found]: No such conversation (request_id req_nf)");
     expect(shown).toMatch(/\n {4}at /);
     expect(shown).toContain("requestId: 'req_nf'");
-    const lost = inspect(new ApiConnectionError({ method: "POST", url: `${BASE}/v1/messages`, cause: new TypeError("fetch failed") }));
+    const lost = inspect(
+      new ApiConnectionError({ method: "POST", url: `${BASE}/v1/messages`, cause: new TypeError("fetch failed") }),
+    );
     expect(lost.split("\n")[0]).toMatch(/^ApiConnectionError: .*POST http:\/\/api\.test\/v1\/messages/);
     expect(lost).toContain("[cause]: TypeError: fetch failed");
   });

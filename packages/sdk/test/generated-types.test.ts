@@ -1,4 +1,5 @@
 import { describe, expectTypeOf, it } from "vitest";
+
 import type { components } from "../src/generated/openapi";
 import type { SendMessageParams } from "../src/types";
 
@@ -9,12 +10,24 @@ import type { SendMessageParams } from "../src/types";
  */
 describe("the generated types", () => {
   it("know the agency source types the service offers", () => {
-    expectTypeOf<components["schemas"]["AgencySourceType"]>().toEqualTypeOf<"fannie_mae" | "freddie_mac" | "fha" | "va" | "usda">();
+    expectTypeOf<components["schemas"]["AgencySourceType"]>().toEqualTypeOf<
+      "fannie_mae" | "freddie_mac" | "fha" | "va" | "usda"
+    >();
     const user = { external_user_id: "lo-1042" };
-    const valid: SendMessageParams = { message: "FHA minimum down payment?", user, search_options: { agency_source_types: ["fha", "fannie_mae"] } };
+    const valid: SendMessageParams = {
+      message: "FHA minimum down payment?",
+      user,
+      search_options: { agency_source_types: ["fha", "fannie_mae"] },
+    };
     // @ts-expect-error "fhaa" is not an agency source type
-    const typo: SendMessageParams = { message: "FHA minimum down payment?", user, search_options: { agency_source_types: ["fhaa"] } };
-    expectTypeOf(valid.search_options?.agency_source_types).toEqualTypeOf<Array<components["schemas"]["AgencySourceType"]> | undefined>();
+    const typo: SendMessageParams = {
+      message: "FHA minimum down payment?",
+      user,
+      search_options: { agency_source_types: ["fhaa"] },
+    };
+    expectTypeOf(valid.search_options?.agency_source_types).toEqualTypeOf<
+      Array<components["schemas"]["AgencySourceType"]> | undefined
+    >();
     expectTypeOf(typo).toEqualTypeOf<SendMessageParams>();
   });
 });

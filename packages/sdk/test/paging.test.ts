@@ -1,5 +1,6 @@
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
+
 import { WaitTimeoutError } from "../src/index";
 import { BASE, testClient, useMockApi } from "./support/mock-api";
 
@@ -21,7 +22,10 @@ describe("paging", () => {
       }),
     );
     const ids: string[] = [];
-    for await (const user of testClient().integration("acme").users.listAll({ team_external_id: "loan-officers", limit: 2 })) ids.push(user.external_user_id);
+    for await (const user of testClient()
+      .integration("acme")
+      .users.listAll({ team_external_id: "loan-officers", limit: 2 }))
+      ids.push(user.external_user_id);
     expect(ids).toEqual(["a", "b", "c", "d", "e"]);
     expect(requests.map((r) => Object.fromEntries(new URL(r.url).searchParams))).toEqual([
       { team_external_id: "loan-officers", limit: "2" },
@@ -31,7 +35,15 @@ describe("paging", () => {
   });
 
   it("breaking out of the loop asks for no further page", async () => {
-    server.use(http.get(`${BASE}/v1/integrations/acme/teams`, () => HttpResponse.json({ request_id: "r", teams: [{ external_team_id: "t1" }, { external_team_id: "t2" }], next_cursor: "more" })));
+    server.use(
+      http.get(`${BASE}/v1/integrations/acme/teams`, () =>
+        HttpResponse.json({
+          request_id: "r",
+          teams: [{ external_team_id: "t1" }, { external_team_id: "t2" }],
+          next_cursor: "more",
+        }),
+      ),
+    );
     for await (const team of testClient().integration("acme").teams.listAll()) {
       expect(team.external_team_id).toBe("t1");
       break;
@@ -41,23 +53,38 @@ describe("paging", () => {
 });
 
 describe("waitFor", () => {
-  const operation = (status: string) => ({ request_id: "r", operation: { operation_id: "op_1", type: "deletion", status, error_code: null } });
+  const operation = (status: string) => ({
+    request_id: "r",
+    operation: { operation_id: "op_1", type: "deletion", status, error_code: null },
+  });
 
   it("polls an operation until a terminal status and returns it", async () => {
     let reads = 0;
-    server.use(http.get(`${BASE}/v1/integrations/acme/user-operations/op_1`, () => HttpResponse.json(operation(++reads < 3 ? "processing" : "completed"))));
+    server.use(
+      http.get(`${BASE}/v1/integrations/acme/user-operations/op_1`, () =>
+        HttpResponse.json(operation(++reads < 3 ? "processing" : "completed")),
+      ),
+    );
     const done = await testClient().integration("acme").operations.waitFor("op_1", { intervalMs: 5 });
     expect(done.status).toBe("completed");
     expect(reads).toBe(3);
   });
 
   it("returns a failed import too: failed is terminal", async () => {
-    server.use(http.get(`${BASE}/v1/integrations/acme/user-imports/job_1`, () => HttpResponse.json({ request_id: "r", import: { job_id: "job_1", status: "failed" } })));
+    server.use(
+      http.get(`${BASE}/v1/integrations/acme/user-imports/job_1`, () =>
+        HttpResponse.json({ request_id: "r", import: { job_id: "job_1", status: "failed" } }),
+      ),
+    );
     expect((await testClient().integration("acme").imports.waitFor("job_1")).status).toBe("failed");
   });
 
   it("throws WaitTimeoutError with the last record when the timeout passes first", async () => {
-    server.use(http.get(`${BASE}/v1/integrations/acme/user-imports/job_2`, () => HttpResponse.json({ request_id: "r", import: { job_id: "job_2", status: "processing" } })));
+    server.use(
+      http.get(`${BASE}/v1/integrations/acme/user-imports/job_2`, () =>
+        HttpResponse.json({ request_id: "r", import: { job_id: "job_2", status: "processing" } }),
+      ),
+    );
     const error = await testClient()
       .integration("acme")
       .imports.waitFor("job_2", { timeoutMs: 150, intervalMs: 20 })

@@ -1,10 +1,14 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { ApiConnectionError, ApiError, Client, MgaError, type RetryEvent } from "../src/index";
 import { BASE, envelope, testClient, useMockApi } from "./support/mock-api";
 
 const { server, requests } = useMockApi();
-const me = { request_id: "req_1", key: { id: "key_1", name: "k", status: "active", scopes: [], last_four: "abcd", client: { name: "Acme" } } };
+const me = {
+  request_id: "req_1",
+  key: { id: "key_1", name: "k", status: "active", scopes: [], last_four: "abcd", client: { name: "Acme" } },
+};
 const user = { external_user_id: "lo-1" };
 
 /** Answers with each of these in turn, then with the last one. */
@@ -44,7 +48,11 @@ describe("retries", () => {
   });
 
   it("stops at maxRetries and throws the last answer as an ApiError", async () => {
-    server.use(http.get(`${BASE}/v1/me`, () => HttpResponse.json(envelope("upstream_error", "The assistant is unavailable", "req_9"), { status: 502 })));
+    server.use(
+      http.get(`${BASE}/v1/me`, () =>
+        HttpResponse.json(envelope("upstream_error", "The assistant is unavailable", "req_9"), { status: 502 }),
+      ),
+    );
     const error = await testClient({ retry: { maxRetries: 3 } })
       .me.get()
       .catch((e: unknown) => e);
@@ -86,7 +94,11 @@ describe("retries", () => {
       http.post(
         `${BASE}/v1/conversations`,
         answers(
-          () => HttpResponse.json(envelope("idempotency_conflict", "still in progress"), { status: 409, headers: { "Retry-After": "1" } }),
+          () =>
+            HttpResponse.json(envelope("idempotency_conflict", "still in progress"), {
+              status: 409,
+              headers: { "Retry-After": "1" },
+            }),
           () => HttpResponse.json({ request_id: "r", conversation_id: "c1" }, { status: 201 }),
         ),
       ),
@@ -108,13 +120,21 @@ describe("retries", () => {
     );
     await testClient()
       .integration("acme")
-      .imports.create({ users: [{ external_user_id: "u1", email: "u1@example.test" }] }, { idempotencyKey: "import-batch-7" });
+      .imports.create(
+        { users: [{ external_user_id: "u1", email: "u1@example.test" }] },
+        { idempotencyKey: "import-batch-7" },
+      );
     expect(requests.map((r) => r.headers.get("idempotency-key"))).toEqual(["import-batch-7", "import-batch-7"]);
   });
 
   it("never retries a 502 of a POST without an Idempotency-Key (a streamed message)", async () => {
-    server.use(http.post(`${BASE}/v1/messages`, () => HttpResponse.json(envelope("upstream_error", "down"), { status: 502 })));
-    await expect(testClient().messages.stream({ message: "hi", user })).rejects.toMatchObject({ status: 502, code: "upstream_error" });
+    server.use(
+      http.post(`${BASE}/v1/messages`, () => HttpResponse.json(envelope("upstream_error", "down"), { status: 502 })),
+    );
+    await expect(testClient().messages.stream({ message: "hi", user })).rejects.toMatchObject({
+      status: 502,
+      code: "upstream_error",
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.headers.has("idempotency-key")).toBe(false);
   });
@@ -130,8 +150,13 @@ describe("retries", () => {
       http.post(
         `${BASE}/v1/messages`,
         answers(
-          () => HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
-          () => new HttpResponse('data: {"type":"public_api_complete","request_id":"r","conversation_id":"c","message_id":"m"}\n\n', { headers: { "Content-Type": "text/event-stream" } }),
+          () =>
+            HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
+          () =>
+            new HttpResponse(
+              'data: {"type":"public_api_complete","request_id":"r","conversation_id":"c","message_id":"m"}\n\n',
+              { headers: { "Content-Type": "text/event-stream" } },
+            ),
         ),
       ),
     );
@@ -143,7 +168,14 @@ describe("retries", () => {
   });
 
   it("hands back a 429 whose Retry-After is longer than maxDelayMs, with retryAfterSeconds", async () => {
-    server.use(http.get(`${BASE}/v1/me`, () => HttpResponse.json(envelope("rate_limited", "slow down", "req_429"), { status: 429, headers: { "Retry-After": "120" } })));
+    server.use(
+      http.get(`${BASE}/v1/me`, () =>
+        HttpResponse.json(envelope("rate_limited", "slow down", "req_429"), {
+          status: 429,
+          headers: { "Retry-After": "120" },
+        }),
+      ),
+    );
     const error = await testClient({ retry: { maxDelayMs: 5_000 } })
       .me.get()
       .catch((e: unknown) => e);
@@ -172,9 +204,18 @@ describe("bounded, visible retries", () => {
   });
 
   it("by default a Retry-After beyond 10 s is not waited: a streamed message's 429 is thrown at once with retryAfterSeconds", async () => {
-    server.use(http.post(`${BASE}/v1/messages`, () => HttpResponse.json(envelope("rate_limited", "slow down", "req_27"), { status: 429, headers: { "Retry-After": "27" } })));
+    server.use(
+      http.post(`${BASE}/v1/messages`, () =>
+        HttpResponse.json(envelope("rate_limited", "slow down", "req_27"), {
+          status: 429,
+          headers: { "Retry-After": "27" },
+        }),
+      ),
+    );
     const started = performance.now();
-    const error = await new Client({ apiKey: "mga_test_key", baseUrl: BASE }).messages.stream({ message: "hi", user }).catch((e: unknown) => e);
+    const error = await new Client({ apiKey: "mga_test_key", baseUrl: BASE }).messages
+      .stream({ message: "hi", user })
+      .catch((e: unknown) => e);
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 429, code: "rate_limited", retryAfterSeconds: 27, requestId: "req_27" });
@@ -186,8 +227,13 @@ describe("bounded, visible retries", () => {
       http.get(
         `${BASE}/v1/me`,
         answers(
-          () => HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
-          () => HttpResponse.json(envelope("rate_limited", "slow down", "req_2"), { status: 429, headers: { "Retry-After": "2" } }),
+          () =>
+            HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
+          () =>
+            HttpResponse.json(envelope("rate_limited", "slow down", "req_2"), {
+              status: 429,
+              headers: { "Retry-After": "2" },
+            }),
         ),
       ),
     );
@@ -212,15 +258,26 @@ describe("bounded, visible retries", () => {
 
   it("the first release's `retry: { … }` still works, and the options of their own win over it", async () => {
     server.use(http.get(`${BASE}/v1/me`, () => new HttpResponse(null, { status: 503 })));
-    await expect(testClient({ retry: { maxRetries: 1, initialDelayMs: 1 } }).me.get()).rejects.toMatchObject({ status: 503 });
+    await expect(testClient({ retry: { maxRetries: 1, initialDelayMs: 1 } }).me.get()).rejects.toMatchObject({
+      status: 503,
+    });
     expect(requests).toHaveLength(2);
     requests.length = 0;
-    await expect(testClient({ retry: { maxRetries: 4 }, maxRetries: 0 }).me.get()).rejects.toMatchObject({ status: 503 });
+    await expect(testClient({ retry: { maxRetries: 4 }, maxRetries: 0 }).me.get()).rejects.toMatchObject({
+      status: 503,
+    });
     expect(requests).toHaveLength(1);
   });
 
   it("refuses settings that would not be bounded", () => {
-    for (const options of [{ maxRetries: -1 }, { maxRetries: 1.5 }, { maxRetries: Infinity }, { maxRetryDelayMs: Infinity }, { maxRetryDelayMs: -1 }, { initialRetryDelayMs: Number.NaN }]) {
+    for (const options of [
+      { maxRetries: -1 },
+      { maxRetries: 1.5 },
+      { maxRetries: Infinity },
+      { maxRetryDelayMs: Infinity },
+      { maxRetryDelayMs: -1 },
+      { initialRetryDelayMs: Number.NaN },
+    ]) {
       expect(() => testClient(options)).toThrow(MgaError);
     }
   });
@@ -232,7 +289,8 @@ describe("bounded, visible retries", () => {
         answers(
           () => new HttpResponse(null, { status: 503 }),
           () => HttpResponse.error(),
-          () => HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
+          () =>
+            HttpResponse.json(envelope("rate_limited", "slow down"), { status: 429, headers: { "Retry-After": "1" } }),
           () => HttpResponse.json(me),
         ),
       ),
@@ -241,7 +299,13 @@ describe("bounded, visible retries", () => {
     expect(await testClient({ maxRetries: 3, onRetry: (event) => events.push(event) }).me.get()).toEqual(me);
     expect(events).toEqual([
       { attempt: 1, delayMs: expect.any(Number), reason: 503, method: "GET", url: `${BASE}/v1/me` },
-      { attempt: 2, delayMs: expect.any(Number), reason: expect.any(ApiConnectionError), method: "GET", url: `${BASE}/v1/me` },
+      {
+        attempt: 2,
+        delayMs: expect.any(Number),
+        reason: expect.any(ApiConnectionError),
+        method: "GET",
+        url: `${BASE}/v1/me`,
+      },
       { attempt: 3, delayMs: 1_000, reason: 429, method: "GET", url: `${BASE}/v1/me` },
     ]);
     // The back-off of the test client: a random wait up to 1 ms, then 2 ms.
@@ -270,7 +334,9 @@ describe("bounded, visible retries", () => {
     retriedOnce();
     await testClient().me.get();
     expect(debug).toHaveBeenCalledTimes(1);
-    expect(debug.mock.calls[0]).toEqual([expect.stringMatching(/^\[mga\] retry 1\/2 of GET http:\/\/api\.test\/v1\/me in \d+ ms after 503$/)]);
+    expect(debug.mock.calls[0]).toEqual([
+      expect.stringMatching(/^\[mga\] retry 1\/2 of GET http:\/\/api\.test\/v1\/me in \d+ ms after 503$/),
+    ]);
 
     vi.unstubAllEnvs();
     const lines: string[] = [];

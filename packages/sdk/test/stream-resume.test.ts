@@ -2,8 +2,28 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { http, HttpResponse, passthrough } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiConnectionError, ApiError, Client, type RetryEvent, type StreamEvent, StreamResumeError } from "../src/index";
-import { cancelAnswers, eventStream, FRAME_IDS, FRAMES, framesText, openBody, positionAfter, postAnswers, RECONNECT, resumeServes, TEXT } from "./support/framed-answer";
+
+import {
+  ApiConnectionError,
+  ApiError,
+  Client,
+  StreamResumeError,
+  type RetryEvent,
+  type StreamEvent,
+} from "../src/index";
+import {
+  cancelAnswers,
+  eventStream,
+  FRAME_IDS,
+  FRAMES,
+  framesText,
+  openBody,
+  positionAfter,
+  postAnswers,
+  RECONNECT,
+  resumeServes,
+  TEXT,
+} from "./support/framed-answer";
 import { BASE, envelope, testClient, useMockApi } from "./support/mock-api";
 
 const { server, requests } = useMockApi();
@@ -21,7 +41,8 @@ async function readAll(stream: AsyncIterable<StreamEvent>) {
   }
 }
 
-const sent = (method: string, url: string) => requests.filter((request) => request.method === method && request.url === url);
+const sent = (method: string, url: string) =>
+  requests.filter((request) => request.method === method && request.url === url);
 
 /** A real loopback server (msw lets its requests through): only a socket can be reset midway. */
 let real: Server | undefined;
@@ -51,7 +72,12 @@ describe("a stream resumes by itself", () => {
       res.end(framesText(positionAfter(lastEventId ?? null)));
     });
     const retries: RetryEvent[] = [];
-    const stream = await new Client({ apiKey: "k", baseUrl, initialRetryDelayMs: 1, onRetry: (event) => retries.push(event) }).messages.stream({ message: "hi", user });
+    const stream = await new Client({
+      apiKey: "k",
+      baseUrl,
+      initialRetryDelayMs: 1,
+      onRetry: (event) => retries.push(event),
+    }).messages.stream({ message: "hi", user });
     const { frames, error } = await readAll(stream);
     expect(error).toBeUndefined();
     expect(frames).toEqual(FRAMES);
@@ -60,7 +86,14 @@ describe("a stream resumes by itself", () => {
     expect(stream.conversationId).toBe("conv_1");
     expect(await stream.finalAnswer()).toMatchObject({ text: TEXT, messageId: "msg_9", tokensUsed: 42 });
     expect(retries).toEqual([
-      { attempt: 1, delayMs: expect.any(Number), reason: expect.any(ApiConnectionError), method: "GET", url: `${baseUrl}/v1/conversations/conv_1/stream`, lastEventId: FRAME_IDS[2] },
+      {
+        attempt: 1,
+        delayMs: expect.any(Number),
+        reason: expect.any(ApiConnectionError),
+        method: "GET",
+        url: `${baseUrl}/v1/conversations/conv_1/stream`,
+        lastEventId: FRAME_IDS[2],
+      },
     ]);
     expect((retries[0]!.reason as ApiConnectionError).url).toBe(`${baseUrl}/v1/messages`);
   });
@@ -71,7 +104,9 @@ describe("a stream resumes by itself", () => {
     const texts: string[] = [];
     for await (const text of stream.text()) texts.push(text);
     expect(texts).toEqual(["FHA needs 3.5 % down — ", "with a 580 score. ✓"]);
-    expect(sent("GET", resumeUrl).map((request) => request.headers.get("last-event-id"))).toEqual(FRAME_IDS.slice(1, 5));
+    expect(sent("GET", resumeUrl).map((request) => request.headers.get("last-event-id"))).toEqual(
+      FRAME_IDS.slice(1, 5),
+    );
     expect(await stream.finalAnswer()).toMatchObject({ text: TEXT, conversationCreated: true, messageId: "msg_9" });
   });
 
@@ -106,7 +141,10 @@ describe("a stream that cannot be resumed", () => {
       res.write(": keep-alive\n\n", () => setTimeout(() => res.destroy(), 20));
     });
     const retries: RetryEvent[] = [];
-    const stream = await new Client({ apiKey: "k", baseUrl, onRetry: (event) => retries.push(event) }).messages.stream({ message: "hi", user });
+    const stream = await new Client({ apiKey: "k", baseUrl, onRetry: (event) => retries.push(event) }).messages.stream({
+      message: "hi",
+      user,
+    });
     const { frames, error } = await readAll(stream);
     expect(frames).toEqual([]);
     expect(error).toBeInstanceOf(ApiConnectionError);
@@ -130,16 +168,29 @@ describe("a stream that cannot be resumed", () => {
       http.get(resumeUrl, () => HttpResponse.json(envelope("upstream_error", "unavailable"), { status: 503 })),
     );
     const retries: RetryEvent[] = [];
-    const stream = await testClient({ onRetry: (event) => retries.push(event) }).messages.stream({ message: "hi", user });
+    const stream = await testClient({ onRetry: (event) => retries.push(event) }).messages.stream({
+      message: "hi",
+      user,
+    });
     const { frames, error } = await readAll(stream);
     expect(frames).toEqual(FRAMES.slice(0, 3));
     expect(error).toBeInstanceOf(StreamResumeError);
     expect(error).toBeInstanceOf(ApiConnectionError);
-    expect(error).toMatchObject({ conversationId: "conv_1", lastEventId: FRAME_IDS[2], attempts: 5, method: "GET", url: resumeUrl });
+    expect(error).toMatchObject({
+      conversationId: "conv_1",
+      lastEventId: FRAME_IDS[2],
+      attempts: 5,
+      method: "GET",
+      url: resumeUrl,
+    });
     expect((error as Error).cause).toMatchObject({ status: 503 });
-    expect(String(error)).toMatch(/^StreamResumeError: The stream of conversation conv_1 could not be resumed after 5 attempts/);
+    expect(String(error)).toMatch(
+      /^StreamResumeError: The stream of conversation conv_1 could not be resumed after 5 attempts/,
+    );
     expect(sent("GET", resumeUrl)).toHaveLength(5);
-    expect(retries.map((event) => [event.attempt, event.reason instanceof ApiConnectionError ? "dropped" : event.reason])).toEqual([
+    expect(
+      retries.map((event) => [event.attempt, event.reason instanceof ApiConnectionError ? "dropped" : event.reason]),
+    ).toEqual([
       [1, "dropped"],
       [2, 503],
       [3, 503],
@@ -151,7 +202,8 @@ describe("a stream that cannot be resumed", () => {
 
   it("resumes that drop before a frame count too; maxStreamResumes: 0 turns resuming off", async () => {
     server.use(postAnswers(3), resumeServes(0));
-    const error = (await readAll(await testClient({ maxStreamResumes: 2 }).messages.stream({ message: "hi", user }))).error;
+    const error = (await readAll(await testClient({ maxStreamResumes: 2 }).messages.stream({ message: "hi", user })))
+      .error;
     expect(error).toMatchObject({ name: "StreamResumeError", attempts: 2 });
     expect(sent("GET", resumeUrl)).toHaveLength(2);
 
@@ -162,17 +214,22 @@ describe("a stream that cannot be resumed", () => {
     expect(() => testClient({ maxStreamResumes: -1 })).toThrow(/maxStreamResumes must be a whole number/);
   });
 
-  it.each([400, 401, 403, 404])("a resume answered %i is thrown as that ApiError, without another attempt", async (status) => {
-    server.use(
-      postAnswers(3),
-      http.get(resumeUrl, () => HttpResponse.json(envelope(status === 404 ? "not_found" : "invalid_request", "refused", "req_r"), { status })),
-    );
-    const { frames, error } = await readAll(await testClient().messages.stream({ message: "hi", user }));
-    expect(frames).toEqual(FRAMES.slice(0, 3));
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status, requestId: "req_r" });
-    expect(sent("GET", resumeUrl)).toHaveLength(1);
-  });
+  it.each([400, 401, 403, 404])(
+    "a resume answered %i is thrown as that ApiError, without another attempt",
+    async (status) => {
+      server.use(
+        postAnswers(3),
+        http.get(resumeUrl, () =>
+          HttpResponse.json(envelope(status === 404 ? "not_found" : "invalid_request", "refused", "req_r"), { status }),
+        ),
+      );
+      const { frames, error } = await readAll(await testClient().messages.stream({ message: "hi", user }));
+      expect(frames).toEqual(FRAMES.slice(0, 3));
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status, requestId: "req_r" });
+      expect(sent("GET", resumeUrl)).toHaveLength(1);
+    },
+  );
 
   it("a 429 to a resume is waited out (its Retry-After) and the resume goes on", async () => {
     let calls = 0;
@@ -184,13 +241,19 @@ describe("a stream that cannot be resumed", () => {
           : eventStream(framesText(positionAfter(request.headers.get("last-event-id")))),
       ),
     );
-    expect(await readAll(await testClient().messages.stream({ message: "hi", user }))).toEqual({ frames: FRAMES, error: undefined });
+    expect(await readAll(await testClient().messages.stream({ message: "hi", user }))).toEqual({
+      frames: FRAMES,
+      error: undefined,
+    });
   });
 
   it("the caller's signal stops a resume waiting for its back-off: its AbortError is thrown and nothing more is sent", async () => {
     server.use(postAnswers(3), resumeServes());
     const controller = new AbortController();
-    const stream = await testClient({ initialRetryDelayMs: 5_000, onRetry: () => controller.abort() }).messages.stream({ message: "hi", user }, { signal: controller.signal });
+    const stream = await testClient({ initialRetryDelayMs: 5_000, onRetry: () => controller.abort() }).messages.stream(
+      { message: "hi", user },
+      { signal: controller.signal },
+    );
     const { error } = await readAll(stream);
     expect(error).toMatchObject({ name: "AbortError" });
     expect(sent("GET", resumeUrl)).toHaveLength(0);
@@ -253,10 +316,21 @@ describe("cancel() and what a partner keeps", () => {
 
   it("conversations.resume throws a refusal when opened; conversations.cancel returns the API's answer", async () => {
     server.use(
-      http.get(`${BASE}/v1/conversations/conv_x/stream`, () => HttpResponse.json(envelope("not_found", "No such conversation", "req_nf"), { status: 404 })),
+      http.get(`${BASE}/v1/conversations/conv_x/stream`, () =>
+        HttpResponse.json(envelope("not_found", "No such conversation", "req_nf"), { status: 404 }),
+      ),
       cancelAnswers(),
     );
-    await expect(testClient().conversations.resume("conv_x", { lastEventId: "ans_A.1" })).rejects.toMatchObject({ status: 404, code: "not_found", requestId: "req_nf" });
-    expect(await testClient().conversations.cancel("conv_1")).toEqual({ request_id: "req_c", conversation_id: "conv_1", message_id: "msg_9", status: "generating" });
+    await expect(testClient().conversations.resume("conv_x", { lastEventId: "ans_A.1" })).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+      requestId: "req_nf",
+    });
+    expect(await testClient().conversations.cancel("conv_1")).toEqual({
+      request_id: "req_c",
+      conversation_id: "conv_1",
+      message_id: "msg_9",
+      status: "generating",
+    });
   });
 });

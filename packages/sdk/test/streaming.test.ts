@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { http, HttpResponse, passthrough } from "msw";
 import { describe, expect, it } from "vitest";
+
 import { ApiError, Client, type StreamEvent } from "../src/index";
 import { BASE, envelope, testClient, useMockApi } from "./support/mock-api";
 
@@ -13,7 +14,12 @@ const FRAMES: StreamEvent[] = [
   { type: "content", content: "FHA needs 3.5 % down — " },
   { type: "content", content: "with a 580 score. ✓" },
   { type: "content_postprocessed", content: "FHA needs 3.5 % down — with a 580 score. ✓ [1]" },
-  { type: "complete", metadata: { tokens_used: 42 }, citations: [{ id: "fha-1", title: "FHA down payment" }], sources: [{ source_type: "fha", label: "FHA" }] },
+  {
+    type: "complete",
+    metadata: { tokens_used: 42 },
+    citations: [{ id: "fha-1", title: "FHA down payment" }],
+    sources: [{ source_type: "fha", label: "FHA" }],
+  },
   { type: "public_api_complete", request_id: "req_s", conversation_id: "conv_1", message_id: "msg_9" },
 ];
 
@@ -33,7 +39,12 @@ function chunked(text: string, size: number): ReadableStream<Uint8Array> {
 }
 
 function streamAnswer(body: () => ReadableStream<Uint8Array> | string) {
-  server.use(http.post(`${BASE}/v1/messages`, () => new HttpResponse(body(), { headers: { "Content-Type": "text/event-stream" } })));
+  server.use(
+    http.post(
+      `${BASE}/v1/messages`,
+      () => new HttpResponse(body(), { headers: { "Content-Type": "text/event-stream" } }),
+    ),
+  );
 }
 
 describe("messages.stream", () => {
@@ -42,7 +53,8 @@ describe("messages.stream", () => {
     for (const size of [1, 3, 7, 64]) {
       streamAnswer(() => chunked(text, size));
       const frames: StreamEvent[] = [];
-      for await (const frame of await testClient().messages.stream({ message: "FHA down payment?", user })) frames.push(frame);
+      for await (const frame of await testClient().messages.stream({ message: "FHA down payment?", user }))
+        frames.push(frame);
       expect(frames).toEqual(FRAMES);
     }
   });
@@ -78,25 +90,49 @@ describe("messages.stream", () => {
   });
 
   it("raises the terminal error frame as an ApiError, after the frames before it", async () => {
-    streamAnswer(() => sse([FRAMES[1]!, { type: "error", status: 502, error: { code: "upstream_error", message: "The assistant stopped answering", request_id: "req_e" } }]));
+    streamAnswer(() =>
+      sse([
+        FRAMES[1]!,
+        {
+          type: "error",
+          status: 502,
+          error: { code: "upstream_error", message: "The assistant stopped answering", request_id: "req_e" },
+        },
+      ]),
+    );
     const seen: string[] = [];
     const reading = (async () => {
       for await (const frame of await testClient().messages.stream({ message: "hi", user })) seen.push(frame.type);
     })();
     const error = await reading.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 502, code: "upstream_error", message: "The assistant stopped answering", requestId: "req_e" });
+    expect(error).toMatchObject({
+      status: 502,
+      code: "upstream_error",
+      message: "The assistant stopped answering",
+      requestId: "req_e",
+    });
     expect(seen).toEqual(["content"]);
   });
 
   it("throws a refusal before the first frame (the JSON envelope) when the stream is opened", async () => {
-    server.use(http.post(`${BASE}/v1/conversations/c1/messages`, () => HttpResponse.json(envelope("not_found", "No such conversation", "req_nf"), { status: 404 })));
-    await expect(testClient().conversations.messages.stream("c1", { message: "hi", user })).rejects.toMatchObject({ status: 404, code: "not_found", requestId: "req_nf" });
+    server.use(
+      http.post(`${BASE}/v1/conversations/c1/messages`, () =>
+        HttpResponse.json(envelope("not_found", "No such conversation", "req_nf"), { status: 404 }),
+      ),
+    );
+    await expect(testClient().conversations.messages.stream("c1", { message: "hi", user })).rejects.toMatchObject({
+      status: 404,
+      code: "not_found",
+      requestId: "req_nf",
+    });
   });
 
   it("finalAnswer of a stream that ends before public_api_complete is an ApiError", async () => {
     streamAnswer(() => sse(FRAMES.slice(0, 3)));
-    await expect((await testClient().messages.stream({ message: "hi", user })).finalAnswer()).rejects.toMatchObject({ code: "upstream_error" });
+    await expect((await testClient().messages.stream({ message: "hi", user })).finalAnswer()).rejects.toMatchObject({
+      code: "upstream_error",
+    });
   });
 
   it("text() yields the content fragments only; finalAnswer() still gives the whole answer after it", async () => {
@@ -105,11 +141,20 @@ describe("messages.stream", () => {
     const texts: string[] = [];
     for await (const text of stream.text()) texts.push(text);
     expect(texts).toEqual(["FHA needs 3.5 % down — ", "with a 580 score. ✓"]);
-    expect(await stream.finalAnswer()).toMatchObject({ text: "FHA needs 3.5 % down — with a 580 score. ✓ [1]", messageId: "msg_9", tokensUsed: 42 });
+    expect(await stream.finalAnswer()).toMatchObject({
+      text: "FHA needs 3.5 % down — with a 580 score. ✓ [1]",
+      messageId: "msg_9",
+      tokensUsed: 42,
+    });
   });
 
   it("text() throws the terminal error frame as an ApiError too", async () => {
-    streamAnswer(() => sse([FRAMES[1]!, { type: "error", status: 503, error: { code: "upstream_error", message: "gone", request_id: "req_e" } }]));
+    streamAnswer(() =>
+      sse([
+        FRAMES[1]!,
+        { type: "error", status: 503, error: { code: "upstream_error", message: "gone", request_id: "req_e" } },
+      ]),
+    );
     const stream = await testClient().messages.stream({ message: "hi", user });
     const reading = (async () => {
       for await (const text of stream.text()) void text;
@@ -129,14 +174,22 @@ describe("messages.stream", () => {
     await new Promise<void>((resolve) => real.listen(0, "127.0.0.1", resolve));
     try {
       server.use(http.all("*", () => passthrough()));
-      const client = new Client({ apiKey: "mga_test_key", baseUrl: `http://127.0.0.1:${(real.address() as AddressInfo).port}` });
+      const client = new Client({
+        apiKey: "mga_test_key",
+        baseUrl: `http://127.0.0.1:${(real.address() as AddressInfo).port}`,
+      });
       const frames: StreamEvent[] = [];
       for await (const frame of await client.messages.stream({ message: "hi", user })) {
         frames.push(frame);
         break;
       }
       expect(frames).toEqual([FRAMES[1]]);
-      await expect(Promise.race([connectionClosed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5_000))])).resolves.toBe("closed");
+      await expect(
+        Promise.race([
+          connectionClosed.then(() => "closed"),
+          new Promise((r) => setTimeout(() => r("still open"), 5_000)),
+        ]),
+      ).resolves.toBe("closed");
     } finally {
       real.closeAllConnections();
       await new Promise((resolve) => real.close(resolve));
@@ -154,7 +207,10 @@ describe("messages.stream", () => {
     await new Promise<void>((resolve) => real.listen(0, "127.0.0.1", resolve));
     try {
       server.use(http.all("*", () => passthrough()));
-      const client = new Client({ apiKey: "mga_test_key", baseUrl: `http://127.0.0.1:${(real.address() as AddressInfo).port}` });
+      const client = new Client({
+        apiKey: "mga_test_key",
+        baseUrl: `http://127.0.0.1:${(real.address() as AddressInfo).port}`,
+      });
       const stream = await client.messages.stream({ message: "hi", user });
       const texts: string[] = [];
       for await (const text of stream.text()) {
@@ -162,7 +218,12 @@ describe("messages.stream", () => {
         stream.cancel();
       }
       expect(texts).toEqual(["FHA needs 3.5 % down — "]);
-      await expect(Promise.race([connectionClosed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 5_000))])).resolves.toBe("closed");
+      await expect(
+        Promise.race([
+          connectionClosed.then(() => "closed"),
+          new Promise((r) => setTimeout(() => r("still open"), 5_000)),
+        ]),
+      ).resolves.toBe("closed");
       await expect(stream.finalAnswer()).rejects.toThrow(/cancelled/);
     } finally {
       real.closeAllConnections();

@@ -95,23 +95,43 @@ describe("import boundaries", () => {
       'import { Prisma } from "@mga/core/src/generated/prisma/client";',
       'import { Page } from "@mga/admin";',
     ]);
-    await expectAllAccepted("apps/server/src/http/example.ts", ['import { openDatabase } from "@mga/core/db";', 'import { appRouter } from "@mga/api";']);
+    await expectAllAccepted("apps/server/src/http/example.ts", [
+      'import { openDatabase } from "@mga/core/db";',
+      'import { appRouter } from "@mga/api";',
+    ]);
   });
 });
 
 describe("process.env", () => {
-  const READS = ["export const port = process.env.PORT;", "export const { HOST } = process.env;", 'import { env } from "node:process";'];
+  const READS = [
+    "export const port = process.env.PORT;",
+    "export const { HOST } = process.env;",
+    'import { env } from "node:process";',
+  ];
 
   it("is refused outside the env modules", async () => {
-    for (const file of ["apps/server/src/http/example.ts", "packages/core/src/keys/example.ts", "packages/api/src/example.ts", "apps/admin/src/lib/example.ts"]) {
+    for (const file of [
+      "apps/server/src/http/example.ts",
+      "packages/core/src/keys/example.ts",
+      "packages/api/src/example.ts",
+      "apps/admin/src/lib/example.ts",
+    ]) {
       const code = READS.join("\n");
-      const lines = [...(await reported(file, code, "no-restricted-properties")), ...(await reported(file, code, "no-restricted-syntax"))];
+      const lines = [
+        ...(await reported(file, code, "no-restricted-properties")),
+        ...(await reported(file, code, "no-restricted-syntax")),
+      ];
       expect(lines.sort(), file).toEqual([1, 2, 3]);
     }
   });
 
   it("is read in the env modules and the listed exceptions", async () => {
-    for (const file of ["apps/server/src/env.ts", "apps/admin/src/env.ts", "apps/admin/server.mjs", "packages/core/src/testing/global-setup.ts"]) {
+    for (const file of [
+      "apps/server/src/env.ts",
+      "apps/admin/src/env.ts",
+      "apps/admin/server.mjs",
+      "packages/core/src/testing/global-setup.ts",
+    ]) {
       expect(await reported(file, READS.join("\n"), "no-restricted-properties"), file).toEqual([]);
     }
   });

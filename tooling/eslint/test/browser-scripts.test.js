@@ -13,8 +13,19 @@ async function undefinedNames(file, code) {
 }
 
 describe("the pages' browser scripts", () => {
-  it.each(["apps/server/src/http/embed/static/example.js", "apps/server/src/http/site/static/example.js"])("%s has the browser's globals and none of Node's", async (file) => {
-    expect(await undefinedNames(file, 'document.getElementById("x").hidden = !sessionStorage.getItem("k");\nwindow.close();\n')).toEqual([]);
-    expect(await undefinedNames(file, "process.exit(1);\nrequire('fs');\n")).toEqual(["'process' is not defined.", "'require' is not defined."]);
-  });
+  it.each(["apps/server/src/http/embed/static/example.js", "apps/server/src/http/site/static/example.js"])(
+    "%s has the browser's globals and none of Node's",
+    async (file) => {
+      expect(
+        await undefinedNames(
+          file,
+          'document.getElementById("x").hidden = !sessionStorage.getItem("k");\nwindow.close();\n',
+        ),
+      ).toEqual([]);
+      expect(await undefinedNames(file, "process.exit(1);\nrequire('fs');\n")).toEqual([
+        "'process' is not defined.",
+        "'require' is not defined.",
+      ]);
+    },
+  );
 });

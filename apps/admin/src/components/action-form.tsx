@@ -1,7 +1,8 @@
 "use client";
 
-import { type FormEvent, type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
-import { type FormState, idleState } from "@/lib/form-state";
+import { idleState, type FormState } from "@/lib/form-state";
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+
 import { OutcomeMessage, useOutcomeRegion } from "./action-outcome";
 import { FormStateContext } from "./form-state-context";
 
@@ -21,7 +22,19 @@ type Action = (state: FormState, form: FormData) => Promise<FormState>;
  * before: "Choose at least one scope." under ticked boxes contradicts the form). A control
  * belongs to the field error named by its `data-error-key`, else its `name`.
  */
-export function ActionForm({ action, children, className, resetOnSuccess = false, label }: { action: Action; children: ReactNode; className?: string; resetOnSuccess?: boolean; label?: string }) {
+export function ActionForm({
+  action,
+  children,
+  className,
+  resetOnSuccess = false,
+  label,
+}: {
+  action: Action;
+  children: ReactNode;
+  className?: string;
+  resetOnSuccess?: boolean;
+  label?: string;
+}) {
   const report = useOutcomeRegion();
   // Reported as the action returns, not from an effect: the page re-rendered by the action may
   // no longer contain this form, and an unmounted form runs no effects.
@@ -33,7 +46,10 @@ export function ActionForm({ action, children, className, resetOnSuccess = false
   const [result, dispatch, pending] = useActionState(reporting, idleState);
   const formRef = useRef<HTMLFormElement>(null);
   // The fields changed since `result` came back; a new result starts again with none.
-  const [edited, setEdited] = useState<{ of: FormState; names: ReadonlySet<string> }>({ of: idleState, names: new Set() });
+  const [edited, setEdited] = useState<{ of: FormState; names: ReadonlySet<string> }>({
+    of: idleState,
+    names: new Set(),
+  });
   const changed = edited.of === result ? edited.names : new Set<string>();
   const state = withoutErrorsOf(result, changed);
 
@@ -80,7 +96,8 @@ export function ActionForm({ action, children, className, resetOnSuccess = false
 /** The first control marked invalid (a group of checkboxes: its first box). */
 function focusFirstInvalid(form: HTMLFormElement | null): void {
   const invalid = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
-  const target = invalid instanceof HTMLFieldSetElement ? invalid.querySelector<HTMLElement>("input, select, textarea") : invalid;
+  const target =
+    invalid instanceof HTMLFieldSetElement ? invalid.querySelector<HTMLElement>("input, select, textarea") : invalid;
   target?.focus();
 }
 

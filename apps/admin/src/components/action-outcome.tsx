@@ -1,7 +1,7 @@
 "use client";
 
-import { createContext, type ReactNode, useContext, useState } from "react";
 import type { FormState } from "@/lib/form-state";
+import { createContext, useContext, useState, type ReactNode } from "react";
 
 /**
  * Where a section (every `Section` is one) shows what its last action did: one message at a
@@ -35,7 +35,9 @@ export function OutcomeMessage({ state }: { state: FormState }) {
     const fieldsMarked = state.fieldErrors && Object.keys(state.fieldErrors).length;
     return (
       <div className="form-error-box" role="alert">
-        <p className="form-error">{state.message ?? (fieldsMarked ? "Check the fields marked above." : "Something went wrong.")}</p>
+        <p className="form-error">
+          {state.message ?? (fieldsMarked ? "Check the fields marked above." : "Something went wrong.")}
+        </p>
         {state.detail ? (
           <p className="hint detail">
             <span className="detail-label">Details:</span> <code>{state.detail}</code>

@@ -12,7 +12,13 @@ export function Breadcrumbs({ trail }: { trail: Crumb[] }) {
     <nav aria-label="Breadcrumb" className="breadcrumbs">
       <ol>
         {trail.map((crumb, index) => (
-          <li key={`${index}-${crumb.label}`}>{crumb.href && index < trail.length - 1 ? <Link href={crumb.href}>{crumb.label}</Link> : <span aria-current="page">{crumb.label}</span>}</li>
+          <li key={`${index}-${crumb.label}`}>
+            {crumb.href && index < trail.length - 1 ? (
+              <Link href={crumb.href}>{crumb.label}</Link>
+            ) : (
+              <span aria-current="page">{crumb.label}</span>
+            )}
+          </li>
         ))}
       </ol>
     </nav>

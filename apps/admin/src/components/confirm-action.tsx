@@ -1,7 +1,8 @@
 "use client";
 
-import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { FormState } from "@/lib/form-state";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+
 import { ActionForm } from "./action-form";
 import { useOutcomeRegion } from "./action-outcome";
 import { SubmitButton } from "./fields";

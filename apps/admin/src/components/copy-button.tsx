@@ -11,7 +11,17 @@ type CopyOutcome = "copied" | "failed";
  * says nothing, so staff never hand a partner the previous secret. `name` tells screen readers
  * which value a short "Copy" copies; `compact` is the small button beside an id.
  */
-export function CopyButton({ value, label = "Copy", name, compact = false }: { value: string; label?: string; name?: string; compact?: boolean }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  name,
+  compact = false,
+}: {
+  value: string;
+  label?: string;
+  name?: string;
+  compact?: boolean;
+}) {
   const [outcome, setOutcome] = useState<{ value: string; result: CopyOutcome } | undefined>(undefined);
   const result = outcome?.value === value ? outcome.result : undefined;
   return (
@@ -32,7 +42,11 @@ export function CopyButton({ value, label = "Copy", name, compact = false }: { v
         {label}
       </button>
       <span role="status" className="copy-status">
-        {result === "copied" ? "Copied to the clipboard." : result === "failed" ? "Copying failed: select it and copy it by hand." : ""}
+        {result === "copied"
+          ? "Copied to the clipboard."
+          : result === "failed"
+            ? "Copying failed: select it and copy it by hand."
+            : ""}
       </span>
     </>
   );

@@ -1,7 +1,13 @@
 "use client";
 
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
-import { useId } from "react";
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
+
 import { useFormOutcome } from "./form-state-context";
 
 /**
@@ -9,16 +15,41 @@ import { useFormOutcome } from "./form-state-context";
  * `warning` is advice about what was typed (a name already in use): shown until an error about
  * the same field is, which then says it (one problem, one message).
  */
-export function Field({ label, name, hint, warning, ...input }: { label: string; name: string; hint?: ReactNode; warning?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  return <FieldFrame label={label} name={name} hint={hint} warning={warning} control={(props) => <input {...props} {...input} />} />;
+export function Field({
+  label,
+  name,
+  hint,
+  warning,
+  ...input
+}: { label: string; name: string; hint?: ReactNode; warning?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame
+      label={label}
+      name={name}
+      hint={hint}
+      warning={warning}
+      control={(props) => <input {...props} {...input} />}
+    />
+  );
 }
 
-export function TextArea({ label, name, hint, ...input }: { label: string; name: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({
+  label,
+  name,
+  hint,
+  ...input
+}: { label: string; name: string; hint?: ReactNode } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <FieldFrame label={label} name={name} hint={hint} control={(props) => <textarea {...props} {...input} />} />;
 }
 
 /** A labelled choice (its options as children), with its error beside it like any field. */
-export function SelectField({ label, name, hint, children, ...select }: { label: string; name: string; hint?: ReactNode; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  name,
+  hint,
+  children,
+  ...select
+}: { label: string; name: string; hint?: ReactNode; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <FieldFrame
       label={label}
@@ -41,7 +72,19 @@ interface ControlProps {
 }
 
 /** Label, control, hint and error, tied together by ids for screen readers. */
-function FieldFrame({ label, name, hint, warning, control }: { label: string; name: string; hint?: ReactNode; warning?: ReactNode; control: (props: ControlProps) => ReactNode }) {
+function FieldFrame({
+  label,
+  name,
+  hint,
+  warning,
+  control,
+}: {
+  label: string;
+  name: string;
+  hint?: ReactNode;
+  warning?: ReactNode;
+  control: (props: ControlProps) => ReactNode;
+}) {
   const id = useId();
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.[name];
@@ -64,7 +107,15 @@ function FieldFrame({ label, name, hint, warning, control }: { label: string; na
   );
 }
 
-export function SubmitButton({ children, className, pendingLabel }: { children: ReactNode; className?: string; pendingLabel?: string }) {
+export function SubmitButton({
+  children,
+  className,
+  pendingLabel,
+}: {
+  children: ReactNode;
+  className?: string;
+  pendingLabel?: string;
+}) {
   const { pending } = useFormOutcome();
   return (
     <button type="submit" className={className ?? "button"} disabled={pending}>

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { Refusal } from "@/lib/session";
+import Link from "next/link";
 
 /**
  * A list request the API refused, shown where the list would be: in words, with the API's own

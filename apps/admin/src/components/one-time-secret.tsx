@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+
 import { CopyButton } from "./copy-button";
 import { useFormOutcome } from "./form-state-context";
 
@@ -9,7 +10,17 @@ import { useFormOutcome } from "./form-state-context";
  * token): it lives only in this page's memory and is gone on the next load (the API keeps
  * only its hash). `toValue` turns it into what is shown and copied (the invitation link).
  */
-export function OneTimeSecret({ region, intro, copyLabel, toValue = (secret) => secret }: { region: string; intro: ReactNode; copyLabel: string; toValue?: (secret: string) => string }) {
+export function OneTimeSecret({
+  region,
+  intro,
+  copyLabel,
+  toValue = (secret) => secret,
+}: {
+  region: string;
+  intro: ReactNode;
+  copyLabel: string;
+  toValue?: (secret: string) => string;
+}) {
   const { state } = useFormOutcome();
   if (state.status !== "ok" || !state.secret) return null;
   const value = toValue(state.secret);

@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { queryString } from "@/lib/format";
 import { firstRow, neighbours, type PagePosition } from "@/lib/paging";
+import Link from "next/link";
 
 /**
  * The one pager of every paged table: "1–25 of 30", then Previous and Next. Both links keep
@@ -29,7 +29,10 @@ export function Pagination({
 }) {
   const { previous, next } = neighbours(position, nextCursor, previousCursor);
   const first = firstRow(position, pageSize);
-  const range = shown === 0 ? "0 of 0" : `${first.toLocaleString("en-US")}–${(first + shown - 1).toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`;
+  const range =
+    shown === 0
+      ? "0 of 0"
+      : `${first.toLocaleString("en-US")}–${(first + shown - 1).toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`;
   const link = (target: { cursor?: string | undefined; page?: string | undefined } | null, label: string) =>
     target ? (
       <Link href={`${path}${queryString({ ...filters, ...target })}`}>{label}</Link>

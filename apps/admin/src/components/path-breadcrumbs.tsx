@@ -1,6 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
+
 import { Breadcrumbs, type Crumb } from "./breadcrumbs";
 
 export interface TrailSection {
@@ -15,7 +16,15 @@ export interface TrailSection {
  * Breadcrumbs of a layout with tabs and pages below it: the layout's trail, then the tab and
  * the page the address names (…/imports/imp_1 → "Imports", "Import imp_1").
  */
-export function PathBreadcrumbs({ trail, base, sections }: { trail: Crumb[]; base: string; sections: Record<string, TrailSection> }) {
+export function PathBreadcrumbs({
+  trail,
+  base,
+  sections,
+}: {
+  trail: Crumb[];
+  base: string;
+  sections: Record<string, TrailSection>;
+}) {
   const rest = usePathname().slice(base.length).split("/").filter(Boolean);
   const section = rest[0] ? sections[rest[0]] : undefined;
   const tail: Crumb[] = [];

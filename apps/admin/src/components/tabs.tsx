@@ -9,7 +9,9 @@ export function Tabs({ tabs }: { tabs: Array<{ href: string; label: string; exac
   return (
     <nav className="tabs" aria-label="Sections">
       {tabs.map((tab) => {
-        const current = (tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`)) || (tab.also ?? []).some((prefix) => pathname.startsWith(prefix));
+        const current =
+          (tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`)) ||
+          (tab.also ?? []).some((prefix) => pathname.startsWith(prefix));
         return (
           <Link key={tab.href} href={tab.href} aria-current={current ? "page" : undefined}>
             {tab.label}

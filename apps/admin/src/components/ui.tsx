@@ -1,12 +1,21 @@
-import Link from "next/link";
-import type { ReactNode } from "react";
 import { formatTime } from "@/lib/format";
 import { describeValue, type ValueKind } from "@/lib/words";
+import Link from "next/link";
+import type { ReactNode } from "react";
+
 import { OutcomeRegion } from "./action-outcome";
 
 /** Small presentational pieces shared by the console's pages (server components). */
 
-export function PageHeader({ title, children, back }: { title: string; children?: ReactNode; back?: { href: string; label: string } }) {
+export function PageHeader({
+  title,
+  children,
+  back,
+}: {
+  title: string;
+  children?: ReactNode;
+  back?: { href: string; label: string };
+}) {
   return (
     <div className="page-header">
       {back ? (
@@ -78,7 +87,15 @@ export function ReadOnlyNote() {
 }
 
 /** A data table with its column headers; rows come as children (`<tr>` elements). */
-export function Table({ headers, children, className }: { headers: ReadonlyArray<string | false>; children: ReactNode; className?: string }) {
+export function Table({
+  headers,
+  children,
+  className,
+}: {
+  headers: ReadonlyArray<string | false>;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     // Wide tables scroll inside their own box, never the page (a phone's 390 px).
     <div className="table-scroll">

@@ -1,4 +1,5 @@
 import { revalidatePath } from "next/cache";
+
 import { describeApiError, type FieldMap } from "./describe-error";
 import type { FormState } from "./form-state";
 import { staffClient } from "./session";
@@ -9,7 +10,11 @@ import type { ApiClient } from "./trpc";
  * turns a failure into plain sentences (`fields` names the form field showing each API field).
  * On success every page is revalidated, so the tables the staff member sees show the change.
  */
-export async function runAction(work: (api: ApiClient) => Promise<FormState | void>, okMessage?: string, fields?: FieldMap): Promise<FormState> {
+export async function runAction(
+  work: (api: ApiClient) => Promise<FormState | void>,
+  okMessage?: string,
+  fields?: FieldMap,
+): Promise<FormState> {
   const api = await staffClient();
   try {
     const result = await work(api);

@@ -1,5 +1,6 @@
-import type { AdminRouter } from "@mga/api";
 import type { inferRouterOutputs } from "@trpc/server";
+
+import type { AdminRouter } from "@mga/api";
 
 /** The staff procedures' results, inferred from the API's router (no copies of its shapes). */
 export type StaffOutputs = inferRouterOutputs<AdminRouter>["staff"];

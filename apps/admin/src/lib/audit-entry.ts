@@ -66,7 +66,8 @@ function isChange(value: object): value is { from: unknown; to: unknown } {
 export function detailValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (Array.isArray(value)) return value.length ? value.map(detailValue).join(", ") : "none";
-  if (typeof value === "object") return isChange(value) ? `${detailValue(value.from)} → ${detailValue(value.to)}` : JSON.stringify(value);
+  if (typeof value === "object")
+    return isChange(value) ? `${detailValue(value.from)} → ${detailValue(value.to)}` : JSON.stringify(value);
   return String(value);
 }
 
@@ -90,7 +91,8 @@ export function detailEntries(details: unknown): DetailEntry[] {
 
 /** The integration an entry's details name (staff actions on partner users record it). */
 export function detailIntegrationId(details: unknown): string | undefined {
-  const value = details && typeof details === "object" ? (details as Record<string, unknown>).integration_id : undefined;
+  const value =
+    details && typeof details === "object" ? (details as Record<string, unknown>).integration_id : undefined;
   return typeof value === "string" && /^int_[A-Za-z0-9_]+$/.test(value) ? value : undefined;
 }
 
@@ -98,7 +100,8 @@ export function detailIntegrationId(details: unknown): string | undefined {
 export function operationHref(action: string, target: string, details: unknown, operationId: string): string {
   const integrationId = detailIntegrationId(details);
   const externalId = target.slice(target.indexOf("/") + 1);
-  if (integrationId && action.startsWith("partner_user.") && externalId) return `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}#${operationId}`;
+  if (integrationId && action.startsWith("partner_user.") && externalId)
+    return `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}#${operationId}`;
   return `/search?q=${encodeURIComponent(operationId)}`;
 }
 
@@ -118,7 +121,9 @@ export function targetHref(action: string, target: string, details?: unknown): s
   if (action.startsWith("partner_user.")) {
     const externalId = target.slice(target.indexOf("/") + 1);
     if (!externalId) return undefined;
-    return integrationId ? `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}` : `/search?q=${encodeURIComponent(externalId)}`;
+    return integrationId
+      ? `/integrations/${integrationId}/users/${encodeURIComponent(externalId)}`
+      : `/search?q=${encodeURIComponent(externalId)}`;
   }
   if (action.startsWith("staff.")) return "/staff";
   return undefined;

@@ -1,4 +1,5 @@
 import { cache } from "react";
+
 import { load } from "./session";
 
 /** The signed-in staff member, read once per request however many components ask. */

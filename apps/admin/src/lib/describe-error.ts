@@ -1,4 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
+
 import type { FormState } from "./form-state";
 import { sentence } from "./words";
 
@@ -38,46 +39,94 @@ const RULES: Rule[] = [
   [/^"(.+)" is not in tenantSourceKeys$/, (m) => `${m[1]} is not one of the tenant source keys.`],
   [/^"(.+)" is not an assigned tenant source$/, (m) => `${m[1]} is not one of the tenant sources.`],
   [/^"(.+)" is not in assignedSharedSourceTypes$/, (m) => `${m[1]} is not one of the assigned shared source types.`],
-  [/^tenant bucket "(.+)" is not an assigned tenant source$/, (m) => `Tenant bucket ${m[1]} is not one of the tenant sources.`],
-  [/^shared source "(.+)" is not in assignedSharedSourceTypes$/, (m) => `Shared source ${m[1]} is not one of the assigned shared source types.`],
+  [
+    /^tenant bucket "(.+)" is not an assigned tenant source$/,
+    (m) => `Tenant bucket ${m[1]} is not one of the tenant sources.`,
+  ],
+  [
+    /^shared source "(.+)" is not in assignedSharedSourceTypes$/,
+    (m) => `Shared source ${m[1]} is not one of the assigned shared source types.`,
+  ],
   // Integrations, aliases and keys.
   [
     /^must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators$/,
     () => "Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them.",
   ],
-  [/^the name (.+) is already used by an integration or alias of this organization$/, (m) => `This organization already has an integration or alias named ${m[1]}.`],
+  [
+    /^the name (.+) is already used by an integration or alias of this organization$/,
+    (m) => `This organization already has an integration or alias named ${m[1]}.`,
+  ],
   [/^must differ from the canonical slug$/, () => "An alias must differ from the integration's own slug."],
-  [/^alias (\S+) is not an alias of \S+$/, (m) => `${m[1]} is no longer an alias of this integration: reload the page.`],
+  [
+    /^alias (\S+) is not an alias of \S+$/,
+    (m) => `${m[1]} is no longer an alias of this integration: reload the page.`,
+  ],
   [/^key \S+ is revoked$/, () => "This key is revoked."],
   // Key lifecycle: expiry, roll, edit.
   [/^key \S+ is revoked; create a new key instead$/, () => "This key is revoked: create a new key instead."],
-  [/^key \S+ was already rolled to (\S+); revoke that key first to roll again$/, (m) => `This key was already rolled to ${m[1]}, which still works: revoke that key first to roll again.`],
+  [
+    /^key \S+ was already rolled to (\S+); revoke that key first to roll again$/,
+    (m) => `This key was already rolled to ${m[1]}, which still works: revoke that key first to roll again.`,
+  ],
   [/^must be in the future$/, () => "Choose a date after today."],
   [/^must be at most (\d+) days ahead$/, (m) => `Choose a date at most ${m[1]} days ahead.`],
   [/^must be a date-time$/, () => "Enter a date."],
-  [/^must be a whole number from 0 \(now\) to \d+ \(7 days\)$/, () => "Choose when the old key stops: from now to 7 days."],
+  [
+    /^must be a whole number from 0 \(now\) to \d+ \(7 days\)$/,
+    () => "Choose when the old key stops: from now to 7 days.",
+  ],
   [/^give name, scopes or both$/, () => "Change the name or the scopes."],
-  [/^key \S+ lacks the embed:launch scope/, () => ({ path: "integration", text: "Only a key with the embed:launch scope can be bound: create a separate launch key." })],
-  [/^no integration or alias named (\S+) in the key's organization$/, (m) => ({ path: "integration", text: `No integration or alias of this organization is named ${m[1]}.` })],
+  [
+    /^key \S+ lacks the embed:launch scope/,
+    () => ({
+      path: "integration",
+      text: "Only a key with the embed:launch scope can be bound: create a separate launch key.",
+    }),
+  ],
+  [
+    /^no integration or alias named (\S+) in the key's organization$/,
+    (m) => ({ path: "integration", text: `No integration or alias of this organization is named ${m[1]}.` }),
+  ],
   [/^must be an integer from 1 to (\d+) requests per minute$/, (m) => `Enter a whole number from 1 to ${m[1]}.`],
-  [/^(organization|integration|key|alias|import|team|operation) \S+ not found/, (m) => `This ${m[1]} no longer exists: reload the page.`],
+  [
+    /^(organization|integration|key|alias|import|team|operation) \S+ not found/,
+    (m) => `This ${m[1]} no longer exists: reload the page.`,
+  ],
   [/^(.+ still has .+ first)$/, (m) => sentence(m[1] ?? "")],
   [/^must be an email address/, () => "Enter an email address, like name@example.com."],
   // Partner users.
   [/^user \S+ not found$/, () => "This user no longer exists: reload the page."],
   [/^user \S+ is already deleted$/, () => "This user is already deleted."],
-  [/^user \S+ is not deleted; only a deleted user can be reprovisioned$/, () => "Only a deleted user can be reprovisioned."],
+  [
+    /^user \S+ is not deleted; only a deleted user can be reprovisioned$/,
+    () => "Only a deleted user can be reprovisioned.",
+  ],
   [/^user \S+ is deleted/, () => "This user is deleted: reprovision them first."],
   [/^user \S+ is not provisioned yet/, () => "This user's setup has not finished: try again once it has."],
-  [/^nothing to change/, () => ({ path: "email", text: "The new email and name are the current ones: there is nothing to change." })],
-  [/^an override needs a reason of at least (\d+) characters/, (m) => `Give a reason of at least ${m[1]} characters: the audit log records why.`],
+  [
+    /^nothing to change/,
+    () => ({ path: "email", text: "The new email and name are the current ones: there is nothing to change." }),
+  ],
+  [
+    /^an override needs a reason of at least (\d+) characters/,
+    (m) => `Give a reason of at least ${m[1]} characters: the audit log records why.`,
+  ],
   [/^an override needs a reason/, () => "Give a reason: the audit log records it."],
-  [/^email searches are not accepted; search by external user id$/, () => "Email searches are not accepted: search by external user id."],
-  [/^another change to the same account is taking too long/, () => "Another change to this account is still running: try again shortly."],
+  [
+    /^email searches are not accepted; search by external user id$/,
+    () => "Email searches are not accepted: search by external user id.",
+  ],
+  [
+    /^another change to the same account is taking too long/,
+    () => "Another change to this account is still running: try again shortly.",
+  ],
   // Staff and invitations (their wording is already for staff; only made sentences).
   [/^(\S+@\S+) already has a staff account/, (m) => `${m[1]} already has a staff account.`],
   [/^this action needs the admin role$/, () => "Only admins can do this; your role is read-only."],
-  [/^(you cannot .*|this invitation .*|this staff account is disabled.*|no pending invitation with this id|no staff account with this id|too many failed attempts.*)$/i, (m) => sentence(m[1] ?? "")],
+  [
+    /^(you cannot .*|this invitation .*|this staff account is disabled.*|no pending invitation with this id|no staff account with this id|too many failed attempts.*)$/i,
+    (m) => sentence(m[1] ?? ""),
+  ],
   // Core's newer messages are written as sentences for people (a capital first, a full stop last):
   // shown as they are ("Enter a label: spaces alone are not one.").
   [/^[A-Z][^]*\.$/, (m) => m[0]],
@@ -129,7 +178,11 @@ function splitIssues(message: string): Array<{ path?: string; problem: string }>
  * Problems (with their API paths) as a form state: each beside its field when the form has
  * one, the rest as form sentences; what no rule knows goes to the details line.
  */
-export function describeProblems(issues: Array<{ path?: string; problem: string }>, fields: FieldMap, code?: string): FormState {
+export function describeProblems(
+  issues: Array<{ path?: string; problem: string }>,
+  fields: FieldMap,
+  code?: string,
+): FormState {
   const fieldErrors: Record<string, string> = {};
   const sentences: string[] = [];
   const unknown: string[] = [];
@@ -141,7 +194,11 @@ export function describeProblems(issues: Array<{ path?: string; problem: string 
     if (field && text) fieldErrors[field] = fieldErrors[field] ? `${fieldErrors[field]} ${text}` : text;
     else if (text && !sentences.includes(text)) sentences.push(text);
   }
-  const general = sentences.length ? sentences.join(" ") : Object.keys(fieldErrors).length ? undefined : (BY_CODE[code ?? ""] ?? FALLBACK);
+  const general = sentences.length
+    ? sentences.join(" ")
+    : Object.keys(fieldErrors).length
+      ? undefined
+      : (BY_CODE[code ?? ""] ?? FALLBACK);
   return {
     status: "error",
     ...(general ? { message: general } : {}),
@@ -167,7 +224,8 @@ export function describeApiError(error: unknown, fields: FieldMap = {}): FormSta
   const field = (error.data as { field?: string } | undefined)?.field;
   const input = field ? fieldOf(field, fields) : undefined;
   // "expires_at: must be …" names its field twice: the rules read the problem after the name.
-  const problem = field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
+  const problem =
+    field && error.message.startsWith(`${field}: `) ? error.message.slice(field.length + 2) : error.message;
   if (input) return { status: "error", fieldErrors: { [input]: plain(problem)?.text ?? sentence(problem) } };
   return describeProblems(splitIssues(error.message), fields, codeOf(error));
 }

@@ -1,6 +1,7 @@
-import type { AdminRouter } from "@mga/api";
 import type { inferRouterOutputs } from "@trpc/server";
 import { z } from "zod";
+
+import type { AdminRouter } from "@mga/api";
 
 /** What `system.status` returns, inferred from the API's router. */
 export type SystemStatus = inferRouterOutputs<AdminRouter>["system"]["status"];
@@ -15,7 +16,9 @@ export interface StatusItem {
 }
 
 /** What the home page renders: a healthy or degraded API, or an error state. */
-export type StatusView = { state: "healthy" | "degraded"; title: string; summary: string; items: StatusItem[] } | { state: "error"; title: string; summary: string; detail: string };
+export type StatusView =
+  | { state: "healthy" | "degraded"; title: string; summary: string; items: StatusItem[] }
+  | { state: "error"; title: string; summary: string; detail: string };
 
 // Checked at runtime too: a console talking to an API of another version may get another shape.
 const systemStatusSchema = z.object({
@@ -24,7 +27,16 @@ const systemStatusSchema = z.object({
   database: z.enum(["ok", "unavailable"]),
 }) satisfies z.ZodType<SystemStatus>;
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
 
 /**
  * Turns the outcome of the `system.status` call into what the page shows. Pure. `apiUrl` is
@@ -49,7 +61,9 @@ export function describeStatus(outcome: StatusOutcome, apiUrl: string): StatusVi
   return {
     state: databaseOk ? "healthy" : "degraded",
     title: databaseOk ? "API is up" : "API is up, database unavailable",
-    summary: databaseOk ? `The API's admin listener at ${apiUrl} answered and reached its database.` : `The API's admin listener at ${apiUrl} answered but could not reach its database.`,
+    summary: databaseOk
+      ? `The API's admin listener at ${apiUrl} answered and reached its database.`
+      : `The API's admin listener at ${apiUrl} answered but could not reach its database.`,
     items: [
       { label: "Service", value: status.service, tone: "neutral" },
       { label: "API version", value: status.api_version, tone: "neutral" },
@@ -64,12 +78,16 @@ function describeError(error: unknown, apiUrl: string): StatusView {
   const detail = innermost ? messageOf(innermost) : String(error);
 
   const timedOut = chain.some((e) => isRecord(e) && (e.name === "TimeoutError" || e.name === "AbortError"));
-  const networkFailure = chain.some((e) => isRecord(e) && ((typeof e.code === "string" && NETWORK_CODES.has(e.code)) || e.message === "fetch failed"));
+  const networkFailure = chain.some(
+    (e) => isRecord(e) && ((typeof e.code === "string" && NETWORK_CODES.has(e.code)) || e.message === "fetch failed"),
+  );
   if (timedOut || networkFailure) {
     return {
       state: "error",
       title: "API unreachable",
-      summary: timedOut ? `The API's admin listener at ${apiUrl} did not answer in time.` : `The API's admin listener at ${apiUrl} could not be reached.`,
+      summary: timedOut
+        ? `The API's admin listener at ${apiUrl} did not answer in time.`
+        : `The API's admin listener at ${apiUrl} could not be reached.`,
       detail,
     };
   }
@@ -78,7 +96,9 @@ function describeError(error: unknown, apiUrl: string): StatusView {
   return {
     state: "error",
     title: "API error",
-    summary: httpStatus ? `The API's admin listener at ${apiUrl} answered with an error (HTTP ${httpStatus}).` : `The status of the API at ${apiUrl} could not be read.`,
+    summary: httpStatus
+      ? `The API's admin listener at ${apiUrl} answered with an error (HTTP ${httpStatus}).`
+      : `The status of the API at ${apiUrl} could not be read.`,
     detail,
   };
 }
@@ -100,7 +120,9 @@ function causeChain(error: unknown): unknown[] {
 
 function messageOf(error: unknown): string {
   if (isRecord(error) && typeof error.message === "string" && error.message !== "") {
-    return typeof error.code === "string" && !error.message.includes(error.code) ? `${error.code}: ${error.message}` : error.message;
+    return typeof error.code === "string" && !error.message.includes(error.code)
+      ? `${error.code}: ${error.message}`
+      : error.message;
   }
   return String(error);
 }

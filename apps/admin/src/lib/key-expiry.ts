@@ -26,5 +26,7 @@ export const ROLL_OVERLAPS: ReadonlyArray<{ seconds: number; label: string }> = 
 
 /** A date input's value (YYYY-MM-DD) as the instant the key stops working: the start of that day, UTC. */
 export function expiryFromDate(date: string): string | undefined {
-  return /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? `${date}T00:00:00.000Z` : undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(date) && !Number.isNaN(Date.parse(`${date}T00:00:00Z`))
+    ? `${date}T00:00:00.000Z`
+    : undefined;
 }

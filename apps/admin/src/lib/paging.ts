@@ -17,7 +17,10 @@ const MAX_PAGE = 1_000_000;
 export function pagePosition(params: Record<string, string | string[] | undefined>): PagePosition {
   const cursor = param(params, "cursor");
   const number = Number.parseInt(param(params, "page") ?? "", 10);
-  return { cursor, page: cursor && Number.isInteger(number) && number >= 2 && number <= MAX_PAGE ? number : cursor ? 2 : 1 };
+  return {
+    cursor,
+    page: cursor && Number.isInteger(number) && number >= 2 && number <= MAX_PAGE ? number : cursor ? 2 : 1,
+  };
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 export function rateLimitProblem(value: number | null): string | undefined {
   if (value === null) return undefined;
-  if (!Number.isInteger(value)) return "Enter a whole number of requests per minute, or leave it empty for the service default.";
+  if (!Number.isInteger(value))
+    return "Enter a whole number of requests per minute, or leave it empty for the service default.";
   if (value < 1) return "Enter at least 1 request per minute, or leave it empty for the service default.";
   return undefined;
 }

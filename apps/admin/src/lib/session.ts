@@ -1,9 +1,10 @@
+import { env } from "@/env";
 import { TRPCClientError } from "@trpc/client";
 import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
-import { env } from "@/env";
+
 import { describeApiErrorMessage } from "./describe-error";
-import { type ApiClient, apiBaseUrl, createApiClient, type StaffCredentials } from "./trpc";
+import { apiBaseUrl, createApiClient, type ApiClient, type StaffCredentials } from "./trpc";
 
 /**
  * The console keeps the API's staff session in cookies of its own origin: httpOnly (page
@@ -36,12 +37,21 @@ export async function openSession(email: string, password: string): Promise<void
   };
   const result = await createApiClient(apiBaseUrl(), undefined, capture).staff.signIn.mutate({ email, password });
   if (!sessionCookie) throw new Error("the API did not start a session");
-  await storeCredentials({ sessionToken: decodeURIComponent(sessionCookie), csrfToken: result.csrf_token }, SESSION_SECONDS);
+  await storeCredentials(
+    { sessionToken: decodeURIComponent(sessionCookie), csrfToken: result.csrf_token },
+    SESSION_SECONDS,
+  );
 }
 
 async function storeCredentials(credentials: StaffCredentials, maxAgeSeconds: number): Promise<void> {
   const jar = await cookies();
-  const options = { httpOnly: true, sameSite: "strict" as const, path: "/", maxAge: maxAgeSeconds, secure: env().ADMIN_COOKIE_SECURE === "true" };
+  const options = {
+    httpOnly: true,
+    sameSite: "strict" as const,
+    path: "/",
+    maxAge: maxAgeSeconds,
+    secure: env().ADMIN_COOKIE_SECURE === "true",
+  };
   jar.set(SESSION_COOKIE, credentials.sessionToken, options);
   jar.set(CSRF_COOKIE, credentials.csrfToken, options);
 }
@@ -73,7 +83,8 @@ export async function load<T>(read: (api: ApiClient) => Promise<T>): Promise<T> 
     return await read(api);
   } catch (error) {
     if (isSignedOutError(error)) redirect("/sign-in?expired=1");
-    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 404) notFound();
+    if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 404)
+      notFound();
     throw error;
   }
 }
@@ -88,20 +99,28 @@ export interface Refusal {
 }
 
 /** A cursor the API did not issue (typed, altered, or made for other filters). */
-const BAD_PAGE_LINK = "This page link is not valid (it was changed, or made for other filters). Start again from the first page.";
+const BAD_PAGE_LINK =
+  "This page link is not valid (it was changed, or made for other filters). Start again from the first page.";
 
 /**
  * Like load, but a refused request (400: a filter the API does not accept, a page link it did
  * not issue) comes back as a Refusal in plain words, for the page to show beside its filters
  * instead of failing whole.
  */
-export async function loadOrRefusal<T>(read: (api: ApiClient) => Promise<T>): Promise<{ ok: true; value: T } | ({ ok: false } & Refusal)> {
+export async function loadOrRefusal<T>(
+  read: (api: ApiClient) => Promise<T>,
+): Promise<{ ok: true; value: T } | ({ ok: false } & Refusal)> {
   try {
     return { ok: true, value: await load(read) };
   } catch (error) {
     if (error instanceof TRPCClientError && (error.data as { httpStatus?: number } | undefined)?.httpStatus === 400) {
       const badPageLink = (error.data as { field?: string }).field === "cursor";
-      return { ok: false, message: badPageLink ? BAD_PAGE_LINK : describeApiErrorMessage(error), detail: error.message, badPageLink };
+      return {
+        ok: false,
+        message: badPageLink ? BAD_PAGE_LINK : describeApiErrorMessage(error),
+        detail: error.message,
+        badPageLink,
+      };
     }
     throw error;
   }

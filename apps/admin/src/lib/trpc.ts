@@ -1,7 +1,9 @@
-import type { AdminRouter } from "@mga/api";
+import { env } from "@/env";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { headers } from "next/headers";
-import { env } from "@/env";
+
+import type { AdminRouter } from "@mga/api";
+
 import { signVisitor, VISITOR_HEADER } from "./visitor-signature";
 
 /**
@@ -39,7 +41,11 @@ async function visitorAddress(): Promise<Record<string, string>> {
  * so none of @mga/api's runtime ends up in the console's bundles. Server-side only: with
  * credentials it presents the API's session cookie and the CSRF header, as a browser would.
  */
-export function createApiClient(baseUrl: string = apiBaseUrl(), credentials?: StaffCredentials, fetchImpl: typeof fetch = fetch) {
+export function createApiClient(
+  baseUrl: string = apiBaseUrl(),
+  credentials?: StaffCredentials,
+  fetchImpl: typeof fetch = fetch,
+) {
   return createTRPCClient<AdminRouter>({
     links: [
       httpLink({
@@ -47,7 +53,12 @@ export function createApiClient(baseUrl: string = apiBaseUrl(), credentials?: St
         fetch: fetchImpl,
         headers: async () => ({
           ...(await visitorAddress()),
-          ...(credentials ? { Cookie: `mga_staff=${encodeURIComponent(credentials.sessionToken)}`, "X-CSRF-Token": credentials.csrfToken } : {}),
+          ...(credentials
+            ? {
+                Cookie: `mga_staff=${encodeURIComponent(credentials.sessionToken)}`,
+                "X-CSRF-Token": credentials.csrfToken,
+              }
+            : {}),
         }),
       }),
     ],

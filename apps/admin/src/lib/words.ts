@@ -49,14 +49,33 @@ type Words<Value extends string> = Record<Value, string>;
 
 const WORDS = {
   // Users, integrations, keys, teams and staff accounts.
-  status: { active: "Active", disabled: "Disabled", deleted: "Deleted", revoked: "Revoked", archived: "Archived" } satisfies Words<
-    UserStatus | IntegrationStatus | KeyStatus | TeamStatus | StaffStatus
-  >,
-  provisioning: { pending: "Being set up", active: "Set up", failed: "Setup failed" } satisfies Words<ProvisioningStatus>,
+  status: {
+    active: "Active",
+    disabled: "Disabled",
+    deleted: "Deleted",
+    revoked: "Revoked",
+    archived: "Archived",
+  } satisfies Words<UserStatus | IntegrationStatus | KeyStatus | TeamStatus | StaffStatus>,
+  provisioning: {
+    pending: "Being set up",
+    active: "Set up",
+    failed: "Setup failed",
+  } satisfies Words<ProvisioningStatus>,
   sync: { applied: "Up to date", pending: "Being updated", failed: "Update failed" } satisfies Words<SyncStatus>,
-  mapping: { pending: "Being linked", mapped: "Linked", failed: "Linking failed", unmapped: "Not linked" } satisfies Words<MappingStatus>,
-  identityOrigin: { existing_mg: "Existing account of the hosted product", partner_created: "Created by the partner" } satisfies Words<IdentityOrigin>,
-  experience: { mg: "Hosted product experience", white_label: "White-label experience" } satisfies Words<ExperienceType>,
+  mapping: {
+    pending: "Being linked",
+    mapped: "Linked",
+    failed: "Linking failed",
+    unmapped: "Not linked",
+  } satisfies Words<MappingStatus>,
+  identityOrigin: {
+    existing_mg: "Existing account of the hosted product",
+    partner_created: "Created by the partner",
+  } satisfies Words<IdentityOrigin>,
+  experience: {
+    mg: "Hosted product experience",
+    white_label: "White-label experience",
+  } satisfies Words<ExperienceType>,
   blockingReason: {
     disabled: "the user is disabled",
     deleted: "the user is deleted",
@@ -69,7 +88,11 @@ const WORDS = {
     wordpress_unlinked: "no site account is linked",
     chat_identity_unlinked: "no chat identity is linked",
   } satisfies Words<BlockingReason>,
-  operationType: { profile_change: "Profile change", deletion: "Deletion", reprovision: "Reprovision" } satisfies Words<OperationType>,
+  operationType: {
+    profile_change: "Profile change",
+    deletion: "Deletion",
+    reprovision: "Reprovision",
+  } satisfies Words<OperationType>,
   operationStatus: {
     queued: "Queued",
     verification_pending: "Waiting for email verification",
@@ -79,8 +102,18 @@ const WORDS = {
     expired: "Expired",
     cancelled: "Cancelled",
   } satisfies Words<OperationStatus>,
-  importStatus: { queued: "Queued", processing: "In progress", completed: "Completed", failed: "Failed" } satisfies Words<ImportStatus>,
-  importOutcome: { created: "Created", existing: "Already existed", pending: "Being set up", failed: "Failed" } satisfies Words<RowOutcome>,
+  importStatus: {
+    queued: "Queued",
+    processing: "In progress",
+    completed: "Completed",
+    failed: "Failed",
+  } satisfies Words<ImportStatus>,
+  importOutcome: {
+    created: "Created",
+    existing: "Already existed",
+    pending: "Being set up",
+    failed: "Failed",
+  } satisfies Words<RowOutcome>,
   messageStatus: { complete: "Complete", incomplete: "Incomplete" } satisfies Words<MessageStatus>,
   role: { admin: "Admin", viewer: "Viewer" } satisfies Words<StaffRole>,
   // Open: an operation's error code may be any code the service reports (unknown ones read as themselves).
@@ -102,7 +135,11 @@ const WORDS = {
     profile_change_failed: "Profile change failed",
   },
   webhookEndpoint: { enabled: "Enabled", disabled: "Disabled" } satisfies Words<WebhookEndpointStatus>,
-  webhookDelivery: { pending: "Pending", succeeded: "Delivered", failed: "Failed" } satisfies Words<WebhookDeliveryStatus>,
+  webhookDelivery: {
+    pending: "Pending",
+    succeeded: "Delivered",
+    failed: "Failed",
+  } satisfies Words<WebhookDeliveryStatus>,
 } satisfies Record<ValueKind, Words<string>>;
 
 /** Staff words for a value; an unknown value (a newer API) reads as itself, spaced and capitalised. */
@@ -133,10 +170,16 @@ export function sentence(text: string): string {
 /** Why an address is checked: a reprovision links the user to its account; an email change of the user's own account cannot take it. */
 export type AccountCheckPurpose = "link" | "change";
 
-export function describeExistingSiteAccount(found: { site_account_exists: boolean; other_integrations: number; hosted_product: boolean }, purpose: AccountCheckPurpose): string | undefined {
+export function describeExistingSiteAccount(
+  found: { site_account_exists: boolean; other_integrations: number; hosted_product: boolean },
+  purpose: AccountCheckPurpose,
+): string | undefined {
   if (!found.site_account_exists) return undefined;
   const n = found.other_integrations;
-  const users = [...(n > 0 ? [`${n} other integration${n === 1 ? "" : "s"}`] : []), ...(found.hosted_product ? ["the hosted product"] : [])];
+  const users = [
+    ...(n > 0 ? [`${n} other integration${n === 1 ? "" : "s"}`] : []),
+    ...(found.hosted_product ? ["the hosted product"] : []),
+  ];
   const used = users.length ? `, used by ${users.join(" and ")}` : "";
   return purpose === "link"
     ? `This address already has a site account${used}: the user will sign in with that account's password, and it is not created anew.`

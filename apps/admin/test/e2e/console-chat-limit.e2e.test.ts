@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { reload, signedInPage, signIn, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -45,20 +46,30 @@ describe("chat answers per user on the integration's settings page", () => {
 
     await field().fill("601");
     await save();
-    await expect.poll(() => page.locator('[data-field-error="chatAnswersPerUser"]').textContent()).toBe("Enter a number of at most 600.");
+    await expect
+      .poll(() => page.locator('[data-field-error="chatAnswersPerUser"]').textContent())
+      .toBe("Enter a number of at most 600.");
     await field().fill("0");
     await save();
-    await expect.poll(() => page.locator('[data-field-error="chatAnswersPerUser"]').textContent()).toBe("A whole number of answers per minute, or empty for the default.");
+    await expect
+      .poll(() => page.locator('[data-field-error="chatAnswersPerUser"]').textContent())
+      .toBe("A whole number of answers per minute, or empty for the default.");
     expect(await shown()).toBe("20 answers per minute for each user (the service default).");
 
     await field().fill("12");
     await save();
     await page.locator(".form-ok", { hasText: "Chat limit saved: 12 answers per minute for each user." }).waitFor();
-    await expect.poll(shown).toBe("12 answers per minute for each user (set for this integration; the service default is 20).");
+    await expect
+      .poll(shown)
+      .toBe("12 answers per minute for each user (set for this integration; the service default is 20).");
     await reload(page);
     expect(await field().inputValue()).toBe("12");
     await screenshot(page, "chat-limit-set");
-    const listed = await cli<{ integrations: Array<{ chat_answers_per_user_per_minute: number | null }> }>("integration:list", "--org", orgId);
+    const listed = await cli<{ integrations: Array<{ chat_answers_per_user_per_minute: number | null }> }>(
+      "integration:list",
+      "--org",
+      orgId,
+    );
     expect(listed.integrations[0]?.chat_answers_per_user_per_minute).toBe(12);
 
     await field().fill("");
@@ -79,7 +90,9 @@ describe("chat answers per user on the integration's settings page", () => {
     viewer.setDefaultTimeout(10_000);
     await signIn(viewer, service.consoleUrl, VIEWER);
     await visit(viewer, `${service.consoleUrl}/integrations/${integrationId}/settings`);
-    expect(await viewer.locator("[data-chat-answer-limit]").textContent()).toBe("7 answers per minute for each user (set for this integration; the service default is 20).");
+    expect(await viewer.locator("[data-chat-answer-limit]").textContent()).toBe(
+      "7 answers per minute for each user (set for this integration; the service default is 20).",
+    );
     expect(await viewer.getByRole("button", { name: "Save chat limit" }).count()).toBe(0);
   });
 });

@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, signIn, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -15,7 +16,12 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "dee@example.com", password: "defects admin 1" };
-const setup: { orgId: string; integrationId: string; directoryKey: string; deleteKey: string } = { orgId: "", integrationId: "", directoryKey: "", deleteKey: "" };
+const setup: { orgId: string; integrationId: string; directoryKey: string; deleteKey: string } = {
+  orgId: "",
+  integrationId: "",
+  directoryKey: "",
+  deleteKey: "",
+};
 
 const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
 const cli = async <T = UntypedJson>(...args: string[]) => (await service.cli(...args)) as T;
@@ -25,7 +31,11 @@ async function launchKey(name: string): Promise<{ id: string; key: string }> {
 }
 
 async function provision(externalUserId: string, email: string) {
-  const put = await rest(`/v1/integrations/acme-los/users/${externalUserId}`, { method: "PUT", key: setup.directoryKey, body: JSON.stringify({ email }) });
+  const put = await rest(`/v1/integrations/acme-los/users/${externalUserId}`, {
+    method: "PUT",
+    key: setup.directoryKey,
+    body: JSON.stringify({ email }),
+  });
   expect([201, 202]).toContain(put.status);
   return put.body.user;
 }
@@ -34,9 +44,31 @@ beforeAll(async () => {
   service = await startRunCommand();
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   setup.orgId = (await cli<{ id: string }>("org:create", "--name", "Defect Lending")).id;
-  setup.integrationId = (await cli<{ id: string }>("integration:create", "--org", setup.orgId, "--slug", "acme-los", "--alias", "acme")).id;
-  setup.directoryKey = (await cli<{ key: string }>("key:create", "--org", setup.orgId, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")).key;
-  setup.deleteKey = (await cli<{ key: string }>("key:create", "--org", setup.orgId, "--name", "deletions", "--scopes", "embed:users:delete")).key;
+  setup.integrationId = (
+    await cli<{ id: string }>("integration:create", "--org", setup.orgId, "--slug", "acme-los", "--alias", "acme")
+  ).id;
+  setup.directoryKey = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      setup.orgId,
+      "--name",
+      "directory",
+      "--scopes",
+      "embed:users:read,embed:users:write",
+    )
+  ).key;
+  setup.deleteKey = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      setup.orgId,
+      "--name",
+      "deletions",
+      "--scopes",
+      "embed:users:delete",
+    )
+  ).key;
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
@@ -91,7 +123,9 @@ describe("console defects (issue 12)", () => {
       await visit(page, `${service.consoleUrl}${path}?cursor=garbage`);
       expect(await page.getByRole("heading", { name: "This page could not be loaded" }).count(), path).toBe(0);
       const refusal = page.locator("p.form-error[role=alert]");
-      await expect(refusal.textContent(), path).resolves.toBe("This page link is not valid (it was changed, or made for other filters). Start again from the first page.");
+      await expect(refusal.textContent(), path).resolves.toBe(
+        "This page link is not valid (it was changed, or made for other filters). Start again from the first page.",
+      );
       expect(await refusal.getAttribute("title"), path).toMatch(/cursor/);
       await page.getByRole("link", { name: "First page" }).click();
       await page.waitForURL((url) => url.pathname === path && !url.search.includes("cursor"));
@@ -137,7 +171,8 @@ describe("console defects (issue 12)", () => {
       body: JSON.stringify({}),
     });
     expect(deletion.status).toBe(202);
-    const statusOf = async (id: string) => (await rest(`/v1/integrations/acme-los/users/${id}`, { key: setup.directoryKey })).body.user;
+    const statusOf = async (id: string) =>
+      (await rest(`/v1/integrations/acme-los/users/${id}`, { key: setup.directoryKey })).body.user;
     await expect.poll(async () => (await statusOf("lo-5002")).status, { timeout: 20_000 }).toBe("deleted");
 
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}/users/lo-5002`);
@@ -145,14 +180,20 @@ describe("console defects (issue 12)", () => {
     await page.getByLabel("Email").fill("LO-5001@example.test");
     await page.getByRole("button", { name: "Reprovision", exact: true }).click();
     const error = page.locator('[data-field-error="email"]');
-    await expect(error.textContent()).resolves.toBe("Another user of this integration already has this email. One person is one user per integration: use another address.");
+    await expect(error.textContent()).resolves.toBe(
+      "Another user of this integration already has this email. One person is one user per integration: use another address.",
+    );
     expect(await page.getByLabel("Email").getAttribute("aria-invalid")).toBe("true");
     await screenshot(page, "defects-05-reprovision-email-of-another-user");
     // Nothing changed: still deleted, the same generation.
     const user = await statusOf("lo-5002");
     expect(user).toMatchObject({ status: "deleted", account_generation: 1 });
     // The REST route follows the same rule.
-    const put = await rest("/v1/integrations/acme-los/users/lo-5003", { method: "PUT", key: setup.directoryKey, body: JSON.stringify({ email: "lo-5001@example.test" }) });
+    const put = await rest("/v1/integrations/acme-los/users/lo-5003", {
+      method: "PUT",
+      key: setup.directoryKey,
+      body: JSON.stringify({ email: "lo-5001@example.test" }),
+    });
     expect(put.status).toBe(409);
     expect(put.body.error.code).toBe("identity_conflict");
   });
@@ -167,7 +208,9 @@ describe("console defects (issue 12)", () => {
     expect(await page.getByLabel("New alias").inputValue()).toBe("acme");
     await page.getByLabel("New alias").fill("acme-los");
     await page.getByRole("button", { name: "Add alias" }).click();
-    await expect.poll(() => error.textContent()).toBe("This organization already has an integration or alias named acme-los.");
+    await expect
+      .poll(() => error.textContent())
+      .toBe("This organization already has an integration or alias named acme-los.");
     await screenshot(page, "defects-06-alias-exists");
   });
 
@@ -177,7 +220,9 @@ describe("console defects (issue 12)", () => {
     await page.getByLabel("Public name").selectOption("acme");
     await page.getByRole("button", { name: "Bind" }).click();
     const error = page.locator('[data-field-error="integration"]');
-    await expect(error.textContent()).resolves.toBe("The alias acme is not granted to this key; grant it to the key first, then bind it.");
+    await expect(error.textContent()).resolves.toBe(
+      "The alias acme is not granted to this key; grant it to the key first, then bind it.",
+    );
     await screenshot(page, "defects-07-bind-ungranted-alias");
     const rule =
       "An alias works only for the keys it is granted to: partner requests and launches through it are refused for any other key, and a launch key can be bound to it only once it is granted.";
@@ -185,7 +230,10 @@ describe("console defects (issue 12)", () => {
 
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}/settings`);
     expect(await page.locator(".hint", { hasText: "An alias works only" }).textContent()).toBe(rule);
-    await page.getByRole("form", { name: "Grant acme for launcher-alias" }).getByRole("button", { name: "Grant" }).click();
+    await page
+      .getByRole("form", { name: "Grant acme for launcher-alias" })
+      .getByRole("button", { name: "Grant" })
+      .click();
     await page.getByRole("form", { name: "Revoke acme for launcher-alias" }).waitFor();
     await visit(page, `${service.consoleUrl}/keys/${key.id}`);
     await page.getByLabel("Public name").selectOption("acme");
@@ -209,7 +257,9 @@ describe("console defects (issue 12)", () => {
       'Unknown agency source "conventional": the service offers fannie_mae, freddie_mac, fha, va and usda.',
     );
     expect(await page.getByLabel("Enabled agency sources").getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator('[data-field-error="tenantSources.0.label"]').textContent()).toBe("Enter a label: spaces alone are not one.");
+    expect(await page.locator('[data-field-error="tenantSources.0.label"]').textContent()).toBe(
+      "Enter a label: spaces alone are not one.",
+    );
     expect(await row.getByLabel("Label", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator("p.form-error").textContent()).toBe("Nothing was saved: fix the fields marked above.");
     await screenshot(page, "defects-08-tenant-blank-label-unknown-source");

@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { arrive, restCall, signIn, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -19,10 +20,15 @@ const setup = { orgId: "", integrationId: "", directoryKey: "", deleteKey: "", a
 
 const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
 const cli = async <T = UntypedJson>(...args: string[]) => (await service.cli(...args)) as T;
-const userOf = async (id: string) => (await rest(`/v1/integrations/forms-los/users/${id}`, { key: setup.directoryKey })).body.user;
+const userOf = async (id: string) =>
+  (await rest(`/v1/integrations/forms-los/users/${id}`, { key: setup.directoryKey })).body.user;
 
 async function provisioned(externalUserId: string, email: string) {
-  const put = await rest(`/v1/integrations/forms-los/users/${externalUserId}`, { method: "PUT", key: setup.directoryKey, body: JSON.stringify({ email }) });
+  const put = await rest(`/v1/integrations/forms-los/users/${externalUserId}`, {
+    method: "PUT",
+    key: setup.directoryKey,
+    body: JSON.stringify({ email }),
+  });
   expect([201, 202]).toContain(put.status);
   await expect.poll(async () => (await userOf(externalUserId)).provisioning_status, { timeout: 20_000 }).toBe("active");
 }
@@ -39,15 +45,42 @@ async function deleted(externalUserId: string) {
 }
 
 /** The outbox rows (password-setup links and the like) sent to `recipient`. */
-const outboxTo = async (recipient: string) => ((await cli<UntypedJson>("site:outbox")).notifications as UntypedJson[]).filter((entry) => entry.recipient === recipient);
+const outboxTo = async (recipient: string) =>
+  ((await cli<UntypedJson>("site:outbox")).notifications as UntypedJson[]).filter(
+    (entry) => entry.recipient === recipient,
+  );
 
 beforeAll(async () => {
   service = await startRunCommand();
-  setup.adminId = (await cli<{ id: string }>("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin")).id;
+  setup.adminId = (
+    await cli<{ id: string }>("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin")
+  ).id;
   setup.orgId = (await cli<{ id: string }>("org:create", "--name", "Forms Lending")).id;
-  setup.integrationId = (await cli<{ id: string }>("integration:create", "--org", setup.orgId, "--slug", "forms-los")).id;
-  setup.directoryKey = (await cli<{ key: string }>("key:create", "--org", setup.orgId, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")).key;
-  setup.deleteKey = (await cli<{ key: string }>("key:create", "--org", setup.orgId, "--name", "deletions", "--scopes", "embed:users:delete")).key;
+  setup.integrationId = (
+    await cli<{ id: string }>("integration:create", "--org", setup.orgId, "--slug", "forms-los")
+  ).id;
+  setup.directoryKey = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      setup.orgId,
+      "--name",
+      "directory",
+      "--scopes",
+      "embed:users:read,embed:users:write",
+    )
+  ).key;
+  setup.deleteKey = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      setup.orgId,
+      "--name",
+      "deletions",
+      "--scopes",
+      "embed:users:delete",
+    )
+  ).key;
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
@@ -77,7 +110,9 @@ describe("1. an email change accepts only an email address, on every path", () =
     await page.getByLabel("New name").fill("Lo Renamed");
     await page.getByLabel("Reason", { exact: true }).fill("x");
     await page.getByRole("button", { name: "Apply override" }).click();
-    await expect(page.locator('[data-field-error="reason"]').textContent()).resolves.toBe("Give a reason of at least 10 characters: the audit log records why.");
+    await expect(page.locator('[data-field-error="reason"]').textContent()).resolves.toBe(
+      "Give a reason of at least 10 characters: the audit log records why.",
+    );
     await screenshot(page, "forms-01-override-refused");
     // Nothing changed, nothing was sent.
     expect(await userOf("lo-101")).toMatchObject({ status: "active" });
@@ -91,17 +126,37 @@ describe("1. an email change accepts only an email address, on every path", () =
     await page.getByRole("button", { name: "Reprovision…" }).click();
     await page.getByLabel("Email").fill("not an email");
     await page.getByRole("button", { name: "Reprovision", exact: true }).click();
-    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toBe("Enter an email address, like name@example.com.");
+    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toBe(
+      "Enter an email address, like name@example.com.",
+    );
     expect(await userOf("lo-102")).toMatchObject({ status: "deleted", account_generation: 1 });
     expect(await outboxTo("not an email")).toEqual([]);
 
     await provisioned("lo-103", "lo-103@example.test");
-    const args = ["user:override-profile", "--org", setup.orgId, "--integration", "forms-los", "--user", "lo-103", "--actor", ADMIN.email];
-    await expect(cli(...args, "--email", "nope", "--reason", "support ticket 17")).rejects.toThrow(/email: must be an email address/);
-    await expect(cli(...args, "--name", "Lo Three", "--reason", "x")).rejects.toThrow(/reason: an override needs a reason of at least 10 characters/);
+    const args = [
+      "user:override-profile",
+      "--org",
+      setup.orgId,
+      "--integration",
+      "forms-los",
+      "--user",
+      "lo-103",
+      "--actor",
+      ADMIN.email,
+    ];
+    await expect(cli(...args, "--email", "nope", "--reason", "support ticket 17")).rejects.toThrow(
+      /email: must be an email address/,
+    );
+    await expect(cli(...args, "--name", "Lo Three", "--reason", "x")).rejects.toThrow(
+      /reason: an override needs a reason of at least 10 characters/,
+    );
     expect(await outboxTo("nope")).toEqual([]);
     // The partner API refuses the same value with the same rule.
-    const put = await rest("/v1/integrations/forms-los/users/lo-104", { method: "PUT", key: setup.directoryKey, body: JSON.stringify({ email: "nope" }) });
+    const put = await rest("/v1/integrations/forms-los/users/lo-104", {
+      method: "PUT",
+      key: setup.directoryKey,
+      body: JSON.stringify({ email: "nope" }),
+    });
     expect(put.status).toBe(400);
     expect(put.body.error.message).toBe("email: must be an email address, like name@example.com");
   });
@@ -115,7 +170,8 @@ describe("2. a field's error goes when the field changes; one problem, one messa
     const name = page.locator('[data-field-error="name"]');
     await expect(scopes.textContent()).resolves.toBe("Choose at least one scope.");
     await name.waitFor();
-    for (const scope of ["chat:read", "chat:write", "embed:users:read"]) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
+    for (const scope of ["chat:read", "chat:write", "embed:users:read"])
+      await page.locator(`input[name="scopes"][value="${scope}"]`).check();
     await expect.poll(() => scopes.count()).toBe(0);
     expect(await name.count()).toBe(1);
     await page.getByLabel("Name", { exact: true }).fill("reader");
@@ -138,7 +194,9 @@ describe("2. a field's error goes when the field changes; one problem, one messa
     await page.getByLabel("Name", { exact: true }).fill("forms lending");
     await page.locator("[data-duplicate-warning]").waitFor();
     await page.getByRole("button", { name: "Create organization" }).click();
-    await expect(page.locator('[data-field-error="name"]').textContent()).resolves.toBe('An organization named forms lending already exists. Tick "Create another with this name" to go ahead.');
+    await expect(page.locator('[data-field-error="name"]').textContent()).resolves.toBe(
+      'An organization named forms lending already exists. Tick "Create another with this name" to go ahead.',
+    );
     expect(await page.locator("[data-duplicate-warning]").count()).toBe(0);
     expect(await page.getByText("already exists").count()).toBe(1);
     await screenshot(page, "forms-02-duplicate-said-once");
@@ -153,7 +211,9 @@ describe("2. a field's error goes when the field changes; one problem, one messa
     await page.getByLabel("Email").fill("lo-201@example.test");
     await page.locator("[data-site-account-warning]").waitFor();
     await page.getByRole("button", { name: "Reprovision", exact: true }).click();
-    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toMatch(/^Another user of this integration already has this email/);
+    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toMatch(
+      /^Another user of this integration already has this email/,
+    );
     expect(await page.locator("[data-site-account-warning]").count()).toBe(0);
     await screenshot(page, "forms-02-reprovision-one-message");
   });
@@ -164,10 +224,18 @@ describe("3. organization names and deletion", () => {
     const other = await cli<{ id: string }>("org:create", "--name", "Rename Target Lending");
     await visit(page, `${service.consoleUrl}/organizations/${other.id}`);
     await page.getByLabel("Organization name").fill("Forms Lending");
-    await expect(page.locator("[data-duplicate-warning]").textContent()).resolves.toBe("An organization named Forms Lending already exists.");
+    await expect(page.locator("[data-duplicate-warning]").textContent()).resolves.toBe(
+      "An organization named Forms Lending already exists.",
+    );
     await page.getByRole("button", { name: "Rename" }).click();
-    await expect(page.locator('[data-field-error="name"]').textContent()).resolves.toBe('An organization named Forms Lending already exists. Tick "Rename it anyway" to go ahead.');
-    expect((await cli<{ organizations: Array<{ id: string; name: string }> }>("org:list")).organizations.find((org) => org.id === other.id)?.name).toBe("Rename Target Lending");
+    await expect(page.locator('[data-field-error="name"]').textContent()).resolves.toBe(
+      'An organization named Forms Lending already exists. Tick "Rename it anyway" to go ahead.',
+    );
+    expect(
+      (await cli<{ organizations: Array<{ id: string; name: string }> }>("org:list")).organizations.find(
+        (org) => org.id === other.id,
+      )?.name,
+    ).toBe("Rename Target Lending");
     await page.getByLabel("Rename it anyway").check();
     await page.getByRole("button", { name: "Rename" }).click();
     await page.locator("p.form-ok", { hasText: "Organization renamed." }).waitFor();
@@ -177,12 +245,23 @@ describe("3. organization names and deletion", () => {
   it("an organization with an active key says what blocks Delete; once revoked and disabled, it is deleted with them, audited", async () => {
     const org = await cli<{ id: string }>("org:create", "--name", "Retired Lending");
     await cli("integration:create", "--org", org.id, "--slug", "retired-los");
-    const key = await cli<{ id: string }>("key:create", "--org", org.id, "--name", "old server", "--scopes", "chat:read,chat:write");
+    const key = await cli<{ id: string }>(
+      "key:create",
+      "--org",
+      org.id,
+      "--name",
+      "old server",
+      "--scopes",
+      "chat:read,chat:write",
+    );
     await visit(page, `${service.consoleUrl}/organizations/${org.id}`);
     expect(await page.getByRole("button", { name: "Delete organization…" }).count()).toBe(0);
     const blocked = page.locator("[data-deletion-blocked]");
     expect(await blocked.textContent()).toContain("Retired Lending cannot be deleted yet. It still has:");
-    expect(await blocked.locator("li").allTextContents()).toEqual(["1 active API key: revoke it (API keys).", "1 active integration: disable it (Integrations)."]);
+    expect(await blocked.locator("li").allTextContents()).toEqual([
+      "1 active API key: revoke it (API keys).",
+      "1 active integration: disable it (Integrations).",
+    ]);
     await screenshot(page, "forms-03-delete-blocked");
 
     await cli("key:revoke", "--id", key.id);
@@ -194,11 +273,15 @@ describe("3. organization names and deletion", () => {
     await page.getByRole("button", { name: "Delete organization…" }).click();
     await page.getByRole("button", { name: "Delete organization", exact: true }).click();
     await arrive(page, /\/organizations\?deleted=/);
-    await expect(page.locator("p.form-ok").textContent()).resolves.toBe("Organization Retired Lending deleted, with its revoked keys and disabled integrations.");
+    await expect(page.locator("p.form-ok").textContent()).resolves.toBe(
+      "Organization Retired Lending deleted, with its revoked keys and disabled integrations.",
+    );
     expect(await page.getByRole("link", { name: "Retired Lending" }).count()).toBe(0);
     await screenshot(page, "forms-03-deleted-notice");
     // Another organization's keys are untouched.
-    expect((await cli<{ keys: UntypedJson[] }>("key:list", "--org", setup.orgId)).keys.length).toBeGreaterThanOrEqual(2);
+    expect((await cli<{ keys: UntypedJson[] }>("key:list", "--org", setup.orgId)).keys.length).toBeGreaterThanOrEqual(
+      2,
+    );
     await visit(page, `${service.consoleUrl}/audit`);
     expect(await page.locator("table.audit").textContent()).toContain("Deleted the organization");
   });
@@ -236,7 +319,9 @@ describe("13. a new key's secret", () => {
     await page.locator('input[name="scopes"][value="chat:read"]').check();
     await page.getByLabel("Rate limit (requests per minute)").fill("0");
     await page.getByRole("button", { name: "Create key" }).click();
-    await expect(page.locator('[data-field-error="rateLimit"]').textContent()).resolves.toBe("Enter at least 1 request per minute, or leave it empty for the service default.");
+    await expect(page.locator('[data-field-error="rateLimit"]').textContent()).resolves.toBe(
+      "Enter at least 1 request per minute, or leave it empty for the service default.",
+    );
   });
 });
 
@@ -246,7 +331,9 @@ describe("7. invitations", () => {
     expect(await page.locator("form[aria-label='Invite a colleague'] [placeholder]").count()).toBe(0);
     await page.getByLabel("Email", { exact: true }).fill("not an email");
     await page.getByRole("button", { name: "Create invitation link" }).click();
-    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toBe("Enter an email address, like name@example.com.");
+    await expect(page.locator('[data-field-error="email"]').textContent()).resolves.toBe(
+      "Enter an email address, like name@example.com.",
+    );
     expect(await page.getByText("This value is not accepted.").count()).toBe(0);
     expect(await page.locator(".detail").count()).toBe(0);
 
@@ -309,7 +396,10 @@ describe("16. smaller things", () => {
   }, 300_000);
 
   it("pages forward and back with a URL that does not grow: Previous needs no stack of earlier pages", async () => {
-    const users = Array.from({ length: 80 }, (_, index) => ({ external_user_id: `pg-${String(index).padStart(3, "0")}`, email: `pg-${index}@example.test` }));
+    const users = Array.from({ length: 80 }, (_, index) => ({
+      external_user_id: `pg-${String(index).padStart(3, "0")}`,
+      email: `pg-${index}@example.test`,
+    }));
     const started = await rest("/v1/integrations/forms-los/user-imports", {
       method: "POST",
       key: setup.directoryKey,
@@ -318,7 +408,14 @@ describe("16. smaller things", () => {
     });
     expect(started.status).toBe(202);
     const jobId = started.body.import.job_id as string;
-    await expect.poll(async () => (await rest(`/v1/integrations/forms-los/user-imports/${jobId}`, { key: setup.directoryKey })).body.import.status, { timeout: 30_000 }).toBe("completed");
+    await expect
+      .poll(
+        async () =>
+          (await rest(`/v1/integrations/forms-los/user-imports/${jobId}`, { key: setup.directoryKey })).body.import
+            .status,
+        { timeout: 30_000 },
+      )
+      .toBe("completed");
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}?q=pg-`);
     const pager = page.getByRole("navigation", { name: "Pages" });
     const firstRows = await page.locator("table.table tbody tr td:first-child").allTextContents();
@@ -345,11 +442,15 @@ describe("16. smaller things", () => {
     await visit(page, `${service.consoleUrl}/integrations/${setup.integrationId}/settings`);
     await page.getByLabel("New alias").fill("Bad Alias!");
     await page.getByRole("button", { name: "Add alias" }).click();
-    await expect(page.locator('[data-field-error="alias"]').textContent()).resolves.toMatch(/^The alias Bad Alias! is not accepted: /);
+    await expect(page.locator('[data-field-error="alias"]').textContent()).resolves.toMatch(
+      /^The alias Bad Alias! is not accepted: /,
+    );
   });
 
   it("the status page names the admin listener as such", async () => {
     await visit(page, `${service.consoleUrl}/status`);
-    expect(await page.locator("#status-title + p").textContent()).toMatch(/^The API's admin listener at http:\/\/127\.0\.0\.1:\d+ answered/);
+    expect(await page.locator("#status-title + p").textContent()).toMatch(
+      /^The API's admin listener at http:\/\/127\.0\.0\.1:\d+ answered/,
+    );
   });
 });

@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, signedInPage, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -19,14 +20,20 @@ let integrationId = "";
 
 const rest = (path: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, path, init);
 const cli = async <T = UntypedJson>(...args: string[]) => (await service.cli(...args)) as T;
-const user = async (id: string) => (await rest(`/v1/integrations/acme-los/users/${id}`, { key: keys.directory })).body.user;
+const user = async (id: string) =>
+  (await rest(`/v1/integrations/acme-los/users/${id}`, { key: keys.directory })).body.user;
 
 async function provision(slug: string, key: string, externalUserId: string, email: string) {
-  const put = await rest(`/v1/integrations/${slug}/users/${externalUserId}`, { method: "PUT", key, body: JSON.stringify({ email }) });
+  const put = await rest(`/v1/integrations/${slug}/users/${externalUserId}`, {
+    method: "PUT",
+    key,
+    body: JSON.stringify({ email }),
+  });
   expect([201, 202]).toContain(put.status);
 }
 
-const SHARED_WARNING = "This address already has a site account, used by 1 other integration: the user will sign in with that account's password, and it is not created anew.";
+const SHARED_WARNING =
+  "This address already has a site account, used by 1 other integration: the user will sign in with that account's password, and it is not created anew.";
 const CHANGE_REFUSED_WARNING =
   "This address already has a site account, used by 1 other integration: the user's own account cannot take it, so this change would be refused. Ask the user for an address of their own.";
 
@@ -35,12 +42,34 @@ beforeAll(async () => {
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   const orgId = (await cli<{ id: string }>("org:create", "--name", "Identity Lending")).id;
   integrationId = (await cli<{ id: string }>("integration:create", "--org", orgId, "--slug", "acme-los")).id;
-  keys.directory = (await cli<{ key: string }>("key:create", "--org", orgId, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")).key;
-  keys.deletions = (await cli<{ key: string }>("key:create", "--org", orgId, "--name", "deletions", "--scopes", "embed:users:delete")).key;
+  keys.directory = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      orgId,
+      "--name",
+      "directory",
+      "--scopes",
+      "embed:users:read,embed:users:write",
+    )
+  ).key;
+  keys.deletions = (
+    await cli<{ key: string }>("key:create", "--org", orgId, "--name", "deletions", "--scopes", "embed:users:delete")
+  ).key;
   // Another lender whose loan officer already has a site account at the shared address.
   const otherOrgId = (await cli<{ id: string }>("org:create", "--name", "Other Lending")).id;
   await cli("integration:create", "--org", otherOrgId, "--slug", "other-los");
-  keys.otherDirectory = (await cli<{ key: string }>("key:create", "--org", otherOrgId, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")).key;
+  keys.otherDirectory = (
+    await cli<{ key: string }>(
+      "key:create",
+      "--org",
+      otherOrgId,
+      "--name",
+      "directory",
+      "--scopes",
+      "embed:users:read,embed:users:write",
+    )
+  ).key;
   await provision("other-los", keys.otherDirectory, "b-1", "shared.person@example.test");
   browser = await launchBrowser();
   page = await signedInPage(browser, service.consoleUrl, ADMIN);
@@ -55,7 +84,12 @@ describe("the console warns before linking a user to an existing site account", 
   it("reprovisioning with an address another integration's user has says so before confirming, and then links that account", async () => {
     await provision("acme-los", keys.directory, "lo-1", "lo-1@example.test");
     await expect.poll(async () => (await user("lo-1")).provisioning_status, { timeout: 20_000 }).toBe("active");
-    const deletion = await rest("/v1/integrations/acme-los/users/lo-1/deletions", { method: "POST", key: keys.deletions, headers: { "Idempotency-Key": "identity-delete-1" }, body: "{}" });
+    const deletion = await rest("/v1/integrations/acme-los/users/lo-1/deletions", {
+      method: "POST",
+      key: keys.deletions,
+      headers: { "Idempotency-Key": "identity-delete-1" },
+      body: "{}",
+    });
     expect(deletion.status).toBe(202);
     await expect.poll(async () => (await user("lo-1")).status, { timeout: 20_000 }).toBe("deleted");
 

@@ -1,9 +1,10 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, SCREENSHOTS, screenshot } from "../support/browser";
+
+import { launchBrowser, screenshot, SCREENSHOTS } from "../support/browser";
 import { arrive, restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
-import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
+import { ROOT, startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * Finding one's way in the staff console, in a real browser against the run command's
@@ -18,7 +19,16 @@ let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "nadia@example.com", password: "admin password 1" };
 const VIEWER = { email: "victor@example.com", password: "viewer password 1" };
-const data = {} as { orgId: string; integrationId: string; key: string; keyId: string; lastFour: string; conversationId: string; operationId: string; jobId: string };
+const data = {} as {
+  orgId: string;
+  integrationId: string;
+  key: string;
+  keyId: string;
+  lastFour: string;
+  conversationId: string;
+  operationId: string;
+  jobId: string;
+};
 
 const rest = (url: string, init: RequestInit & { key?: string } = {}) => restCall(service.apiUrl, url, init);
 const visit = (target: Page, url: string) => visitPage(target, `${service.consoleUrl}${url}`);
@@ -35,8 +45,18 @@ beforeAll(async () => {
   const org = (await service.cli("org:create", "--name", "Beacon Lending")) as { id: string };
   data.orgId = org.id;
   await service.cli("tenant:configure", "--org", org.id, "--file", path.join(ROOT, "examples/tenant.json"));
-  data.integrationId = ((await service.cli("integration:create", "--org", org.id, "--slug", "beacon-los")) as { id: string }).id;
-  const key = (await service.cli("key:create", "--org", org.id, "--name", "directory", "--scopes", "embed:users:read,embed:users:write,embed:users:delete,chat:read,chat:write")) as {
+  data.integrationId = (
+    (await service.cli("integration:create", "--org", org.id, "--slug", "beacon-los")) as { id: string }
+  ).id;
+  const key = (await service.cli(
+    "key:create",
+    "--org",
+    org.id,
+    "--name",
+    "directory",
+    "--scopes",
+    "embed:users:read,embed:users:write,embed:users:delete,chat:read,chat:write",
+  )) as {
     id: string;
     key: string;
     last_four: string;
@@ -45,9 +65,22 @@ beforeAll(async () => {
   // 27 users: more than one page of 25.
   for (let n = 1; n <= 27; n += 1) {
     const id = `lo-${String(n).padStart(3, "0")}`;
-    expect((await rest(`/v1/integrations/beacon-los/users/${id}`, { method: "PUT", key: key.key, body: JSON.stringify({ email: `${id}@Beacon.Example` }) })).status).toBe(201);
+    expect(
+      (
+        await rest(`/v1/integrations/beacon-los/users/${id}`, {
+          method: "PUT",
+          key: key.key,
+          body: JSON.stringify({ email: `${id}@Beacon.Example` }),
+        })
+      ).status,
+    ).toBe(201);
   }
-  const deletion = await rest("/v1/integrations/beacon-los/users/lo-027/deletions", { method: "POST", key: key.key, headers: { "Idempotency-Key": "nav-delete" }, body: "{}" });
+  const deletion = await rest("/v1/integrations/beacon-los/users/lo-027/deletions", {
+    method: "POST",
+    key: key.key,
+    headers: { "Idempotency-Key": "nav-delete" },
+    body: "{}",
+  });
   expect(deletion.status).toBe(202);
   data.operationId = deletion.body.operation.operation_id;
   const started = await rest("/v1/integrations/beacon-los/user-imports", {
@@ -63,11 +96,18 @@ beforeAll(async () => {
   });
   expect(started.status).toBe(202);
   data.jobId = started.body.import.job_id;
-  await until(async () => (await rest(`/v1/integrations/beacon-los/user-imports/${data.jobId}`, { key: key.key })).body.import.status === "completed");
+  await until(
+    async () =>
+      (await rest(`/v1/integrations/beacon-los/user-imports/${data.jobId}`, { key: key.key })).body.import.status ===
+      "completed",
+  );
   const asked = await rest("/v1/messages", {
     method: "POST",
     key: key.key,
-    body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-001" } }),
+    body: JSON.stringify({
+      message: "What is the minimum down payment for an FHA loan?",
+      user: { external_user_id: "lo-001" },
+    }),
   });
   expect(asked.status).toBe(200);
   data.conversationId = asked.body.conversation_id;
@@ -92,19 +132,30 @@ describe("console navigation", () => {
     await arrive(page, /\/search\?q=/);
     const users = page.getByRole("region", { name: "Users" });
     expect(await users.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("lo-002")]);
-    expect(await users.getByRole("link", { name: "lo-002" }).getAttribute("href")).toBe(`/integrations/${data.integrationId}/users/lo-002`);
+    expect(await users.getByRole("link", { name: "lo-002" }).getAttribute("href")).toBe(
+      `/integrations/${data.integrationId}/users/lo-002`,
+    );
     expect(await users.textContent()).toContain("Beacon Lending");
     expect(await page.getByRole("region", { name: "API keys" }).textContent()).toContain("No API keys match.");
     await screenshot(page, "nav-01-search-user");
 
     await visit(page, `/search?q=${encodeURIComponent(`…${data.lastFour}`)}`);
-    expect(await page.getByRole("region", { name: "API keys" }).getByRole("link", { name: "directory" }).getAttribute("href")).toBe(`/keys/${data.keyId}`);
+    expect(
+      await page
+        .getByRole("region", { name: "API keys" })
+        .getByRole("link", { name: "directory" })
+        .getAttribute("href"),
+    ).toBe(`/keys/${data.keyId}`);
     await visit(page, `/search?q=${data.conversationId}`);
-    expect(await page.getByRole("region", { name: "Conversations" }).getByRole("link").first().getAttribute("href")).toBe(`/keys/${data.keyId}/conversations/${data.conversationId}`);
+    expect(
+      await page.getByRole("region", { name: "Conversations" }).getByRole("link").first().getAttribute("href"),
+    ).toBe(`/keys/${data.keyId}/conversations/${data.conversationId}`);
     await visit(page, `/search?q=${data.operationId}`);
     const operations = page.getByRole("region", { name: "Lifecycle operations" });
     expect(await operations.textContent()).toContain("deletion");
-    expect(await operations.getByRole("link", { name: "lo-027" }).getAttribute("href")).toBe(`/integrations/${data.integrationId}/users/lo-027`);
+    expect(await operations.getByRole("link", { name: "lo-027" }).getAttribute("href")).toBe(
+      `/integrations/${data.integrationId}/users/lo-027`,
+    );
     await screenshot(page, "nav-02-search-operation");
 
     await visit(page, "/search?q=nothing-like-this");
@@ -114,7 +165,14 @@ describe("console navigation", () => {
 
   it("shows the organization in breadcrumbs below it, with a copy button beside every id", async () => {
     await visit(page, `/integrations/${data.integrationId}/users/lo-001`);
-    expect(await crumbs(page)).toEqual(["Organizations", "Beacon Lending", "Integrations", "beacon-los", "Users", "lo-001"]);
+    expect(await crumbs(page)).toEqual([
+      "Organizations",
+      "Beacon Lending",
+      "Integrations",
+      "beacon-los",
+      "Users",
+      "lo-001",
+    ]);
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Beacon Lending" }).click();
     await arrive(page, new RegExp(`/organizations/${data.orgId}$`));
     expect(await crumbs(page)).toEqual(["Organizations", "Beacon Lending"]);
@@ -125,8 +183,14 @@ describe("console navigation", () => {
 
     for (const [url, expected] of [
       [`/keys/${data.keyId}`, ["Organizations", "Beacon Lending", "API keys", "directory"]],
-      [`/keys/${data.keyId}/conversations/${data.conversationId}`, ["Organizations", "Beacon Lending", "API keys", "directory", "Conversation"]],
-      [`/integrations/${data.integrationId}/imports/${data.jobId}`, ["Organizations", "Beacon Lending", "Integrations", "beacon-los", "Imports", `Import ${data.jobId}`]],
+      [
+        `/keys/${data.keyId}/conversations/${data.conversationId}`,
+        ["Organizations", "Beacon Lending", "API keys", "directory", "Conversation"],
+      ],
+      [
+        `/integrations/${data.integrationId}/imports/${data.jobId}`,
+        ["Organizations", "Beacon Lending", "Integrations", "beacon-los", "Imports", `Import ${data.jobId}`],
+      ],
       [`/organizations/${data.orgId}/keys`, ["Organizations", "Beacon Lending", "API keys"]],
     ] as const) {
       await visit(page, url);
@@ -151,8 +215,12 @@ describe("console navigation", () => {
     expect(await crumbs(page)).toEqual(["Organizations", "Beacon Home Lending"]);
     // Delete is offered only when it can succeed; otherwise the page says what blocks it (issue 24 item 3).
     expect(await page.getByRole("button", { name: "Delete organization…" }).count()).toBe(0);
-    await expect(page.locator("[data-deletion-blocked]").textContent()).resolves.toContain("Beacon Home Lending cannot be deleted yet.");
-    expect(await page.locator("[data-deletion-blocked] li").first().textContent()).toMatch(/^\d+ active API keys?: revoke/);
+    await expect(page.locator("[data-deletion-blocked]").textContent()).resolves.toContain(
+      "Beacon Home Lending cannot be deleted yet.",
+    );
+    expect(await page.locator("[data-deletion-blocked] li").first().textContent()).toMatch(
+      /^\d+ active API keys?: revoke/,
+    );
     await screenshot(page, "nav-06-organization-delete-refused");
 
     const empty = (await service.cli("org:create", "--name", "Empty Lending")) as { id: string };
@@ -184,9 +252,16 @@ describe("console navigation", () => {
     await arrive(page, new RegExp(`/integrations/${data.integrationId}$`));
     expect(await pager.locator(".pager-range").textContent()).toBe(`1–25 of ${total}`);
     // The same wording on the other lists.
-    for (const url of ["/audit", "/outbox", `/integrations/${data.integrationId}/imports`, `/integrations/${data.integrationId}/teams`]) {
+    for (const url of [
+      "/audit",
+      "/outbox",
+      `/integrations/${data.integrationId}/imports`,
+      `/integrations/${data.integrationId}/teams`,
+    ]) {
       await visit(page, url);
-      expect(await page.getByRole("navigation", { name: "Pages" }).locator(".pager-range").textContent(), url).toMatch(/^(1–\d+ of \d+|0 of 0)$/);
+      expect(await page.getByRole("navigation", { name: "Pages" }).locator(".pager-range").textContent(), url).toMatch(
+        /^(1–\d+ of \d+|0 of 0)$/,
+      );
     }
   });
 
@@ -225,7 +300,10 @@ describe("console navigation", () => {
     for (let attempt = 0; attempt < 6; attempt += 1) {
       await guesser.getByLabel("Email").fill("locked-out@example.com");
       await guesser.getByLabel("Password").fill(`guess number ${attempt}`);
-      await Promise.all([guesser.waitForResponse((response) => response.request().method() === "POST"), guesser.getByRole("button", { name: "Sign in" }).click()]);
+      await Promise.all([
+        guesser.waitForResponse((response) => response.request().method() === "POST"),
+        guesser.getByRole("button", { name: "Sign in" }).click(),
+      ]);
       await guesser.locator("p.form-error").waitFor();
     }
     await stranger.close();
@@ -249,7 +327,12 @@ describe("console navigation", () => {
   });
 
   it("renders not-found pages and loading skeletons inside the console's frame", async () => {
-    for (const url of ["/organizations/org_doesnotexist", "/keys/key_doesnotexist", `/integrations/${data.integrationId}/users/nobody-here`, "/no-such-page"]) {
+    for (const url of [
+      "/organizations/org_doesnotexist",
+      "/keys/key_doesnotexist",
+      `/integrations/${data.integrationId}/users/nobody-here`,
+      "/no-such-page",
+    ]) {
       // A page that turns out not to exist stops streaming: wait for what it shows, not for settled().
       await page.goto(`${service.consoleUrl}${url}`);
       await page.getByRole("heading", { name: "Not found" }).waitFor();

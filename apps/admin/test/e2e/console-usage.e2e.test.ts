@@ -1,9 +1,10 @@
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
-import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
+import { ROOT, startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * Usage and the request log in a real browser against the run command's service (issue 26):
@@ -25,14 +26,25 @@ beforeAll(async () => {
   const org = (await service.cli("org:create", "--name", "Usage Lending")) as { id: string };
   data.orgId = org.id;
   await service.cli("tenant:configure", "--org", org.id, "--file", path.join(ROOT, "examples/tenant.json"));
-  const key = (await service.cli("key:create", "--org", org.id, "--name", "usage reader", "--scopes", "chat:read,chat:write,sources:read")) as { id: string; key: string };
+  const key = (await service.cli(
+    "key:create",
+    "--org",
+    org.id,
+    "--name",
+    "usage reader",
+    "--scopes",
+    "chat:read,chat:write,sources:read",
+  )) as { id: string; key: string };
   Object.assign(data, { key: key.key, keyId: key.id, requestIds: [] });
   // 5 × GET /v1/me, 1 answer, 1 refusal (unknown conversation): 7 requests.
   for (let i = 0; i < 5; i += 1) data.requestIds.push((await rest("/v1/me", { key: key.key })).body.request_id);
   const asked = await rest("/v1/messages", {
     method: "POST",
     key: key.key,
-    body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-1" } }),
+    body: JSON.stringify({
+      message: "What is the minimum down payment for an FHA loan?",
+      user: { external_user_id: "lo-1" },
+    }),
   });
   expect(asked.status).toBe(200);
   data.conversationId = asked.body.conversation_id;
@@ -64,9 +76,16 @@ async function visit(page: Page, url: string, name: string, width: number) {
   // On overflow, the innermost elements that stick out, to say what does.
   const culprits = await page.evaluate((limit) => {
     const out = [...document.querySelectorAll("body *")].filter(
-      (el) => el.getBoundingClientRect().right > limit + 1 && ![...el.children].some((child) => child.getBoundingClientRect().right > limit + 1),
+      (el) =>
+        el.getBoundingClientRect().right > limit + 1 &&
+        ![...el.children].some((child) => child.getBoundingClientRect().right > limit + 1),
     );
-    return out.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} ${Math.round(el.getBoundingClientRect().right)}px`);
+    return out
+      .slice(0, 5)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} ${Math.round(el.getBoundingClientRect().right)}px`,
+      );
   }, width);
   expect(scrollWidth, `${url} at ${width} px: ${culprits.join(", ")}`).toBeLessThanOrEqual(width);
 }
@@ -97,28 +116,36 @@ describe("usage and request log pages", () => {
     await page.context().close();
   });
 
-  it("list each request with its route, status and link, filter them, and find one by id from the header search", { timeout: 300_000 }, async () => {
-    for (const width of WIDTHS) {
-      const page = await pageAt(width);
-      await visit(page, `/organizations/${data.orgId}/requests`, "organization-log", width);
-      for (const id of data.requestIds) expect(await page.locator(`tr[data-request="${id}"]`).count(), id).toBe(1);
-      const answer = page.locator(`tr[data-request="${data.requestIds[5]}"]`);
-      expect(await answer.textContent()).toContain("POST /v1/messages");
-      expect(await answer.locator(`a[data-resource="${data.conversationId}"]`).getAttribute("href")).toBe(`/keys/${data.keyId}/conversations/${data.conversationId}`);
-      await visit(page, `/keys/${data.keyId}/requests?status=4xx`, "key-log", width);
-      expect(await page.locator("tr[data-request]").count()).toBe(1);
-      expect(await page.locator("tr[data-request]").textContent()).toContain("not_found");
-      await visit(page, `/requests/${data.requestIds[5]}`, "request", width);
-      expect(await page.locator(`[data-request="${data.requestIds[5]}"]`).textContent()).toContain("POST /v1/messages");
+  it(
+    "list each request with its route, status and link, filter them, and find one by id from the header search",
+    { timeout: 300_000 },
+    async () => {
+      for (const width of WIDTHS) {
+        const page = await pageAt(width);
+        await visit(page, `/organizations/${data.orgId}/requests`, "organization-log", width);
+        for (const id of data.requestIds) expect(await page.locator(`tr[data-request="${id}"]`).count(), id).toBe(1);
+        const answer = page.locator(`tr[data-request="${data.requestIds[5]}"]`);
+        expect(await answer.textContent()).toContain("POST /v1/messages");
+        expect(await answer.locator(`a[data-resource="${data.conversationId}"]`).getAttribute("href")).toBe(
+          `/keys/${data.keyId}/conversations/${data.conversationId}`,
+        );
+        await visit(page, `/keys/${data.keyId}/requests?status=4xx`, "key-log", width);
+        expect(await page.locator("tr[data-request]").count()).toBe(1);
+        expect(await page.locator("tr[data-request]").textContent()).toContain("not_found");
+        await visit(page, `/requests/${data.requestIds[5]}`, "request", width);
+        expect(await page.locator(`[data-request="${data.requestIds[5]}"]`).textContent()).toContain(
+          "POST /v1/messages",
+        );
+        await page.context().close();
+      }
+      const page = await pageAt(1280);
+      await page.getByLabel("Search", { exact: true }).fill(data.requestIds[0]!);
+      await page.getByLabel("Search", { exact: true }).press("Enter");
+      await page.waitForURL(new RegExp(`/requests/${data.requestIds[0]}$`));
+      const facts = await page.locator(`[data-request="${data.requestIds[0]}"]`).textContent();
+      expect(facts).toContain("GET /v1/me");
+      expect(facts).toContain("200");
       await page.context().close();
-    }
-    const page = await pageAt(1280);
-    await page.getByLabel("Search", { exact: true }).fill(data.requestIds[0]!);
-    await page.getByLabel("Search", { exact: true }).press("Enter");
-    await page.waitForURL(new RegExp(`/requests/${data.requestIds[0]}$`));
-    const facts = await page.locator(`[data-request="${data.requestIds[0]}"]`).textContent();
-    expect(facts).toContain("GET /v1/me");
-    expect(facts).toContain("200");
-    await page.context().close();
-  });
+    },
+  );
 });

@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { arrive, restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * Who the users are, in the console (issue 24, items 4, 5, 6 and 15): their names and emails,
@@ -26,7 +27,11 @@ const until = async (done: () => Promise<boolean>) => {
 };
 
 async function provision(externalUserId: string, email: string, name?: string) {
-  const put = await rest(`/v1/integrations/${SLUG}/users/${externalUserId}`, { method: "PUT", key: data.key, body: JSON.stringify({ email, ...(name ? { name } : {}) }) });
+  const put = await rest(`/v1/integrations/${SLUG}/users/${externalUserId}`, {
+    method: "PUT",
+    key: data.key,
+    body: JSON.stringify({ email, ...(name ? { name } : {}) }),
+  });
   expect([201, 202]).toContain(put.status);
 }
 
@@ -45,17 +50,39 @@ beforeAll(async () => {
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   await service.cli("staff:create", "--email", VIEWER.email, "--password", VIEWER.password, "--role", "viewer");
   data.orgId = ((await service.cli("org:create", "--name", "Bayview Lending")) as { id: string }).id;
-  data.integrationId = ((await service.cli("integration:create", "--org", data.orgId, "--slug", SLUG)) as { id: string }).id;
-  const key = (await service.cli("key:create", "--org", data.orgId, "--name", "nightly-sync", "--scopes", "embed:users:read,embed:users:write,embed:users:delete")) as { id: string; key: string };
+  data.integrationId = (
+    (await service.cli("integration:create", "--org", data.orgId, "--slug", SLUG)) as { id: string }
+  ).id;
+  const key = (await service.cli(
+    "key:create",
+    "--org",
+    data.orgId,
+    "--name",
+    "nightly-sync",
+    "--scopes",
+    "embed:users:read,embed:users:write,embed:users:delete",
+  )) as { id: string; key: string };
   Object.assign(data, { key: key.key, keyId: key.id });
   await provision("lo-b", "zed@bayview.example", "Zed Adams");
   await provision("lo-a", "amy@bayview.example", "Amy Young");
   await provision("lo-c", "mia@bayview.example", "Mia Stone");
   // More users whose email says "bayview" than the search shows of one kind, in one import.
-  const users = Array.from({ length: 21 }, (_, n) => ({ external_user_id: `bv-${String(n + 1).padStart(2, "0")}`, email: `bv-${n + 1}@bayview.example` }));
-  const imported = await rest(`/v1/integrations/${SLUG}/user-imports`, { method: "POST", key: data.key, headers: { "Idempotency-Key": "users-setup" }, body: JSON.stringify({ users }) });
+  const users = Array.from({ length: 21 }, (_, n) => ({
+    external_user_id: `bv-${String(n + 1).padStart(2, "0")}`,
+    email: `bv-${n + 1}@bayview.example`,
+  }));
+  const imported = await rest(`/v1/integrations/${SLUG}/user-imports`, {
+    method: "POST",
+    key: data.key,
+    headers: { "Idempotency-Key": "users-setup" },
+    body: JSON.stringify({ users }),
+  });
   expect(imported.status).toBe(202);
-  await until(async () => (await rest(`/v1/integrations/${SLUG}/user-imports/${imported.body.import.job_id}`, { key: data.key })).body.import.status === "completed");
+  await until(
+    async () =>
+      (await rest(`/v1/integrations/${SLUG}/user-imports/${imported.body.import.job_id}`, { key: data.key })).body
+        .import.status === "completed",
+  );
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: service.consoleUrl });
@@ -86,12 +113,18 @@ describe("import results (issue 24, item 5)", () => {
     });
     expect(started.status).toBe(202);
     const jobId = started.body.import.job_id as string;
-    await until(async () => (await rest(`/v1/integrations/${SLUG}/user-imports/${jobId}`, { key: data.key })).body.import.status === "completed");
+    await until(
+      async () =>
+        (await rest(`/v1/integrations/${SLUG}/user-imports/${jobId}`, { key: data.key })).body.import.status ===
+        "completed",
+    );
     await visit(page, `/integrations/${data.integrationId}/imports/${jobId}`);
     const bad = page.locator("table.table tbody tr", { hasText: "imp-bad" });
     expect(await bad.textContent()).toContain("Team not found: team no-such-team not found");
     expect(await bad.getByRole("link").count()).toBe(0);
-    expect(await page.getByRole("link", { name: "imp-ok", exact: true }).getAttribute("href")).toBe(`/integrations/${data.integrationId}/users/imp-ok`);
+    expect(await page.getByRole("link", { name: "imp-ok", exact: true }).getAttribute("href")).toBe(
+      `/integrations/${data.integrationId}/users/imp-ok`,
+    );
     await screenshot(page, "users-05-import-reasons");
   });
 });
@@ -132,7 +165,9 @@ describe("the users list (issue 24, item 4)", () => {
     await page.locator("p.form-ok", { hasText: "User lo-new added." }).waitFor();
     // The 26th user: on the list's second page, so found by its id.
     await visit(page, `/integrations/${data.integrationId}?q=lo-new`);
-    expect(await page.locator("table.table tbody tr", { hasText: "lo-new" }).textContent()).toContain("nia@bayview.example");
+    expect(await page.locator("table.table tbody tr", { hasText: "lo-new" }).textContent()).toContain(
+      "nia@bayview.example",
+    );
 
     // Another user's email is refused beside the field, as PUT user refuses it.
     await form.getByLabel("External user id").fill("lo-other");
@@ -149,18 +184,32 @@ describe("the users list (issue 24, item 4)", () => {
     await visit(page, `/integrations/${data.integrationId}/imports`);
     const form = page.getByRole("form", { name: "Import users from a CSV file" });
     const csv = (text: string) => ({ name: "users.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
-    await form.getByLabel("CSV file").setInputFiles(csv("external_user_id,email,name\ncsv-1,csv-1@bayview.example,Cy One\ncsv-2,not-an-email,\n,csv-3@bayview.example,\n"));
+    await form
+      .getByLabel("CSV file")
+      .setInputFiles(
+        csv(
+          "external_user_id,email,name\ncsv-1,csv-1@bayview.example,Cy One\ncsv-2,not-an-email,\n,csv-3@bayview.example,\n",
+        ),
+      );
     await form.getByRole("button", { name: "Start import" }).click();
     const errors = page.locator("[data-row-errors] li");
-    await expect.poll(() => errors.allTextContents()).toEqual([expect.stringMatching(/^Line 3: email: /), expect.stringMatching(/^Line 4: external_user_id: /)]);
+    await expect
+      .poll(() => errors.allTextContents())
+      .toEqual([expect.stringMatching(/^Line 3: email: /), expect.stringMatching(/^Line 4: external_user_id: /)]);
     expect(await page.locator("p.form-error").textContent()).toContain("Nothing was imported");
     await screenshot(page, "users-04-import-row-errors");
 
-    await form.getByLabel("CSV file").setInputFiles(csv('external_user_id,email,name\ncsv-1,csv-1@bayview.example,"One, Cy"\ncsv-2,csv-2@bayview.example,\n'));
+    await form
+      .getByLabel("CSV file")
+      .setInputFiles(
+        csv('external_user_id,email,name\ncsv-1,csv-1@bayview.example,"One, Cy"\ncsv-2,csv-2@bayview.example,\n'),
+      );
     await form.getByRole("button", { name: "Start import" }).click();
     await arrive(page, /\/imports\/imp_[A-Za-z0-9_]+$/);
     await expect
-      .poll(async () => (await page.reload(), await page.locator("table.table tbody tr").allTextContents()), { timeout: 20_000 })
+      .poll(async () => (await page.reload(), await page.locator("table.table tbody tr").allTextContents()), {
+        timeout: 20_000,
+      })
       .toEqual([expect.stringContaining("csv-1"), expect.stringContaining("csv-2")]);
     await visit(page, "/audit?action=partner_import.create");
     expect(await page.locator("table.audit tbody tr").count()).toBe(1);
@@ -170,7 +219,9 @@ describe("the users list (issue 24, item 4)", () => {
     const viewer = await (await browser.newContext()).newPage();
     await signInAs(viewer, service.consoleUrl, VIEWER);
     await visit(viewer, `/integrations/${data.integrationId}`);
-    expect(await viewer.locator("table.table tbody tr", { hasText: "lo-a" }).textContent()).toContain("amy@bayview.example");
+    expect(await viewer.locator("table.table tbody tr", { hasText: "lo-a" }).textContent()).toContain(
+      "amy@bayview.example",
+    );
     expect(await viewer.getByRole("form", { name: "Add a user" }).count()).toBe(0);
     await visit(viewer, `/integrations/${data.integrationId}/imports`);
     expect(await viewer.getByRole("form", { name: "Import users from a CSV file" }).count()).toBe(0);
@@ -264,9 +315,12 @@ describe("audit entries (issue 24, item 15)", () => {
 
   it("every audit target names its organization", async () => {
     await visit(page, "/audit");
-    const targets = await page
-      .locator("table.audit tbody tr")
-      .evaluateAll((rows) => rows.map((row) => ({ action: row.querySelector("td:nth-child(3) code")?.textContent ?? "", target: row.querySelector("td:nth-child(4)")?.textContent ?? "" })));
+    const targets = await page.locator("table.audit tbody tr").evaluateAll((rows) =>
+      rows.map((row) => ({
+        action: row.querySelector("td:nth-child(3) code")?.textContent ?? "",
+        target: row.querySelector("td:nth-child(4)")?.textContent ?? "",
+      })),
+    );
     const scoped = targets.filter((entry) => /^(partner_user|partner_import|key|integration)\./.test(entry.action));
     expect(scoped.length).toBeGreaterThan(0);
     for (const entry of scoped) expect(entry.target, entry.action).toContain("Bayview Lending");
@@ -278,7 +332,13 @@ describe("audit entries (issue 24, item 15)", () => {
     await page.getByRole("button", { name: "Delete user" }).click();
     await page.locator("p.form-ok", { hasText: "Deletion started" }).waitFor();
     const startedAt = await page.evaluate(() => performance.timeOrigin);
-    await expect.poll(() => page.locator("section.panel", { hasText: "Lifecycle operations" }).locator("tbody tr").first().textContent(), { timeout: 30_000 }).toContain("Completed");
+    await expect
+      .poll(
+        () =>
+          page.locator("section.panel", { hasText: "Lifecycle operations" }).locator("tbody tr").first().textContent(),
+        { timeout: 30_000 },
+      )
+      .toContain("Completed");
     // The same document: it was refreshed in place, not reloaded.
     expect(await page.evaluate(() => performance.timeOrigin)).toBe(startedAt);
   });

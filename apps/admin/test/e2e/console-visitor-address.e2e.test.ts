@@ -1,8 +1,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser } from "../support/browser";
 import { signIn, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * The run command hands the console its ADMIN_FORWARDING_KEY, so the API counts a sign-in

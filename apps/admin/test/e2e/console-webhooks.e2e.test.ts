@@ -2,9 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { reload, signedInPage, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * Webhooks in the console (issue 25): an admin adds an endpoint (secret shown once), sends a test
@@ -53,8 +54,12 @@ describe("webhooks in the console", () => {
 
     // Refused with words beside the fields.
     await page.getByRole("button", { name: "Add endpoint" }).click();
-    await expect.poll(() => page.locator('[data-field-error="url"]').textContent()).toBe("The partner's https URL that receives the events.");
-    await expect.poll(() => page.locator('[data-field-error="eventTypes"]').textContent()).toBe("Choose at least one event type.");
+    await expect
+      .poll(() => page.locator('[data-field-error="url"]').textContent())
+      .toBe("The partner's https URL that receives the events.");
+    await expect
+      .poll(() => page.locator('[data-field-error="eventTypes"]').textContent())
+      .toBe("Choose at least one event type.");
 
     await page.getByLabel("URL").fill(receiverUrl);
     await page.getByRole("checkbox", { name: "user.disabled" }).check();

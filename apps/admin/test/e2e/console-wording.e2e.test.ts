@@ -1,8 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { restCall, visit as visitPage } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 
 /**
  * Plain words and one way to show errors in the staff console (issue 12): no raw API text on
@@ -35,20 +36,47 @@ async function visibleWords(target: Page): Promise<string[]> {
 }
 
 /** API tokens staff should never read as text: field paths, snake_case values, the former product word, spec references. */
-const RAW = [/wordpress/i, /existing_mg|partner_created/, /mapping (mapped|pending|failed|unmapped)/, /spec section/i, /\b[a-z]+_[a-z]+\b/, /\b[a-z]+[A-Z][a-z]+\b/];
+const RAW = [
+  /wordpress/i,
+  /existing_mg|partner_created/,
+  /mapping (mapped|pending|failed|unmapped)/,
+  /spec section/i,
+  /\b[a-z]+_[a-z]+\b/,
+  /\b[a-z]+[A-Z][a-z]+\b/,
+];
 
 beforeAll(async () => {
   service = await startRunCommand();
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   const org = (await service.cli("org:create", "--name", "Wording Lending")) as { id: string };
   fixture.orgId = org.id;
-  const integration = (await service.cli("integration:create", "--org", org.id, "--slug", "words-los", "--alias", "words")) as { id: string };
+  const integration = (await service.cli(
+    "integration:create",
+    "--org",
+    org.id,
+    "--slug",
+    "words-los",
+    "--alias",
+    "words",
+  )) as { id: string };
   fixture.integrationId = integration.id;
-  const key = (await service.cli("key:create", "--org", org.id, "--name", "directory", "--scopes", "embed:users:read,embed:users:write,embed:users:delete")) as { id: string; key: string };
+  const key = (await service.cli(
+    "key:create",
+    "--org",
+    org.id,
+    "--name",
+    "directory",
+    "--scopes",
+    "embed:users:read,embed:users:write,embed:users:delete",
+  )) as { id: string; key: string };
   fixture.key = key.key;
   fixture.keyId = key.id;
   for (const id of ["lo-1", "lo-2", "lo-3"]) {
-    const put = await rest(`/v1/integrations/words-los/users/${id}`, { method: "PUT", key: key.key, body: JSON.stringify({ email: `${id}@example.test` }) });
+    const put = await rest(`/v1/integrations/words-los/users/${id}`, {
+      method: "PUT",
+      key: key.key,
+      body: JSON.stringify({ email: `${id}@example.test` }),
+    });
     expect([201, 202]).toContain(put.status);
   }
   browser = await launchBrowser();
@@ -81,7 +109,9 @@ describe("console wording", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     await page.locator('[data-field-error="name"]').waitFor();
     expect(await page.locator('[data-field-error="scopes"]').textContent()).toBe("Choose at least one scope.");
-    expect(await page.locator('[data-field-error="rateLimit"]').textContent()).toBe("Enter at least 1 request per minute, or leave it empty for the service default.");
+    expect(await page.locator('[data-field-error="rateLimit"]').textContent()).toBe(
+      "Enter at least 1 request per minute, or leave it empty for the service default.",
+    );
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("name");
     // One sentence for the section, beneath the form, not one per field.
     const section = page.locator("section", { has: page.getByRole("heading", { name: "Create an API key" }) });
@@ -94,11 +124,15 @@ describe("console wording", () => {
     await page.getByRole("button", { name: "Create integration" }).click();
     const slugError = page.locator('[data-field-error="slug"]');
     await slugError.waitFor();
-    expect(await slugError.textContent()).toBe("Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them.");
+    expect(await slugError.textContent()).toBe(
+      "Use 3 to 64 lowercase letters or digits, starting with a letter, with single - or _ between them.",
+    );
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("slug");
     await page.getByLabel("Slug").fill("words");
     await page.getByRole("button", { name: "Create integration" }).click();
-    await expect.poll(() => slugError.textContent()).toBe("This organization already has an integration or alias named words.");
+    await expect
+      .poll(() => slugError.textContent())
+      .toBe("This organization already has an integration or alias named words.");
     expect((await page.locator("main").textContent()) ?? "").not.toMatch(/slug:|already used in this organization/);
     await screenshot(page, "words-integration-slug-error");
   });
@@ -115,7 +149,9 @@ describe("console wording", () => {
     await section.locator('[data-field-error="alias"]').waitFor();
     expect(await section.locator(".form-ok").count()).toBe(0);
     expect(await section.locator(".form-error").count()).toBe(1);
-    expect(await section.locator('[data-field-error="alias"]').textContent()).toBe("This organization already has an integration or alias named words-los.");
+    expect(await section.locator('[data-field-error="alias"]').textContent()).toBe(
+      "This organization already has an integration or alias named words-los.",
+    );
     await screenshot(page, "words-alias-grant-outcome");
   });
 
@@ -134,7 +170,10 @@ describe("console wording", () => {
     const reprovision = page.getByRole("button", { name: "Reprovision…" });
     await actions.locator(".notice-box").or(reprovision).first().waitFor();
     if ((await reprovision.count()) === 1) expect(await actions.locator(".notice-box").count()).toBe(0);
-    else expect(await actions.locator(".notice-box").textContent()).toBe("A deletion is under way: no other action can be taken until it completes.");
+    else
+      expect(await actions.locator(".notice-box").textContent()).toBe(
+        "A deletion is under way: no other action can be taken until it completes.",
+      );
     await screenshot(page, "words-user-deletion-under-way");
   });
 
@@ -147,7 +186,9 @@ describe("console wording", () => {
     // Two problems at once, each beside its field; focus on the first.
     await question.getByRole("button", { name: "Apply override" }).click();
     await question.locator('[data-field-error="reason"]').waitFor();
-    expect(await question.locator('[data-field-error="email"]').textContent()).toBe("Give a new email, a new name, or both.");
+    expect(await question.locator('[data-field-error="email"]').textContent()).toBe(
+      "Give a new email, a new name, or both.",
+    );
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe("email");
     await screenshot(page, "words-override-confirm-errors");
     await question.getByLabel("New name").fill("Lou Three");

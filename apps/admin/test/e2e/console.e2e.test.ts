@@ -1,8 +1,9 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot } from "../support/browser";
 import { arrive, reload, restCall, signIn, visit } from "../support/console-pages";
-import { type RunningService, startRunCommand } from "../support/run-command";
+import { startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -59,7 +60,10 @@ describe("staff console", () => {
     await arrive(page, /\/organizations$/);
     expect(await page.locator(".who").textContent()).toContain(ADMIN.email);
     const cookies = await context.cookies(service.consoleUrl);
-    expect(cookies.find((cookie) => cookie.name === "mga_console_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(cookies.find((cookie) => cookie.name === "mga_console_session")).toMatchObject({
+      httpOnly: true,
+      sameSite: "Strict",
+    });
   });
 
   it("cannot be framed by another site, and says when to try again after repeated wrong passwords", async () => {
@@ -80,11 +84,17 @@ describe("staff console", () => {
       await guesser.getByLabel("Email").fill("somebody@example.com");
       await guesser.getByLabel("Password").fill(`guess number ${attempt}`);
       // Each attempt is one server action: wait for its answer, not for a message already on screen.
-      await Promise.all([guesser.waitForResponse((response) => response.request().method() === "POST"), guesser.getByRole("button", { name: "Sign in" }).click()]);
+      await Promise.all([
+        guesser.waitForResponse((response) => response.request().method() === "POST"),
+        guesser.getByRole("button", { name: "Sign in" }).click(),
+      ]);
       await guesser.locator("p.form-error").waitFor();
-      if (attempt < 5) await expect(guesser.locator("p.form-error").textContent()).resolves.toBe("Wrong email or password.");
+      if (attempt < 5)
+        await expect(guesser.locator("p.form-error").textContent()).resolves.toBe("Wrong email or password.");
     }
-    await expect(guesser.locator("p.form-error").textContent()).resolves.toMatch(/^Too many failed attempts; try again in 1[45] minutes\.$/);
+    await expect(guesser.locator("p.form-error").textContent()).resolves.toMatch(
+      /^Too many failed attempts; try again in 1[45] minutes\.$/,
+    );
     await stranger.close();
   });
 
@@ -118,11 +128,15 @@ describe("staff console", () => {
     await secondaryRow.getByLabel("Source type").fill("state_regulations");
     await secondaryRow.getByLabel("Label", { exact: true }).fill("State regulations");
     await page.getByRole("button", { name: "Save configuration" }).click();
-    await expect(page.locator('[data-field-error="baseSources"]').textContent()).resolves.toBe("usda is not one of the enabled agency sources.");
+    await expect(page.locator('[data-field-error="baseSources"]').textContent()).resolves.toBe(
+      "usda is not one of the enabled agency sources.",
+    );
     expect(await page.getByLabel("Base sources (default selection)").getAttribute("aria-invalid")).toBe("true");
     expect(await page.locator('[data-field-error="tenantSources.0.label"]').textContent()).toBe("Required.");
     expect(await tenantRow.getByLabel("Label", { exact: true }).getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator('[data-field-error="secondarySources"]').textContent()).toBe("Shared source state_regulations is not one of the assigned shared source types.");
+    expect(await page.locator('[data-field-error="secondarySources"]').textContent()).toBe(
+      "Shared source state_regulations is not one of the assigned shared source types.",
+    );
     expect(await page.locator("p.form-error").textContent()).toBe("Nothing was saved: fix the fields marked above.");
 
     await tenantRow.getByLabel("Label", { exact: true }).fill("Acme overlays");
@@ -141,7 +155,9 @@ describe("staff console", () => {
     const stored = (await service.cli("tenant:show", "--org", state.orgId as string)) as Record<string, unknown>;
     expect(stored).toMatchObject({
       tenantSources: [{ key: "acme_overlays", label: "Acme overlays", defaultOn: true }],
-      secondarySources: [{ type: "shared_source", sourceType: "state_regulations", label: "State regulations", defaultOn: false }],
+      secondarySources: [
+        { type: "shared_source", sourceType: "state_regulations", label: "State regulations", defaultOn: false },
+      ],
       assignedSharedSourceTypes: ["state_regulations"],
     });
     await screenshot(page, "03-tenant-configuration");
@@ -166,9 +182,12 @@ describe("staff console", () => {
     await arrive(page, /\/keys$/);
     expect(await page.locator(".advice").textContent()).toContain("separate server-only key with only embed:launch");
     await page.getByLabel("Name", { exact: true }).fill("directory");
-    for (const scope of ["embed:users:read", "embed:users:write", "embed:launch"]) await page.locator(`input[name="scopes"][value="${scope}"]`).check();
+    for (const scope of ["embed:users:read", "embed:users:write", "embed:launch"])
+      await page.locator(`input[name="scopes"][value="${scope}"]`).check();
     // The separation advice applies before the key exists, while the scopes are chosen.
-    expect(await page.locator("[data-scope-warnings]").textContent()).toContain("Keep embed:launch on a key of its own");
+    expect(await page.locator("[data-scope-warnings]").textContent()).toContain(
+      "Keep embed:launch on a key of its own",
+    );
     await page.getByRole("button", { name: "Create key" }).click();
     const secret = page.locator("[data-secret]");
     await secret.waitFor();
@@ -188,7 +207,11 @@ describe("staff console", () => {
 
   it("finds a user provisioned through the REST API, with filters kept in the URL", async () => {
     for (const id of ["lo-1001", "lo-1002", "uw-2001"]) {
-      const put = await rest(`/v1/integrations/acme-los/users/${id}`, { method: "PUT", key: state.key, body: JSON.stringify({ email: `${id}@example.test` }) });
+      const put = await rest(`/v1/integrations/acme-los/users/${id}`, {
+        method: "PUT",
+        key: state.key,
+        body: JSON.stringify({ email: `${id}@example.test` }),
+      });
       expect([201, 202]).toContain(put.status);
     }
     await visit(page, `${service.consoleUrl}${state.integrationPath}`);
@@ -203,16 +226,34 @@ describe("staff console", () => {
     await screenshot(page, "06-users");
     await page.getByLabel("External user id contains").fill("someone@example.test");
     await page.getByRole("button", { name: "Filter" }).click();
-    await expect(page.locator("p.form-error").textContent()).resolves.toBe("Email searches are not accepted: search by external user id.");
+    await expect(page.locator("p.form-error").textContent()).resolves.toBe(
+      "Email searches are not accepted: search by external user id.",
+    );
   });
 
   it("searches teams and opens a team's users", async () => {
-    const teamsKey = (await service.cli("key:create", "--org", state.orgId as string, "--name", "teams", "--scopes", "embed:teams:write,embed:users:write")) as { key: string };
+    const teamsKey = (await service.cli(
+      "key:create",
+      "--org",
+      state.orgId as string,
+      "--name",
+      "teams",
+      "--scopes",
+      "embed:teams:write,embed:users:write",
+    )) as { key: string };
     for (const [id, name] of [
       ["loan-officers", "Loan officers"],
       ["uw", "Underwriting"],
     ]) {
-      expect((await rest(`/v1/integrations/acme-los/teams/${id}`, { method: "PUT", key: teamsKey.key, body: JSON.stringify({ name }) })).status).toBe(201);
+      expect(
+        (
+          await rest(`/v1/integrations/acme-los/teams/${id}`, {
+            method: "PUT",
+            key: teamsKey.key,
+            body: JSON.stringify({ name }),
+          })
+        ).status,
+      ).toBe(201);
     }
     const assigned = await rest("/v1/integrations/acme-los/users/lo-1002", {
       method: "PUT",
@@ -251,7 +292,9 @@ describe("staff console", () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Reactivate…");
     await reload(page);
     expect(await page.locator(".facts").textContent()).toContain("Blocked: the user is disabled.");
-    expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe("disabled");
+    expect((await rest("/v1/integrations/acme-los/users/lo-1001", { key: state.key })).body.user.status).toBe(
+      "disabled",
+    );
     await screenshot(page, "07-user-disabled");
   });
 
@@ -269,7 +312,11 @@ describe("staff console", () => {
     expect(started.status).toBe(202);
     const jobId = started.body.import.job_id as string;
     for (let i = 0; i < 100; i += 1) {
-      if ((await rest(`/v1/integrations/acme-los/user-imports/${jobId}`, { key: state.key })).body.import.status === "completed") break;
+      if (
+        (await rest(`/v1/integrations/acme-los/user-imports/${jobId}`, { key: state.key })).body.import.status ===
+        "completed"
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await visit(page, `${service.consoleUrl}${state.integrationPath}/imports`);
@@ -292,20 +339,35 @@ describe("staff console", () => {
     const outbox = await page.locator("table.table tbody tr").allTextContents();
     expect(outbox).toHaveLength(1);
     expect(outbox[0]).toContain("Password setup");
-    expect(await page.getByRole("link", { name: "Password setup link" }).getAttribute("href")).toMatch(new RegExp(`^${service.apiUrl}/site/password-setup#token=`));
+    expect(await page.getByRole("link", { name: "Password setup link" }).getAttribute("href")).toMatch(
+      new RegExp(`^${service.apiUrl}/site/password-setup#token=`),
+    );
     await screenshot(page, "09-outbox");
   });
 
   it("shows a key's conversations and their messages to support, read only", async () => {
-    const chat = (await service.cli("key:create", "--org", state.orgId as string, "--name", "lender chat", "--scopes", "chat:read,chat:write")) as { id: string; key: string };
+    const chat = (await service.cli(
+      "key:create",
+      "--org",
+      state.orgId as string,
+      "--name",
+      "lender chat",
+      "--scopes",
+      "chat:read,chat:write",
+    )) as { id: string; key: string };
     const asked = await rest("/v1/messages", {
       method: "POST",
       key: chat.key,
-      body: JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "lo-17" } }),
+      body: JSON.stringify({
+        message: "What is the minimum down payment for an FHA loan?",
+        user: { external_user_id: "lo-17" },
+      }),
     });
     expect(asked.status).toBe(200);
     await visit(page, `${service.consoleUrl}/keys/${chat.id}`);
-    expect(await page.locator("section", { hasText: "Conversations" }).last().textContent()).toContain("1 conversation (0 in the embedded chat), 2 messages");
+    expect(await page.locator("section", { hasText: "Conversations" }).last().textContent()).toContain(
+      "1 conversation (0 in the embedded chat), 2 messages",
+    );
     await page.getByRole("link", { name: asked.body.conversation_id }).click();
     await arrive(page, /\/conversations\/conv_/);
     const messages = await page.locator("ol.messages li").allTextContents();
@@ -313,8 +375,12 @@ describe("staff console", () => {
     expect(messages[0]).toContain("What is the minimum down payment for an FHA loan?");
     expect(messages[1]).toContain(asked.body.response.slice(0, 40));
     // The excerpts the answer cites, under its number; an API conversation has no loan or launch.
-    expect(await page.getByTestId("conversation-sources").locator("li").first().textContent()).toContain("Message 2, [1]");
-    expect(await page.locator("section", { hasText: "Loan and launch" }).last().textContent()).toContain("Started through the API");
+    expect(await page.getByTestId("conversation-sources").locator("li").first().textContent()).toContain(
+      "Message 2, [1]",
+    );
+    expect(await page.locator("section", { hasText: "Loan and launch" }).last().textContent()).toContain(
+      "Started through the API",
+    );
     await screenshot(page, "10-conversation");
   });
 
@@ -322,7 +388,15 @@ describe("staff console", () => {
     await page.getByRole("link", { name: "Audit log" }).click();
     await arrive(page, /\/audit$/);
     const log = (await page.locator("table.audit").textContent()) ?? "";
-    for (const action of ["organization.create", "tenant.configure", "integration.create", "key.create", "partner_user.disable", "staff.sign_in"]) expect(log).toContain(action);
+    for (const action of [
+      "organization.create",
+      "tenant.configure",
+      "integration.create",
+      "key.create",
+      "partner_user.disable",
+      "staff.sign_in",
+    ])
+      expect(log).toContain(action);
     expect(log).toContain(ADMIN.email);
     expect(log).not.toContain(state.key);
     await page.getByLabel("Action starts with").fill("partner_user.");
@@ -350,9 +424,18 @@ describe("staff console", () => {
 
   it("operates a lifecycle action from the keyboard alone", async () => {
     // The directory key is revoked by now: the REST checks use a read-only key of their own.
-    const reader = (await service.cli("key:create", "--org", state.orgId as string, "--name", "reader", "--scopes", "embed:users:read")) as { key: string };
+    const reader = (await service.cli(
+      "key:create",
+      "--org",
+      state.orgId as string,
+      "--name",
+      "reader",
+      "--scopes",
+      "embed:users:read",
+    )) as { key: string };
     state.readKey = reader.key;
-    const statusOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: reader.key })).body.user.status;
+    const statusOf = async () =>
+      (await rest("/v1/integrations/acme-los/users/uw-2001", { key: reader.key })).body.user.status;
     await visit(page, `${service.consoleUrl}${state.integrationPath}/users/uw-2001`);
     // Tab from the top of the page until the action's button has focus.
     let reached = false;
@@ -376,9 +459,11 @@ describe("staff console", () => {
   });
 
   it("deletes a user and reprovisions them as a new account generation, each after a confirmation", async () => {
-    const userOf = async () => (await rest("/v1/integrations/acme-los/users/uw-2001", { key: state.readKey })).body.user;
+    const userOf = async () =>
+      (await rest("/v1/integrations/acme-los/users/uw-2001", { key: state.readKey })).body.user;
     const until = async (done: (user: UntypedJson) => boolean) => {
-      for (let i = 0; i < 100 && !done(await userOf()); i += 1) await new Promise((resolve) => setTimeout(resolve, 150));
+      for (let i = 0; i < 100 && !done(await userOf()); i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 150));
       expect(done(await userOf())).toBe(true);
     };
     await visit(page, `${service.consoleUrl}${state.integrationPath}/users/uw-2001`);
@@ -396,7 +481,11 @@ describe("staff console", () => {
     await until((user) => user.status === "active" && user.account_generation === 2);
     await reload(page);
     expect(await page.locator(".facts").textContent()).toContain("Account generation 2");
-    const operations = await page.locator("section", { hasText: "Lifecycle operations" }).last().locator("tbody tr").allTextContents();
+    const operations = await page
+      .locator("section", { hasText: "Lifecycle operations" })
+      .last()
+      .locator("tbody tr")
+      .allTextContents();
     expect(operations.map((row) => /Reprovision|Deletion/.exec(row)?.[0])).toEqual(["Reprovision", "Deletion"]);
   });
 
@@ -457,16 +546,22 @@ describe("staff console", () => {
     await colleague.getByLabel("Password", { exact: true }).fill("short");
     await colleague.getByLabel("Password again").fill("short");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
-    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toBe("At least 12 characters.");
+    await expect(colleague.locator('[data-field-error="password"]').textContent()).resolves.toBe(
+      "At least 12 characters.",
+    );
     // Long enough is not enough: a common password is refused with the reason.
     await colleague.getByLabel("Password", { exact: true }).fill("qwertyuiop123");
     await colleague.getByLabel("Password again").fill("qwertyuiop123");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
-    await expect.poll(() => colleague.locator('[data-field-error="password"]').textContent()).toMatch(/^Too easy to guess \(this is similar to a commonly used password\)/);
+    await expect
+      .poll(() => colleague.locator('[data-field-error="password"]').textContent())
+      .toMatch(/^Too easy to guess \(this is similar to a commonly used password\)/);
     await colleague.getByLabel("Password", { exact: true }).fill(VIEWER.password);
     await colleague.getByLabel("Password again").fill("something else 1");
     await colleague.getByRole("button", { name: "Create account and sign in" }).click();
-    await expect(colleague.locator('[data-field-error="confirm"]').textContent()).resolves.toBe("The two passwords differ.");
+    await expect(colleague.locator('[data-field-error="confirm"]').textContent()).resolves.toBe(
+      "The two passwords differ.",
+    );
     expect(await colleague.locator("p.form-error").textContent()).toBe("Check the fields marked above.");
     await screenshot(colleague, "14-accept-invite");
     await colleague.getByLabel("Password again").fill(VIEWER.password);
@@ -476,7 +571,9 @@ describe("staff console", () => {
 
     const replay = await colleagueContext.newPage();
     await replay.goto(link);
-    await expect(replay.locator("p.form-error").textContent()).resolves.toBe("This invitation was already used; sign in instead.");
+    await expect(replay.locator("p.form-error").textContent()).resolves.toBe(
+      "This invitation was already used; sign in instead.",
+    );
     await replay.close();
     state.viewer = colleague;
   });
@@ -509,7 +606,9 @@ describe("staff console", () => {
     await viewer.getByLabel("Email").fill(VIEWER.email);
     await viewer.getByLabel("Password").fill(VIEWER.password);
     await viewer.getByRole("button", { name: "Sign in" }).click();
-    await expect(viewer.locator("p.form-error").textContent()).resolves.toBe("This staff account is disabled; ask an admin.");
+    await expect(viewer.locator("p.form-error").textContent()).resolves.toBe(
+      "This staff account is disabled; ask an admin.",
+    );
     await viewer.context().close();
 
     await visit(page, `${service.consoleUrl}/audit`);
@@ -534,7 +633,10 @@ describe("staff console", () => {
       await visit(page, `${service.consoleUrl}/sign-in`);
       await page.getByLabel("Email").fill(`forger-${attempt}@example.com`);
       await page.getByLabel("Password").fill("a guess of mine");
-      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.getByRole("button", { name: "Sign in" }).click()]);
+      await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.getByRole("button", { name: "Sign in" }).click(),
+      ]);
       await page.locator("p.form-error").waitFor();
       refused = /^Too many failed attempts/.test((await page.locator("p.form-error").textContent()) ?? "");
     }

@@ -1,9 +1,10 @@
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { launchBrowser, screenshot, settled } from "../support/browser";
 import { arrive, visit } from "../support/console-pages";
-import { ROOT, type RunningService, startRunCommand } from "../support/run-command";
+import { ROOT, startRunCommand, type RunningService } from "../support/run-command";
 import type { UntypedJson } from "../support/untyped-json";
 
 /**
@@ -20,7 +21,13 @@ let context: BrowserContext;
 let page: Page;
 const ADMIN = { email: "readme-admin@example.com", password: "readme admin password 1" };
 const USER = { externalId: "lo-2001", email: "lo2001@example.test", password: "a newcomer's passphrase 42" };
-const state: { orgId?: string; integrationId?: string; directoryKey?: string; launchKey?: string; launchKeyId?: string } = {};
+const state: {
+  orgId?: string;
+  integrationId?: string;
+  directoryKey?: string;
+  launchKey?: string;
+  launchKeyId?: string;
+} = {};
 
 async function rest(path: string, key: string, init: { method: string; body: unknown }) {
   const response = await fetch(`${service.apiUrl}${path}`, {
@@ -37,10 +44,28 @@ beforeAll(async () => {
   const org = (await service.cli("org:create", "--name", "Acme Lending")) as { id: string };
   state.orgId = org.id;
   await service.cli("tenant:configure", "--org", org.id, "--file", path.join(ROOT, "examples/tenant.json"));
-  state.integrationId = ((await service.cli("integration:create", "--org", org.id, "--slug", "acme-los")) as { id: string }).id;
-  const directory = (await service.cli("key:create", "--org", org.id, "--name", "directory", "--scopes", "embed:users:read,embed:users:write")) as { key: string };
+  state.integrationId = (
+    (await service.cli("integration:create", "--org", org.id, "--slug", "acme-los")) as { id: string }
+  ).id;
+  const directory = (await service.cli(
+    "key:create",
+    "--org",
+    org.id,
+    "--name",
+    "directory",
+    "--scopes",
+    "embed:users:read,embed:users:write",
+  )) as { key: string };
   state.directoryKey = directory.key;
-  const launcher = (await service.cli("key:create", "--org", org.id, "--name", "launcher", "--scopes", "embed:launch")) as { id: string; key: string };
+  const launcher = (await service.cli(
+    "key:create",
+    "--org",
+    org.id,
+    "--name",
+    "launcher",
+    "--scopes",
+    "embed:launch",
+  )) as { id: string; key: string };
   state.launchKey = launcher.key;
   state.launchKeyId = launcher.id;
   await service.cli("key:bind-launch", "--id", launcher.id, "--integration", "acme-los");
@@ -57,7 +82,10 @@ afterAll(async () => {
 
 describe("the README's walkthrough in a browser", () => {
   it("finds the provisioned user's password-setup link on the console's outbox page, and the user chooses a password with it", async () => {
-    const created = await rest(`/v1/integrations/acme-los/users/${USER.externalId}`, state.directoryKey ?? "", { method: "PUT", body: { email: USER.email } });
+    const created = await rest(`/v1/integrations/acme-los/users/${USER.externalId}`, state.directoryKey ?? "", {
+      method: "PUT",
+      body: { email: USER.email },
+    });
     expect(created.status).toBe(201);
 
     await page.goto(`${service.consoleUrl}/sign-in`);
@@ -86,7 +114,11 @@ describe("the README's walkthrough in a browser", () => {
   it("opens the sample partner page on localhost with the encoded launch URL, signs in through the popup with the README's credentials, and gets an answer", async () => {
     const launch = await rest("/v1/embed-sessions", state.launchKey ?? "", {
       method: "POST",
-      body: { integration: "acme-los", user: { external_user_id: USER.externalId }, loan_context: { external_loan_id: "LN-1", program: "fha" } },
+      body: {
+        integration: "acme-los",
+        user: { external_user_id: USER.externalId },
+        loan_context: { external_loan_id: "LN-1", program: "fha" },
+      },
     });
     expect(launch.status).toBe(201);
     // The README's DEMO_URL: another origin (localhost) than the launch URL's (127.0.0.1).
@@ -97,7 +129,10 @@ describe("the README's walkthrough in a browser", () => {
     await frame.getByRole("button", { name: "Sign in" }).waitFor();
     await screenshot(page, "readme-04-demo-partner-sign-in");
 
-    const [popup] = await Promise.all([context.waitForEvent("page"), frame.getByRole("button", { name: "Sign in" }).click()]);
+    const [popup] = await Promise.all([
+      context.waitForEvent("page"),
+      frame.getByRole("button", { name: "Sign in" }).click(),
+    ]);
     await popup.getByLabel("Email").fill(USER.email);
     await popup.getByLabel("Password").fill(USER.password);
     await screenshot(popup, "readme-05-site-login");

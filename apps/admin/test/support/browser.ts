@@ -1,15 +1,24 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 
 /** Debian's Chromium (installed by scripts/test.sh when missing), driven by playwright-core. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: scripts/test.sh installs Debian's chromium package`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: scripts/test.sh installs Debian's chromium package`);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -21,7 +30,9 @@ export async function launchBrowser(): Promise<Browser> {
  */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState("load");
-  await page.waitForFunction(() => !document.querySelector(".loading") && !document.querySelector('div[hidden][id^="S:"]'));
+  await page.waitForFunction(
+    () => !document.querySelector(".loading") && !document.querySelector('div[hidden][id^="S:"]'),
+  );
 }
 
 /** Screenshots of the main pages, for people reviewing a change (git-ignored). */
@@ -83,13 +94,23 @@ export async function checkLayout(page: Page): Promise<void> {
         };
         const past = (element: Element): boolean => reach(element) > limit + 1 && !clipped(element);
         // The innermost elements past the window's edge: what makes the page scroll sideways.
-        const culprits = [...document.querySelectorAll("body *")].filter((element) => past(element) && ![...element.children].some(past));
+        const culprits = [...document.querySelectorAll("body *")].filter(
+          (element) => past(element) && ![...element.children].some(past),
+        );
         return {
           width: document.documentElement.scrollWidth,
-          culprits: culprits.slice(0, 5).map((element) => `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join("")}`),
+          culprits: culprits
+            .slice(0, 5)
+            .map(
+              (element) =>
+                `${element.tagName.toLowerCase()}${[...element.classList].map((name) => `.${name}`).join("")}`,
+            ),
         };
       });
-      if (overflow) throw new Error(`${page.url()} at ${width} px scrolls sideways (${overflow.width} px wide): ${overflow.culprits.join(", ")}`);
+      if (overflow)
+        throw new Error(
+          `${page.url()} at ${width} px scrolls sideways (${overflow.width} px wide): ${overflow.culprits.join(", ")}`,
+        );
       if (width === LAYOUT_WIDTHS[0]) {
         // On a laptop the console's header is one row of one-line parts (sign-in pages have none).
         const header = await page.evaluate(() => {
@@ -98,7 +119,8 @@ export async function checkLayout(page: Page): Promise<void> {
           // One row: every part starts above the point where the first of them ends.
           const boxes = parts.map((part) => part.getBoundingClientRect());
           const oneRow = Math.max(...boxes.map((box) => box.top)) < Math.min(...boxes.map((box) => box.bottom));
-          const line = (element: Element | null) => (element ? parseFloat(getComputedStyle(element).lineHeight) || 24 : 0);
+          const line = (element: Element | null) =>
+            element ? parseFloat(getComputedStyle(element).lineHeight) || 24 : 0;
           const wrapped = [".brand", ".who .button"].filter((selector) => {
             const element = document.querySelector(`.site-header ${selector}`);
             return element !== null && element.getBoundingClientRect().height > line(element) * 1.5 + 16;
@@ -106,7 +128,9 @@ export async function checkLayout(page: Page): Promise<void> {
           return { oneRow, wrapped };
         });
         if (header && (!header.oneRow || header.wrapped.length > 0)) {
-          throw new Error(`${page.url()} at ${width} px: the header is ${header.oneRow ? "one row" : "more than one row"}${header.wrapped.length ? `; wrapped: ${header.wrapped.join(", ")}` : ""}`);
+          throw new Error(
+            `${page.url()} at ${width} px: the header is ${header.oneRow ? "one row" : "more than one row"}${header.wrapped.length ? `; wrapped: ${header.wrapped.join(", ")}` : ""}`,
+          );
         }
       }
     }

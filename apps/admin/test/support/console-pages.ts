@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+
 import { checkLayout, settled } from "./browser";
 import type { UntypedJson } from "./untyped-json";
 
@@ -25,7 +26,11 @@ export async function reload(target: Page): Promise<void> {
   await checkLayout(target);
 }
 
-export async function signIn(target: Page, consoleUrl: string, who: { email: string; password: string }): Promise<void> {
+export async function signIn(
+  target: Page,
+  consoleUrl: string,
+  who: { email: string; password: string },
+): Promise<void> {
   await visit(target, `${consoleUrl}/sign-in`);
   await target.getByLabel("Email").fill(who.email);
   await target.getByLabel("Password").fill(who.password);
@@ -34,11 +39,19 @@ export async function signIn(target: Page, consoleUrl: string, who: { email: str
 }
 
 /** A call to the partner REST API (`/v1`) with a key, as a lender's backend makes it. */
-export async function restCall(apiUrl: string, path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: UntypedJson }> {
+export async function restCall(
+  apiUrl: string,
+  path: string,
+  init: RequestInit & { key?: string } = {},
+): Promise<{ status: number; body: UntypedJson }> {
   const { key, ...rest } = init;
   const response = await fetch(`${apiUrl}${path}`, {
     ...rest,
-    headers: { "Content-Type": "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}), ...(init.headers ?? {}) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      ...(init.headers ?? {}),
+    },
   });
   return { status: response.status, body: (await response.json()) as UntypedJson };
 }
@@ -47,7 +60,11 @@ export async function restCall(apiUrl: string, path: string, init: RequestInit &
  * A page of its own in a laptop-sized window, signed in as `who`. Its default timeout is 10 s: a
  * message that never appears fails the test in seconds, not after the suite's timeout.
  */
-export async function signedInPage(browser: Browser, consoleUrl: string, who: { email: string; password: string }): Promise<Page> {
+export async function signedInPage(
+  browser: Browser,
+  consoleUrl: string,
+  who: { email: string; password: string },
+): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
   page.setDefaultTimeout(10_000);
   await signIn(page, consoleUrl, who);

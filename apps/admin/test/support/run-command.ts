@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -39,13 +39,28 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
   chmodSync(dataDir, 0o755);
   const [apiPort, adminPort, adminApiPort] = [await freePort(), await freePort(), await freePort()];
   let output = "";
-  const env = { ...process.env, PORT: String(apiPort), ADMIN_PORT: String(adminPort), ADMIN_API_PORT: String(adminApiPort), DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...settings };
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const env = {
+    ...process.env,
+    PORT: String(apiPort),
+    ADMIN_PORT: String(adminPort),
+    ADMIN_API_PORT: String(adminApiPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    DATABASE_URL: "",
+    ...settings,
+  };
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const consoleUrl = `http://127.0.0.1:${adminPort}`;
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`the run command did not start within 120 s:\n${output}`)), 120_000);
+    const deadline = setTimeout(
+      () => reject(new Error(`the run command did not start within 120 s:\n${output}`)),
+      120_000,
+    );
     const check = setInterval(() => {
       if (output.includes(`Staff console is up: ${consoleUrl}`)) {
         clearInterval(check);
@@ -60,12 +75,19 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
   });
   const cli = (...args: string[]) =>
     new Promise<unknown>((resolve, reject) => {
-      const run = spawn(process.execPath, [path.join(ROOT, "apps/server/dist/cli.js"), ...args, "--json"], { env, stdio: ["ignore", "pipe", "pipe"] });
+      const run = spawn(process.execPath, [path.join(ROOT, "apps/server/dist/cli.js"), ...args, "--json"], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       let stderr = "";
       run.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       run.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      run.once("exit", (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`cli ${args[0]} failed (${code}): ${stderr}${stdout}`))));
+      run.once("exit", (code) =>
+        code === 0
+          ? resolve(JSON.parse(stdout))
+          : reject(new Error(`cli ${args[0]} failed (${code}): ${stderr}${stdout}`)),
+      );
     });
   return {
     apiUrl: `http://127.0.0.1:${apiPort}`,

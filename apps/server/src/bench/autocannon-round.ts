@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+
 import type { ThroughputJob } from "./load-jobs";
 import { percentiles, type Stats } from "./stats";
 
@@ -21,7 +22,8 @@ export async function runThroughput(job: ThroughputJob): Promise<Stats> {
         connections: job.connections,
         duration: job.seconds,
       },
-      (error, finished) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished)),
+      (error, finished) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(finished),
     );
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);

@@ -1,17 +1,19 @@
 import { setTimeout as sleep } from "node:timers/promises";
+
 import type { Database } from "@mga/core/db";
 import { createIntegration } from "@mga/core/partners/integrations";
-import { USAGE_FLUSH_MS } from "@mga/core/usage";
 import { seedDirectory } from "@mga/core/testing";
-import { type BenchEnvironment, CHAT_SCOPES, startBenchEnvironment } from "./environment";
+import { USAGE_FLUSH_MS } from "@mga/core/usage";
+
+import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
+import { CHAT_SCOPES, startBenchEnvironment, type BenchEnvironment } from "./environment";
 import type { BurstResult, RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, type Row } from "./report";
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
-import { ROUNDS, type ThroughputResult, throughputRounds } from "./throughput-rounds";
+import { ROUNDS, throughputRounds, type ThroughputResult } from "./throughput-rounds";
 import { workerRounds } from "./worker-rounds";
-import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
 
 /**
  * `pnpm bench`: every figure of issue 14 in one run, each beside a bare node:http handler
@@ -55,22 +57,35 @@ const IDLE_AFTER_LOAD_MS = IDLE_BEFORE_RELEASE_MS + 5000;
 /** The load generator of this run, a process of its own (load-generator.ts). */
 const generator = startLoadGenerator();
 /** A `requests` round on Node's http client (for latencies of single clients and of first frames). */
-const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) => generator.run({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
+const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { connections?: number }) =>
+  generator.run({ kind: "requests", seconds: SECONDS, connections: CONNECTIONS, ...job });
 const MIB_150 = 150 * 1024 ** 2;
 
 async function main() {
   const env = await startBenchEnvironment({ heapSnapshotDir: SNAPSHOTS });
   const { db, api, bare, upstreamUrl } = env;
   // One key per scenario (and per throughput round), so no round eats another's rate-limit window.
-  const [streamKey, burstKey, bigBurstKey] = await Promise.all([env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES)]);
-  const directoryKey = await env.newKey(["embed:users:read", "embed:users:write", "embed:teams:read", "embed:teams:write"]);
+  const [streamKey, burstKey, bigBurstKey] = await Promise.all([
+    env.newKey(CHAT_SCOPES),
+    env.newKey(CHAT_SCOPES),
+    env.newKey(CHAT_SCOPES),
+  ]);
+  const directoryKey = await env.newKey([
+    "embed:users:read",
+    "embed:users:write",
+    "embed:teams:read",
+    "embed:teams:write",
+  ]);
   const listed = await createIntegration(db, { organizationId: env.organizationId, slug: "bench-list" });
   await createIntegration(db, { organizationId: env.organizationId, slug: "bench-import" });
-  const snapshot = async (label: string) => SNAPSHOTS && console.error(`heap snapshot ${label}: ${await api.heapSnapshot()}`);
+  const snapshot = async (label: string) =>
+    SNAPSHOTS && console.error(`heap snapshot ${label}: ${await api.heapSnapshot()}`);
 
   const rows: Row[] = [];
   const startedAt = new Date();
-  console.error(`benchmark: ${SECONDS}s rounds, ${CONNECTIONS} connections, ${STREAMS} and ${BIG_STREAMS} streams of ${STREAM_SECONDS}s, ${USERS} users, import of ${IMPORT_USERS}`);
+  console.error(
+    `benchmark: ${SECONDS}s rounds, ${CONNECTIONS} connections, ${STREAMS} and ${BIG_STREAMS} streams of ${STREAM_SECONDS}s, ${USERS} users, import of ${IMPORT_USERS}`,
+  );
 
   await sleep(SETTLE_MS);
   const idleAtStart = api.rss();
@@ -78,12 +93,19 @@ async function main() {
   await snapshot("at start");
 
   // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
-  const throughputs = await throughputRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS, settleMs: USAGE_FLUSH_MS + 500 });
+  const throughputs = await throughputRounds(env, generator, {
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    settleMs: USAGE_FLUSH_MS + 500,
+  });
   rows.push(...throughputs.rows);
   if (process.env.BENCH_ONLY === "throughput") return report(rows, startedAt, throughputs, env);
   rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
-  const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } };
+  const question = {
+    message: "What is the minimum down payment for an FHA loan?",
+    user: { external_user_id: "bench" },
+  };
 
   // Time to the first `content` frame, through the API and straight from the upstream: with one
   // client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
@@ -93,11 +115,24 @@ async function main() {
         url: `${upstreamUrl}/v1/chat/stream`,
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ conversation_id: "conv_bench", message: question.message, history: [], sources: { agency_source_types: ["fha"] } }),
+        body: JSON.stringify({
+          conversation_id: "conv_bench",
+          message: question.message,
+          history: [],
+          sources: { agency_source_types: ["fha"] },
+        }),
         until: "first-content",
         connections,
       }),
-    api: () => load({ url: `${api.url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }), until: "first-content", connections }),
+    api: () =>
+      load({
+        url: `${api.url}/v1/messages`,
+        method: "POST",
+        headers: json(streamKey),
+        body: JSON.stringify({ ...question, stream: true }),
+        until: "first-content",
+        connections,
+      }),
   });
   for (const connections of [1, CONNECTIONS]) {
     const direct = await firstContent(connections).direct();
@@ -121,7 +156,16 @@ async function main() {
   await sleep(IDLE_AFTER_LOAD_MS);
   const idleBeforeBurst = api.rss();
   await snapshot("after the load rounds");
-  const { result: burst, peak, idleAfter: idleAfterBurst } = await streamBurst(env, generator, { streams: STREAMS, streamSeconds: STREAM_SECONDS, key: burstKey, settleMs: IDLE_AFTER_LOAD_MS });
+  const {
+    result: burst,
+    peak,
+    idleAfter: idleAfterBurst,
+  } = await streamBurst(env, generator, {
+    streams: STREAMS,
+    streamSeconds: STREAM_SECONDS,
+    key: burstKey,
+    settleMs: IDLE_AFTER_LOAD_MS,
+  });
   await snapshot("after the burst");
   const perStream = (peak - idleBeforeBurst) / STREAMS / 1024;
   rows.push({
@@ -132,7 +176,14 @@ async function main() {
     target: "all complete",
     met: burst.complete === STREAMS,
   });
-  rows.push({ measure: "first `content` frame of the burst", value: latency(burst), bare: "", comparison: "", target: "≤ 500 ms p50", met: burst.p50 <= 500 });
+  rows.push({
+    measure: "first `content` frame of the burst",
+    value: latency(burst),
+    bare: "",
+    comparison: "",
+    target: "≤ 500 ms p50",
+    met: burst.p50 <= 500,
+  });
   rows.push({
     measure: "server RSS idle, at start",
     value: mib(idleAtStart),
@@ -171,13 +222,22 @@ async function main() {
 }
 
 /** Prints the table, then stops the generator and the environment. */
-async function report(rows: Row[], startedAt: Date, throughputs: ThroughputResult, env: BenchEnvironment): Promise<void> {
+async function report(
+  rows: Row[],
+  startedAt: Date,
+  throughputs: ThroughputResult,
+  env: BenchEnvironment,
+): Promise<void> {
   console.log(`\nBenchmark of ${startedAt.toISOString().slice(0, 10)} on ${machine(env.databaseLabel)}`);
   console.log(
     `(${SECONDS} s rounds, ${CONNECTIONS} connections, each throughput figure the median of ${ROUNDS} alternated rounds; load generator in a process of its own: autocannon, Node's http client where stream frames are timed; the server and the bare handler each in a process of its own)`,
   );
   const ceiling = `Load generator's ceiling (the bare node:http handler): ${Math.round(throughputs.ceiling).toLocaleString("en-US")} req/s`;
-  console.log(throughputs.capped ? `**${ceiling}, below 25,000 req/s: the throughput figures below are capped by the load generator, not by the servers.**\n` : `${ceiling}.\n`);
+  console.log(
+    throughputs.capped
+      ? `**${ceiling}, below 25,000 req/s: the throughput figures below are capped by the load generator, not by the servers.**\n`
+      : `${ceiling}.\n`,
+  );
   console.log(markdown(rows));
   await generator.stop();
   await env.stop();
@@ -189,8 +249,18 @@ async function report(rows: Row[], startedAt: Date, throughputs: ThroughputResul
  * first frames must come within a second (p50). `idleBefore` is the RSS the burst starts from,
  * the settled RSS after the first burst.
  */
-async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: number, snapshot: (label: string) => Promise<unknown>): Promise<Row[]> {
-  const { result, peak, idleAfter } = await streamBurst(env, generator, { streams: BIG_STREAMS, streamSeconds: STREAM_SECONDS, key, settleMs: IDLE_AFTER_LOAD_MS });
+async function bigBurstRows(
+  env: BenchEnvironment,
+  key: string,
+  idleBefore: number,
+  snapshot: (label: string) => Promise<unknown>,
+): Promise<Row[]> {
+  const { result, peak, idleAfter } = await streamBurst(env, generator, {
+    streams: BIG_STREAMS,
+    streamSeconds: STREAM_SECONDS,
+    key,
+    settleMs: IDLE_AFTER_LOAD_MS,
+  });
   await snapshot(`after the ${BIG_STREAMS}-stream burst`);
   const perStream = (peak - idleBefore) / BIG_STREAMS / 1024;
   const label = `${BIG_STREAMS.toLocaleString("en-US")} concurrent streams`;
@@ -203,7 +273,14 @@ async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: numb
       target: "all complete",
       met: result.complete === BIG_STREAMS,
     },
-    { measure: `first \`content\` frame of the ${label}`, value: latency(result), bare: "", comparison: "", target: "≤ 1 s p50", met: result.p50 <= 1000 },
+    {
+      measure: `first \`content\` frame of the ${label}`,
+      value: latency(result),
+      bare: "",
+      comparison: "",
+      target: "≤ 1 s p50",
+      met: result.p50 <= 1000,
+    },
     {
       measure: `server RSS peak during the ${label}`,
       value: mib(peak),
@@ -224,10 +301,19 @@ async function bigBurstRows(env: BenchEnvironment, key: string, idleBefore: numb
 }
 
 /** How the streams were answered and ended, when not all cleanly (a status or the connection's error code; the last terminal frame). */
-const otherAnswers = (burst: BurstResult) => (burst.complete === burst.requests ? "" : `; answers: ${JSON.stringify(burst.answers)}; last terminal frame: ${JSON.stringify(burst.endings)}`);
+const otherAnswers = (burst: BurstResult) =>
+  burst.complete === burst.requests
+    ? ""
+    : `; answers: ${JSON.stringify(burst.answers)}; last terminal frame: ${JSON.stringify(burst.endings)}`;
 
 /** GET …/users?limit=100 over USERS users, unfiltered and filtered, beside the bare handler at one connection. */
-async function directoryRows(db: Database, apiUrl: string, key: string, integrationId: string, bareUrl: string): Promise<Row[]> {
+async function directoryRows(
+  db: Database,
+  apiUrl: string,
+  key: string,
+  integrationId: string,
+  bareUrl: string,
+): Promise<Row[]> {
   const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
   const base = `${apiUrl}/v1/integrations/bench-list`;
   const seeded = performance.now();
@@ -247,16 +333,29 @@ async function directoryRows(db: Database, apiUrl: string, key: string, integrat
   const label = `${USERS.toLocaleString("en-US")} users, 1 connection`;
   return [
     rowOf(`list 100 users (${label})`, await load({ ...one, url: `${base}/users?limit=100` })),
-    rowOf(`list 100 users, team filter (${label})`, await load({ ...one, url: `${base}/users?limit=100&team_external_id=${teamExternalIds[0]}` })),
-    rowOf(`list 100 users, partial id filter (${label})`, await load({ ...one, url: `${base}/users?limit=100&q=user-01` })),
+    rowOf(
+      `list 100 users, team filter (${label})`,
+      await load({ ...one, url: `${base}/users?limit=100&team_external_id=${teamExternalIds[0]}` }),
+    ),
+    rowOf(
+      `list 100 users, partial id filter (${label})`,
+      await load({ ...one, url: `${base}/users?limit=100&q=user-01` }),
+    ),
   ];
 }
 
 /** POST …/user-imports of IMPORT_USERS users, timed from the request until the job reads `completed`. */
 async function importRow(apiUrl: string, key: string): Promise<Row> {
-  const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Idempotency-Key": `bench-${Date.now()}` };
+  const headers = {
+    Authorization: `Bearer ${key}`,
+    "Content-Type": "application/json",
+    "Idempotency-Key": `bench-${Date.now()}`,
+  };
   const base = `${apiUrl}/v1/integrations/bench-import`;
-  const users = Array.from({ length: IMPORT_USERS }, (_, i) => ({ external_user_id: `imp-${i}`, email: `imp${i}@bench.test` }));
+  const users = Array.from({ length: IMPORT_USERS }, (_, i) => ({
+    external_user_id: `imp-${i}`,
+    email: `imp${i}@bench.test`,
+  }));
   const started = performance.now();
   const accepted = await fetch(`${base}/user-imports`, { method: "POST", headers, body: JSON.stringify({ users }) });
   const body = (await accepted.json()) as { import?: { job_id: string } };
@@ -264,7 +363,9 @@ async function importRow(apiUrl: string, key: string): Promise<Row> {
   let status = "queued";
   while (!["completed", "failed"].includes(status) && performance.now() - started < 300_000) {
     await sleep(50);
-    const polled = (await (await fetch(`${base}/user-imports/${body.import.job_id}`, { headers })).json()) as { import: { status: string } };
+    const polled = (await (await fetch(`${base}/user-imports/${body.import.job_id}`, { headers })).json()) as {
+      import: { status: string };
+    };
     status = polled.import.status;
   }
   const seconds = (performance.now() - started) / 1000;

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+
 import { cpuSeconds, residentBytes } from "./process-tree";
 
 /**
@@ -42,15 +43,28 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
-export async function startChildServer(entry: "main" | "bare-server", env: Record<string, string>, options: ChildServerOptions = {}): Promise<ChildServer> {
+export async function startChildServer(
+  entry: "main" | "bare-server",
+  env: Record<string, string>,
+  options: ChildServerOptions = {},
+): Promise<ChildServer> {
   const port = await freePort();
   // The service starts as it does in production (its flags come with it); the bare handler with no flags.
   const nodeOptions = options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [];
-  const [command, args] = entry === "main" ? [RUN_SERVER, nodeOptions] : [process.execPath, [...nodeOptions, path.join(DIST, `${entry}.js`)]];
+  const [command, args] =
+    entry === "main" ? [RUN_SERVER, nodeOptions] : [process.execPath, [...nodeOptions, path.join(DIST, `${entry}.js`)]];
   const workers = entry === "main" && options.workers !== undefined ? { WORKERS: String(options.workers) } : {};
   const child = spawn(command, args, {
     // Only what the bench means to set: nothing of the caller's own configuration leaks in.
-    env: { NODE_ENV: "production", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, ...workers, PORT: String(port), HOST: "127.0.0.1" },
+    env: {
+      NODE_ENV: "production",
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      ...env,
+      ...workers,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    },
     cwd: options.heapSnapshotDir ?? process.cwd(),
     stdio: ["ignore", "ignore", "inherit"],
   });

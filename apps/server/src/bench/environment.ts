@@ -4,13 +4,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type Database, migrateDatabase, openDatabase, startEmbeddedPostgres } from "@mga/core/db";
+
+import { migrateDatabase, openDatabase, startEmbeddedPostgres, type Database } from "@mga/core/db";
 import { createApiKey, MAX_RATE_LIMIT_PER_MINUTE, type Scope } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { serverSecrets } from "@mga/core/secrets";
 import { configureTenant } from "@mga/core/tenants";
+
 import { benchUpstream, type UpstreamPace } from "./bench-upstream";
-import { type ChildServer, type ChildServerOptions, startChildServer } from "./child-server";
+import { startChildServer, type ChildServer, type ChildServerOptions } from "./child-server";
 import { cpuSeconds } from "./process-tree";
 
 /** What every measured run stands on: a database, one organization, the upstream stand-in, the server and a bare handler. */
@@ -39,14 +41,20 @@ export const CHAT_SCOPES: Scope[] = ["chat:read", "chat:write", "sources:read"];
  * `dist/main.js` in a child process (its RSS is its own), the bare handler in another. The
  * server gets DB_POOL_MAX, NODE_OPTIONS and MALLOC_ARENA_MAX when set, to compare settings.
  */
-export async function startBenchEnvironment(options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> = {}): Promise<BenchEnvironment> {
+export async function startBenchEnvironment(
+  options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> = {},
+): Promise<BenchEnvironment> {
   let dir: string | undefined;
   let url = process.env.DATABASE_URL;
   let stopDb = async () => {};
   if (!url) {
     dir = mkdtempSync(path.join(os.tmpdir(), "mga-bench-"));
     chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg"), database: "bench", persistent: false });
+    const cluster = await startEmbeddedPostgres({
+      dataDir: path.join(dir, "pg"),
+      database: "bench",
+      persistent: false,
+    });
     url = cluster.url;
     stopDb = () => cluster.stop();
   }
@@ -54,7 +62,10 @@ export async function startBenchEnvironment(options: Pick<ChildServerOptions, "h
   const secretKey = randomBytes(32).toString("base64url");
   const db = openDatabase(url, { secrets: serverSecrets(secretKey), maxConnections: 4 });
   const org = await createOrganization(db, { name: "Bench Lending" });
-  await configureTenant(db, { organizationId: org.id, config: { clientName: "Bench", enabledSources: ["fha"], baseSources: ["fha"] } });
+  await configureTenant(db, {
+    organizationId: org.id,
+    config: { clientName: "Bench", enabledSources: ["fha"], baseSources: ["fha"] },
+  });
 
   const upstream = benchUpstream();
   const upstreamUrl = await listen(upstream.server);
@@ -76,7 +87,15 @@ export async function startBenchEnvironment(options: Pick<ChildServerOptions, "h
   return {
     db,
     organizationId: org.id,
-    newKey: async (scopes) => (await createApiKey(db, { organizationId: org.id, name: "bench", scopes, rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE })).plaintext,
+    newKey: async (scopes) =>
+      (
+        await createApiKey(db, {
+          organizationId: org.id,
+          name: "bench",
+          scopes,
+          rateLimitPerMinute: MAX_RATE_LIMIT_PER_MINUTE,
+        })
+      ).plaintext,
     upstreamUrl,
     setUpstreamPace: upstream.setPace,
     api,
@@ -101,7 +120,8 @@ export async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const passedOn = (names: string[]) => Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+const passedOn = (names: string[]) =>
+  Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 /** The postmaster's pid, the first line of its data directory's postmaster.pid (0 when not running). */
 function postmasterPid(dataDir: string): number {

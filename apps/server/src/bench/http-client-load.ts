@@ -1,7 +1,8 @@
 import { Agent, request } from "node:http";
+
 import type { BurstJob, BurstResult, RequestsJob } from "./load-jobs";
-import { percentiles, type Stats } from "./stats";
 import { frameTypes } from "./sse-frames";
+import { percentiles, type Stats } from "./stats";
 
 /**
  * The `requests` and `burst` jobs (load-jobs.ts), on Node's own http client: it reads each
@@ -12,7 +13,11 @@ import { frameTypes } from "./sse-frames";
 /** What ends an API answer stream (spec 6.1), or an upstream's answer. */
 const TERMINAL = new Set(["public_api_complete", "error"]);
 
-function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms: number) => void): Promise<{ status: number; frames: string[]; ms: number; error?: string }> {
+function exchange(
+  job: RequestsJob | BurstJob,
+  agent: Agent,
+  onFirstContent: (ms: number) => void,
+): Promise<{ status: number; frames: string[]; ms: number; error?: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(job.url, { method: job.method, headers: job.headers, agent }, (res) => {
@@ -26,10 +31,16 @@ function exchange(job: RequestsJob | BurstJob, agent: Agent, onFirstContent: (ms
           onFirstContent(performance.now() - started);
         }
       });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, frames: frameTypes(text), ms: performance.now() - started }));
-      res.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, frames: frameTypes(text), ms: performance.now() - started }),
+      );
+      res.on("error", (error: NodeJS.ErrnoException) =>
+        resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }),
+      );
     });
-    req.on("error", (error: NodeJS.ErrnoException) => resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }));
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      resolve({ status: 0, frames: [], ms: 0, error: error.code ?? error.message }),
+    );
     req.end(job.body);
   });
 }
@@ -74,11 +85,22 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
       answers[answer] = (answers[answer] ?? 0) + 1;
       const ending = terminal.at(-1) ?? "none";
       endings[ending] = (endings[ending] ?? 0) + 1;
-      if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete") complete += 1;
+      if (result.status === 200 && terminal.length === 1 && result.frames.at(-1) === "public_api_complete")
+        complete += 1;
       else errors += 1;
     }),
   );
   const durationMs = performance.now() - began;
   agent.destroy();
-  return { requests: job.streams, errors, rps: job.streams / (durationMs / 1000), ...percentiles(firstContent), complete, terminalFrames, answers, endings, durationMs };
+  return {
+    requests: job.streams,
+    errors,
+    rps: job.streams / (durationMs / 1000),
+    ...percentiles(firstContent),
+    complete,
+    terminalFrames,
+    answers,
+    endings,
+    durationMs,
+  };
 }

@@ -16,10 +16,18 @@ let queue = Promise.resolve();
 process.on("message", ({ id, job }: GeneratorRequest) => {
   queue = queue.then(async () => {
     try {
-      const result = job.kind === "throughput" ? await runThroughput(job) : job.kind === "burst" ? await runBurst(job) : await runRequests(job);
+      const result =
+        job.kind === "throughput"
+          ? await runThroughput(job)
+          : job.kind === "burst"
+            ? await runBurst(job)
+            : await runRequests(job);
       process.send?.({ id, result } satisfies GeneratorAnswer);
     } catch (error) {
-      process.send?.({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies GeneratorAnswer);
+      process.send?.({
+        id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies GeneratorAnswer);
     }
   });
 });

@@ -1,13 +1,17 @@
-import { type ChildProcess, fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+
 import type { GeneratorAnswer, GeneratorRequest } from "./load-generator";
 import type { LoadJob, LoadResult } from "./load-jobs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The built generator: beside this module in dist/, or dist/'s when this runs from the sources (tests). */
-const GENERATOR = [path.join(HERE, "load-generator.js"), path.join(HERE, "../../dist/load-generator.js")].find((file) => existsSync(file)) ?? path.join(HERE, "load-generator.js");
+const GENERATOR =
+  [path.join(HERE, "load-generator.js"), path.join(HERE, "../../dist/load-generator.js")].find((file) =>
+    existsSync(file),
+  ) ?? path.join(HERE, "load-generator.js");
 
 /** A load generator process (load-generator.ts): runs the jobs it is given one after another. */
 export interface LoadGenerator {

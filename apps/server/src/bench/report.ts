@@ -1,4 +1,5 @@
 import os from "node:os";
+
 import type { Stats } from "./stats";
 
 /** One line of the results table: what was measured, beside the bare handler, against its target. */
@@ -14,8 +15,10 @@ export interface Row {
 
 const ms = (value: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
-export const throughput = (s: Stats) => `${Math.round(s.rps).toLocaleString("en-US")} req/s, p50 ${ms(s.p50)}, p99 ${ms(s.p99)}${s.errors ? `, ${s.errors} errors` : ""}`;
-export const latency = (s: Stats, high: "p95" | "p99" = "p99") => `p50 ${ms(s.p50)}, ${high} ${ms(s[high])}${s.errors ? `, ${s.errors} errors` : ""}`;
+export const throughput = (s: Stats) =>
+  `${Math.round(s.rps).toLocaleString("en-US")} req/s, p50 ${ms(s.p50)}, p99 ${ms(s.p99)}${s.errors ? `, ${s.errors} errors` : ""}`;
+export const latency = (s: Stats, high: "p95" | "p99" = "p99") =>
+  `p50 ${ms(s.p50)}, ${high} ${ms(s[high])}${s.errors ? `, ${s.errors} errors` : ""}`;
 export const difference = (a: number, b: number) => `${a - b >= 0 ? "+" : ""}${(a - b).toFixed(2)} ms`;
 
 /** The machine the numbers come from: they only mean something beside it. */
@@ -26,7 +29,10 @@ export function machine(database: string): string {
 
 /** The results as a Markdown table (readable in a terminal too), ready to paste into the README. */
 export function markdown(rows: readonly Row[]): string {
-  const lines = ["| measure | value | bare node:http, same run | vs bare | target | met |", "|---|---|---|---|---|---|"];
+  const lines = [
+    "| measure | value | bare node:http, same run | vs bare | target | met |",
+    "|---|---|---|---|---|---|",
+  ];
   for (const row of rows) {
     const met = row.met === undefined ? "" : row.met ? "yes" : "**no**";
     lines.push(`| ${row.measure} | ${row.value} | ${row.bare} | ${row.comparison} | ${row.target} | ${met} |`);

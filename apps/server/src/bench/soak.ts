@@ -17,7 +17,11 @@ const MINUTE_SECONDS = knob("SOAK_MINUTE_SECONDS", 60);
 
 async function main() {
   const env = await startBenchEnvironment();
-  const [meKey, messageKey, streamKey] = await Promise.all([env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES), env.newKey(CHAT_SCOPES)]);
+  const [meKey, messageKey, streamKey] = await Promise.all([
+    env.newKey(CHAT_SCOPES),
+    env.newKey(CHAT_SCOPES),
+    env.newKey(CHAT_SCOPES),
+  ]);
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
   const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "soak" } };
   // Each kind's clients in a load generator process of their own (load-generator.ts), side by side.
@@ -32,9 +36,26 @@ async function main() {
   for (let minute = 1; minute <= MINUTES; minute += 1) {
     const peakOf = env.api.samplePeak();
     const [me, messages, streams] = await Promise.all([
-      generators.me.run({ ...round, url: `${url}/v1/me`, method: "GET", headers: { Authorization: `Bearer ${meKey}` } }),
-      generators.messages.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(messageKey), body: JSON.stringify(question) }),
-      generators.streams.run({ ...round, url: `${url}/v1/messages`, method: "POST", headers: json(streamKey), body: JSON.stringify({ ...question, stream: true }) }),
+      generators.me.run({
+        ...round,
+        url: `${url}/v1/me`,
+        method: "GET",
+        headers: { Authorization: `Bearer ${meKey}` },
+      }),
+      generators.messages.run({
+        ...round,
+        url: `${url}/v1/messages`,
+        method: "POST",
+        headers: json(messageKey),
+        body: JSON.stringify(question),
+      }),
+      generators.streams.run({
+        ...round,
+        url: `${url}/v1/messages`,
+        method: "POST",
+        headers: json(streamKey),
+        body: JSON.stringify({ ...question, stream: true }),
+      }),
     ]);
     const peak = peakOf();
     const rss = env.api.rss();
@@ -60,7 +81,9 @@ async function main() {
     target: "within 20%",
     met: Math.abs(last - first) <= 0.2 * first,
   });
-  console.log(`\nSoak of ${new Date().toISOString().slice(0, 10)} on ${machine(env.databaseLabel)} (${MINUTES} × ${MINUTE_SECONDS} s)\n`);
+  console.log(
+    `\nSoak of ${new Date().toISOString().slice(0, 10)} on ${machine(env.databaseLabel)} (${MINUTES} × ${MINUTE_SECONDS} s)\n`,
+  );
   console.log(markdown(rows));
   await Promise.all(Object.values(generators).map((generator) => generator.stop()));
   await env.stop();

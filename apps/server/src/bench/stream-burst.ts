@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+
 import type { BenchEnvironment } from "./environment";
 import type { BurstResult } from "./load-jobs";
 import type { LoadGenerator } from "./load-process";
@@ -16,8 +17,16 @@ export interface BurstRun {
  * `streamSeconds`), each on its own connection, read to their ends by the load generator;
  * the server's RSS sampled meanwhile and read again `settleMs` after the last one ended.
  */
-export async function streamBurst(env: BenchEnvironment, generator: LoadGenerator, options: { streams: number; streamSeconds: number; key: string; settleMs: number }): Promise<BurstRun> {
-  const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" }, stream: true };
+export async function streamBurst(
+  env: BenchEnvironment,
+  generator: LoadGenerator,
+  options: { streams: number; streamSeconds: number; key: string; settleMs: number },
+): Promise<BurstRun> {
+  const question = {
+    message: "What is the minimum down payment for an FHA loan?",
+    user: { external_user_id: "bench" },
+    stream: true,
+  };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
   const peakOf = env.api.samplePeak();
   const result = await generator.run({

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type BenchEnvironment, CHAT_SCOPES } from "./environment";
+
+import { CHAT_SCOPES, type BenchEnvironment } from "./environment";
 import type { LoadGenerator } from "./load-process";
-import { type Row, throughput } from "./report";
+import { throughput, type Row } from "./report";
 import { medianRun, type Stats } from "./stats";
 
 /** Below this rate of the bare handler, the load generator and not the servers sets the pace. */
@@ -35,10 +36,22 @@ export interface ThroughputResult {
 export async function throughputRounds(
   env: BenchEnvironment,
   generator: LoadGenerator,
-  options: { seconds: number; connections: number; /** Waited after a service round before its CPU is read: the usage flush's delay. */ settleMs: number },
+  options: {
+    seconds: number;
+    connections: number;
+    /** Waited after a service round before its CPU is read: the usage flush's delay. */ settleMs: number;
+  },
 ): Promise<ThroughputResult> {
   const round = (url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) =>
-    generator.run({ kind: "throughput", url, method, headers, ...(body === undefined ? {} : { body }), seconds: options.seconds, connections: options.connections });
+    generator.run({
+      kind: "throughput",
+      url,
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+      seconds: options.seconds,
+      connections: options.connections,
+    });
   // The CPU a service round costs the server and the database, its off-path writes included (the
   // request log and usage are flushed within settleMs): per request, a figure that the rest of
   // the machine's load distorts far less than a rate, so two builds compare on it too.
@@ -52,30 +65,54 @@ export async function throughputRounds(
     return {
       ...stats,
       serverCpuUs: perRequest(env.api.cpuSeconds() - server),
-      databaseCpuUs: database === undefined || databaseAfter === undefined ? undefined : perRequest(databaseAfter - database),
+      databaseCpuUs:
+        database === undefined || databaseAfter === undefined ? undefined : perRequest(databaseAfter - database),
     };
   };
-  const question = JSON.stringify({ message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "bench" } });
+  const question = JSON.stringify({
+    message: "What is the minimum down payment for an FHA loan?",
+    user: { external_user_id: "bench" },
+  });
   const runs: { bare: Stats[]; me: CostedStats[]; messages: CostedStats[] } = { bare: [], me: [], messages: [] };
   // One round of each, not counted: the first seconds of a process are its JIT compiling the
   // path (a cold first round ran at half the rate of the next two), not its steady state.
   await round(`${env.bare.url}/`, "GET", {});
   await round(`${env.api.url}/v1/me`, "GET", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}` });
-  await round(`${env.api.url}/v1/messages`, "POST", { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}`, "Content-Type": "application/json" }, question);
+  await round(
+    `${env.api.url}/v1/messages`,
+    "POST",
+    { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}`, "Content-Type": "application/json" },
+    question,
+  );
   console.error("throughput warm-up done (one round of each, not counted)");
   for (let n = 1; n <= ROUNDS; n += 1) {
     runs.bare.push(await round(`${env.bare.url}/`, "GET", {}));
     const meKey = await env.newKey(CHAT_SCOPES);
     runs.me.push(await costed(() => round(`${env.api.url}/v1/me`, "GET", { Authorization: `Bearer ${meKey}` })));
     const messagesKey = await env.newKey(CHAT_SCOPES);
-    runs.messages.push(await costed(() => round(`${env.api.url}/v1/messages`, "POST", { Authorization: `Bearer ${messagesKey}`, "Content-Type": "application/json" }, question)));
-    console.error(`throughput round ${n} of ${ROUNDS}: bare ${rate(runs.bare)}, GET /v1/me ${rate(runs.me)}, POST /v1/messages ${rate(runs.messages)}`);
+    runs.messages.push(
+      await costed(() =>
+        round(
+          `${env.api.url}/v1/messages`,
+          "POST",
+          { Authorization: `Bearer ${messagesKey}`, "Content-Type": "application/json" },
+          question,
+        ),
+      ),
+    );
+    console.error(
+      `throughput round ${n} of ${ROUNDS}: bare ${rate(runs.bare)}, GET /v1/me ${rate(runs.me)}, POST /v1/messages ${rate(runs.messages)}`,
+    );
   }
   const baseline = medianRun(runs.bare);
   const ceiling = baseline.rps;
   const capped = ceiling < GENERATOR_CEILING_FLOOR;
   const ceilingLine = `load generator's ceiling: the bare node:http handler at ${Math.round(ceiling).toLocaleString("en-US")} req/s`;
-  console.error(capped ? `${ceilingLine}, below ${GENERATOR_CEILING_FLOOR.toLocaleString("en-US")} req/s: THE THROUGHPUT FIGURES ARE CAPPED BY THE LOAD GENERATOR, not by the servers` : ceilingLine);
+  console.error(
+    capped
+      ? `${ceilingLine}, below ${GENERATOR_CEILING_FLOOR.toLocaleString("en-US")} req/s: THE THROUGHPUT FIGURES ARE CAPPED BY THE LOAD GENERATOR, not by the servers`
+      : ceilingLine,
+  );
   return {
     ceiling,
     capped,

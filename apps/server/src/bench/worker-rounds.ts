@@ -1,7 +1,8 @@
 import os from "node:os";
-import { type BenchEnvironment, CHAT_SCOPES } from "./environment";
+
+import { CHAT_SCOPES, type BenchEnvironment } from "./environment";
 import type { LoadGenerator } from "./load-process";
-import { type Row, throughput } from "./report";
+import { throughput, type Row } from "./report";
 import { medianRun, type Stats } from "./stats";
 import { ROUNDS } from "./throughput-rounds";
 
@@ -14,7 +15,11 @@ const MORE_WORKERS = 2;
  * fresh key per round, each figure the median round. The load generator needs a core too, so on a
  * machine of two cores the second worker has at most what the generator leaves it.
  */
-export async function workerRounds(env: BenchEnvironment, generator: LoadGenerator, options: { seconds: number; connections: number }): Promise<Row[]> {
+export async function workerRounds(
+  env: BenchEnvironment,
+  generator: LoadGenerator,
+  options: { seconds: number; connections: number },
+): Promise<Row[]> {
   const round = async (url: string) =>
     generator.run({
       kind: "throughput",
@@ -32,7 +37,9 @@ export async function workerRounds(env: BenchEnvironment, generator: LoadGenerat
     for (let n = 1; n <= ROUNDS; n += 1) {
       runs.one.push(await round(env.api.url));
       runs.more.push(await round(clustered.url));
-      console.error(`workers round ${n} of ${ROUNDS}: 1 worker ${Math.round(runs.one.at(-1)?.rps ?? 0)} req/s, ${MORE_WORKERS} workers ${Math.round(runs.more.at(-1)?.rps ?? 0)} req/s`);
+      console.error(
+        `workers round ${n} of ${ROUNDS}: 1 worker ${Math.round(runs.one.at(-1)?.rps ?? 0)} req/s, ${MORE_WORKERS} workers ${Math.round(runs.more.at(-1)?.rps ?? 0)} req/s`,
+      );
     }
   } finally {
     await clustered.stop();
@@ -41,7 +48,13 @@ export async function workerRounds(env: BenchEnvironment, generator: LoadGenerat
   const more = medianRun(runs.more);
   const cores = os.availableParallelism();
   return [
-    { measure: `GET /v1/me, WORKERS=1 (the default; median of ${ROUNDS})`, value: throughput(one), bare: "", comparison: "1.00× of one worker", target: "" },
+    {
+      measure: `GET /v1/me, WORKERS=1 (the default; median of ${ROUNDS})`,
+      value: throughput(one),
+      bare: "",
+      comparison: "1.00× of one worker",
+      target: "",
+    },
     {
       measure: `GET /v1/me, WORKERS=${MORE_WORKERS} (median of ${ROUNDS}; ${cores} cores, the load generator on them too)`,
       value: throughput(more),

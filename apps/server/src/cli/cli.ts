@@ -1,8 +1,10 @@
 import { parseArgs } from "node:util";
+
 import { connect } from "@mga/core/db";
 import { isAppError } from "@mga/core/errors";
+
 import { loadEnv } from "../env";
-import { COMMANDS, type CommandName, commandByName } from "./commands";
+import { commandByName, COMMANDS, type CommandName } from "./commands";
 import { MissingFieldError, pickFields } from "./field-output";
 
 /**
@@ -18,7 +20,11 @@ async function main(argv: string[]): Promise<number> {
   const command = commandByName[name as CommandName];
   let flags: Record<string, string | boolean | string[] | undefined>;
   try {
-    flags = parseArgs({ args: rest, options: { ...command.options, json: { type: "boolean" }, field: { type: "string", multiple: true } }, strict: true }).values as typeof flags;
+    flags = parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: "boolean" }, field: { type: "string", multiple: true } },
+      strict: true,
+    }).values as typeof flags;
   } catch (error) {
     process.stderr.write(`${name}: ${(error as Error).message}\n${command.usage}\n`);
     return 2;
@@ -35,7 +41,12 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const env = loadEnv();
-  const connection = await connect({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, secretKey: env.SECRET_KEY, maxConnections: 2 });
+  const connection = await connect({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    secretKey: env.SECRET_KEY,
+    maxConnections: 2,
+  });
   const json = flags.json === true;
   try {
     const result = await command.run({ db: connection.db, url: connection.url }, flags);

@@ -13,7 +13,10 @@ function valueAt(result: unknown, fieldPath: string): unknown {
   let value = result;
   for (const part of fieldPath.split(".")) {
     // Own properties only: a path never reaches a prototype's members (`constructor`, `length`…).
-    value = value !== null && typeof value === "object" && Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
+    value =
+      value !== null && typeof value === "object" && Object.hasOwn(value, part)
+        ? (value as Record<string, unknown>)[part]
+        : undefined;
   }
   return value;
 }

@@ -19,7 +19,8 @@ interface MetricsResponse {
   error?: string;
 }
 
-const isMessage = <T extends { type: string }>(message: unknown, type: T["type"]): message is T => typeof message === "object" && message !== null && (message as { type?: unknown }).type === type;
+const isMessage = <T extends { type: string }>(message: unknown, type: T["type"]): message is T =>
+  typeof message === "object" && message !== null && (message as { type?: unknown }).type === type;
 
 /** In the primary: answers the workers' requests for the cluster's metrics. */
 export function serveClusterMetrics(): void {
@@ -28,7 +29,8 @@ export function serveClusterMetrics(): void {
     if (!isMessage<MetricsRequest>(message, "mga:metrics-request")) return;
     const reply = (response: Omit<MetricsResponse, "type" | "id">) => {
       // A worker gone meanwhile needs no answer.
-      if (worker.isConnected()) worker.send({ type: "mga:metrics-response", id: message.id, ...response } satisfies MetricsResponse);
+      if (worker.isConnected())
+        worker.send({ type: "mga:metrics-response", id: message.id, ...response } satisfies MetricsResponse);
     };
     aggregator.clusterMetrics().then(
       (text) => reply({ text }),

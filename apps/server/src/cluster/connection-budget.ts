@@ -15,7 +15,11 @@ const HEADROOM = 10;
  * Refuses a WORKERS × DB_POOL_MAX that the database cannot serve at peak (the embedded one
  * allows 200 connections): at start, with the numbers, rather than "too many clients" under load.
  */
-export function connectionBudgetProblem(options: { workers: number; dbPoolMax: number; maxConnections: number }): string | undefined {
+export function connectionBudgetProblem(options: {
+  workers: number;
+  dbPoolMax: number;
+  maxConnections: number;
+}): string | undefined {
   const needed = options.workers * connectionsPerWorker(options.dbPoolMax) + HEADROOM;
   if (needed <= options.maxConnections) return undefined;
   const fitting = Math.floor((options.maxConnections - HEADROOM) / connectionsPerWorker(options.dbPoolMax));

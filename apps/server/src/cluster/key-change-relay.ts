@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+
 import type { KeyCache, KeyChange } from "@mga/core/keys";
 
 /*
@@ -26,7 +27,8 @@ interface AppliedMessage {
   id: number;
 }
 
-const isMessage = <T extends { type: string }>(message: unknown, type: T["type"]): message is T => typeof message === "object" && message !== null && (message as { type?: unknown }).type === type;
+const isMessage = <T extends { type: string }>(message: unknown, type: T["type"]): message is T =>
+  typeof message === "object" && message !== null && (message as { type?: unknown }).type === type;
 
 /** In the primary: relays each worker's key changes to every other worker, and answers it once they have applied them. */
 export function relayKeyChanges(): void {
@@ -38,7 +40,9 @@ export function relayKeyChanges(): void {
       return;
     }
     if (!isMessage<ChangeMessage>(message, "mga:key-change")) return;
-    const siblings = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined && worker !== from && worker.isConnected());
+    const siblings = Object.values(cluster.workers ?? {}).filter(
+      (worker) => worker !== undefined && worker !== from && worker.isConnected(),
+    );
     const applied = siblings.map((worker) => {
       const id = nextRelay++;
       return new Promise<void>((resolve) => {

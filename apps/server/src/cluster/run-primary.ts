@@ -1,4 +1,5 @@
 import { connect } from "@mga/core/db";
+
 import type { Env } from "../env";
 import { createLogger } from "../log";
 import { startBanner } from "../start-banner";
@@ -26,7 +27,11 @@ export async function runPrimary(env: Env): Promise<void> {
     handlesSignals: true,
   });
   const { rows } = await connection.db.sql.query<{ max_connections: string }>("SHOW max_connections");
-  const problem = connectionBudgetProblem({ workers: env.WORKERS, dbPoolMax: env.DB_POOL_MAX, maxConnections: Number(rows[0]?.max_connections) });
+  const problem = connectionBudgetProblem({
+    workers: env.WORKERS,
+    dbPoolMax: env.DB_POOL_MAX,
+    maxConnections: Number(rows[0]?.max_connections),
+  });
   if (problem) {
     await connection.close();
     throw new Error(problem);

@@ -9,5 +9,7 @@ export function workerListening(baseUrl: string): WorkerListening {
 }
 
 export function isWorkerListening(message: unknown): message is WorkerListening {
-  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "mga:worker-listening";
+  return (
+    typeof message === "object" && message !== null && (message as { type?: unknown }).type === "mga:worker-listening"
+  );
 }

@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+
 import type { Logger } from "../log";
 import { nextRestart } from "./restart-backoff";
 import { isWorkerListening } from "./worker-messages";
@@ -26,7 +27,13 @@ interface Slot {
 
 export function superviseWorkers(options: { count: number; logger: Logger }): WorkerSupervisor {
   const { logger } = options;
-  const slots: Slot[] = Array.from({ length: options.count }, () => ({ worker: undefined, startedAt: 0, youngDeaths: 0, listened: false, restart: undefined }));
+  const slots: Slot[] = Array.from({ length: options.count }, () => ({
+    worker: undefined,
+    startedAt: 0,
+    youngDeaths: 0,
+    listened: false,
+    restart: undefined,
+  }));
   let starting = true;
   let stopping = false;
   let clean = true;
@@ -64,7 +71,12 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Wo
     slot.worker = undefined;
     // What the exit code reports is the drain: a worker that died earlier was replaced.
     if (stopping && code !== 0) clean = false;
-    logger[stopping ? "info" : "error"]("worker exited", { worker_id: worker.id, worker_pid: worker.process.pid, code, signal });
+    logger[stopping ? "info" : "error"]("worker exited", {
+      worker_id: worker.id,
+      worker_pid: worker.process.pid,
+      code,
+      signal,
+    });
     if (stopping) {
       if (slots.every((each) => each.worker === undefined)) allExited();
       return;
@@ -95,7 +107,10 @@ export function superviseWorkers(options: { count: number; logger: Logger }): Wo
       const deadline = setTimeout(() => {
         for (const slot of slots) {
           if (!slot.worker) continue;
-          logger.error("worker still draining at the deadline: killed", { worker_id: slot.worker.id, worker_pid: slot.worker.process.pid });
+          logger.error("worker still draining at the deadline: killed", {
+            worker_id: slot.worker.id,
+            worker_pid: slot.worker.process.pid,
+          });
           slot.worker.process.kill("SIGKILL");
         }
       }, deadlineMs);

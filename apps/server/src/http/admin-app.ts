@@ -1,14 +1,24 @@
 import type { ServerResponse } from "node:http";
-import { adminRouter, type ApiDeps, type ApiRequest, createContextFactory, toApiError, trpcErrorShape, writeErrorResponse } from "@mga/api";
-import { AppError } from "@mga/core/errors";
 import { nodeHTTPRequestHandler } from "@trpc/server/adapters/node-http";
+
+import {
+  adminRouter,
+  createContextFactory,
+  toApiError,
+  trpcErrorShape,
+  writeErrorResponse,
+  type ApiDeps,
+  type ApiRequest,
+} from "@mga/api";
+import { AppError } from "@mga/core/errors";
+
 import type { Logger } from "../log";
-import type { IsTrustedProxy } from "./client-address";
-import { HEALTH_PATHS, healthRoutes, metricsRoute } from "../ops/ops-routes";
 import type { Ops } from "../ops/ops";
+import { HEALTH_PATHS, healthRoutes, metricsRoute } from "../ops/ops-routes";
 import { requestTelemetry } from "../ops/request-telemetry";
-import { logFailure, requestPipeline } from "./request-pipeline";
+import type { IsTrustedProxy } from "./client-address";
 import { MAX_BODY_BYTES, parseJsonInput } from "./request-input";
+import { logFailure, requestPipeline } from "./request-pipeline";
 import { routeTable } from "./route-table";
 
 const TRPC = "/trpc/";
@@ -26,12 +36,17 @@ const TRPC = "/trpc/";
  * refusal under /trpc, including those made before tRPC runs (a bad input, a method), is in
  * tRPC's error shape, which is what the console's client reads.
  */
-export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy; isDraining?: () => boolean; ops: Ops }) {
+export function createAdminApp(
+  options: ApiDeps & { logger: Logger; trustedProxy?: IsTrustedProxy; isDraining?: () => boolean; ops: Ops },
+) {
   const createContext = createContextFactory(options);
   const trustedProxy = options.trustedProxy ?? (() => false);
   const consoleKey = options.db.secrets.macKey("console-forwarding");
   // /metrics here only: the public port never tells the world its traffic (docs/decisions.md, "Metrics").
-  const routes = routeTable([...healthRoutes(options.ops.readiness), metricsRoute(options.ops.metrics, options.ops.exposition)]);
+  const routes = routeTable([
+    ...healthRoutes(options.ops.readiness),
+    metricsRoute(options.ops.metrics, options.ops.exposition),
+  ]);
   // At run time tRPC keeps every procedure by its dotted path here (its type shows the nested record).
   const procedures = adminRouter._def.procedures as unknown as Record<string, { _def: { type: string } } | undefined>;
   const procedureOf = (path: string) => {
@@ -59,7 +74,9 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
         const path = (req.url ?? "/").split("?")[0] ?? "/";
         if (!path.startsWith(TRPC)) return writeErrorResponse(res, req.requestId ?? "", error);
         const mapped = toApiError(error);
-        const body = JSON.stringify({ error: trpcErrorShape(error, { requestId: req.requestId ?? "", path: path.slice(TRPC.length) }) });
+        const body = JSON.stringify({
+          error: trpcErrorShape(error, { requestId: req.requestId ?? "", path: path.slice(TRPC.length) }),
+        });
         res.statusCode = mapped.status;
         for (const [name, value] of Object.entries(mapped.headers)) res.setHeader(name, value);
         res.setHeader("Content-Type", "application/json");
@@ -71,7 +88,8 @@ export function createAdminApp(options: ApiDeps & { logger: Logger; trustedProxy
       if (await routes.dispatch(req, res, path)) return true;
       if (!path.startsWith(TRPC)) return false;
       // Batching is off: ten sign-ins in one request would be counted as one attempt.
-      if (path.includes(",")) throw new AppError("invalid_request", "batched calls are not accepted; send one procedure per request");
+      if (path.includes(","))
+        throw new AppError("invalid_request", "batched calls are not accepted; send one procedure per request");
       if (!procedureOf(path)) throw new AppError("not_found", "no such route");
       // A query's input travels as JSON in the URL: the same checks as a body.
       const input = new URL(req.url ?? "/", "http://admin").searchParams.get("input");

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { BlockList, isIP } from "node:net";
+
 import { sameSecret } from "@mga/core/ids";
 
 /**
@@ -42,11 +43,20 @@ const CONSOLE_FORWARDED_FOR = "x-console-forwarded-for";
 const CONSOLE_SIGNATURE_SECONDS = 30;
 
 /** The address the console signed, or undefined for anything else (absent, malformed, tampered with, too old, another key). */
-export function consoleVisitorOf(header: string | string[] | undefined, key: Buffer, now = Date.now()): string | undefined {
+export function consoleVisitorOf(
+  header: string | string[] | undefined,
+  key: Buffer,
+  now = Date.now(),
+): string | undefined {
   const parts = typeof header === "string" ? header.split(";") : [];
   if (parts.length !== 3) return undefined;
   const [address = "", seconds = "", mac = ""] = parts;
-  if (!isIP(address) || !/^\d{1,12}$/.test(seconds) || Math.abs(now / 1000 - Number(seconds)) > CONSOLE_SIGNATURE_SECONDS) return undefined;
+  if (
+    !isIP(address) ||
+    !/^\d{1,12}$/.test(seconds) ||
+    Math.abs(now / 1000 - Number(seconds)) > CONSOLE_SIGNATURE_SECONDS
+  )
+    return undefined;
   const expected = createHmac("sha256", key).update(`${address};${seconds}`).digest("base64url");
   return sameSecret(mac, expected) ? address : undefined;
 }

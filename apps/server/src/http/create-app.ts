@@ -1,13 +1,25 @@
 import type { ServerResponse } from "node:http";
-import { type ApiDeps, type ApiRequest, buildOpenApiDocument, createRestHandler, createStreamHandler, LICENSE_PATH, LICENSE_TEXT, restMethodsOf, restRouteOf } from "@mga/api";
+
+import {
+  buildOpenApiDocument,
+  createRestHandler,
+  createStreamHandler,
+  LICENSE_PATH,
+  LICENSE_TEXT,
+  restMethodsOf,
+  restRouteOf,
+  type ApiDeps,
+  type ApiRequest,
+} from "@mga/api";
+
 import type { Logger } from "../log";
-import { HEALTH_PATHS, healthRoutes } from "../ops/ops-routes";
 import type { Ops } from "../ops/ops";
+import { HEALTH_PATHS, healthRoutes } from "../ops/ops-routes";
 import { requestTelemetry } from "../ops/request-telemetry";
-import { embedRoutes } from "./embed/embed-routes";
 import type { IsTrustedProxy } from "./client-address";
-import { logFailure, requestPipeline } from "./request-pipeline";
+import { embedRoutes } from "./embed/embed-routes";
 import { recordApiRequest } from "./record-api-request";
+import { logFailure, requestPipeline } from "./request-pipeline";
 import { routeTable } from "./route-table";
 import { siteRoutes } from "./site/site-routes";
 
@@ -50,12 +62,27 @@ export function createApp(options: AppOptions) {
   });
   // A stream that fails after its first frame ends with the terminal error frame; what is worth logging is logged here.
   const onStreamError = (error: unknown, req: ApiRequest) =>
-    logger.error("stream failed", { request_id: req.requestId, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
+    logger.error("stream failed", {
+      request_id: req.requestId,
+      error:
+        error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error),
+    });
   const streamOptions = { keepAliveMs: options.sseKeepAliveMs, onError: onStreamError, observer: options.observer };
   const stream = createStreamHandler({ ...options, ...streamOptions });
   let openApiJson: string | undefined;
-  const embedDeps = { db, upstream, ...streamOptions, appUrl: options.appUrl, siteLoginUrl: options.siteLoginUrl ?? "/site/login" };
-  const siteDeps = { db, callbackSecret: options.siteCallbackSecret, queue: options.queue, directory: options.directory };
+  const embedDeps = {
+    db,
+    upstream,
+    ...streamOptions,
+    appUrl: options.appUrl,
+    siteLoginUrl: options.siteLoginUrl ?? "/site/login",
+  };
+  const siteDeps = {
+    db,
+    callbackSecret: options.siteCallbackSecret,
+    queue: options.queue,
+    directory: options.directory,
+  };
   const routes = routeTable([
     {
       method: "GET",

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+
 import PAGE_STYLE from "./static/page.css?raw";
 import PAGE from "./static/page.html?raw";
 import SCRIPT_TAG from "./static/script-tag.html?raw";
@@ -14,7 +15,14 @@ export { escapeHtml } from "./html-escape";
 export function sendPage(
   res: ServerResponse,
   status: number,
-  page: { title: string; body: string; script?: string | readonly string[]; style?: string; frameable?: boolean; frameSrc?: string },
+  page: {
+    title: string;
+    body: string;
+    script?: string | readonly string[];
+    style?: string;
+    frameable?: boolean;
+    frameSrc?: string;
+  },
 ): void {
   const scripts = typeof page.script === "string" ? [page.script] : (page.script ?? []);
   const html = fillTemplate(PAGE, {

@@ -1,7 +1,9 @@
 import type { ServerResponse } from "node:http";
+
 import type { ApiRequest } from "@mga/api";
 import type { Database } from "@mga/core/db";
 import { recordFinishedRequest } from "@mga/core/usage";
+
 import type { Logger } from "../log";
 
 /**

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+
 import { textFault } from "@mga/api";
 import { AppError } from "@mga/core/errors";
 
@@ -17,7 +18,8 @@ import { AppError } from "@mga/core/errors";
 export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_JSON_DEPTH = 64;
 
-export type RequestBody = { kind: "none" } | { kind: "json"; value: unknown } | { kind: "form"; value: URLSearchParams };
+export type RequestBody =
+  { kind: "none" } | { kind: "json"; value: unknown } | { kind: "form"; value: URLSearchParams };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -44,12 +46,15 @@ export async function readRequestBody(req: IncomingMessage): Promise<RequestBody
     return text.trim() === "" ? { kind: "none" } : { kind: "json", value: parseJsonInput(text, "request body") };
   }
   if (/^application\/x-www-form-urlencoded\s*(;|$)/.test(contentType)) return { kind: "form", value: parseForm(text) };
-  throw new AppError("invalid_request", "request bodies must be sent as Content-Type: application/json", { status: 415 });
+  throw new AppError("invalid_request", "request bodies must be sent as Content-Type: application/json", {
+    status: 415,
+  });
 }
 
 /** JSON from a client (a body, a `?input=` parameter): parsed and checked as above. */
 export function parseJsonInput(text: string, what: string): unknown {
-  if (nestingDepth(text) > MAX_JSON_DEPTH) throw new AppError("invalid_request", `${what} nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestingDepth(text) > MAX_JSON_DEPTH)
+    throw new AppError("invalid_request", `${what} nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -105,7 +110,10 @@ function checkText(text: string, path: Array<string | number>): void {
 }
 
 /** Where in the body, for the message: without the offending characters themselves. */
-const name = (path: Array<string | number>) => (path.length === 0 ? "request body" : path.map((part) => String(part).replaceAll("\u0000", "").toWellFormed()).join("."));
+const name = (path: Array<string | number>) =>
+  path.length === 0
+    ? "request body"
+    : path.map((part) => String(part).replaceAll("\u0000", "").toWellFormed()).join(".");
 
 function parseForm(text: string): URLSearchParams {
   const form = new URLSearchParams();
@@ -135,7 +143,8 @@ function decodePairs(text: string, where: "query" | "form"): Array<[string, stri
     const [rawKey = "", rawValue = ""] = pair.split(/=(.*)/s, 2);
     const key = decode(rawKey.replace(/\+/g, " "), where);
     const value = decode(rawValue.replace(/\+/g, " "), where);
-    if (key.includes("\u0000") || value.includes("\u0000")) throw new AppError("invalid_request", `${key.replace(/\0/g, "") || where}: contains a NUL character`);
+    if (key.includes("\u0000") || value.includes("\u0000"))
+      throw new AppError("invalid_request", `${key.replace(/\0/g, "") || where}: contains a NUL character`);
     return [key, value];
   });
 }

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApiRequest, writeErrorResponse } from "@mga/api";
+
+import { writeErrorResponse, type ApiRequest } from "@mga/api";
 import { AppError, isAppError } from "@mga/core/errors";
 import { newId } from "@mga/core/ids";
+
 import type { Logger } from "../log";
-import { type RequestTelemetry, startRequestSpan } from "../ops/request-telemetry";
+import { startRequestSpan, type RequestTelemetry } from "../ops/request-telemetry";
 import { clientAddressOf, type IsTrustedProxy } from "./client-address";
 import { checkRequestTarget, readRequestBody } from "./request-input";
 import { methodNotAllowed } from "./route-table";
@@ -53,7 +55,9 @@ export interface PipelineOptions {
 export function requestPipeline(options: PipelineOptions, route: Route) {
   const { logger, telemetry } = options;
   const tracing = telemetry?.tracing;
-  const writeError = options.writeError ?? ((req: ApiRequest, res: ServerResponse, error: unknown) => writeErrorResponse(res, req.requestId ?? "", error));
+  const writeError =
+    options.writeError ??
+    ((req: ApiRequest, res: ServerResponse, error: unknown) => writeErrorResponse(res, req.requestId ?? "", error));
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const req = incoming as ApiRequest;
@@ -76,10 +80,16 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       clientGone.abort();
       telemetry?.record(req, res, method, started, span);
       if (cut.short) return;
-      logger.info("client disconnected", { request_id: requestId, method: req.method, path: pathOf(req), ms: msSince(started) });
+      logger.info("client disconnected", {
+        request_id: requestId,
+        method: req.method,
+        path: pathOf(req),
+        ms: msSince(started),
+      });
     });
     // The latency until the response closed, once it has (onFinished).
-    const closed = options.onFinished && new Promise<number>((resolve) => res.once("close", () => resolve(msSince(started))));
+    const closed =
+      options.onFinished && new Promise<number>((resolve) => res.once("close", () => resolve(msSince(started))));
     res.on("finish", () => {
       telemetry?.record(req, res, method, started, span);
       logger.info("request", {
@@ -101,7 +111,10 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       if (options.isDraining?.() && !options.answersWhileDraining?.has(url.split("?")[0] ?? "/")) {
         // The load balancer sends the retry to another instance; this connection is not reused.
         res.setHeader("Connection", "close");
-        throw new AppError("internal_error", "this server is restarting; retry the request", { status: 503, headers: { "Retry-After": "1" } });
+        throw new AppError("internal_error", "this server is restarting; retry the request", {
+          status: 503,
+          headers: { "Retry-After": "1" },
+        });
       }
       checkRequestTarget(url);
       const path = url.split("?")[0] ?? "/";

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+
 import type { ApiRequest } from "@mga/api";
 import { AppError } from "@mga/core/errors";
 
@@ -29,9 +30,12 @@ export interface RouteTable {
 }
 
 export function routeTable(routes: readonly Route[]): RouteTable {
-  const matches = (route: Route, path: string) => (typeof route.path === "string" ? route.path === path : route.path.test(path));
+  const matches = (route: Route, path: string) =>
+    typeof route.path === "string" ? route.path === path : route.path.test(path);
   const methodsOf = (path: string) => {
-    const methods = routes.filter((route) => matches(route, path)).flatMap((route) => (route.method === "GET" && route.head !== false ? ["GET", "HEAD"] : [route.method]));
+    const methods = routes
+      .filter((route) => matches(route, path))
+      .flatMap((route) => (route.method === "GET" && route.head !== false ? ["GET", "HEAD"] : [route.method]));
     return methods.length ? [...new Set(methods)] : undefined;
   };
   return {
@@ -43,7 +47,8 @@ export function routeTable(routes: readonly Route[]): RouteTable {
     },
     async dispatch(req, res, path) {
       for (const route of routes) {
-        const answers = route.method === req.method || (req.method === "HEAD" && route.method === "GET" && route.head !== false);
+        const answers =
+          route.method === req.method || (req.method === "HEAD" && route.method === "GET" && route.head !== false);
         if (!answers || !matches(route, path)) continue;
         await route.handle(req, res, typeof route.path === "string" ? null : route.path.exec(path));
         return true;
@@ -60,5 +65,9 @@ const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 /** 405 in the spec's envelope (code invalid_request: the spec lists no other for it), with `Allow`. */
 export function methodNotAllowed(method: string | undefined, allowed: readonly string[]): AppError {
   const listed = [...allowed].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)).join(", ");
-  return new AppError("invalid_request", `${method ?? "this method"} is not allowed on this path; it answers ${listed}`, { status: 405, headers: { Allow: listed } });
+  return new AppError(
+    "invalid_request",
+    `${method ?? "this method"} is not allowed on this path; it answers ${listed}`,
+    { status: 405, headers: { Allow: listed } },
+  );
 }

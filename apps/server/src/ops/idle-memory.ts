@@ -25,7 +25,12 @@ export interface IdleMemoryRelease {
  * it ends (its duration is logged).
  */
 export function idleMemoryRelease(
-  options: { gc?: ExposedGc | undefined; now?: () => number; idleMs?: number; onRelease?: (release: { rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void } = {},
+  options: {
+    gc?: ExposedGc | undefined;
+    now?: () => number;
+    idleMs?: number;
+    onRelease?: (release: { rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
+  } = {},
 ): IdleMemoryRelease {
   const gc = options.gc;
   const now = options.now ?? Date.now;
@@ -50,14 +55,21 @@ export function idleMemoryRelease(
       const before = process.memoryUsage.rss();
       const started = now();
       gc({ type: "major", flavor: "last-resort", execution: "sync" });
-      options.onRelease?.({ rssBeforeMiB: mib(before), rssAfterMiB: mib(process.memoryUsage.rss()), ms: now() - started });
+      options.onRelease?.({
+        rssBeforeMiB: mib(before),
+        rssAfterMiB: mib(process.memoryUsage.rss()),
+        ms: now() - started,
+      });
       return true;
     },
   };
 }
 
 /** Watches the listeners' requests and checks every few seconds; `gc` is absent when the process runs without `--expose-gc`. */
-export function startIdleMemoryRelease(listeners: Server[], options: Parameters<typeof idleMemoryRelease>[0] = {}): IdleMemoryRelease & { stop(): void } {
+export function startIdleMemoryRelease(
+  listeners: Server[],
+  options: Parameters<typeof idleMemoryRelease>[0] = {},
+): IdleMemoryRelease & { stop(): void } {
   const release = idleMemoryRelease(options);
   const onRequest = (_req: unknown, res: { once(event: "close", listener: () => void): unknown }) => release.track(res);
   for (const listener of listeners) listener.on("request", onRequest);

@@ -1,7 +1,7 @@
-import type { Database } from "@mga/core/db";
-import { poolUse } from "@mga/core/db";
-import type { JobQueue } from "@mga/core/jobs";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+import { poolUse, type Database } from "@mga/core/db";
+import type { JobQueue } from "@mga/core/jobs";
 
 /** Seconds: from a fast cached request to a long streamed answer. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
@@ -61,7 +61,8 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       // A scrape while the database is away still answers, with the other metrics.
       const depths = await sources.queue.depth().catch(() => []);
       for (const depth of depths) {
-        for (const state of ["ready", "deferred", "active"] as const) this.set({ queue: depth.queue, state }, depth[state]);
+        for (const state of ["ready", "deferred", "active"] as const)
+          this.set({ queue: depth.queue, state }, depth[state]);
       }
     },
   });
@@ -81,7 +82,11 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       buckets: REQUEST_BUCKETS,
       registers,
     }),
-    sseStreamsOpen: new Gauge({ name: "mga_sse_streams_open", help: "Event streams (streamed answers) open now", registers }),
+    sseStreamsOpen: new Gauge({
+      name: "mga_sse_streams_open",
+      help: "Event streams (streamed answers) open now",
+      registers,
+    }),
     upstreamDuration: new Histogram({
       name: "mga_upstream_duration_seconds",
       help: "Upstream chat calls from request to their end, by outcome (completed, or why not)",
@@ -89,9 +94,24 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Metri
       buckets: REQUEST_BUCKETS,
       registers,
     }),
-    upstreamErrors: new Counter({ name: "mga_upstream_errors_total", help: "Upstream chat calls that failed, by reason (a client's cancellation is not one)", labelNames: ["reason"], registers }),
-    jobRuns: new Counter({ name: "mga_job_runs_total", help: "Job attempts by queue and outcome (completed, failed: retried or given up)", labelNames: ["queue", "outcome"], registers }),
-    rateLimitRefusals: new Counter({ name: "mga_rate_limit_refusals_total", help: "Requests refused by a rate limit, by policy (per-key, per-user)", labelNames: ["policy"], registers }),
+    upstreamErrors: new Counter({
+      name: "mga_upstream_errors_total",
+      help: "Upstream chat calls that failed, by reason (a client's cancellation is not one)",
+      labelNames: ["reason"],
+      registers,
+    }),
+    jobRuns: new Counter({
+      name: "mga_job_runs_total",
+      help: "Job attempts by queue and outcome (completed, failed: retried or given up)",
+      labelNames: ["queue", "outcome"],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: "mga_rate_limit_refusals_total",
+      help: "Requests refused by a rate limit, by policy (per-key, per-user)",
+      labelNames: ["policy"],
+      registers,
+    }),
     keyCacheLookups: new Counter({
       name: "mga_key_cache_lookups_total",
       help: "API-key lookups by outcome: hit (answered from memory) or miss (read from the database)",

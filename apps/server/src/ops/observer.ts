@@ -1,7 +1,8 @@
 import type { Observer, UpstreamOutcome } from "@mga/core/observe";
+
 import type { Metrics } from "./metrics";
-import { tracedSql } from "./traced-sql";
 import { endWithError, SpanKind, SpanStatusCode } from "./spans";
+import { tracedSql } from "./traced-sql";
 import type { Tracing } from "./tracing";
 
 /**
@@ -11,7 +12,10 @@ import type { Tracing } from "./tracing";
  */
 export function createObserver(metrics: Metrics, tracing: Tracing | undefined): Observer {
   const keyCache = { hit: metrics.keyCacheLookups.labels("hit"), miss: metrics.keyCacheLookups.labels("miss") };
-  const refusals = { "per-key": metrics.rateLimitRefusals.labels("per-key"), "per-user": metrics.rateLimitRefusals.labels("per-user") };
+  const refusals = {
+    "per-key": metrics.rateLimitRefusals.labels("per-key"),
+    "per-user": metrics.rateLimitRefusals.labels("per-user"),
+  };
   return {
     keyCacheLookup(hit) {
       (hit ? keyCache.hit : keyCache.miss).inc();
@@ -42,7 +46,11 @@ export function createObserver(metrics: Metrics, tracing: Tracing | undefined): 
       };
     },
     async runJob(queue, work) {
-      const span = tracing?.tracer.startSpan(`job ${queue}`, { kind: SpanKind.CONSUMER, attributes: { "messaging.destination.name": queue } }, tracing.active());
+      const span = tracing?.tracer.startSpan(
+        `job ${queue}`,
+        { kind: SpanKind.CONSUMER, attributes: { "messaging.destination.name": queue } },
+        tracing.active(),
+      );
       try {
         const result = await (span && tracing ? tracing.withSpan(span, work) : work());
         metrics.jobRuns.inc({ queue, outcome: "completed" });

@@ -1,5 +1,7 @@
 import type { ServerResponse } from "node:http";
+
 import type { ApiRequest } from "@mga/api";
+
 import type { Route } from "../http/route-table";
 import type { Metrics } from "./metrics";
 import type { Readiness } from "./readiness";
@@ -23,14 +25,21 @@ export function healthRoutes(readiness: Readiness): Route[] {
         const report = await readiness.check();
         res.statusCode = report.ready ? 200 : 503;
         if (!report.ready) res.setHeader("Retry-After", "1");
-        sendJson(res, { status: report.ready ? "ready" : "not_ready", checks: report.checks, request_id: req.requestId });
+        sendJson(res, {
+          status: report.ready ? "ready" : "not_ready",
+          checks: report.checks,
+          request_id: req.requestId,
+        });
       },
     },
   ];
 }
 
 /** GET /metrics in Prometheus's text format: the admin listener's only (docs/decisions.md, "Metrics"). */
-export function metricsRoute(metrics: Metrics, exposition: () => Promise<string> = () => metrics.registry.metrics()): Route {
+export function metricsRoute(
+  metrics: Metrics,
+  exposition: () => Promise<string> = () => metrics.registry.metrics(),
+): Route {
   return {
     method: "GET",
     path: "/metrics",

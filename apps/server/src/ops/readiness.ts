@@ -1,4 +1,4 @@
-import { type Database, pendingMigrations } from "@mga/core/db";
+import { pendingMigrations, type Database } from "@mga/core/db";
 import type { JobQueue } from "@mga/core/jobs";
 
 export type CheckResult = "ok" | "draining" | "unreachable" | "pending" | "unknown" | "stopped";
@@ -48,7 +48,9 @@ export function createReadiness(deps: { db: Database; queue: JobQueue; isDrainin
 async function reachable(db: Database): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   // A pool whose connections all hang (a network cut) would otherwise hold the check forever.
-  const timeout = new Promise<CheckResult>((resolve) => (timer = setTimeout(() => resolve("unreachable"), DATABASE_TIMEOUT_MS)));
+  const timeout = new Promise<CheckResult>(
+    (resolve) => (timer = setTimeout(() => resolve("unreachable"), DATABASE_TIMEOUT_MS)),
+  );
   const query = db.sql.query("SELECT 1").then(
     () => "ok" as const,
     () => "unreachable" as const,

@@ -1,7 +1,9 @@
-import type { ApiRequest } from "@mga/api";
 import type { ServerResponse } from "node:http";
 import type { Span } from "@opentelemetry/api";
 import type { Counter, Histogram } from "prom-client";
+
+import type { ApiRequest } from "@mga/api";
+
 import type { Metrics } from "./metrics";
 import { SpanKind, SpanStatusCode } from "./spans";
 import type { Tracing } from "./tracing";
@@ -23,7 +25,11 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
  * The telemetry of one listener. `routeOf` gives a path's route template (the route tables'
  * paths, the OpenAPI paths of /v1, the admin's procedure names), UNMATCHED_ROUTE for any other.
  */
-export function requestTelemetry(listener: "public" | "admin", ops: { metrics: Metrics; tracing: Tracing | undefined }, routeOf: (path: string) => string | undefined): RequestTelemetry {
+export function requestTelemetry(
+  listener: "public" | "admin",
+  ops: { metrics: Metrics; tracing: Tracing | undefined },
+  routeOf: (path: string) => string | undefined,
+): RequestTelemetry {
   const { metrics, tracing } = ops;
   // The label children of each (method, route, status), bound once: a request then costs two
   // lookups in this map instead of prom-client hashing a label object twice. Bounded, as the labels are.
@@ -59,7 +65,11 @@ export function startRequestSpan(tracing: Tracing, req: ApiRequest, requestId: s
     req.method ?? "GET",
     {
       kind: SpanKind.SERVER,
-      attributes: { "mga.request_id": requestId, "http.request.method": req.method ?? "GET", "url.path": (req.url ?? "/").split("?")[0] ?? "/" },
+      attributes: {
+        "mga.request_id": requestId,
+        "http.request.method": req.method ?? "GET",
+        "url.path": (req.url ?? "/").split("?")[0] ?? "/",
+      },
     },
     tracing.incoming(req.headers),
   );

@@ -1,4 +1,4 @@
-import { type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, type Span } from "@opentelemetry/api";
 
 /**
  * What the span makers (request telemetry, the observer, traced SQL) need of OpenTelemetry: the

@@ -1,5 +1,7 @@
-import type { Sql } from "@mga/core/db";
 import { trace } from "@opentelemetry/api";
+
+import type { Sql } from "@mga/core/db";
+
 import { endWithError, SpanKind } from "./spans";
 import type { Tracing } from "./tracing";
 
@@ -25,7 +27,12 @@ export function tracedSql(sql: Sql, tracing: Tracing): Sql {
         attributes: {
           "db.system.name": "postgresql",
           // The statement with its $n placeholders: values are never recorded.
-          ...(text ? { "db.query.text": text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text, "db.operation.name": operationOf(text) } : {}),
+          ...(text
+            ? {
+                "db.query.text": text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text,
+                "db.operation.name": operationOf(text),
+              }
+            : {}),
         },
       },
       parent,

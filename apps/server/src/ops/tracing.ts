@@ -1,9 +1,9 @@
-import { type Context, ROOT_CONTEXT, type Span, trace, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, SimpleSpanProcessor, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
 
 /**
  * OpenTelemetry traces, made only when OTEL_EXPORTER_OTLP_ENDPOINT is set (or by a test with its
@@ -36,8 +36,13 @@ export interface TracingOptions {
 export function startTracing(options: TracingOptions): Tracing {
   const processor = options.exporter
     ? new SimpleSpanProcessor({ exporter: options.exporter })
-    : new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${(options.endpoint ?? "").replace(/\/+$/, "")}/v1/traces` }) });
-  const provider = new TracerProvider({ resource: resourceFromAttributes({ "service.name": options.serviceName }), spanProcessors: [processor] });
+    : new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url: `${(options.endpoint ?? "").replace(/\/+$/, "")}/v1/traces` }),
+      });
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ "service.name": options.serviceName }),
+    spanProcessors: [processor],
+  });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   const propagator = new W3CTraceContextPropagator();
   const getter = {

@@ -1,13 +1,15 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HttpChatUpstream } from "@mga/core/conversations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { HttpChatUpstream } from "@mga/core/conversations";
+
 import { startPacedUpstream, startServerProcess } from "../support/server-process";
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
-import { readSse } from "../support/upstream-mock";
 import type { UntypedJson } from "../support/untyped-json";
+import { readSse } from "../support/upstream-mock";
 
 /**
  * Answers that survive a deploy (issue 23): the built server in a process of its own, on the
@@ -19,7 +21,10 @@ let upstream: Awaited<ReturnType<typeof startPacedUpstream>>;
 let app: TestApp;
 beforeAll(async () => {
   upstream = await startPacedUpstream({ fragments: 40, gapMs: 50 });
-  app = await startTestApp({ upstream: new HttpChatUpstream({ url: upstream.url, idleTimeoutMs: 5_000 }), answerStreams: { sweepMs: 500 } });
+  app = await startTestApp({
+    upstream: new HttpChatUpstream({ url: upstream.url, idleTimeoutMs: 5_000 }),
+    answerStreams: { sweepMs: 500 },
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -42,17 +47,28 @@ async function streamFrom(base: string, key: string, count: number) {
     if (seen.length === count) enough();
   });
   // A connection cut by a killed server ends the read with an error: the frames read so far are what counts.
-  const rest = whole.catch(() => ({ frames: seen.map((entry) => entry.frame), ids: seen.map((entry) => entry.id), comments: [] as string[], rest: "" }));
+  const rest = whole.catch(() => ({
+    frames: seen.map((entry) => entry.frame),
+    ids: seen.map((entry) => entry.id),
+    comments: [] as string[],
+    rest: "",
+  }));
   await reached;
   return { frames: seen.slice(0, count), rest };
 }
 
 const resume = (key: string, conversationId: string, lastEventId: string) =>
-  fetch(`${app.baseUrl}/v1/conversations/${conversationId}/stream`, { headers: { Authorization: `Bearer ${key}`, "Last-Event-ID": lastEventId } });
+  fetch(`${app.baseUrl}/v1/conversations/${conversationId}/stream`, {
+    headers: { Authorization: `Bearer ${key}`, "Last-Event-ID": lastEventId },
+  });
 
 describe("a deploy (SIGTERM)", () => {
   it("drains: the open stream is told to resume, the client resumes on the other instance and gets the whole answer; the server exits once it is written", async () => {
-    const server = await startServerProcess({ databaseUrl: app.t.url, upstreamUrl: upstream.url, env: { SHUTDOWN_DRAIN_MS: "300" } });
+    const server = await startServerProcess({
+      databaseUrl: app.t.url,
+      upstreamUrl: upstream.url,
+      env: { SHUTDOWN_DRAIN_MS: "300" },
+    });
     const { key } = await app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read", "chat:write"] });
     const { frames, rest } = await streamFrom(server.baseUrl, key, 5);
     server.child.kill("SIGTERM");
@@ -81,8 +97,13 @@ describe("a deploy (SIGTERM)", () => {
     const logged = server.logs.join("\n");
     expect(logged).toContain('"message":"drain over: streams told to resume elsewhere"');
     expect(logged).not.toContain("not written");
-    const stored = await app.t.db.sql.query("SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'", [conversationId]);
-    expect(stored.rows).toEqual([{ status: "complete", content: upstream.text, metadata: expect.objectContaining({ client_disconnected: true }) }]);
+    const stored = await app.t.db.sql.query(
+      "SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'",
+      [conversationId],
+    );
+    expect(stored.rows).toEqual([
+      { status: "complete", content: upstream.text, metadata: expect.objectContaining({ client_disconnected: true }) },
+    ]);
   }, 60_000);
 
   it("with the embedded PostgreSQL, an answer in flight finishes within the drain: whole, stored, and nothing cut short", async () => {
@@ -90,7 +111,11 @@ describe("a deploy (SIGTERM)", () => {
     // Running as root, PostgreSQL runs as the `postgres` user, which must reach the data directory.
     chmodSync(dataDir, 0o755);
     try {
-      const server = await startServerProcess({ databaseUrl: "", upstreamUrl: upstream.url, env: { DATA_DIR: dataDir, SECRET_KEY: "", SHUTDOWN_DRAIN_MS: "20000" } });
+      const server = await startServerProcess({
+        databaseUrl: "",
+        upstreamUrl: upstream.url,
+        env: { DATA_DIR: dataDir, SECRET_KEY: "", SHUTDOWN_DRAIN_MS: "20000" },
+      });
       // An organization and key in that server's own database, through its CLI.
       const cli = async (...args: string[]) => {
         const { execFileSync } = await import("node:child_process");
@@ -102,7 +127,13 @@ describe("a deploy (SIGTERM)", () => {
         );
       };
       const org = await cli("org:create", "--name", "Drain Lending");
-      await cli("tenant:configure", "--org", org.id, "--file", path.resolve(import.meta.dirname, "../../../../examples/tenant.json"));
+      await cli(
+        "tenant:configure",
+        "--org",
+        org.id,
+        "--file",
+        path.resolve(import.meta.dirname, "../../../../examples/tenant.json"),
+      );
       const { key } = await cli("key:create", "--org", org.id, "--name", "drain", "--scopes", "chat:read,chat:write");
       const { rest } = await streamFrom(server.baseUrl, key, 3);
       server.child.kill("SIGTERM");
@@ -137,8 +168,19 @@ describe("an instance that dies (kill -9)", () => {
     // The lease (10 s) and a sweep (every 0.5 s here) bound the wait.
     expect(Date.now() - killedAt).toBeLessThan(13_000);
     expect(resumed.frames.at(-1)).toMatchObject({ type: "error", status: 502, error: { code: "upstream_error" } });
-    expect(resumed.frames.filter((frame) => frame.type === "error" || frame.type === "public_api_complete")).toHaveLength(1);
-    const stored = await app.t.db.sql.query("SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'", [conversationId]);
-    expect(stored.rows).toEqual([{ status: "incomplete", content: expect.stringMatching(/^part 0\. part 1\. /), metadata: expect.objectContaining({ error_code: "interrupted" }) }]);
+    expect(
+      resumed.frames.filter((frame) => frame.type === "error" || frame.type === "public_api_complete"),
+    ).toHaveLength(1);
+    const stored = await app.t.db.sql.query(
+      "SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'",
+      [conversationId],
+    );
+    expect(stored.rows).toEqual([
+      {
+        status: "incomplete",
+        content: expect.stringMatching(/^part 0\. part 1\. /),
+        metadata: expect.objectContaining({ error_code: "interrupted" }),
+      },
+    ]);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+
 import { ACME_TENANT } from "../support/tenants";
-import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 import type { UntypedJson } from "../support/untyped-json";
+import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
  * Resumable answers (issue 23), over real HTTP and PostgreSQL with two instances sharing the
@@ -13,7 +14,10 @@ const setup = useAppWithMockedUpstream({ secondInstance: true });
 
 /** An upstream answer of `fragments` content frames, paced, so that a client can leave mid-answer. */
 function pacedAnswer(fragments: number, gapMs = 40) {
-  const steps = Array.from({ length: fragments }, (_, i) => [{ event: { type: "content", content: `part ${i}. ` } }, { wait: gapMs }]).flat();
+  const steps = Array.from({ length: fragments }, (_, i) => [
+    { event: { type: "content", content: `part ${i}. ` } },
+    { wait: gapMs },
+  ]).flat();
   const text = Array.from({ length: fragments }, (_, i) => `part ${i}. `).join("");
   return { text, steps: [...steps, { event: { type: "complete", metadata: { tokens_used: 7 } } }] };
 }
@@ -42,13 +46,30 @@ async function streamThenDrop(key: string, frames: number) {
   return seen;
 }
 
-const resume = (base: string, key: string, conversationId: string, lastEventId?: string, via: "header" | "query" = "header") =>
-  fetch(`${base}/v1/conversations/${conversationId}/stream${lastEventId && via === "query" ? `?last_event_id=${encodeURIComponent(lastEventId)}` : ""}`, {
-    headers: { Authorization: `Bearer ${key}`, ...(lastEventId && via === "header" ? { "Last-Event-ID": lastEventId } : {}) },
-  });
+const resume = (
+  base: string,
+  key: string,
+  conversationId: string,
+  lastEventId?: string,
+  via: "header" | "query" = "header",
+) =>
+  fetch(
+    `${base}/v1/conversations/${conversationId}/stream${lastEventId && via === "query" ? `?last_event_id=${encodeURIComponent(lastEventId)}` : ""}`,
+    {
+      headers: {
+        Authorization: `Bearer ${key}`,
+        ...(lastEventId && via === "header" ? { "Last-Event-ID": lastEventId } : {}),
+      },
+    },
+  );
 
 const assistantMessage = async (conversationId: string) =>
-  (await setup.app.t.db.sql.query("SELECT id, status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'", [conversationId])).rows;
+  (
+    await setup.app.t.db.sql.query(
+      "SELECT id, status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'",
+      [conversationId],
+    )
+  ).rows;
 
 /** Two keys, each with a streamed conversation, and how a refusal reads (status and code). */
 async function twoStreamedConversations() {
@@ -72,7 +93,10 @@ async function twoStreamedConversations() {
   );
   const conversationId = mine.frames[0]?.conversation_id as string;
   const theirConversation = theirs.frames[0]?.conversation_id as string;
-  const status = async (res: Response) => ({ status: res.status, code: ((await res.json()) as UntypedJson).error?.code });
+  const status = async (res: Response) => ({
+    status: res.status,
+    code: ((await res.json()) as UntypedJson).error?.code,
+  });
   return { key, conversationId, theirConversation, mine, theirs, status };
 }
 
@@ -87,7 +111,14 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
         body: JSON.stringify({ message: "FHA?", user: { external_user_id: "lo-1" }, stream: true }),
       });
       const { frames, ids } = await readSse(first);
-      expect(frames.map((frame) => frame.type)).toEqual(["public_api_conversation", "content", "content", "content_postprocessed", "complete", "public_api_complete"]);
+      expect(frames.map((frame) => frame.type)).toEqual([
+        "public_api_conversation",
+        "content",
+        "content",
+        "content_postprocessed",
+        "complete",
+        "public_api_complete",
+      ]);
       expect(ids.every((id) => typeof id === "string")).toBe(true);
       const streamOf = (id: string | undefined) => id?.slice(0, id.lastIndexOf("."));
       expect(new Set(ids.map(streamOf)).size).toBe(1);
@@ -101,7 +132,13 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
       });
       const next = await readSse(second);
       // No public_api_conversation on this route, and its ids do not depend on one.
-      expect(next.frames.map((frame) => frame.type)).toEqual(["content", "content", "content_postprocessed", "complete", "public_api_complete"]);
+      expect(next.frames.map((frame) => frame.type)).toEqual([
+        "content",
+        "content",
+        "content_postprocessed",
+        "complete",
+        "public_api_complete",
+      ]);
       expect(next.ids.map((id) => Number(id?.slice(id.lastIndexOf(".") + 1)))).toEqual([1, 2, 3, 4, 5]);
       expect(streamOf(next.ids[0])).not.toBe(streamOf(ids[0]));
     });
@@ -115,8 +152,15 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
       const lastId = before.at(-1)?.id as string;
       const rest = await readSse(await resume(setup.app.baseUrl, key, conversationId, lastId));
       const all = [...before.map((seen) => seen.frame), ...rest.frames];
-      expect(all.map((frame) => frame.type)).toEqual(["public_api_conversation", ...Array(12).fill("content"), "complete", "public_api_complete"]);
-      expect(rest.frames.filter((frame) => frame.type === "public_api_complete" || frame.type === "error")).toHaveLength(1);
+      expect(all.map((frame) => frame.type)).toEqual([
+        "public_api_conversation",
+        ...Array(12).fill("content"),
+        "complete",
+        "public_api_complete",
+      ]);
+      expect(
+        rest.frames.filter((frame) => frame.type === "public_api_complete" || frame.type === "error"),
+      ).toHaveLength(1);
       // Ids continue where the dropped stream stopped.
       expect(Number(rest.ids[0]?.split(".")[1])).toBe(Number(lastId.split(".")[1]) + 1);
       const text = all
@@ -127,7 +171,12 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
       // Only one upstream call: resuming never asks again.
       expect(received).toHaveLength(1);
       expect(await assistantMessage(conversationId)).toEqual([
-        { id: all.at(-1)?.message_id, status: "complete", content: paced.text, metadata: expect.objectContaining({ tokens_used: 7, client_disconnected: true }) },
+        {
+          id: all.at(-1)?.message_id,
+          status: "complete",
+          content: paced.text,
+          metadata: expect.objectContaining({ tokens_used: 7, client_disconnected: true }),
+        },
       ]);
     });
 
@@ -177,9 +226,18 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
     it("a malformed id is 400, an unknown query parameter 400", async () => {
       const { key, conversationId, mine, status } = await twoStreamedConversations();
       for (const bad of ["nope", "ans_x.1", `${mine.ids[0]?.split(".")[0]}.-1`, `${mine.ids[0]}x`, "1"]) {
-        expect(await status(await resume(setup.app.baseUrl, key, conversationId, bad)), bad).toEqual({ status: 400, code: "invalid_request" });
+        expect(await status(await resume(setup.app.baseUrl, key, conversationId, bad)), bad).toEqual({
+          status: 400,
+          code: "invalid_request",
+        });
       }
-      expect(await status(await fetch(`${setup.app.baseUrl}/v1/conversations/${conversationId}/stream?from=1`, { headers: { Authorization: `Bearer ${key}` } }))).toEqual({
+      expect(
+        await status(
+          await fetch(`${setup.app.baseUrl}/v1/conversations/${conversationId}/stream?from=1`, {
+            headers: { Authorization: `Bearer ${key}` },
+          }),
+        ),
+      ).toEqual({
         status: 400,
         code: "invalid_request",
       });
@@ -190,13 +248,28 @@ describe("GET /v1/conversations/{conversationId}/stream (and the frame ids of bo
     it("another conversation's or another key's id is 404; no key 401, a key without chat:read 403", async () => {
       const { key, conversationId, theirConversation, theirs, status } = await twoStreamedConversations();
       // Their conversation's id, presented for mine: not an answer of this conversation.
-      expect(await status(await resume(setup.app.baseUrl, key, conversationId, theirs.ids[1]))).toEqual({ status: 404, code: "not_found" });
+      expect(await status(await resume(setup.app.baseUrl, key, conversationId, theirs.ids[1]))).toEqual({
+        status: 404,
+        code: "not_found",
+      });
       // Their conversation, with my key: not mine to see.
-      expect(await status(await resume(setup.app.baseUrl, key, theirConversation, theirs.ids[1]))).toEqual({ status: 404, code: "not_found" });
-      expect(await status(await resume(setup.app.baseUrl, key, theirConversation))).toEqual({ status: 404, code: "not_found" });
-      expect(await status(await fetch(`${setup.app.baseUrl}/v1/conversations/${conversationId}/stream`))).toEqual({ status: 401, code: "unauthorized" });
+      expect(await status(await resume(setup.app.baseUrl, key, theirConversation, theirs.ids[1]))).toEqual({
+        status: 404,
+        code: "not_found",
+      });
+      expect(await status(await resume(setup.app.baseUrl, key, theirConversation))).toEqual({
+        status: 404,
+        code: "not_found",
+      });
+      expect(await status(await fetch(`${setup.app.baseUrl}/v1/conversations/${conversationId}/stream`))).toEqual({
+        status: 401,
+        code: "unauthorized",
+      });
       const writeOnly = await setup.app.newKey({ tenant: ACME_TENANT, scopes: ["chat:write"] });
-      expect(await status(await resume(setup.app.baseUrl, writeOnly.key, conversationId))).toEqual({ status: 403, code: "forbidden" });
+      expect(await status(await resume(setup.app.baseUrl, writeOnly.key, conversationId))).toEqual({
+        status: 403,
+        code: "forbidden",
+      });
     });
   });
 });

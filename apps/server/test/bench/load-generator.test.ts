@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+
 import { runLoad, startLoadGenerator } from "../../src/bench/load-process";
 import { medianRun, type Stats } from "../../src/bench/stats";
 
@@ -31,23 +32,42 @@ async function serve(status: number): Promise<{ url: string; requests: () => num
 }
 
 describe("load generator", () => {
-  it("drives a throughput round from a process of its own and counts the 2xx answers", { timeout: 30_000 }, async () => {
-    const target = await serve(200);
-    const stats = await runLoad({ kind: "throughput", url: `${target.url}/`, method: "GET", headers: {}, connections: 4, seconds: 1 });
-    expect(stats.errors).toBe(0);
-    expect(stats.requests).toBeGreaterThan(10);
-    // Every request the server answered is counted (autocannon stops at the deadline; one in flight per connection may be cut).
-    expect(target.requests() - stats.requests).toBeLessThanOrEqual(4);
-    expect(stats.rps).toBeGreaterThan(0);
-    expect(stats.p50).toBeGreaterThan(0);
-    expect(stats.p99).toBeGreaterThanOrEqual(stats.p50);
-    // Latencies are kept in fractions of a millisecond, not autocannon's whole milliseconds.
-    expect(Number.isInteger(stats.p50) && Number.isInteger(stats.p95) && Number.isInteger(stats.p99)).toBe(false);
-  });
+  it(
+    "drives a throughput round from a process of its own and counts the 2xx answers",
+    { timeout: 30_000 },
+    async () => {
+      const target = await serve(200);
+      const stats = await runLoad({
+        kind: "throughput",
+        url: `${target.url}/`,
+        method: "GET",
+        headers: {},
+        connections: 4,
+        seconds: 1,
+      });
+      expect(stats.errors).toBe(0);
+      expect(stats.requests).toBeGreaterThan(10);
+      // Every request the server answered is counted (autocannon stops at the deadline; one in flight per connection may be cut).
+      expect(target.requests() - stats.requests).toBeLessThanOrEqual(4);
+      expect(stats.rps).toBeGreaterThan(0);
+      expect(stats.p50).toBeGreaterThan(0);
+      expect(stats.p99).toBeGreaterThanOrEqual(stats.p50);
+      // Latencies are kept in fractions of a millisecond, not autocannon's whole milliseconds.
+      expect(Number.isInteger(stats.p50) && Number.isInteger(stats.p95) && Number.isInteger(stats.p99)).toBe(false);
+    },
+  );
 
   it("counts answers other than 2xx as errors, never as throughput", { timeout: 30_000 }, async () => {
     const target = await serve(429);
-    const stats = await runLoad({ kind: "throughput", url: `${target.url}/`, method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", connections: 2, seconds: 1 });
+    const stats = await runLoad({
+      kind: "throughput",
+      url: `${target.url}/`,
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+      connections: 2,
+      seconds: 1,
+    });
     expect(stats.requests).toBe(0);
     expect(stats.rps).toBe(0);
     expect(stats.errors).toBeGreaterThan(0);
@@ -56,12 +76,35 @@ describe("load generator", () => {
   it("runs one job after another in one generator process, then exits when stopped", { timeout: 30_000 }, async () => {
     const target = await serve(200);
     const generator = startLoadGenerator();
-    const first = await generator.run({ kind: "throughput", url: `${target.url}/`, method: "GET", headers: {}, connections: 2, seconds: 1 });
-    const second = await generator.run({ kind: "requests", url: `${target.url}/`, method: "GET", headers: {}, connections: 1, seconds: 1 });
+    const first = await generator.run({
+      kind: "throughput",
+      url: `${target.url}/`,
+      method: "GET",
+      headers: {},
+      connections: 2,
+      seconds: 1,
+    });
+    const second = await generator.run({
+      kind: "requests",
+      url: `${target.url}/`,
+      method: "GET",
+      headers: {},
+      connections: 1,
+      seconds: 1,
+    });
     await generator.stop();
     expect(first.requests).toBeGreaterThan(10);
     expect(second.requests).toBeGreaterThan(10);
-    await expect(generator.run({ kind: "requests", url: `${target.url}/`, method: "GET", headers: {}, connections: 1, seconds: 1 })).rejects.toThrow(/exited/);
+    await expect(
+      generator.run({
+        kind: "requests",
+        url: `${target.url}/`,
+        method: "GET",
+        headers: {},
+        connections: 1,
+        seconds: 1,
+      }),
+    ).rejects.toThrow(/exited/);
   });
 
   it("takes the median round, with its own latencies", () => {

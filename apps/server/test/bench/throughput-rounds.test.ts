@@ -1,9 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { ChildServer } from "../../src/bench/child-server";
 import type { BenchEnvironment } from "../../src/bench/environment";
-import { type LoadGenerator, startLoadGenerator } from "../../src/bench/load-process";
+import { startLoadGenerator, type LoadGenerator } from "../../src/bench/load-process";
 import { GENERATOR_CEILING_FLOOR, ROUNDS, throughputRounds } from "../../src/bench/throughput-rounds";
 import { workerRounds } from "../../src/bench/worker-rounds";
 
@@ -31,7 +32,8 @@ async function recorder(target: Target): Promise<ChildServer> {
     const last = seen.at(-1);
     const entry = { target, path: req.url ?? "", authorization: req.headers.authorization };
     // One entry per run of identical requests: the order of rounds, not every request.
-    if (!last || last.target !== entry.target || last.path !== entry.path || last.authorization !== entry.authorization) seen.push(entry);
+    if (!last || last.target !== entry.target || last.path !== entry.path || last.authorization !== entry.authorization)
+      seen.push(entry);
     if (target === "api") databaseSeconds += 0.001;
     res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
   });
@@ -42,7 +44,14 @@ async function recorder(target: Target): Promise<ChildServer> {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1e6;
   };
-  return { url, rss: () => 0, cpuSeconds, samplePeak: () => () => 0, heapSnapshot: () => Promise.reject(new Error("none")), stop: async () => {} };
+  return {
+    url,
+    rss: () => 0,
+    cpuSeconds,
+    samplePeak: () => () => 0,
+    heapSnapshot: () => Promise.reject(new Error("none")),
+    stop: async () => {},
+  };
 }
 
 beforeAll(async () => {
@@ -74,45 +83,58 @@ afterAll(async () => {
 });
 
 describe("throughput rounds", () => {
-  it("warms up, then alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling", { timeout: 60_000 }, async () => {
-    const result = await throughputRounds(env, generator, { seconds: 1, connections: 2, settleMs: 0 });
-    expect(ROUNDS).toBe(3);
-    // A warm-up round of each, then the three counted ones.
-    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(Array.from({ length: 1 + 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat());
-    const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
-    expect(keys).toHaveLength(8);
-    expect(new Set(keys).size).toBe(8);
+  it(
+    "warms up, then alternates bare, me and messages three times, each service round on a fresh key, and reports the generator's ceiling",
+    { timeout: 60_000 },
+    async () => {
+      const result = await throughputRounds(env, generator, { seconds: 1, connections: 2, settleMs: 0 });
+      expect(ROUNDS).toBe(3);
+      // A warm-up round of each, then the three counted ones.
+      expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(
+        Array.from({ length: 1 + 3 }, () => ["bare /", "api /v1/me", "api /v1/messages"]).flat(),
+      );
+      const keys = seen.filter((entry) => entry.target === "api").map((entry) => entry.authorization);
+      expect(keys).toHaveLength(8);
+      expect(new Set(keys).size).toBe(8);
 
-    const [ceilingRow, meRow, messagesRow] = result.rows;
-    expect(result.ceiling).toBeGreaterThan(0);
-    expect(ceilingRow?.measure).toContain("ceiling");
-    expect(ceilingRow?.met).toBe(result.ceiling >= GENERATOR_CEILING_FLOOR);
-    expect(result.capped).toBe(result.ceiling < GENERATOR_CEILING_FLOOR);
-    expect(meRow?.measure).toBe("GET /v1/me (median of 3)");
-    expect(meRow?.target).toBe("≥ 0.20×");
-    expect(messagesRow?.target).toBe("≥ 0.10×");
-    expect(meRow?.value).toMatch(/rounds: [\d,]+, [\d,]+, [\d,]+/);
-    // Each service row carries the CPU a request cost: the server's (here this process's) and the database's.
-    for (const row of [meRow, messagesRow]) {
-      const cost = /CPU per request: (\d+) µs server \+ (\d+) µs database$/.exec(row?.value ?? "");
-      expect(cost, row?.value).not.toBeNull();
-      expect(Number(cost?.[1])).toBeGreaterThan(0);
-      expect(Number(cost?.[2])).toBeGreaterThanOrEqual(995);
-      expect(Number(cost?.[2])).toBeLessThanOrEqual(1005);
-    }
-  });
+      const [ceilingRow, meRow, messagesRow] = result.rows;
+      expect(result.ceiling).toBeGreaterThan(0);
+      expect(ceilingRow?.measure).toContain("ceiling");
+      expect(ceilingRow?.met).toBe(result.ceiling >= GENERATOR_CEILING_FLOOR);
+      expect(result.capped).toBe(result.ceiling < GENERATOR_CEILING_FLOOR);
+      expect(meRow?.measure).toBe("GET /v1/me (median of 3)");
+      expect(meRow?.target).toBe("≥ 0.20×");
+      expect(messagesRow?.target).toBe("≥ 0.10×");
+      expect(meRow?.value).toMatch(/rounds: [\d,]+, [\d,]+, [\d,]+/);
+      // Each service row carries the CPU a request cost: the server's (here this process's) and the database's.
+      for (const row of [meRow, messagesRow]) {
+        const cost = /CPU per request: (\d+) µs server \+ (\d+) µs database$/.exec(row?.value ?? "");
+        expect(cost, row?.value).not.toBeNull();
+        expect(Number(cost?.[1])).toBeGreaterThan(0);
+        expect(Number(cost?.[2])).toBeGreaterThanOrEqual(995);
+        expect(Number(cost?.[2])).toBeLessThanOrEqual(1005);
+      }
+    },
+  );
 
-  it("compares GET /v1/me on one worker and on a second service with WORKERS=2, alternated, each round on a fresh key", { timeout: 60_000 }, async () => {
-    seen.length = 0;
-    const rows = await workerRounds(env, generator, { seconds: 1, connections: 2 });
-    expect(startedWith).toEqual([{ workers: 2 }]);
-    // The new service's warm-up round, then three alternated counted ones.
-    expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual(["workers /v1/me", ...Array.from({ length: 3 }, () => ["api /v1/me", "workers /v1/me"]).flat()]);
-    expect(new Set(seen.map((entry) => entry.authorization)).size).toBe(7);
-    const [one, two] = rows;
-    expect(one?.measure).toContain("WORKERS=1");
-    expect(two?.measure).toContain("WORKERS=2");
-    const rate = (row: typeof one) => Number(/^([\d,]+) req\/s/.exec(row?.value ?? "")?.[1]?.replaceAll(",", ""));
-    expect(two?.comparison).toBe(`${(rate(two) / rate(one)).toFixed(2)}× of one worker`);
-  });
+  it(
+    "compares GET /v1/me on one worker and on a second service with WORKERS=2, alternated, each round on a fresh key",
+    { timeout: 60_000 },
+    async () => {
+      seen.length = 0;
+      const rows = await workerRounds(env, generator, { seconds: 1, connections: 2 });
+      expect(startedWith).toEqual([{ workers: 2 }]);
+      // The new service's warm-up round, then three alternated counted ones.
+      expect(seen.map((entry) => `${entry.target} ${entry.path}`)).toEqual([
+        "workers /v1/me",
+        ...Array.from({ length: 3 }, () => ["api /v1/me", "workers /v1/me"]).flat(),
+      ]);
+      expect(new Set(seen.map((entry) => entry.authorization)).size).toBe(7);
+      const [one, two] = rows;
+      expect(one?.measure).toContain("WORKERS=1");
+      expect(two?.measure).toContain("WORKERS=2");
+      const rate = (row: typeof one) => Number(/^([\d,]+) req\/s/.exec(row?.value ?? "")?.[1]?.replaceAll(",", ""));
+      expect(two?.comparison).toBe(`${(rate(two) / rate(one)).toFixed(2)}× of one worker`);
+    },
+  );
 });

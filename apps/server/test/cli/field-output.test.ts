@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { authenticateApiKey, listApiKeys } from "@mga/core/keys";
 import { createTestDatabase, TEST_SECRET_KEY, type TestDatabase } from "@mga/core/testing";
 
@@ -16,7 +17,9 @@ let t: TestDatabase;
 
 async function cli(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, DATABASE_URL: t.url, SECRET_KEY: TEST_SECRET_KEY } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { ...process.env, DATABASE_URL: t.url, SECRET_KEY: TEST_SECRET_KEY },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -49,7 +52,19 @@ describe("operator CLI --field", { timeout: 120_000 }, () => {
 
   it("prints several fields tab-separated in the order asked, and follows dotted paths", async () => {
     const orgId = (await cli("org:create", "--name", "Paths", "--field", "id")).stdout.trim();
-    const key = await cli("key:create", "--org", orgId, "--name", "launcher", "--scopes", "embed:launch", "--field", "id", "--field", "key");
+    const key = await cli(
+      "key:create",
+      "--org",
+      orgId,
+      "--name",
+      "launcher",
+      "--scopes",
+      "embed:launch",
+      "--field",
+      "id",
+      "--field",
+      "key",
+    );
     expect(key.code).toBe(0);
     const [id, plaintext, ...rest] = key.stdout.replace(/\n$/, "").split("\t");
     expect(rest).toEqual([]);
@@ -57,7 +72,17 @@ describe("operator CLI --field", { timeout: 120_000 }, () => {
     expect(plaintext).toMatch(/^mga_sk_/);
     expect((await listApiKeys(t.db, orgId)).map((k) => k.id)).toEqual([id]);
 
-    const integration = await cli("integration:create", "--org", orgId, "--slug", "paths-los", "--alias", "paths", "--field", "aliases.0.slug");
+    const integration = await cli(
+      "integration:create",
+      "--org",
+      orgId,
+      "--slug",
+      "paths-los",
+      "--alias",
+      "paths",
+      "--field",
+      "aliases.0.slug",
+    );
     expect(integration.stdout).toBe("paths\n");
     const scopes = await cli("key:list", "--org", orgId, "--field", "keys.0.scopes");
     expect(scopes.stdout).toBe('["embed:launch"]\n');
@@ -65,7 +90,17 @@ describe("operator CLI --field", { timeout: 120_000 }, () => {
 
   it("refuses a field the result does not have with exit 1 and nothing on stdout, keeping a created secret on stderr", async () => {
     const orgId = (await cli("org:create", "--name", "Typos", "--field", "id")).stdout.trim();
-    const result = await cli("key:create", "--org", orgId, "--name", "typo", "--scopes", "chat:read", "--field", "secret");
+    const result = await cli(
+      "key:create",
+      "--org",
+      orgId,
+      "--name",
+      "typo",
+      "--scopes",
+      "chat:read",
+      "--field",
+      "secret",
+    );
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr).toMatch(/no field "secret"/);
@@ -79,7 +114,17 @@ describe("operator CLI --field", { timeout: 120_000 }, () => {
     const both = await cli("org:list", "--json", "--field", "organizations");
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/--field and --json/);
-    const failing = await cli("key:create", "--org", "org_missing", "--name", "x", "--scopes", "chat:read", "--field", "key");
+    const failing = await cli(
+      "key:create",
+      "--org",
+      "org_missing",
+      "--name",
+      "x",
+      "--scopes",
+      "chat:read",
+      "--field",
+      "key",
+    );
     expect(failing.code).toBe(1);
     expect(failing.stdout).toBe("");
     expect(failing.stderr).toMatch(/key:create failed/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { HEALTHY_AFTER_MS, nextRestart } from "../../src/cluster/restart-backoff";
 
 /** When the primary replaces a dead worker (WORKERS > 1): at once after a long life, with a growing delay in a crash loop. */

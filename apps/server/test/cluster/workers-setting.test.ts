@@ -1,5 +1,6 @@
 import os from "node:os";
 import { describe, expect, it } from "vitest";
+
 import { loadEnv } from "../../src/env";
 
 /** The settings given, nothing else: what a deploy sets in the process environment. */

@@ -1,5 +1,7 @@
-import { createApiKey } from "@mga/core/keys";
 import { describe, expect, it } from "vitest";
+
+import { createApiKey } from "@mga/core/keys";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope } from "../support/test-app";
 import { answer, readSse, received, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
@@ -14,7 +16,12 @@ const setup = useAppWithMockedUpstream();
 const json = { "Content-Type": "application/json" };
 const user = { external_user_id: "lo-cancel" };
 const cancel = (conversationId: string, key?: string, body: unknown = {}) =>
-  setup.app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key, headers: json, body: JSON.stringify(body) });
+  setup.app.request(`/v1/conversations/${conversationId}/cancel`, {
+    method: "POST",
+    key,
+    headers: json,
+    body: JSON.stringify(body),
+  });
 
 /** A conversation whose streamed answer has ended. */
 async function streamedConversation(key: string) {
@@ -44,7 +51,12 @@ describe("POST /v1/conversations/{conversationId}/cancel", () => {
     it("404 for an unknown conversation and for one without a streamed answer; 400 for a body field it does not take", async () => {
       const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
       expectEnvelope(await cancel("conv_nope", key), 404, "not_found");
-      const created = await setup.app.request("/v1/conversations", { method: "POST", key, headers: json, body: JSON.stringify({ user }) });
+      const created = await setup.app.request("/v1/conversations", {
+        method: "POST",
+        key,
+        headers: json,
+        body: JSON.stringify({ user }),
+      });
       expect(created.status).toBe(201);
       expectEnvelope(await cancel(created.body.conversation_id, key), 404, "not_found");
       expectEnvelope(await cancel(created.body.conversation_id, key, { zz: 1 }), 400, "invalid_request");
@@ -56,11 +68,20 @@ describe("POST /v1/conversations/{conversationId}/cancel", () => {
       const owner = await setup.app.newKey({ tenant: ACME_TENANT });
       const conversationId = await streamedConversation(owner.key);
       expectEnvelope(await cancel(conversationId), 401, "unauthorized");
-      const reader = await createApiKey(setup.app.t.db, { organizationId: owner.organizationId, name: "reader", scopes: ["chat:read"] });
+      const reader = await createApiKey(setup.app.t.db, {
+        organizationId: owner.organizationId,
+        name: "reader",
+        scopes: ["chat:read"],
+      });
       expectEnvelope(await cancel(conversationId, reader.plaintext), 403, "forbidden");
-      const sameOrg = await createApiKey(setup.app.t.db, { organizationId: owner.organizationId, name: "other", scopes: ["chat:read", "chat:write"] });
+      const sameOrg = await createApiKey(setup.app.t.db, {
+        organizationId: owner.organizationId,
+        name: "other",
+        scopes: ["chat:read", "chat:write"],
+      });
       const otherOrg = await setup.app.newKey({ tenant: ACME_TENANT });
-      for (const key of [sameOrg.plaintext, otherOrg.key]) expectEnvelope(await cancel(conversationId, key), 404, "not_found");
+      for (const key of [sameOrg.plaintext, otherOrg.key])
+        expectEnvelope(await cancel(conversationId, key), 404, "not_found");
       expect(received).toHaveLength(1);
     });
   });

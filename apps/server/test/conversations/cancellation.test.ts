@@ -1,7 +1,9 @@
-import { createServer, type IncomingMessage, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HttpChatUpstream } from "@mga/core/conversations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { HttpChatUpstream } from "@mga/core/conversations";
+
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -37,7 +39,10 @@ afterAll(async () => {
 });
 
 function startRequest(body: object, key: string) {
-  const req = request(`${app.baseUrl}/v1/messages`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } });
+  const req = request(`${app.baseUrl}/v1/messages`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+  });
   req.on("error", () => {});
   req.end(JSON.stringify(body));
   return req;
@@ -49,23 +54,58 @@ describe("a partner that disconnects", () => {
     const before = upstreamClosed.length;
     const req = startRequest({ stream: true, message: "hi", user: { external_user_id: "u" } }, key);
     const res = await new Promise<IncomingMessage>((resolve) => req.on("response", resolve));
-    const first = await new Promise<string>((resolve) => res.once("data", (chunk: Buffer) => resolve(chunk.toString())));
+    const first = await new Promise<string>((resolve) =>
+      res.once("data", (chunk: Buffer) => resolve(chunk.toString())),
+    );
     const conversationId = /"conversation_id":"([^"]+)"/.exec(first)?.[1] as string;
     req.destroy();
     // The answer's generation does not depend on its client: the upstream call stays open.
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(upstreamClosed[before]).toBe(false);
-    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM messages WHERE role = 'assistant' AND conversation_id = $1", [conversationId])).rows[0].n).toBe(0);
+    expect(
+      (
+        await app.t.db.sql.query(
+          "SELECT count(*)::int AS n FROM messages WHERE role = 'assistant' AND conversation_id = $1",
+          [conversationId],
+        )
+      ).rows[0].n,
+    ).toBe(0);
     // An explicit cancel stops it.
     const cancel = await app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key });
     expect(cancel.status, cancel.text).toBe(202);
-    expect(cancel.body).toMatchObject({ conversation_id: conversationId, status: "generating", message_id: expect.stringMatching(/^msg_/) });
+    expect(cancel.body).toMatchObject({
+      conversation_id: conversationId,
+      status: "generating",
+      message_id: expect.stringMatching(/^msg_/),
+    });
     await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
     await expect
-      .poll(async () => (await app.t.db.sql.query("SELECT id, status, content, metadata FROM messages WHERE role = 'assistant' AND conversation_id = $1", [conversationId])).rows, { timeout: 3_000 })
-      .toEqual([{ id: cancel.body.message_id, status: "incomplete", content: "thinking", metadata: expect.objectContaining({ error_code: "cancelled", client_disconnected: true }) }]);
+      .poll(
+        async () =>
+          (
+            await app.t.db.sql.query(
+              "SELECT id, status, content, metadata FROM messages WHERE role = 'assistant' AND conversation_id = $1",
+              [conversationId],
+            )
+          ).rows,
+        { timeout: 3_000 },
+      )
+      .toEqual([
+        {
+          id: cancel.body.message_id,
+          status: "incomplete",
+          content: "thinking",
+          metadata: expect.objectContaining({ error_code: "cancelled", client_disconnected: true }),
+        },
+      ]);
     // Cancelling again finds the answer ended: 200 with how it ended.
-    await expect.poll(async () => (await app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key })).body.status, { timeout: 3_000 }).toBe("cancelled");
+    await expect
+      .poll(
+        async () =>
+          (await app.request(`/v1/conversations/${conversationId}/cancel`, { method: "POST", key })).body.status,
+        { timeout: 3_000 },
+      )
+      .toBe("cancelled");
   });
 
   it("a stalled upstream times out: 502 upstream_error, the upstream request closed, nothing stored", async () => {
@@ -85,7 +125,9 @@ describe("a partner that disconnects", () => {
       expect(res.status).toBe(502);
       expect(res.body.error).toMatchObject({ code: "upstream_error", message: "the assistant did not answer in time" });
       await expect.poll(() => upstreamClosed[before], { timeout: 3_000 }).toBe(true);
-      const stored = await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+      const stored = await app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [
+        id,
+      ]);
       expect(stored.rows[0].n).toBe(0);
     } finally {
       await impatient.close();

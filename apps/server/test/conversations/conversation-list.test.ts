@@ -1,6 +1,8 @@
+import { describe, expect, it } from "vitest";
+
 import { getConversationOutput, listConversationsOutput } from "@mga/api";
 import { createApiKey } from "@mga/core/keys";
-import { describe, expect, it } from "vitest";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope } from "../support/test-app";
 import { answer, upstreamAnswers, useAppWithMockedUpstream } from "../support/upstream-mock";
@@ -18,7 +20,12 @@ type Listed = { conversation_id: string; title: string | null; updated_at: strin
 const list = (key: string, query: string) => setup.app.request(`/v1/conversations${query}`, { key });
 
 async function create(key: string, externalUserId: string, title: string): Promise<string> {
-  const res = await setup.app.request("/v1/conversations", { method: "POST", key, headers: json, body: JSON.stringify({ user: { external_user_id: externalUserId }, title }) });
+  const res = await setup.app.request("/v1/conversations", {
+    method: "POST",
+    key,
+    headers: json,
+    body: JSON.stringify({ user: { external_user_id: externalUserId }, title }),
+  });
   expect(res.status, res.text).toBe(201);
   // Distinct updated_at (millisecond precision), so "newest first" has one answer to check.
   await new Promise((resolve) => setTimeout(resolve, 5));
@@ -48,7 +55,13 @@ describe("GET /v1/conversations", () => {
     it("lists the key's conversations with one user, newest first, paged; another key's and another user's never appear", async () => {
       const { key: keyA, organizationId } = await setup.app.newKey({ tenant: ACME_TENANT });
       // A second key of the same organization: ownership is per key, not per organization.
-      const keyB = (await createApiKey(setup.app.t.db, { organizationId, name: "second server", scopes: ["chat:read", "chat:write"] })).plaintext;
+      const keyB = (
+        await createApiKey(setup.app.t.db, {
+          organizationId,
+          name: "second server",
+          scopes: ["chat:read", "chat:write"],
+        })
+      ).plaintext;
       for (let i = 1; i <= 5; i += 1) await create(keyA, "lo-1", `A lo-1 #${i}`);
       await create(keyA, "lo-2", "A lo-2 #1");
       await create(keyB, "lo-1", "B lo-1 #1");
@@ -70,7 +83,10 @@ describe("GET /v1/conversations", () => {
         expect(pages.flat(), `limit ${limit}`).toEqual(all.body.conversations);
       }
       expect(titles((await list(keyA, "?external_user_id=lo-2")).body.conversations)).toEqual(["A lo-2 #1"]);
-      expect(titles((await list(keyB, "?external_user_id=lo-1")).body.conversations)).toEqual(["B lo-1 #2", "B lo-1 #1"]);
+      expect(titles((await list(keyB, "?external_user_id=lo-1")).body.conversations)).toEqual([
+        "B lo-1 #2",
+        "B lo-1 #1",
+      ]);
       expect((await list(keyB, "?external_user_id=lo-2")).body).toMatchObject({ conversations: [], next_cursor: null });
       // An id in another case is another user.
       expect((await list(keyA, "?external_user_id=LO-1")).body.conversations).toEqual([]);
@@ -118,7 +134,11 @@ describe("GET /v1/conversations", () => {
       const missing = expectEnvelope(await list(key, ""), 400, "invalid_request");
       expect(missing.message).toContain("external_user_id");
       for (const bad of ["", "lo 3", "lo-3@acme.test", "x".repeat(129), "lo/3", "ü", "lo*3", "lo%003"]) {
-        const error = expectEnvelope(await list(key, `?external_user_id=${encodeURIComponent(bad)}`), 400, "invalid_request");
+        const error = expectEnvelope(
+          await list(key, `?external_user_id=${encodeURIComponent(bad)}`),
+          400,
+          "invalid_request",
+        );
         expect(error.message, bad).toContain("external_user_id");
       }
       expect((await list(key, `?external_user_id=${"x".repeat(128)}`)).status).toBe(200);
@@ -129,21 +149,41 @@ describe("GET /v1/conversations", () => {
 
       const cursor = (await list(key, "?external_user_id=lo-3&limit=1")).body.next_cursor as string;
       expect((await list(key, `?external_user_id=lo-3&limit=1&cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
-      const other = await createApiKey(setup.app.t.db, { organizationId, name: "other", scopes: ["chat:read", "chat:write"] });
+      const other = await createApiKey(setup.app.t.db, {
+        organizationId,
+        name: "other",
+        scopes: ["chat:read", "chat:write"],
+      });
       await create(other.plaintext, "lo-3", "theirs");
       await create(other.plaintext, "lo-3", "theirs too");
       upstreamAnswers(answer());
-      const asked = await setup.app.request("/v1/messages", { method: "POST", key, headers: json, body: JSON.stringify({ message: "FHA?", user: { external_user_id: "lo-5" } }) });
-      const history = await setup.app.request(`/v1/conversations/${asked.body.conversation_id}/messages?limit=1`, { key });
+      const asked = await setup.app.request("/v1/messages", {
+        method: "POST",
+        key,
+        headers: json,
+        body: JSON.stringify({ message: "FHA?", user: { external_user_id: "lo-5" } }),
+      });
+      const history = await setup.app.request(`/v1/conversations/${asked.body.conversation_id}/messages?limit=1`, {
+        key,
+      });
       const refusals: Array<[string, string, string, RegExp]> = [
-        ["forged", key, "eyJjIjoiMjAyNi0wMS0wMVQwMDowMDowMC4wMDBaIiwiaSI6ImNvbnZfeCJ9.bm9wZQ", /not a cursor returned by this API/],
+        [
+          "forged",
+          key,
+          "eyJjIjoiMjAyNi0wMS0wMVQwMDowMDowMC4wMDBaIiwiaSI6ImNvbnZfeCJ9.bm9wZQ",
+          /not a cursor returned by this API/,
+        ],
         ["another user's", key, (await list(key, "?external_user_id=lo-4&limit=1")).body.next_cursor, /same filters/],
         ["another key's", other.plaintext, cursor, /same filters/],
         ["a history's", key, history.body.next_cursor, /not a cursor returned by this API/],
       ];
       for (const [what, presenter, presented, message] of refusals) {
         expect(presented, what).toEqual(expect.any(String));
-        const error = expectEnvelope(await list(presenter, `?external_user_id=lo-3&limit=1&cursor=${encodeURIComponent(presented)}`), 400, "invalid_request");
+        const error = expectEnvelope(
+          await list(presenter, `?external_user_id=lo-3&limit=1&cursor=${encodeURIComponent(presented)}`),
+          400,
+          "invalid_request",
+        );
         expect(error.message, what).toMatch(message);
       }
     });

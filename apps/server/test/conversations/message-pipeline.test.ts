@@ -1,9 +1,17 @@
-import type { UntypedJson } from "../support/untyped-json";
 import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope } from "../support/test-app";
-import { answer, readSse, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
+import type { UntypedJson } from "../support/untyped-json";
+import {
+  answer,
+  readSse,
+  received,
+  upstreamAnswers,
+  upstreamStatus,
+  useAppWithMockedUpstream,
+} from "../support/upstream-mock";
 
 /**
  * The two message routes, answered as JSON or as an event stream, go through one pipeline
@@ -14,25 +22,40 @@ const user = { external_user_id: "lo-1" };
 const ROUTES = ["/v1/messages", "/v1/conversations/conv_nope/messages"];
 
 function post(path: string, key: string, body: object, headers: Record<string, string> = {}) {
-  return setup.app.request(path, { method: "POST", key, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return setup.app.request(path, {
+    method: "POST",
+    key,
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A request exactly as written: fetch would resolve the dot segments before sending. */
 function rawPost(path: string, key: string, body: object, headers: Record<string, string> = {}) {
   const url = new URL(setup.app.baseUrl);
   return new Promise<{ status: number; headers: Headers; body: UntypedJson }>((resolve, reject) => {
-    const req = httpRequest({ host: url.hostname, port: url.port, path, method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        text += chunk;
-      });
-      res.on("end", () => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") responseHeaders.set(name, value);
-        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: JSON.parse(text) });
-      });
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === "string") responseHeaders.set(name, value);
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, body: JSON.parse(text) });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify(body));
   });
@@ -72,11 +95,20 @@ describe("one pipeline for both message routes, JSON or streamed", () => {
       // The key was counted before its scope was checked, and the answer says so.
       expect(forbidden.headers.get("ratelimit-policy")).toBe('"per-key";q=600;w=60');
       const withKey = await post(path, writer.key, bad, { "Idempotency-Key": "abc" });
-      expect(expectEnvelope(withKey, 400, "invalid_request").message).toBe("Idempotency-Key is not supported with stream: true; send one or the other");
+      expect(expectEnvelope(withKey, 400, "invalid_request").message).toBe(
+        "Idempotency-Key is not supported with stream: true; send one or the other",
+      );
       expect(withKey.headers.get("x-ratelimit-remaining")).not.toBeNull();
       // Refused whatever its value: a value Idempotency-Key could never take is not reported as malformed.
-      const malformed = await post(path, writer.key, { stream: true, message: "hi", user }, { "Idempotency-Key": "two words" });
-      expect(expectEnvelope(malformed, 400, "invalid_request").message).toBe("Idempotency-Key is not supported with stream: true; send one or the other");
+      const malformed = await post(
+        path,
+        writer.key,
+        { stream: true, message: "hi", user },
+        { "Idempotency-Key": "two words" },
+      );
+      expect(expectEnvelope(malformed, 400, "invalid_request").message).toBe(
+        "Idempotency-Key is not supported with stream: true; send one or the other",
+      );
     }
     expect(received).toHaveLength(0);
   });
@@ -87,7 +119,9 @@ describe("one pipeline for both message routes, JSON or streamed", () => {
       const badBoth = await post(path, key, { message: "", user }, { "Idempotency-Key": "two words" });
       expect(expectEnvelope(badBoth, 400, "invalid_request").message).not.toMatch(/Idempotency-Key/);
       const badKey = await post(path, key, { message: "hi", user }, { "Idempotency-Key": "two words" });
-      expect(expectEnvelope(badKey, 400, "invalid_request").message).toBe("Idempotency-Key: must be 1-255 printable ASCII characters without spaces");
+      expect(expectEnvelope(badKey, 400, "invalid_request").message).toBe(
+        "Idempotency-Key: must be 1-255 printable ASCII characters without spaces",
+      );
     }
   });
 
@@ -117,7 +151,9 @@ describe("one pipeline for both message routes, JSON or streamed", () => {
     const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const failed = await post("/v1/messages", key, { stream: true, message: "hi", user });
     const { request_id: requestId } = expectEnvelope(failed, 502, "upstream_error");
-    const line = setup.app.logs.map((text) => JSON.parse(text)).find((entry) => entry.message === "stream failed" && entry.request_id === requestId);
+    const line = setup.app.logs
+      .map((text) => JSON.parse(text))
+      .find((entry) => entry.message === "stream failed" && entry.request_id === requestId);
     expect(line).toMatchObject({ level: "error", error: expect.any(String) });
   });
 
@@ -125,11 +161,22 @@ describe("one pipeline for both message routes, JSON or streamed", () => {
     const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const path = "/v1/x/../messages";
     const plain = await rawPost(path, key, { stream: true, message: "hi", user });
-    expect(expectEnvelope(plain, 400, "invalid_request").message).toBe("stream: true is answered as text/event-stream by the REST API (POST /v1/messages)");
+    expect(expectEnvelope(plain, 400, "invalid_request").message).toBe(
+      "stream: true is answered as text/event-stream by the REST API (POST /v1/messages)",
+    );
     const withKey = await rawPost(path, key, { stream: true, message: "hi", user }, { "Idempotency-Key": "abc" });
-    expect(expectEnvelope(withKey, 400, "invalid_request").message).toBe("Idempotency-Key is not supported with stream: true; send one or the other");
-    const malformed = await rawPost(path, key, { stream: true, message: "hi", user }, { "Idempotency-Key": "two words" });
-    expect(expectEnvelope(malformed, 400, "invalid_request").message).toBe("Idempotency-Key: must be 1-255 printable ASCII characters without spaces");
+    expect(expectEnvelope(withKey, 400, "invalid_request").message).toBe(
+      "Idempotency-Key is not supported with stream: true; send one or the other",
+    );
+    const malformed = await rawPost(
+      path,
+      key,
+      { stream: true, message: "hi", user },
+      { "Idempotency-Key": "two words" },
+    );
+    expect(expectEnvelope(malformed, 400, "invalid_request").message).toBe(
+      "Idempotency-Key: must be 1-255 printable ASCII characters without spaces",
+    );
     expect(received).toHaveLength(0);
   });
 });

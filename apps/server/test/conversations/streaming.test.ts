@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
+
 import { streamEventSchema } from "@mga/api";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope } from "../support/test-app";
-import { answer, readSse, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
+import {
+  answer,
+  readSse,
+  received,
+  upstreamAnswers,
+  upstreamStatus,
+  useAppWithMockedUpstream,
+} from "../support/upstream-mock";
 
 const setup = useAppWithMockedUpstream({ sseKeepAliveMs: 100 });
 
@@ -26,23 +35,56 @@ describe("stream: true", () => {
     const { frames, rest } = await readSse(res);
     expect(rest).toBe("");
     for (const frame of frames) streamEventSchema.parse(frame);
-    expect(frames.map((frame) => frame.type)).toEqual(["public_api_conversation", "content", "content", "content_postprocessed", "complete", "public_api_complete"]);
-    expect(frames[0]).toEqual({ type: "public_api_conversation", request_id: requestId, conversation_id: expect.stringMatching(/^conv_/), conversation_created: true });
+    expect(frames.map((frame) => frame.type)).toEqual([
+      "public_api_conversation",
+      "content",
+      "content",
+      "content_postprocessed",
+      "complete",
+      "public_api_complete",
+    ]);
+    expect(frames[0]).toEqual({
+      type: "public_api_conversation",
+      request_id: requestId,
+      conversation_id: expect.stringMatching(/^conv_/),
+      conversation_created: true,
+    });
     expect(frames[1].content + frames[2].content).toBe("FHA requires 3.5 percent down. [1]");
     expect(frames[4]).toMatchObject({ metadata: { tokens_used: 42 }, citations: [{ id: "fha-1" }] });
     const last = frames.at(-1);
-    expect(last).toEqual({ type: "public_api_complete", request_id: requestId, conversation_id: frames[0].conversation_id, message_id: expect.stringMatching(/^msg_/) });
+    expect(last).toEqual({
+      type: "public_api_complete",
+      request_id: requestId,
+      conversation_id: frames[0].conversation_id,
+      message_id: expect.stringMatching(/^msg_/),
+    });
     const history = await setup.app.request(`/v1/conversations/${last.conversation_id}/messages`, { key });
-    expect(history.body.messages.map((m: { message_id: string; role: string }) => m.role)).toEqual(["user", "assistant"]);
+    expect(history.body.messages.map((m: { message_id: string; role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+    ]);
     expect(history.body.messages[1].message_id).toBe(last.message_id);
   });
 
   it("POST /v1/conversations/{id}/messages streams without the conversation event", async () => {
     upstreamAnswers(answer());
     const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
-    const conversation = await setup.app.request("/v1/conversations", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user }) });
-    const { frames } = await readSse(await postStream(`/v1/conversations/${conversation.body.conversation_id}/messages`, key, { message: "hi", user }));
-    expect(frames.map((frame) => frame.type)).toEqual(["content", "content", "content_postprocessed", "complete", "public_api_complete"]);
+    const conversation = await setup.app.request("/v1/conversations", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user }),
+    });
+    const { frames } = await readSse(
+      await postStream(`/v1/conversations/${conversation.body.conversation_id}/messages`, key, { message: "hi", user }),
+    );
+    expect(frames.map((frame) => frame.type)).toEqual([
+      "content",
+      "content",
+      "content_postprocessed",
+      "complete",
+      "public_api_complete",
+    ]);
   });
 
   it("passes content through as it arrives, not buffered, with keep-alive comments during pauses", async () => {
@@ -50,7 +92,12 @@ describe("stream: true", () => {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    upstreamAnswers([{ event: { type: "content", content: "first " } }, { waitFor: released }, { wait: 350 }, ...answer("later text")]);
+    upstreamAnswers([
+      { event: { type: "content", content: "first " } },
+      { waitFor: released },
+      { wait: 350 },
+      ...answer("later text"),
+    ]);
     const { key } = await setup.app.newKey({ tenant: ACME_TENANT });
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     const seenBeforeRelease: string[] = [];
@@ -82,10 +129,26 @@ describe("stream: true", () => {
     const reader = await setup.app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read"] });
     const writer = await setup.app.newKey({ tenant: ACME_TENANT });
     const asJson = async (res: Response) => ({ status: res.status, headers: res.headers, body: await res.json() });
-    expectEnvelope(await asJson(await postStream("/v1/messages", "mga_sk_bad", { message: "hi", user })), 401, "unauthorized");
-    expectEnvelope(await asJson(await postStream("/v1/messages", reader.key, { message: "hi", user })), 403, "forbidden");
-    expectEnvelope(await asJson(await postStream("/v1/messages", writer.key, { message: "", user })), 400, "invalid_request");
-    expectEnvelope(await asJson(await postStream("/v1/conversations/conv_nope/messages", writer.key, { message: "hi", user })), 404, "not_found");
+    expectEnvelope(
+      await asJson(await postStream("/v1/messages", "mga_sk_bad", { message: "hi", user })),
+      401,
+      "unauthorized",
+    );
+    expectEnvelope(
+      await asJson(await postStream("/v1/messages", reader.key, { message: "hi", user })),
+      403,
+      "forbidden",
+    );
+    expectEnvelope(
+      await asJson(await postStream("/v1/messages", writer.key, { message: "", user })),
+      400,
+      "invalid_request",
+    );
+    expectEnvelope(
+      await asJson(await postStream("/v1/conversations/conv_nope/messages", writer.key, { message: "hi", user })),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -96,7 +159,10 @@ describe("upstream failures while streaming", () => {
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     expect(res.status).toBe(502);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("upstream_error");
-    const stored = await setup.app.t.db.sql.query("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", [id]);
+    const stored = await setup.app.t.db.sql.query(
+      "SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1",
+      [id],
+    );
     expect(stored.rows[0].n).toBe(0);
   });
 
@@ -106,10 +172,18 @@ describe("upstream failures while streaming", () => {
     const res = await postStream("/v1/messages", key, { message: "hi", user });
     const { frames } = await readSse(res);
     expect(frames.map((frame) => frame.type)).toEqual(["public_api_conversation", "content", "error"]);
-    expect(frames[2]).toEqual({ type: "error", status: 502, error: { code: "upstream_error", message: expect.any(String), request_id: res.headers.get("x-request-id") } });
+    expect(frames[2]).toEqual({
+      type: "error",
+      status: 502,
+      error: { code: "upstream_error", message: expect.any(String), request_id: res.headers.get("x-request-id") },
+    });
     const history = await setup.app.request(`/v1/conversations/${frames[0].conversation_id}/messages`, { key });
     expect(history.body.messages).toHaveLength(2);
-    expect(history.body.messages[1]).toMatchObject({ role: "assistant", content: "FHA requires ", metadata: { incomplete: true, tokens_used: 0 } });
+    expect(history.body.messages[1]).toMatchObject({
+      role: "assistant",
+      content: "FHA requires ",
+      metadata: { incomplete: true, tokens_used: 0 },
+    });
     const conversation = await setup.app.request(`/v1/conversations/${frames[0].conversation_id}`, { key });
     expect(conversation.body.conversation.message_count).toBe(2);
   });

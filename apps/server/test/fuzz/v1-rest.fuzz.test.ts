@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+
 import { batchOf, buildRoutes, runBatch, surfaceArb, useFuzzFixture } from "../support/fuzz";
 
 /**

@@ -1,7 +1,9 @@
-import { createServer, type IncomingMessage, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HttpChatUpstream } from "@mga/core/conversations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { HttpChatUpstream } from "@mga/core/conversations";
+
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -39,15 +41,23 @@ interface LogLine {
 }
 
 function open(key: string, headers: Record<string, string> = {}) {
-  const req = request(`${app.baseUrl}/v1/messages`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers } });
+  const req = request(`${app.baseUrl}/v1/messages`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
+  });
   req.on("error", () => {});
   return req;
 }
 
 /** The log lines of one request, once its disconnect has been logged. */
 async function linesOf(requestId: () => string | undefined): Promise<LogLine[]> {
-  const lines = () => app.logs.map((text) => JSON.parse(text) as LogLine).filter((line) => requestId() !== undefined && line.request_id === requestId());
-  await expect.poll(() => lines().some((line) => line.message === "client disconnected"), { timeout: 3_000 }).toBe(true);
+  const lines = () =>
+    app.logs
+      .map((text) => JSON.parse(text) as LogLine)
+      .filter((line) => requestId() !== undefined && line.request_id === requestId());
+  await expect
+    .poll(() => lines().some((line) => line.message === "client disconnected"), { timeout: 3_000 })
+    .toBe(true);
   // Whatever else the request was going to log has had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
   return lines();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
@@ -17,15 +18,30 @@ describe("transport errors use the envelope", () => {
   it("400 for malformed JSON and 413 for an oversized body, before routing", async () => {
     const { key } = await app.newKey();
     const json = { "Content-Type": "application/json; charset=utf-8" };
-    expectEnvelope(await app.request("/v1/messages", { method: "POST", key, headers: json, body: "{oops" }), 400, "invalid_request");
+    expectEnvelope(
+      await app.request("/v1/messages", { method: "POST", key, headers: json, body: "{oops" }),
+      400,
+      "invalid_request",
+    );
     const big = JSON.stringify({ message: "x".repeat(1024 * 1024 + 10) });
-    expectEnvelope(await app.request("/v1/messages", { method: "POST", key, headers: json, body: big }), 413, "invalid_request");
+    expectEnvelope(
+      await app.request("/v1/messages", { method: "POST", key, headers: json, body: big }),
+      413,
+      "invalid_request",
+    );
   });
 
   it("405 with Allow for a method the path does not answer, before its body is read", async () => {
     const { key } = await app.newKey();
-    const refused = await app.request("/v1/me", { method: "POST", key, headers: { "Content-Type": "application/json" }, body: "{oops" });
-    expect(expectEnvelope(refused, 405, "invalid_request").message).toBe("POST is not allowed on this path; it answers GET, HEAD");
+    const refused = await app.request("/v1/me", {
+      method: "POST",
+      key,
+      headers: { "Content-Type": "application/json" },
+      body: "{oops",
+    });
+    expect(expectEnvelope(refused, 405, "invalid_request").message).toBe(
+      "POST is not allowed on this path; it answers GET, HEAD",
+    );
     expect(refused.headers.get("allow")).toBe("GET, HEAD");
   });
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+
 import { fillTemplate } from "../../src/http/template";
 
 /** The pages' HTML templates (src/http/…/static/*.html) are filled by one small function. */
 describe("fillTemplate", () => {
   it("escapes {{name}} for HTML and puts {{{name}}} as it is", () => {
-    expect(fillTemplate('<p title="{{who}}">{{who}}</p>{{{extra}}}', { who: `<a href="x">O'Neil & co</a>`, extra: "<hr>" })).toBe(
+    expect(
+      fillTemplate('<p title="{{who}}">{{who}}</p>{{{extra}}}', { who: `<a href="x">O'Neil & co</a>`, extra: "<hr>" }),
+    ).toBe(
       '<p title="&lt;a href=&quot;x&quot;&gt;O&#39;Neil &amp; co&lt;/a&gt;">&lt;a href=&quot;x&quot;&gt;O&#39;Neil &amp; co&lt;/a&gt;</p><hr>',
     );
   });

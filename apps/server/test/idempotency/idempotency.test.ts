@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, type TestApp } from "../support/test-app";
 import { answer, received, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
@@ -14,8 +15,10 @@ const post = (on: TestApp, path: string, key: string, body: unknown, idempotency
     headers: { "Content-Type": "application/json", ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}) },
     body: JSON.stringify(body),
   });
-const count = async (sql: string, apiKeyId: string) => (await setup.app.t.db.sql.query(sql, [apiKeyId])).rows[0].n as number;
-const conversationsOf = (apiKeyId: string) => count("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", apiKeyId);
+const count = async (sql: string, apiKeyId: string) =>
+  (await setup.app.t.db.sql.query(sql, [apiKeyId])).rows[0].n as number;
+const conversationsOf = (apiKeyId: string) =>
+  count("SELECT count(*)::int AS n FROM conversations WHERE api_key_id = $1", apiKeyId);
 
 describe("Idempotency-Key", () => {
   it("replays the original status and body, request_id included, marked as a replay, on any instance", async () => {
@@ -44,9 +47,27 @@ describe("Idempotency-Key", () => {
     const a = await post(setup.app, "/v1/conversations", key, { user }, "k-1");
     const b = await post(setup.app, "/v1/conversations", key, { user }, "k-2");
     await post(setup.app, `/v1/conversations/${a.body.conversation_id}/messages`, key, { message: "hi", user }, "k-3");
-    expectEnvelope(await post(setup.app, "/v1/conversations", key, { user, title: "other" }, "k-1"), 409, "idempotency_conflict");
-    expectEnvelope(await post(setup.app, "/v1/messages", key, { message: "hi", user }, "k-1"), 409, "idempotency_conflict");
-    expectEnvelope(await post(setup.app, `/v1/conversations/${b.body.conversation_id}/messages`, key, { message: "hi", user }, "k-3"), 409, "idempotency_conflict");
+    expectEnvelope(
+      await post(setup.app, "/v1/conversations", key, { user, title: "other" }, "k-1"),
+      409,
+      "idempotency_conflict",
+    );
+    expectEnvelope(
+      await post(setup.app, "/v1/messages", key, { message: "hi", user }, "k-1"),
+      409,
+      "idempotency_conflict",
+    );
+    expectEnvelope(
+      await post(
+        setup.app,
+        `/v1/conversations/${b.body.conversation_id}/messages`,
+        key,
+        { message: "hi", user },
+        "k-3",
+      ),
+      409,
+      "idempotency_conflict",
+    );
   });
 
   it("is scoped to the API key", async () => {
@@ -62,7 +83,10 @@ describe("Idempotency-Key", () => {
     upstreamAnswers([{ wait: 300 }, ...answer()]);
     const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     const body = { message: "hi", user };
-    const [x, y] = await Promise.all([post(setup.app, "/v1/messages", key, body, "race-1"), post(setup.second, "/v1/messages", key, body, "race-1")]);
+    const [x, y] = await Promise.all([
+      post(setup.app, "/v1/messages", key, body, "race-1"),
+      post(setup.second, "/v1/messages", key, body, "race-1"),
+    ]);
     const statuses = [x.status, y.status].sort();
     expect(statuses).toEqual([200, 409]);
     const loser = x.status === 409 ? x : y;
@@ -78,7 +102,11 @@ describe("Idempotency-Key", () => {
   it("a failed request stores nothing: the retry runs again", async () => {
     upstreamStatus(500);
     const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
-    expectEnvelope(await post(setup.app, "/v1/messages", key, { message: "hi", user }, "retry-1"), 502, "upstream_error");
+    expectEnvelope(
+      await post(setup.app, "/v1/messages", key, { message: "hi", user }, "retry-1"),
+      502,
+      "upstream_error",
+    );
     upstreamAnswers(answer());
     const retry = await post(setup.app, "/v1/messages", key, { message: "hi", user }, "retry-1");
     expect(retry.status).toBe(200);
@@ -92,13 +120,18 @@ describe("Idempotency-Key", () => {
     expectEnvelope(await post(setup.app, "/v1/conversations", key, { user }, "has space"), 400, "invalid_request");
     // Through the JSON procedure (no SSE route): stream false with a key is fine.
     upstreamAnswers(answer());
-    expect((await post(setup.app, "/v1/messages", key, { message: "hi", user, stream: false }, "ok-1")).status).toBe(200);
+    expect((await post(setup.app, "/v1/messages", key, { message: "hi", user, stream: false }, "ok-1")).status).toBe(
+      200,
+    );
   });
 
   it("expired records no longer replay", async () => {
     const { key, id } = await setup.app.newKey({ tenant: ACME_TENANT });
     await post(setup.app, "/v1/conversations", key, { user }, "old-1");
-    await setup.app.t.db.sql.query("UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE api_key_id = $1", [id]);
+    await setup.app.t.db.sql.query(
+      "UPDATE idempotency_records SET expires_at = now() - interval '1 second' WHERE api_key_id = $1",
+      [id],
+    );
     const again = await post(setup.app, "/v1/conversations", key, { user }, "old-1");
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     expect(await conversationsOf(id)).toBe(2);

@@ -1,5 +1,7 @@
-import { revokeApiKey, setApiKeyRateLimit } from "@mga/core/keys";
 import { describe, expect, it } from "vitest";
+
+import { revokeApiKey, setApiKeyRateLimit } from "@mga/core/keys";
+
 import { expectEnvelope, startTestApp } from "../support/test-app";
 import { useAppWithMockedUpstream } from "../support/upstream-mock";
 
@@ -61,7 +63,13 @@ describe("key cache across instances", () => {
     const third = await startTestApp({ shareDatabaseWith: setup.app });
     const { key, id } = await setup.app.newKey();
     for (let i = 0; i < 5; i += 1) expect((await third.request("/v1/me", { key })).status).toBe(200);
-    const lastUsed = async () => (await setup.app.t.db.sql.query<{ last_used_at: Date | null }>("SELECT last_used_at FROM api_keys WHERE id = $1", [id])).rows[0]?.last_used_at;
+    const lastUsed = async () =>
+      (
+        await setup.app.t.db.sql.query<{ last_used_at: Date | null }>(
+          "SELECT last_used_at FROM api_keys WHERE id = $1",
+          [id],
+        )
+      ).rows[0]?.last_used_at;
     expect(await lastUsed()).toBeNull();
     await third.close();
     expect(await lastUsed()).toBeInstanceOf(Date);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { getMeOutput } from "@mga/api";
 import { revokeApiKey } from "@mga/core/keys";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 

@@ -1,6 +1,15 @@
-import { bindLaunchKey, completeSiteLogin, consumeLaunchCode, exchangeSessionForChatToken, unbindLaunchKey, verifyChatToken } from "@mga/core/launches";
-import { updateIntegration } from "@mga/core/partners/integrations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import {
+  bindLaunchKey,
+  completeSiteLogin,
+  consumeLaunchCode,
+  exchangeSessionForChatToken,
+  unbindLaunchKey,
+  verifyChatToken,
+} from "@mga/core/launches";
+import { updateIntegration } from "@mga/core/partners/integrations";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -20,16 +29,21 @@ async function setup() {
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName: p.slug });
   const siteAccountId = (
-    await app.t.db.sql.query("SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'", [
-      p.organizationId,
-    ])
+    await app.t.db.sql.query(
+      "SELECT site_account_id FROM partner_users WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1) AND external_user_id = 'lo-1'",
+      [p.organizationId],
+    )
   ).rows[0].site_account_id as string;
   const launch = async () => {
     const res = await app.request("/v1/embed-sessions", {
       method: "POST",
       key: launcher.key,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ integration: p.slug, user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-1" } }),
+      body: JSON.stringify({
+        integration: p.slug,
+        user: { external_user_id: "lo-1" },
+        loan_context: { external_loan_id: "LN-1" },
+      }),
     });
     expect(res.status).toBe(201);
     return new URLSearchParams(new URL(res.body.launch_url).hash.slice(1)).get("code") as string;
@@ -49,7 +63,9 @@ describe("launch code, sign-in session, grant and chat token", () => {
     expect(first.expiresAt.getTime() - (t0 + 30_000)).toBe(10 * MINUTE);
     await expect(consumeLaunchCode(app.t.db, code, at(t0, 40_000))).rejects.toMatchObject({ code: "unauthorized" });
     const late = await launch();
-    await expect(consumeLaunchCode(app.t.db, late, at(Date.now(), 121_000))).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(consumeLaunchCode(app.t.db, late, at(Date.now(), 121_000))).rejects.toMatchObject({
+      code: "unauthorized",
+    });
     await expect(consumeLaunchCode(app.t.db, "not-a-code")).rejects.toMatchObject({ code: "unauthorized" });
   });
 
@@ -57,27 +73,50 @@ describe("launch code, sign-in session, grant and chat token", () => {
     const { launch, siteAccountId } = await setup();
     const t0 = Date.now();
     const session = await consumeLaunchCode(app.t.db, await launch(), at(t0, 0));
-    await expect(completeSiteLogin(app.t.db, { sessionToken: session.sessionToken, siteAccountId: "sa_someone_else" }, at(t0, MINUTE))).rejects.toMatchObject({ code: "forbidden" });
-    await expect(completeSiteLogin(app.t.db, { sessionToken: session.sessionToken, siteAccountId }, at(t0, 11 * MINUTE))).rejects.toMatchObject({ code: "unauthorized" });
-    expect(await exchangeSessionForChatToken(app.t.db, session.sessionToken, at(t0, 2 * MINUTE))).toEqual({ status: "login_pending" });
+    await expect(
+      completeSiteLogin(
+        app.t.db,
+        { sessionToken: session.sessionToken, siteAccountId: "sa_someone_else" },
+        at(t0, MINUTE),
+      ),
+    ).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      completeSiteLogin(app.t.db, { sessionToken: session.sessionToken, siteAccountId }, at(t0, 11 * MINUTE)),
+    ).rejects.toMatchObject({ code: "unauthorized" });
+    expect(await exchangeSessionForChatToken(app.t.db, session.sessionToken, at(t0, 2 * MINUTE))).toEqual({
+      status: "login_pending",
+    });
   });
 
   it("login → 24-hour grant → one chat token (8 hours), never refreshed; a same-day relaunch skips the login", async () => {
     const { launch, siteAccountId } = await setup();
     const t0 = Date.now();
     const session = await consumeLaunchCode(app.t.db, await launch(), at(t0, 0));
-    const { grantExpiresAt } = await completeSiteLogin(app.t.db, { sessionToken: session.sessionToken, siteAccountId }, at(t0, MINUTE));
+    const { grantExpiresAt } = await completeSiteLogin(
+      app.t.db,
+      { sessionToken: session.sessionToken, siteAccountId },
+      at(t0, MINUTE),
+    );
     expect(grantExpiresAt.getTime()).toBe(t0 + MINUTE + 24 * HOUR);
     const token = await exchangeSessionForChatToken(app.t.db, session.sessionToken, at(t0, 2 * MINUTE));
     if (token.status !== "authorized") throw new Error("expected a token");
     expect(token.expiresAt.getTime()).toBe(t0 + 2 * MINUTE + 8 * HOUR);
-    await expect(exchangeSessionForChatToken(app.t.db, session.sessionToken, at(t0, 3 * MINUTE))).rejects.toMatchObject({ code: "unauthorized" });
-    expect((await verifyChatToken(app.t.db, token.chatToken, at(t0, 7 * HOUR))).loanContext).toEqual({ external_loan_id: "LN-1" });
-    await expect(verifyChatToken(app.t.db, token.chatToken, at(t0, 2 * MINUTE + 8 * HOUR))).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(exchangeSessionForChatToken(app.t.db, session.sessionToken, at(t0, 3 * MINUTE))).rejects.toMatchObject(
+      { code: "unauthorized" },
+    );
+    expect((await verifyChatToken(app.t.db, token.chatToken, at(t0, 7 * HOUR))).loanContext).toEqual({
+      external_loan_id: "LN-1",
+    });
+    await expect(verifyChatToken(app.t.db, token.chatToken, at(t0, 2 * MINUTE + 8 * HOUR))).rejects.toMatchObject({
+      code: "unauthorized",
+    });
 
     // A relaunch 20 hours into the grant (the grant is moved back, since launches are issued
     // on the real clock): no login, and the token ends with the grant, four hours later.
-    await app.t.db.sql.query("UPDATE chat_grants SET created_at = created_at - interval '20 hours', expires_at = expires_at - interval '20 hours' WHERE expires_at = $1", [grantExpiresAt]);
+    await app.t.db.sql.query(
+      "UPDATE chat_grants SET created_at = created_at - interval '20 hours', expires_at = expires_at - interval '20 hours' WHERE expires_at = $1",
+      [grantExpiresAt],
+    );
     const now = Date.now();
     const relaunch = await consumeLaunchCode(app.t.db, await launch(), at(now, 0));
     expect(relaunch.loginRequired).toBe(false);
@@ -85,7 +124,9 @@ describe("launch code, sign-in session, grant and chat token", () => {
     if (later.status !== "authorized") throw new Error("expected a token");
     expect(later.expiresAt.getTime()).toBe(grantExpiresAt.getTime() - 20 * HOUR);
     // Once the grant has ended, a relaunch needs the login again.
-    await app.t.db.sql.query("UPDATE chat_grants SET expires_at = now() - interval '1 second' WHERE expires_at = $1", [new Date(grantExpiresAt.getTime() - 20 * HOUR)]);
+    await app.t.db.sql.query("UPDATE chat_grants SET expires_at = now() - interval '1 second' WHERE expires_at = $1", [
+      new Date(grantExpiresAt.getTime() - 20 * HOUR),
+    ]);
     expect((await consumeLaunchCode(app.t.db, await launch())).loginRequired).toBe(true);
   });
 });
@@ -121,7 +162,12 @@ describe("revocation takes effect at once", () => {
 
   it("a deletion ends it at once (before the asynchronous work completes)", async () => {
     const { p, chatToken } = await chatting();
-    const res = await app.request(`${p.base}/users/lo-1/deletions`, { method: "POST", key: p.key, headers: { "Content-Type": "application/json", "Idempotency-Key": "del-chat" }, body: "{}" });
+    const res = await app.request(`${p.base}/users/lo-1/deletions`, {
+      method: "POST",
+      key: p.key,
+      headers: { "Content-Type": "application/json", "Idempotency-Key": "del-chat" },
+      body: "{}",
+    });
     expect(res.status).toBe(202);
     await expect(verifyChatToken(app.t.db, chatToken)).rejects.toMatchObject({ code: "unauthorized" });
   });

@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
+
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+
+import { startServerProcess, type ServerProcess } from "../support/server-process";
 
 /**
  * The hosted chat's and the built-in site's browser scripts and styles are files of their own

@@ -1,8 +1,10 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { getIntegration } from "@mga/core/partners/integrations";
 import { createStaff } from "@mga/core/staff";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { CHAT_PASSWORD, prepareLaunches } from "../support/hosted-chat";
-import { ok, type StaffSession, staffClient } from "../support/staff-client";
+import { ok, staffClient, type StaffSession } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -22,15 +24,24 @@ afterAll(() => app.close());
 
 type Launches = Awaited<ReturnType<typeof prepareLaunches>>;
 
-const asOperator = async (procedure: string, input: Record<string, unknown>) => ok(await staff.mutate(operator, procedure, input));
-const integrationId = async (launches: Launches) => (await getIntegration(app.t.db, launches.partner.organizationId, launches.partner.slug)).id;
+const asOperator = async (procedure: string, input: Record<string, unknown>) =>
+  ok(await staff.mutate(operator, procedure, input));
+const integrationId = async (launches: Launches) =>
+  (await getIntegration(app.t.db, launches.partner.organizationId, launches.partner.slug)).id;
 
 /** A launch opened by the chat page: its sign-in session, and whether it asks for the site login. */
 async function launch(launches: Launches) {
   const code = new URLSearchParams(new URL(await launches.launchUrl()).hash.slice(1)).get("code");
-  const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+  const consumed = await app.request("/embed/api/launches/consume", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
   expect(consumed.status, consumed.text).toBe(200);
-  return { sessionToken: consumed.body.session_token as string, loginRequired: consumed.body.login_required as boolean };
+  return {
+    sessionToken: consumed.body.session_token as string,
+    loginRequired: consumed.body.login_required as boolean,
+  };
 }
 
 /** The site login in the popup, then the chat token the page collects. */
@@ -46,7 +57,8 @@ async function signIn(launches: Launches, sessionToken: string): Promise<string>
   return session.body.chat_token as string;
 }
 
-const chatStatus = async (chatToken: string) => (await app.request("/embed/api/chat/check", { headers: { Authorization: `Bearer ${chatToken}` } })).status;
+const chatStatus = async (chatToken: string) =>
+  (await app.request("/embed/api/chat/check", { headers: { Authorization: `Bearer ${chatToken}` } })).status;
 
 /** Launched, signed in (a 24-hour grant) and chatting. */
 async function chatting(launches: Launches): Promise<string> {
@@ -93,7 +105,13 @@ describe("undoing a revocation revives nothing issued before it", () => {
     const launches = await prepareLaunches(app, { alias: "acme-public" });
     const chatToken = await chatting(launches);
     const id = await integrationId(launches);
-    const grant = (granted: boolean) => asOperator("staff.integrations.setAliasGrant", { id, alias: launches.publicName, key_id: launches.launcherId, granted });
+    const grant = (granted: boolean) =>
+      asOperator("staff.integrations.setAliasGrant", {
+        id,
+        alias: launches.publicName,
+        key_id: launches.launcherId,
+        granted,
+      });
     await grant(false);
     expect(await chatStatus(chatToken)).toBe(401);
     await grant(true);
@@ -106,18 +124,30 @@ describe("a key's lifecycle ends the sessions launched through it (issue 25)", (
     const launches = await prepareLaunches(app, { alias: "acme-public" });
     const chatToken = await chatting(launches);
     const rolled = await asOperator("staff.keys.roll", { id: launches.launcherId, old_key_expires_in_seconds: 0 });
-    expect(rolled.key.launch_binding).toEqual({ integration: "acme-public", canonical_integration: launches.partner.slug, enabled: true });
+    expect(rolled.key.launch_binding).toEqual({
+      integration: "acme-public",
+      canonical_integration: launches.partner.slug,
+      enabled: true,
+    });
     expect(await chatStatus(chatToken)).toBe(401);
     // The successor holds the alias grant and the binding: its launch works end to end.
     const res = await app.request("/v1/embed-sessions", {
       method: "POST",
       key: rolled.plaintext,
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ integration: "acme-public", user: { external_user_id: "lo-1" }, loan_context: { external_loan_id: "LN-2026-0042" } }),
+      body: JSON.stringify({
+        integration: "acme-public",
+        user: { external_user_id: "lo-1" },
+        loan_context: { external_loan_id: "LN-2026-0042" },
+      }),
     });
     expect(res.status, res.text).toBe(201);
     const code = new URLSearchParams(new URL(res.body.launch_url as string).hash.slice(1)).get("code");
-    const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+    const consumed = await app.request("/embed/api/launches/consume", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
     expect(consumed.status, consumed.text).toBe(200);
     expect(await chatStatus(await signIn(launches, consumed.body.session_token as string))).toBe(200);
   });

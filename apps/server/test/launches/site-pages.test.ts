@@ -1,6 +1,8 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { LocalSiteAccounts } from "@mga/core/local-site";
 import { hashPassword } from "@mga/core/passwords";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { openSignInSession } from "../support/launches";
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -34,7 +36,10 @@ async function signInSession(p?: Partner, externalUserId = "lo-1") {
   const partner = p ?? (await newPartner(app));
   const email = `${externalUserId}-${partner.organizationId}@acme.test`.toLowerCase();
   await partner.put(`/users/${externalUserId}`, { email });
-  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [
+    email,
+    await hashPassword(PASSWORD),
+  ]);
   const session = await openSignInSession(app, partner, externalUserId);
   return { email, session, partner };
 }
@@ -54,7 +59,11 @@ describe("the site login", () => {
 
   it("50 parallel guesses: 5 are checked, the rest refused, and then even the right password waits", async () => {
     const { email, session } = await signInSession();
-    const guesses = await Promise.all(Array.from({ length: 50 }, (_, i) => post("/site/login", { session, email, password: `guess number ${i}` }, `198.51.100.${i + 1}`)));
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post("/site/login", { session, email, password: `guess number ${i}` }, `198.51.100.${i + 1}`),
+      ),
+    );
     expect(guesses.filter((res) => res.status === 401)).toHaveLength(5);
     const refused = guesses.filter((res) => res.status === 429);
     expect(refused).toHaveLength(45);
@@ -68,7 +77,8 @@ describe("the site login", () => {
     // The victim: another partner's user with a password; the guesser launches as its own user.
     const victim = await signInSession();
     const { session } = await signInSession();
-    const guess = (password: string) => post("/site/login", { session, email: victim.email, password }, "198.51.100.150");
+    const guess = (password: string) =>
+      post("/site/login", { session, email: victim.email, password }, "198.51.100.150");
     for (let i = 0; i < 4; i += 1) expect((await guess(`wrong guess ${i}`)).status).toBe(401);
     const right = await guess(PASSWORD);
     expect(right.status).toBe(401);
@@ -78,21 +88,36 @@ describe("the site login", () => {
   });
 
   // Seven users, keys and launches to set up first: more than the default 20 s on a busy machine.
-  it("one address cannot spray guesses over every account: after 30 attempts it is refused", { timeout: 60_000 }, async () => {
-    // Seven users' sign-ins (a session counts against its own user, 5 each), guessed from one address.
-    const partner = await newPartner(app);
-    const sessions = await Promise.all(Array.from({ length: 7 }, async (_, i) => (await signInSession(partner, `lo-spray-${i}`)).session));
-    const results = await Promise.all(
-      Array.from({ length: 33 }, (_, i) => post("/site/login", { session: sessions[i % 7] as string, email: `person-${i}@acme.test`, password: "a guess" }, "203.0.113.7")),
-    );
-    expect(results.filter((res) => res.status === 401)).toHaveLength(30);
-    expect(results.filter((res) => res.status === 429)).toHaveLength(3);
-  });
+  it(
+    "one address cannot spray guesses over every account: after 30 attempts it is refused",
+    { timeout: 60_000 },
+    async () => {
+      // Seven users' sign-ins (a session counts against its own user, 5 each), guessed from one address.
+      const partner = await newPartner(app);
+      const sessions = await Promise.all(
+        Array.from({ length: 7 }, async (_, i) => (await signInSession(partner, `lo-spray-${i}`)).session),
+      );
+      const results = await Promise.all(
+        Array.from({ length: 33 }, (_, i) =>
+          post(
+            "/site/login",
+            { session: sessions[i % 7] as string, email: `person-${i}@acme.test`, password: "a guess" },
+            "203.0.113.7",
+          ),
+        ),
+      );
+      expect(results.filter((res) => res.status === 401)).toHaveLength(30);
+      expect(results.filter((res) => res.status === 429)).toHaveLength(3);
+    },
+  );
 });
 
 /** The password-setup link in the outbox (sealed there), as the person receiving it would open it. */
 async function setupLink(email: string): Promise<string> {
-  const { rows } = await app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1", [email]);
+  const { rows } = await app.t.db.sql.query(
+    "SELECT payload FROM notification_outbox WHERE recipient = $1 AND kind = 'password_setup' ORDER BY created_at DESC LIMIT 1",
+    [email],
+  );
   return app.t.db.secrets.open("notification-link", rows[0].payload.link) as string;
 }
 const tokenOf = (link: string) => new URLSearchParams(link.split("#")[1]).get("token") as string;
@@ -105,14 +130,21 @@ describe("password-setup and email-verification links", () => {
     expect(link).toMatch(/^\/site\/password-setup#token=[\w-]{32}$/);
     const token = tokenOf(link);
     for (const table of ["notification_outbox", "site_password_tokens", "audit_log", "pgboss.job"]) {
-      expect((await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`])).rows[0].n, table).toBe(0);
+      expect(
+        (await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`]))
+          .rows[0].n,
+        table,
+      ).toBe(0);
     }
-    expect((await post("/site/password-setup", { token, password: "a fine new passphrase" }, "192.0.2.20")).status).toBe(200);
+    expect(
+      (await post("/site/password-setup", { token, password: "a fine new passphrase" }, "192.0.2.20")).status,
+    ).toBe(200);
   });
 
   it("stop working when the user is disabled, deleted, or sent a newer link", async () => {
     const p = await newPartner(app);
-    const attempt = (token: string) => post("/site/password-setup", { token, password: "a fine new passphrase" }, "192.0.2.21");
+    const attempt = (token: string) =>
+      post("/site/password-setup", { token, password: "a fine new passphrase" }, "192.0.2.21");
 
     await p.put("/users/dis", { email: "dis@acme.test" });
     const disabledLink = await setupLink("dis@acme.test");
@@ -127,12 +159,18 @@ describe("password-setup and email-verification links", () => {
     await p.put("/users/del", { email: "del@acme.test" });
     const deletedLink = await setupLink("del@acme.test");
     const deletion = await p.post("/users/del/deletions", {}, undefined, { "Idempotency-Key": "del-link-1" });
-    await expect.poll(async () => (await p.get(`/user-operations/${deletion.body.operation.operation_id}`)).body.operation.status, { timeout: 15_000 }).toBe("completed");
+    await expect
+      .poll(
+        async () => (await p.get(`/user-operations/${deletion.body.operation.operation_id}`)).body.operation.status,
+        { timeout: 15_000 },
+      )
+      .toBe("completed");
     expect((await attempt(tokenOf(deletedLink))).status).toBe(401);
 
     await p.put("/users/again", { email: "again@acme.test" });
     const older = await setupLink("again@acme.test");
-    const account = (await app.t.db.sql.query("SELECT id FROM site_accounts WHERE email = 'again@acme.test'")).rows[0].id;
+    const account = (await app.t.db.sql.query("SELECT id FROM site_accounts WHERE email = 'again@acme.test'")).rows[0]
+      .id;
     await new LocalSiteAccounts(app.t.db).sendPasswordSetup(account);
     const newer = await setupLink("again@acme.test");
     expect(newer).not.toBe(older);
@@ -149,14 +187,23 @@ describe("password-setup and email-verification links", () => {
   });
 
   it("are throttled per client address: 20 attempts, then 429 whatever the token", async () => {
-    const results = await Promise.all(Array.from({ length: 22 }, (_, i) => post("/site/password-setup", { token: `made-up-${i}`, password: "a fine new passphrase" }, "192.0.2.30")));
+    const results = await Promise.all(
+      Array.from({ length: 22 }, (_, i) =>
+        post("/site/password-setup", { token: `made-up-${i}`, password: "a fine new passphrase" }, "192.0.2.30"),
+      ),
+    );
     expect(results.filter((res) => res.status === 401)).toHaveLength(20);
     expect(results.filter((res) => res.status === 429)).toHaveLength(2);
-    const verifications = await Promise.all(Array.from({ length: 22 }, (_, i) => post("/site/verify-email", { token: `made-up-${i}` }, "192.0.2.31")));
+    const verifications = await Promise.all(
+      Array.from({ length: 22 }, (_, i) => post("/site/verify-email", { token: `made-up-${i}` }, "192.0.2.31")),
+    );
     expect(verifications.filter((res) => res.status === 404)).toHaveLength(20);
     expect(verifications.filter((res) => res.status === 429)).toHaveLength(2);
     // Another address is not affected.
-    expect((await post("/site/password-setup", { token: "made-up", password: "a fine new passphrase" }, "192.0.2.32")).status).toBe(401);
+    expect(
+      (await post("/site/password-setup", { token: "made-up", password: "a fine new passphrase" }, "192.0.2.32"))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -171,7 +218,12 @@ describe("set or reset your password", () => {
     const requested = tokenOf(await setupLink(email));
     expect(requested).not.toBe(sent);
     // The link the user was sent still works, and using it withdraws the requested one.
-    expect((await post("/site/password-setup", { token: sent, password: "a fine new passphrase" }, "192.0.2.60")).status).toBe(200);
-    expect((await post("/site/password-setup", { token: requested, password: "another fine passphrase" }, "192.0.2.60")).status).toBe(401);
+    expect(
+      (await post("/site/password-setup", { token: sent, password: "a fine new passphrase" }, "192.0.2.60")).status,
+    ).toBe(200);
+    expect(
+      (await post("/site/password-setup", { token: requested, password: "another fine passphrase" }, "192.0.2.60"))
+        .status,
+    ).toBe(401);
   });
 });

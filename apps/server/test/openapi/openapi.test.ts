@@ -1,5 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startTestApp, type TestApp } from "../support/test-app";
 
 let app: TestApp;
@@ -47,18 +48,29 @@ describe("GET /v1/openapi.json", () => {
       "/v1/sources",
       "/v1/usage",
     ]);
-    expect(Object.keys(doc.paths["/v1/integrations/{integration}/users/{external_user_id}"]).sort()).toEqual(["get", "patch", "put"]);
+    expect(Object.keys(doc.paths["/v1/integrations/{integration}/users/{external_user_id}"]).sort()).toEqual([
+      "get",
+      "patch",
+      "put",
+    ]);
     expect(doc.paths["/v1/integrations/{integration}/users"].get["x-required-scope"]).toBe("embed:users:read");
     const deletion = doc.paths["/v1/integrations/{integration}/users/{external_user_id}/deletions"].post;
     expect(deletion["x-required-scope"]).toBe("embed:users:delete");
     expect(Object.keys(deletion.responses)).toContain("202");
-    expect(deletion.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key", required: true })]));
+    expect(deletion.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key", required: true })]),
+    );
     expect(Object.keys(doc.paths["/v1/conversations"].post.responses)).toContain("201");
     expect(doc.paths["/v1/conversations"].post.responses["200"]).toBeUndefined();
-    expect(doc.paths["/v1/messages"].post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]));
+    expect(doc.paths["/v1/messages"].post.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: "header", name: "Idempotency-Key" })]),
+    );
     expect(doc.paths["/v1/conversations/{conversationId}/messages"].get["x-required-scope"]).toBe("chat:read");
     expect(doc.paths["/v1/usage"].get["x-required-scope"]).toBe("chat:read");
-    expect(Object.keys(doc.paths["/v1/messages"].post.responses["200"].content).sort()).toEqual(["application/json", "text/event-stream"]);
+    expect(Object.keys(doc.paths["/v1/messages"].post.responses["200"].content).sort()).toEqual([
+      "application/json",
+      "text/event-stream",
+    ]);
     const me = doc.paths["/v1/me"].get;
     expect(me.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     expect(me.responses["200"].content["application/json"].schema).toBeTruthy();
@@ -67,7 +79,11 @@ describe("GET /v1/openapi.json", () => {
     const sources = doc.paths["/v1/sources"].get;
     expect(sources["x-required-scope"]).toBe("sources:read");
     expect(sources.responses["403"]).toBeTruthy();
-    expect(doc.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual(["code", "message", "request_id"]);
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual([
+      "code",
+      "message",
+      "request_id",
+    ]);
   });
 
   it("states its license at a URL that resolves, and the public origin as its one server", async () => {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { buildOpenApiDocument } from "@mga/api";
 import { describe, expect, it } from "vitest";
+
+import { buildOpenApiDocument } from "@mga/api";
 
 /**
  * docs/testing.md maps every /v1 operation to the test file holding its happy, error and
@@ -47,7 +48,8 @@ describe("docs/testing.md: every /v1 operation's tests can be found from its nam
         continue;
       }
       const text = readFileSync(path, "utf8");
-      for (const block of BLOCKS) if (!text.includes(`describe("${block}"`)) problems.push(`${operation}: ${file} has no describe("${block}")`);
+      for (const block of BLOCKS)
+        if (!text.includes(`describe("${block}"`)) problems.push(`${operation}: ${file} has no describe("${block}")`);
     }
     expect(problems).toEqual([]);
   });

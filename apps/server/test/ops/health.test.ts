@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -27,7 +28,11 @@ describe("GET /healthz and GET /readyz", () => {
       expect(health.body).toEqual({ status: "ok", request_id: health.headers.get("x-request-id") });
       const ready = await get(`${base}/readyz`);
       expect(ready.status).toBe(200);
-      expect(ready.body).toEqual({ status: "ready", checks: { draining: "no", database: "ok", migrations: "ok", job_queue: "ok" }, request_id: ready.headers.get("x-request-id") });
+      expect(ready.body).toEqual({
+        status: "ready",
+        checks: { draining: "no", database: "ok", migrations: "ok", job_queue: "ok" },
+        request_id: ready.headers.get("x-request-id"),
+      });
       expect(ready.headers.get("cache-control")).toBe("no-store");
     }
   });
@@ -38,7 +43,10 @@ describe("GET /healthz and GET /readyz", () => {
       for (const base of [app.baseUrl, app.adminUrl]) {
         const ready = await get(`${base}/readyz`);
         expect(ready.status).toBe(503);
-        expect(ready.body).toMatchObject({ status: "not_ready", checks: { draining: "yes", database: "ok", migrations: "ok", job_queue: "ok" } });
+        expect(ready.body).toMatchObject({
+          status: "not_ready",
+          checks: { draining: "yes", database: "ok", migrations: "ok", job_queue: "ok" },
+        });
         expect((await get(`${base}/healthz`)).status).toBe(200);
       }
       expect((await fetch(`${app.baseUrl}/v1/me`)).status).toBe(503);
@@ -50,14 +58,21 @@ describe("GET /healthz and GET /readyz", () => {
 
   it("is not ready when the database is unreachable, nor when the job queue has stopped", async () => {
     const proxy: TcpProxy = await startTcpProxy(app.t.url);
-    const second = await startTestApp({ shareDatabaseWith: app, databaseUrlVia: (url) => proxy.via(url), workers: false });
+    const second = await startTestApp({
+      shareDatabaseWith: app,
+      databaseUrlVia: (url) => proxy.via(url),
+      workers: false,
+    });
     try {
       expect((await get(`${second.baseUrl}/readyz`)).status).toBe(200);
       await proxy.cut();
       for (const base of [second.baseUrl, second.adminUrl]) {
         const ready = await get(`${base}/readyz`);
         expect(ready.status).toBe(503);
-        expect(ready.body).toMatchObject({ status: "not_ready", checks: { draining: "no", database: "unreachable", job_queue: "ok" } });
+        expect(ready.body).toMatchObject({
+          status: "not_ready",
+          checks: { draining: "no", database: "unreachable", job_queue: "ok" },
+        });
         // Alive all the same: restarting the process would not bring the database back.
         expect((await get(`${base}/healthz`)).status).toBe(200);
       }

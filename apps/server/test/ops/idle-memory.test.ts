@@ -1,12 +1,16 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
+
 import { IDLE_BEFORE_RELEASE_MS, idleMemoryRelease } from "../../src/ops/idle-memory";
 
 /** A response whose close the test decides, and a clock it moves. */
 function harness(withGc = true) {
   let time = 1_000_000;
   const collections: unknown[] = [];
-  const release = idleMemoryRelease({ gc: withGc ? (options) => collections.push(options) : undefined, now: () => time });
+  const release = idleMemoryRelease({
+    gc: withGc ? (options) => collections.push(options) : undefined,
+    now: () => time,
+  });
   const request = () => {
     const res = new EventEmitter();
     release.track(res);

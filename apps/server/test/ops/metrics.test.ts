@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { histogramCount, scrapeMetrics, samples, valueOf } from "../support/scrape-metrics";
+
+import { histogramCount, samples, scrapeMetrics, valueOf } from "../support/scrape-metrics";
 import { ACME_TENANT } from "../support/tenants";
 import { answer, readSse, upstreamAnswers, upstreamStatus, useAppWithMockedUpstream } from "../support/upstream-mock";
 
@@ -27,21 +28,32 @@ describe("GET /metrics", () => {
     expect((await fetch(`${app.baseUrl}/.env`)).status).toBe(404);
 
     const metrics = await scrapeMetrics(app.adminUrl);
-    const requests = (labels: Record<string, string>) => valueOf(metrics, "mga_http_requests_total", { listener: "public", method: "GET", ...labels });
+    const requests = (labels: Record<string, string>) =>
+      valueOf(metrics, "mga_http_requests_total", { listener: "public", method: "GET", ...labels });
     expect(requests({ route: "/healthz", status: "200" })).toBe(2);
     expect(requests({ route: "/v1/me", status: "200" })).toBe(3);
     expect(requests({ route: "/v1/me", status: "401" })).toBe(1);
     expect(requests({ route: "/v1/conversations/{conversationId}", status: "404" })).toBe(2);
     expect(requests({ route: "unmatched", status: "404" })).toBe(2);
     const routes = new Set(samples(metrics, "mga_http_requests_total").map((sample) => sample.labels?.route));
-    for (const raw of ["/v1/conversations/conv_doesnotexist1", "/wp-admin/setup.php", "/.env"]) expect(routes.has(raw)).toBe(false);
+    for (const raw of ["/v1/conversations/conv_doesnotexist1", "/wp-admin/setup.php", "/.env"])
+      expect(routes.has(raw)).toBe(false);
 
     expect(samples(metrics, "mga_http_request_duration_seconds")).not.toHaveLength(0);
-    expect(await histogramCount(app.metrics.httpDuration, { listener: "public", method: "GET", route: "/v1/me", status: "200" })).toBe(3);
+    expect(
+      await histogramCount(app.metrics.httpDuration, {
+        listener: "public",
+        method: "GET",
+        route: "/v1/me",
+        status: "200",
+      }),
+    ).toBe(3);
 
     // The scrape itself is counted once it has ended: the next scrape shows it, on the admin listener.
     const next = await scrapeMetrics(app.adminUrl);
-    expect(valueOf(next, "mga_http_requests_total", { listener: "admin", method: "GET", route: "/metrics", status: "200" })).toBe(1);
+    expect(
+      valueOf(next, "mga_http_requests_total", { listener: "admin", method: "GET", route: "/metrics", status: "200" }),
+    ).toBe(1);
     // Process metrics come with them.
     expect(samples(next, "process_cpu_user_seconds_total")).toHaveLength(1);
     expect(samples(next, "nodejs_heap_size_used_bytes")).toHaveLength(1);
@@ -57,7 +69,8 @@ describe("GET /metrics", () => {
     expect((await app.request("/v1/me", { key: limited.key })).status).toBe(429);
 
     const after = await scrapeMetrics(app.adminUrl);
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     // Each key is read once, then answered from memory.
     expect(delta("mga_key_cache_lookups_total", { outcome: "miss" })).toBe(2);
     expect(delta("mga_key_cache_lookups_total", { outcome: "hit" })).toBe(3);
@@ -73,8 +86,16 @@ describe("GET /metrics", () => {
     const { key } = await app.newKey({ tenant: ACME_TENANT });
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    upstreamAnswers([{ event: { type: "content", content: "FHA " } }, { waitFor: held }, ...answer("requires 3.5 percent down.")]);
-    const stream = await fetch(`${app.baseUrl}/v1/messages`, { method: "POST", headers: { ...json, Authorization: `Bearer ${key}` }, body: JSON.stringify({ message: "FHA?", user, stream: true }) });
+    upstreamAnswers([
+      { event: { type: "content", content: "FHA " } },
+      { waitFor: held },
+      ...answer("requires 3.5 percent down."),
+    ]);
+    const stream = await fetch(`${app.baseUrl}/v1/messages`, {
+      method: "POST",
+      headers: { ...json, Authorization: `Bearer ${key}` },
+      body: JSON.stringify({ message: "FHA?", user, stream: true }),
+    });
     expect(stream.status).toBe(200);
     await expect.poll(async () => valueOf(await scrapeMetrics(app.adminUrl), "mga_sse_streams_open")).toBe(1);
     release();
@@ -82,14 +103,31 @@ describe("GET /metrics", () => {
     await expect.poll(async () => valueOf(await scrapeMetrics(app.adminUrl), "mga_sse_streams_open")).toBe(0);
 
     upstreamStatus(500);
-    expect((await app.request("/v1/messages", { method: "POST", key, headers: json, body: JSON.stringify({ message: "again?", user }) })).status).toBe(502);
+    expect(
+      (
+        await app.request("/v1/messages", {
+          method: "POST",
+          key,
+          headers: json,
+          body: JSON.stringify({ message: "again?", user }),
+        })
+      ).status,
+    ).toBe(502);
 
     const after = await scrapeMetrics(app.adminUrl);
-    const delta = (name: string, labels: Record<string, string>) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string>) =>
+      valueOf(after, name, labels) - valueOf(before, name, labels);
     expect((await upstreamCalls("completed")) - completedBefore).toBe(1);
     expect((await upstreamCalls("http_status")) - failedBefore).toBe(1);
     expect(delta("mga_upstream_errors_total", { reason: "http_status" })).toBe(1);
-    expect(valueOf(after, "mga_http_requests_total", { listener: "public", method: "POST", route: "/v1/messages", status: "200" })).toBe(1);
+    expect(
+      valueOf(after, "mga_http_requests_total", {
+        listener: "public",
+        method: "POST",
+        route: "/v1/messages",
+        status: "200",
+      }),
+    ).toBe(1);
   });
 
   it("reports the database pool's use and the job queues' depth", async () => {
@@ -97,8 +135,16 @@ describe("GET /metrics", () => {
     expect(valueOf(metrics, "mga_db_pool_connections", { state: "max" })).toBe(5);
     expect(valueOf(metrics, "mga_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
     expect(valueOf(metrics, "mga_db_pool_connections", { state: "waiting" })).toBe(0);
-    const queues = new Set(samples(metrics, "mga_job_queue_jobs", { state: "ready" }).map((sample) => sample.labels?.queue));
-    expect([...queues].sort()).toEqual(["partner-user-import", "partner-user-lifecycle", "partner-user-provisioning", "partner-user-site-account", "webhook-delivery"]);
+    const queues = new Set(
+      samples(metrics, "mga_job_queue_jobs", { state: "ready" }).map((sample) => sample.labels?.queue),
+    );
+    expect([...queues].sort()).toEqual([
+      "partner-user-import",
+      "partner-user-lifecycle",
+      "partner-user-provisioning",
+      "partner-user-site-account",
+      "webhook-delivery",
+    ]);
   });
 
   it("is on the admin listener only: the public one has no /metrics, and the admin's answers GET alone", async () => {
@@ -119,7 +165,12 @@ describe("logs", () => {
     const from = app.logs.length;
     upstreamStatus(500);
     const ids = [
-      await app.request("/v1/messages", { method: "POST", key, headers: json, body: JSON.stringify({ message: "FHA?", user }) }),
+      await app.request("/v1/messages", {
+        method: "POST",
+        key,
+        headers: json,
+        body: JSON.stringify({ message: "FHA?", user }),
+      }),
       await app.request("/v1/me", { key }),
       await app.request("/v1/nothing-here", { key }),
     ].map((res) => res.headers.get("x-request-id"));

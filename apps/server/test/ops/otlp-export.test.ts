@@ -1,7 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+
 import { startServerProcess } from "../support/server-process";
 
 /**
@@ -18,7 +20,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      received.push({ path: req.url ?? "", contentType: req.headers["content-type"] ?? "", body: Buffer.concat(chunks).toString() });
+      received.push({
+        path: req.url ?? "",
+        contentType: req.headers["content-type"] ?? "",
+        body: Buffer.concat(chunks).toString(),
+      });
       res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
     });
   });
@@ -32,7 +38,11 @@ afterAll(async () => {
 
 describe("OTLP export", () => {
   it("sends the request spans, with their request ids, to the configured collector", { timeout: 90_000 }, async () => {
-    const server = await startServerProcess({ databaseUrl: t.url, upstreamUrl: "http://127.0.0.1:9", env: { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: "mga-otlp-test" } });
+    const server = await startServerProcess({
+      databaseUrl: t.url,
+      upstreamUrl: "http://127.0.0.1:9",
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: "mga-otlp-test" },
+    });
     expect(server.logs.some((line) => line.includes('"tracing":"OTEL_EXPORTER_OTLP_ENDPOINT"'))).toBe(true);
     const res = await fetch(`${server.baseUrl}/readyz`);
     expect(res.status).toBe(200);

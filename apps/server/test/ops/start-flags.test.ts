@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+
 import nodeFlags from "../../node-flags.json";
 import { startServerProcess } from "../support/server-process";
 
@@ -13,7 +15,8 @@ import { startServerProcess } from "../support/server-process";
  */
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
 const MAIN = path.join("dist", "main.js");
-const startScript = (dir: string) => (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+const startScript = (dir: string) =>
+  (JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
 
 /** `pid` or its first descendant that is node running dist/main.js, with its command line (argv). */
 function findServer(pid: number): { pid: number; argv: string[] } | undefined {
@@ -41,7 +44,11 @@ describe("start paths", () => {
     ["the root `pnpm start`", ROOT],
     ["apps/server's `pnpm start`", path.join(ROOT, "apps/server")],
   ])("%s runs the server with node-flags.json's flags", { timeout: 90_000 }, async (_label, dir) => {
-    const server = await startServerProcess({ databaseUrl: t.url, upstreamUrl: "http://127.0.0.1:9", launch: { command: "sh", args: ["-c", startScript(dir)], cwd: dir } });
+    const server = await startServerProcess({
+      databaseUrl: t.url,
+      upstreamUrl: "http://127.0.0.1:9",
+      launch: { command: "sh", args: ["-c", startScript(dir)], cwd: dir },
+    });
     const found = findServer(server.child.pid ?? 0);
     try {
       expect(found, "no process running dist/main.js").toBeDefined();

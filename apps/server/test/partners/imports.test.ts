@@ -1,5 +1,7 @@
-import { importResponseSchema } from "@mga/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { importResponseSchema } from "@mga/api";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 import type { UntypedJson } from "../support/untyped-json";
@@ -37,14 +39,22 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
     it("imports 1,000 users", { timeout: 120_000 }, async () => {
       const p = await newPartner(app);
       await p.put("/teams/east", { name: "East" });
-      const users = Array.from({ length: 1000 }, (_, i) => ({ external_user_id: `imp-${String(i).padStart(4, "0")}`, email: `imp${i}@acme.test`, ...(i % 2 ? { team_external_id: "east" } : {}) }));
+      const users = Array.from({ length: 1000 }, (_, i) => ({
+        external_user_id: `imp-${String(i).padStart(4, "0")}`,
+        email: `imp${i}@acme.test`,
+        ...(i % 2 ? { team_external_id: "east" } : {}),
+      }));
       const accepted = await startImport(p, users, "import-1000");
       expect(accepted.status).toBe(202);
       importResponseSchema.parse(accepted.body);
       expect(accepted.body.import).toMatchObject({ status: "queued", total: 1000 });
       const done = await waitForImport(p, accepted.body.import.job_id, 100_000);
       importResponseSchema.parse(done);
-      expect(done.import).toMatchObject({ status: "completed", total: 1000, summary: { processed: 1000, created: 1000, existing: 0, pending: 0, failed: 0 } });
+      expect(done.import).toMatchObject({
+        status: "completed",
+        total: 1000,
+        summary: { processed: 1000, created: 1000, existing: 0, pending: 0, failed: 0 },
+      });
       const listed = await p.get("/users?limit=1");
       expect(listed.body.counts).toMatchObject({ total: 1000, active: 1000 });
       expect((await p.get("/teams/east")).body.team.user_count).toBe(500);
@@ -63,13 +73,21 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
         "import-mixed",
       );
       await p.put("/users/clash", { email: "clash@acme.test" });
-      const second = await startImport(p, [{ external_user_id: "clash", email: "different@acme.test" }], "import-clash");
+      const second = await startImport(
+        p,
+        [{ external_user_id: "clash", email: "different@acme.test" }],
+        "import-clash",
+      );
       const done = await waitForImport(p, accepted.body.import.job_id);
       expect(done.import.summary).toEqual({ processed: 3, created: 1, existing: 1, pending: 0, failed: 1 });
       expect(done.import.results).toEqual([
         { external_user_id: "fresh", outcome: "created", error: null },
         { external_user_id: "known", outcome: "existing", error: null },
-        { external_user_id: "known-other-email", outcome: "failed", error: { code: "team_not_found", message: expect.stringContaining("ghost") } },
+        {
+          external_user_id: "known-other-email",
+          outcome: "failed",
+          error: { code: "team_not_found", message: expect.stringContaining("ghost") },
+        },
       ]);
       const clash = await waitForImport(p, second.body.import.job_id);
       expect(clash.import.results[0]).toMatchObject({ outcome: "failed", error: { code: "identity_conflict" } });
@@ -82,7 +100,11 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
       const again = await startImport(p, users, "imp-once");
       expect(again.body.import.job_id).toBe(first.body.import.job_id);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
-      expectEnvelope(await startImport(p, [{ external_user_id: "twice", email: "t@x.test" }], "imp-once"), 409, "idempotency_conflict");
+      expectEnvelope(
+        await startImport(p, [{ external_user_id: "twice", email: "t@x.test" }], "imp-once"),
+        409,
+        "idempotency_conflict",
+      );
     });
   });
 
@@ -105,10 +127,21 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
       const tooMany = Array.from({ length: 1001 }, (_, i) => ({ external_user_id: `u${i}`, email: `u${i}@x.test` }));
       expect(expectEnvelope(await startImport(p, tooMany, "k2"), 400, "invalid_request").message).toMatch(/users/);
       expect(expectEnvelope(await startImport(p, [], "k3"), 400, "invalid_request").message).toMatch(/users/);
-      expect(expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test", password: "x" }], "k4"), 400, "invalid_request").message).toMatch(/password/);
+      expect(
+        expectEnvelope(
+          await startImport(p, [{ external_user_id: "a", email: "a@x.test", password: "x" }], "k4"),
+          400,
+          "invalid_request",
+        ).message,
+      ).toMatch(/password/);
       expectEnvelope(await startImport(p, [{ external_user_id: "a", email: "a@x.test" }]), 400, "invalid_request");
       expect(
-        (await app.t.db.sql.query("SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)", [p.organizationId])).rows[0].n,
+        (
+          await app.t.db.sql.query(
+            "SELECT count(*)::int AS n FROM import_jobs WHERE integration_id = (SELECT id FROM integrations WHERE organization_id = $1)",
+            [p.organizationId],
+          )
+        ).rows[0].n,
       ).toBe(0);
     });
   });
@@ -119,7 +152,11 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
       const reader = await anotherKey(app, p.organizationId, ["embed:users:read"]);
       const writer = await anotherKey(app, p.organizationId, ["embed:users:write"]);
       const users = [{ external_user_id: "scoped", email: "scoped@x.test" }];
-      expectEnvelope(await p.post("/user-imports", { users }, reader.key, { "Idempotency-Key": "scoped-read" }), 403, "forbidden");
+      expectEnvelope(
+        await p.post("/user-imports", { users }, reader.key, { "Idempotency-Key": "scoped-read" }),
+        403,
+        "forbidden",
+      );
       const accepted = await p.post("/user-imports", { users }, writer.key, { "Idempotency-Key": "scoped-write" });
       expect(accepted.status).toBe(202);
       const jobId = accepted.body.import.job_id as string;
@@ -130,7 +167,11 @@ describe("partner imports: POST /v1/integrations/{integration}/user-imports, GET
       expectEnvelope(await other.get(`/user-imports/${jobId}`), 404, "not_found");
       expectEnvelope(await app.request(`${p.base}/user-imports/${jobId}`), 401, "unauthorized");
       expectEnvelope(
-        await app.request(`${p.base}/user-imports`, { method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": "scoped-none" }, body: JSON.stringify({ users }) }),
+        await app.request(`${p.base}/user-imports`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": "scoped-none" },
+          body: JSON.stringify({ users }),
+        }),
         401,
         "unauthorized",
       );

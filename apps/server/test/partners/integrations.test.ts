@@ -1,6 +1,8 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { toApiError } from "@mga/api";
 import { createIntegration, setAliasGrant, updateIntegration } from "@mga/core/partners/integrations";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
@@ -11,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const countUsers = async () => (await app.t.db.sql.query("SELECT count(*)::int AS n FROM partner_users")).rows[0].n as number;
+const countUsers = async () =>
+  (await app.t.db.sql.query("SELECT count(*)::int AS n FROM partner_users")).rows[0].n as number;
 
 describe("integration checks on partner routes", () => {
   it("unknown, disabled and other organizations' integrations are refused the same way, and nothing is created", async () => {
@@ -19,7 +22,12 @@ describe("integration checks on partner routes", () => {
     const theirs = await newPartner(app, { slug: "their-los" });
     const before = await countUsers();
     const asMine = (slug: string) =>
-      app.request(`/v1/integrations/${slug}/users/u1`, { method: "PUT", key: mine.key, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "u1@x.test" }) });
+      app.request(`/v1/integrations/${slug}/users/u1`, {
+        method: "PUT",
+        key: mine.key,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: "u1@x.test" }),
+      });
     const unknown = expectEnvelope(await asMine("nobody-los"), 403, "forbidden");
     const foreign = expectEnvelope(await asMine(theirs.slug), 403, "forbidden");
     expect(foreign.message).toBe(unknown.message.replace("nobody-los", theirs.slug));
@@ -47,7 +55,12 @@ describe("integration checks on partner routes", () => {
     await p.put("/users/u1", { email: "u1@x.test" });
     const viaAlias = () => app.request("/v1/integrations/public-name/users/u1", { key: p.key });
     expectEnvelope(await viaAlias(), 403, "forbidden");
-    await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "public-name", apiKeyId: p.keyId, granted: true });
+    await setAliasGrant(app.t.db, {
+      organizationId: p.organizationId,
+      alias: "public-name",
+      apiKeyId: p.keyId,
+      granted: true,
+    });
     const granted = await viaAlias();
     expect(granted.status).toBe(200);
     expect(granted.body.user.integration).toBe("canon-los");
@@ -58,7 +71,11 @@ describe("integration checks on partner routes", () => {
   it("checks the scope before the integration", async () => {
     const p = await newPartner(app, { slug: "scope-los" });
     const chatOnly = await anotherKey(app, p.organizationId, ["chat:read"]);
-    const error = expectEnvelope(await app.request("/v1/integrations/nobody-los/users", { key: chatOnly.key }), 403, "forbidden");
+    const error = expectEnvelope(
+      await app.request("/v1/integrations/nobody-los/users", { key: chatOnly.key }),
+      403,
+      "forbidden",
+    );
     expect(error.message).toContain("embed:users:read");
   });
 });
@@ -67,17 +84,24 @@ describe("aliases an integration already has", () => {
   it("adding an alias that exists is refused (not reported as done), as is a name another integration or alias uses", async () => {
     const p = await newPartner(app, { slug: "dup-los", aliases: ["dup"] });
     await createIntegration(app.t.db, { organizationId: p.organizationId, slug: "other-los", aliases: ["other"] });
-    await expect(updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["dup"] })).rejects.toMatchObject({
+    await expect(
+      updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["dup"] }),
+    ).rejects.toMatchObject({
       code: "invalid_request",
       field: "alias",
       message: "the name dup is already an alias of dup-los",
     });
-    await expect(updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["other"] })).rejects.toMatchObject({
+    await expect(
+      updateIntegration(app.t.db, { organizationId: p.organizationId, slug: "dup-los", addAliases: ["other"] }),
+    ).rejects.toMatchObject({
       code: "invalid_request",
       field: "alias",
       message: "the name other is already used by an integration or alias of this organization",
     });
-    const aliases = await app.t.db.sql.query("SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug", [p.organizationId]);
+    const aliases = await app.t.db.sql.query(
+      "SELECT slug FROM integration_aliases WHERE organization_id = $1 ORDER BY slug",
+      [p.organizationId],
+    );
     expect(aliases.rows.map((row) => row.slug)).toEqual(["dup", "other"]);
   });
 });
@@ -87,19 +111,38 @@ describe("changes racing each other", () => {
     const p = await newPartner(app, { slug: "race-los" });
     await updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["race-alias"] });
     const keys = await Promise.all(Array.from({ length: 8 }, () => anotherKey(app, p.organizationId, ["chat:read"])));
-    await Promise.all(keys.map((key) => setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: "race-alias", apiKeyId: key.id, granted: true })));
-    const { rows } = await app.t.db.sql.query<{ granted_key_ids: string[] }>("SELECT granted_key_ids FROM integration_aliases WHERE slug = 'race-alias' AND organization_id = $1", [p.organizationId]);
+    await Promise.all(
+      keys.map((key) =>
+        setAliasGrant(app.t.db, {
+          organizationId: p.organizationId,
+          alias: "race-alias",
+          apiKeyId: key.id,
+          granted: true,
+        }),
+      ),
+    );
+    const { rows } = await app.t.db.sql.query<{ granted_key_ids: string[] }>(
+      "SELECT granted_key_ids FROM integration_aliases WHERE slug = 'race-alias' AND organization_id = $1",
+      [p.organizationId],
+    );
     expect([...(rows[0]?.granted_key_ids ?? [])].sort()).toEqual(keys.map((key) => key.id).sort());
   });
 
   it("the same alias added twice at once: one wins, the other is a 409 in the envelope, never a 500", async () => {
     const p = await newPartner(app, { slug: "twice-los" });
-    const results = await Promise.allSettled(Array.from({ length: 6 }, () => updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["twice-alias"] })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        updateIntegration(app.t.db, { organizationId: p.organizationId, slug: p.slug, addAliases: ["twice-alias"] }),
+      ),
+    );
     expect(results.filter((result) => result.status === "fulfilled").length).toBeGreaterThanOrEqual(1);
     for (const result of results) {
       if (result.status === "rejected") expect(toApiError(result.reason).status).toBeLessThan(500);
     }
-    const { rows } = await app.t.db.sql.query("SELECT 1 FROM integration_aliases WHERE slug = 'twice-alias' AND organization_id = $1", [p.organizationId]);
+    const { rows } = await app.t.db.sql.query(
+      "SELECT 1 FROM integration_aliases WHERE slug = 'twice-alias' AND organization_id = $1",
+      [p.organizationId],
+    );
     expect(rows).toHaveLength(1);
   });
 });

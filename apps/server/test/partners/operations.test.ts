@@ -1,5 +1,7 @@
-import { getOperationOutput, operationAcceptedSchema } from "@mga/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { getOperationOutput, operationAcceptedSchema } from "@mga/api";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
@@ -38,34 +40,62 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
     it("cuts access at once (202), completes asynchronously, deletes a partner-created account, sends nothing", async () => {
       const p = await newPartner(app);
       await p.put("/users/leaver", { email: "leaver@acme.test", name: "Leaver" });
-      const account = (await db().sql.query("SELECT id FROM site_accounts WHERE email = 'leaver@acme.test'")).rows[0].id;
+      const account = (await db().sql.query("SELECT id FROM site_accounts WHERE email = 'leaver@acme.test'")).rows[0]
+        .id;
       const outboxBefore = (await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n;
 
-      const accepted = await post(p, "/users/leaver/deletions", { note: "left the company (ticket 991)" }, "delete-leaver-1");
+      const accepted = await post(
+        p,
+        "/users/leaver/deletions",
+        { note: "left the company (ticket 991)" },
+        "delete-leaver-1",
+      );
       expect(accepted.status).toBe(202);
       operationAcceptedSchema.parse(accepted.body);
       expect(accepted.body.operation).toMatchObject({ type: "deletion", status: "queued", error_code: null });
-      expect(accepted.body.user).toMatchObject({ status: "disabled", access_version: 2, launch_eligibility: { can_launch: false } });
+      expect(accepted.body.user).toMatchObject({
+        status: "disabled",
+        access_version: 2,
+        launch_eligibility: { can_launch: false },
+      });
       expect(accepted.text).not.toContain("ticket 991");
 
       const done = await pollUntilDone(p, accepted.body.operation.operation_id);
       getOperationOutput.parse(done);
       expect(done.operation).toMatchObject({ status: "completed", error_code: null });
       const user = (await p.get("/users/leaver")).body.user;
-      expect(user).toMatchObject({ status: "deleted", wordpress_linked: false, mapping_status: "unmapped", lifecycle_operation: { type: "deletion", status: "completed" } });
-      expect(user.launch_eligibility.blocking_reasons).toEqual(["deleted", "wordpress_unlinked", "chat_identity_unlinked"]);
-      expect((await db().sql.query("SELECT deleted_at IS NOT NULL AS gone FROM site_accounts WHERE id = $1", [account])).rows[0].gone).toBe(true);
+      expect(user).toMatchObject({
+        status: "deleted",
+        wordpress_linked: false,
+        mapping_status: "unmapped",
+        lifecycle_operation: { type: "deletion", status: "completed" },
+      });
+      expect(user.launch_eligibility.blocking_reasons).toEqual([
+        "deleted",
+        "wordpress_unlinked",
+        "chat_identity_unlinked",
+      ]);
+      expect(
+        (await db().sql.query("SELECT deleted_at IS NOT NULL AS gone FROM site_accounts WHERE id = $1", [account]))
+          .rows[0].gone,
+      ).toBe(true);
       expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n).toBe(outboxBefore);
-      expect((await db().sql.query("SELECT email, name FROM partner_users WHERE external_user_id = 'leaver'")).rows[0]).toEqual({ email: "", name: null });
+      expect(
+        (await db().sql.query("SELECT email, name FROM partner_users WHERE external_user_id = 'leaver'")).rows[0],
+      ).toEqual({ email: "", name: null });
     });
 
     it("detaches a pre-existing account instead of deleting it", async () => {
       const p = await newPartner(app);
-      await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_stay', 'stay@acme.test', 'self')");
+      await db().sql.query(
+        "INSERT INTO site_accounts (id, email, origin) VALUES ('sa_stay', 'stay@acme.test', 'self')",
+      );
       await p.put("/users/mg-user", { email: "stay@acme.test" });
       const accepted = await post(p, "/users/mg-user/deletions", {}, "delete-mg-1");
       expect((await pollUntilDone(p, accepted.body.operation.operation_id)).operation.status).toBe("completed");
-      expect((await db().sql.query("SELECT deleted_at, locked FROM site_accounts WHERE id = 'sa_stay'")).rows[0]).toEqual({ deleted_at: null, locked: false });
+      expect(
+        (await db().sql.query("SELECT deleted_at, locked FROM site_accounts WHERE id = 'sa_stay'")).rows[0],
+      ).toEqual({ deleted_at: null, locked: false });
       expect((await p.get("/users/mg-user")).body.user.status).toBe("deleted");
     });
 
@@ -83,13 +113,17 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
         // The instance that accepted the request goes away before any worker ran the job.
         await stopped.close();
         stoppedOpen = false;
-        const { rows } = await keeper.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [accepted.body.operation.operation_id]);
+        const { rows } = await keeper.t.db.sql.query("SELECT status FROM lifecycle_operations WHERE id = $1", [
+          accepted.body.operation.operation_id,
+        ]);
         expect(rows[0].status).toBe("queued");
         // The job is durable: another instance, workers on, completes it.
         const finisher = await startTestApp({ shareDatabaseWith: keeper });
         try {
           const viaFinisher = { ...p, get: (path: string) => finisher.request(`${p.base}${path}`, { key: p.key }) };
-          expect((await pollUntilDone(viaFinisher as Partner, accepted.body.operation.operation_id)).operation.status).toBe("completed");
+          expect(
+            (await pollUntilDone(viaFinisher as Partner, accepted.body.operation.operation_id)).operation.status,
+          ).toBe("completed");
         } finally {
           await finisher.close();
         }
@@ -102,8 +136,13 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
     it("starts a new generation with new identities for a deleted user only", async () => {
       const p = await newPartner(app);
       await p.put("/users/back", { email: "back@acme.test" });
-      const first = (await db().sql.query("SELECT chat_identity_id FROM partner_users WHERE external_user_id = 'back'")).rows[0].chat_identity_id;
-      expectEnvelope(await post(p, "/users/back/reprovision", { email: "back@acme.test" }, "re-0"), 409, "identity_conflict");
+      const first = (await db().sql.query("SELECT chat_identity_id FROM partner_users WHERE external_user_id = 'back'"))
+        .rows[0].chat_identity_id;
+      expectEnvelope(
+        await post(p, "/users/back/reprovision", { email: "back@acme.test" }, "re-0"),
+        409,
+        "identity_conflict",
+      );
       const deletion = await post(p, "/users/back/deletions", {}, "del-back");
       await pollUntilDone(p, deletion.body.operation.operation_id);
       expectEnvelope(await p.put("/users/back", { email: "back@acme.test" }), 409, "identity_conflict");
@@ -114,7 +153,13 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       expect(accepted.body.user).toMatchObject({ account_generation: 2, status: "active" });
       expect((await pollUntilDone(p, accepted.body.operation.operation_id)).operation.status).toBe("completed");
       const user = (await p.get("/users/back")).body.user;
-      expect(user).toMatchObject({ status: "active", provisioning_status: "active", account_generation: 2, identity_origin: "partner_created", launch_eligibility: { can_launch: true } });
+      expect(user).toMatchObject({
+        status: "active",
+        provisioning_status: "active",
+        account_generation: 2,
+        identity_origin: "partner_created",
+        launch_eligibility: { can_launch: true },
+      });
       const identities = await db().sql.query(
         "SELECT generation, blocked, id FROM chat_identities WHERE partner_user_id = (SELECT id FROM partner_users WHERE external_user_id = 'back') ORDER BY generation",
       );
@@ -131,13 +176,20 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       const renamed = await post(p, "/users/pc/profile-changes", { name: "New Name" }, "pc-1");
       expect(renamed.status).toBe(202);
       expect((await pollUntilDone(p, renamed.body.operation.operation_id)).operation.status).toBe("completed");
-      expect((await p.get("/users/pc")).body.user).toMatchObject({ profile_version: 2, access_version: 1, profile_sync_status: "applied" });
+      expect((await p.get("/users/pc")).body.user).toMatchObject({
+        profile_version: 2,
+        access_version: 1,
+        profile_sync_status: "applied",
+      });
 
       const moved = await post(p, "/users/pc/profile-changes", { email: "pc.new@acme.test" }, "pc-2");
       expect(moved.text).not.toContain("pc.new@acme.test");
       await pollUntilDone(p, moved.body.operation.operation_id);
       expect((await p.get("/users/pc")).body.user).toMatchObject({ profile_version: 3, access_version: 2 });
-      expect((await db().sql.query("SELECT count(*)::int AS n FROM site_accounts WHERE email = 'pc.new@acme.test'")).rows[0].n).toBe(1);
+      expect(
+        (await db().sql.query("SELECT count(*)::int AS n FROM site_accounts WHERE email = 'pc.new@acme.test'")).rows[0]
+          .n,
+      ).toBe(1);
       // The partner's PUT now matches the new address.
       expect((await p.put("/users/pc", { email: "pc.new@acme.test" })).status).toBe(200);
     });
@@ -146,7 +198,11 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       const p = await newPartner(app);
       await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_mg', 'mg@acme.test', 'self')");
       await p.put("/users/mg", { email: "mg@acme.test" });
-      expectEnvelope(await post(p, "/users/mg/profile-changes", { name: "Just A Name" }, "mg-0"), 409, "identity_conflict");
+      expectEnvelope(
+        await post(p, "/users/mg/profile-changes", { name: "Just A Name" }, "mg-0"),
+        409,
+        "identity_conflict",
+      );
 
       const pending = await post(p, "/users/mg/profile-changes", { email: "mg.new@acme.test" }, "mg-1");
       expect(pending.body.operation.status).toBe("verification_pending");
@@ -157,7 +213,9 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       let link: string | undefined;
       await expect
         .poll(async () => {
-          const { rows } = await db().sql.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'mg.new@acme.test'");
+          const { rows } = await db().sql.query(
+            "SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'mg.new@acme.test'",
+          );
           link = rows[0] ? db().secrets.open("notification-link", rows[0].payload.link) : undefined;
           return link;
         })
@@ -165,22 +223,42 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       const token = (link as string).split("#token=")[1] as string;
       // The token is stored nowhere readable: not in the outbox, the operation row or any job's data.
       for (const table of ["notification_outbox", "lifecycle_operations", "pgboss.job"]) {
-        expect((await db().sql.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`])).rows[0].n).toBe(0);
+        expect(
+          (await db().sql.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t::text LIKE $1`, [`%${token}%`]))
+            .rows[0].n,
+        ).toBe(0);
       }
       // Until confirmed, the old profile is in force.
-      expect((await db().sql.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
-      const confirm = () => fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+      expect((await db().sql.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe(
+        "mg@acme.test",
+      );
+      const confirm = () =>
+        fetch(`${app.baseUrl}/site/verify-email`, {
+          method: "POST",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token }),
+        });
       const confirmed = await confirm();
       expect(confirmed.status).toBe(200);
       expect(await confirmed.text()).toContain("Email address confirmed");
       expect((await pollUntilDone(p, pending.body.operation.operation_id)).operation.status).toBe("completed");
       // A partner never re-emails a person's pre-existing account: the user moves to the new
       // address's account (created for it here, with its own password-setup link).
-      expect((await db().sql.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe("mg@acme.test");
+      expect((await db().sql.query("SELECT email FROM site_accounts WHERE id = 'sa_mg'")).rows[0].email).toBe(
+        "mg@acme.test",
+      );
       await expect
         .poll(async () => (await p.get("/users/mg")).body.user, { timeout: 10_000 })
-        .toMatchObject({ identity_origin: "partner_created", wordpress_linked: true, provisioning_status: "active", profile_version: 2, access_version: 2 });
-      const moved = await db().sql.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'mg'");
+        .toMatchObject({
+          identity_origin: "partner_created",
+          wordpress_linked: true,
+          provisioning_status: "active",
+          profile_version: 2,
+          access_version: 2,
+        });
+      const moved = await db().sql.query(
+        "SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'mg'",
+      );
       expect(moved.rows).toEqual([{ email: "mg.new@acme.test" }]);
       const again = await confirm();
       expect(again.status).toBe(404);
@@ -192,16 +270,32 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       const { getIntegration } = await import("@mga/core/partners/integrations");
       const { localDirectory } = await import("@mga/core/local-site");
       const p = await newPartner(app);
-      await db().sql.query("INSERT INTO site_accounts (id, email, name, origin) VALUES ('sa_ov', 'ov@acme.test', 'Old', 'self')");
+      await db().sql.query(
+        "INSERT INTO site_accounts (id, email, name, origin) VALUES ('sa_ov', 'ov@acme.test', 'Old', 'self')",
+      );
       await p.put("/users/ov", { email: "ov@acme.test" });
       const integration = await getIntegration(db(), p.organizationId, p.slug);
       const deps = { db: db(), queue: app.queue, ...localDirectory(db()) };
-      await expect(applyProfileOverride(deps, integration, "ov", { name: "New", actor: "staff:ana", reason: " " })).rejects.toMatchObject({ code: "invalid_request" });
-      const op = await applyProfileOverride(deps, integration, "ov", { name: "New", actor: "staff:ana", reason: "legal name change, ticket 77" });
+      await expect(
+        applyProfileOverride(deps, integration, "ov", { name: "New", actor: "staff:ana", reason: " " }),
+      ).rejects.toMatchObject({ code: "invalid_request" });
+      const op = await applyProfileOverride(deps, integration, "ov", {
+        name: "New",
+        actor: "staff:ana",
+        reason: "legal name change, ticket 77",
+      });
       expect((await pollUntilDone(p, op.id)).operation.status).toBe("completed");
       expect((await db().sql.query("SELECT name FROM site_accounts WHERE id = 'sa_ov'")).rows[0].name).toBe("New");
-      const audit = await db().sql.query("SELECT actor, action, target, details FROM audit_log WHERE details->>'operation_id' = $1", [op.id]);
-      expect(audit.rows[0]).toMatchObject({ actor: "staff:ana", action: "partner_user.profile_override", target: `${p.slug}/ov`, details: { fields: ["name"] } });
+      const audit = await db().sql.query(
+        "SELECT actor, action, target, details FROM audit_log WHERE details->>'operation_id' = $1",
+        [op.id],
+      );
+      expect(audit.rows[0]).toMatchObject({
+        actor: "staff:ana",
+        action: "partner_user.profile_override",
+        target: `${p.slug}/ov`,
+        details: { fields: ["name"] },
+      });
       const polled = await p.get(`/user-operations/${op.id}`);
       expect(polled.text).not.toMatch(/ticket 77|staff:ana/);
     });
@@ -217,7 +311,9 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       expect(again.body).toEqual(first.body);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expectEnvelope(await post(p, "/users/r/deletions", { note: "b" }, "del-r"), 409, "idempotency_conflict");
-      const ops = await db().sql.query("SELECT count(*)::int AS n FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id WHERE u.external_user_id = 'r'");
+      const ops = await db().sql.query(
+        "SELECT count(*)::int AS n FROM lifecycle_operations o JOIN partner_users u ON u.id = o.partner_user_id WHERE u.external_user_id = 'r'",
+      );
       expect(ops.rows[0].n).toBe(1);
     });
 
@@ -226,11 +322,20 @@ describe("partner user operations: deletions, reprovision, profile-changes, user
       await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_exp', 'exp@acme.test', 'self')");
       await p.put("/users/exp", { email: "exp@acme.test" });
       const pending = await post(p, "/users/exp/profile-changes", { email: "exp.new@acme.test" }, "exp-1");
-      await db().sql.query("UPDATE lifecycle_operations SET verification_expires_at = now() - interval '1 second' WHERE id = $1", [pending.body.operation.operation_id]);
-      expect((await p.get(`/user-operations/${pending.body.operation.operation_id}`)).body.operation.status).toBe("expired");
+      await db().sql.query(
+        "UPDATE lifecycle_operations SET verification_expires_at = now() - interval '1 second' WHERE id = $1",
+        [pending.body.operation.operation_id],
+      );
+      expect((await p.get(`/user-operations/${pending.body.operation.operation_id}`)).body.operation.status).toBe(
+        "expired",
+      );
       expectEnvelope(await post(p, "/users/exp/profile-changes", {}, "exp-2"), 400, "invalid_request");
       expectEnvelope(await post(p, "/users/exp/profile-changes", { email: "nope" }, "exp-3"), 400, "invalid_request");
-      expectEnvelope(await post(p, "/users/exp/profile-changes", { email: "exp@acme.test" }, "exp-4"), 400, "invalid_request");
+      expectEnvelope(
+        await post(p, "/users/exp/profile-changes", { email: "exp@acme.test" }, "exp-4"),
+        400,
+        "invalid_request",
+      );
       expectEnvelope(await p.get("/user-operations/op_unknown"), 404, "not_found");
     });
   });

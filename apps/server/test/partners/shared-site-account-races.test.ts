@@ -1,6 +1,8 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
 import type { SiteAccount } from "@mga/core/partners/ports";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -63,13 +65,14 @@ function signal() {
   const promise = new Promise<void>((done) => (resolve = done));
   return { promise, resolve };
 }
-const within = (promise: Promise<void>, ms: number) => Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
+const within = (promise: Promise<void>, ms: number) =>
+  Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
 const accountOf = async (externalUserId: string, email: string) =>
   (
-    await app.t.db.sql.query("SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2", [
-      externalUserId,
-      email,
-    ])
+    await app.t.db.sql.query(
+      "SELECT a.locked, a.deleted_at FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = $1 AND u.email = $2",
+      [externalUserId, email],
+    )
   ).rows[0] as { locked: boolean; deleted_at: Date | null } | undefined;
 
 describe("a partner links the person while the creator's partner acts", () => {
@@ -93,8 +96,15 @@ describe("a partner links the person while the creator's partner acts", () => {
     const put = await a.put("/users/a-1", { email });
     site.onFound = undefined;
     expect([201, 202]).toContain(put.status);
-    await expect.poll(async () => (await b.get(`/user-operations/${deletion.body.operation.operation_id}`)).body.operation.status, { timeout: 15_000 }).toBe("completed");
-    await expect.poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 }).toBe("active");
+    await expect
+      .poll(
+        async () => (await b.get(`/user-operations/${deletion.body.operation.operation_id}`)).body.operation.status,
+        { timeout: 15_000 },
+      )
+      .toBe("completed");
+    await expect
+      .poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 })
+      .toBe("active");
     expect(await accountOf("a-1", email)).toMatchObject({ locked: false, deleted_at: null });
   });
 
@@ -116,7 +126,9 @@ describe("a partner links the person while the creator's partner acts", () => {
     linked.resolve();
     expect([201, 202]).toContain(put.status);
     await disabling;
-    await expect.poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 }).toBe("active");
+    await expect
+      .poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 })
+      .toBe("active");
     expect(await accountOf("a-1", email)).toMatchObject({ locked: false });
   });
 
@@ -126,11 +138,15 @@ describe("a partner links the person while the creator's partner acts", () => {
     const a = await newPartner(app, { slug: "alpha-los" });
     await b.put("/users/b-1", { email });
     await b.patch("/users/b-1", { status: "disabled" });
-    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0].locked).toBe(true);
+    expect(
+      (await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0].locked,
+    ).toBe(true);
     site.failUnlocks = 1;
     const put = await a.put("/users/a-1", { email });
     expect(put.status).toBe(202);
-    await expect.poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 }).toBe("active");
+    await expect
+      .poll(async () => (await a.get("/users/a-1")).body.user.provisioning_status, { timeout: 15_000 })
+      .toBe("active");
     expect(await accountOf("a-1", email)).toMatchObject({ locked: false });
   });
 });
@@ -141,10 +157,16 @@ describe("one partner's own changes in quick succession", () => {
     for (let round = 0; round < 10; round += 1) {
       const email = `toggle-${round}@example.test`;
       await b.put(`/users/t-${round}`, { email });
-      await Promise.all([b.patch(`/users/t-${round}`, { status: "disabled" }), b.patch(`/users/t-${round}`, { status: "active" })]);
-      await expect.poll(async () => (await b.get(`/users/t-${round}`)).body.user.wordpress_sync_status, { timeout: 15_000 }).toBe("applied");
+      await Promise.all([
+        b.patch(`/users/t-${round}`, { status: "disabled" }),
+        b.patch(`/users/t-${round}`, { status: "active" }),
+      ]);
+      await expect
+        .poll(async () => (await b.get(`/users/t-${round}`)).body.user.wordpress_sync_status, { timeout: 15_000 })
+        .toBe("applied");
       const { status } = (await b.get(`/users/t-${round}`)).body.user;
-      const { locked } = (await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email])).rows[0];
+      const { locked } = (await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = $1", [email]))
+        .rows[0];
       expect(locked, `round ${round}: ${status}`).toBe(status === "disabled");
     }
   });

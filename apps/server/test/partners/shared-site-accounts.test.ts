@@ -1,5 +1,7 @@
-import { hashPassword } from "@mga/core/passwords";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { hashPassword } from "@mga/core/passwords";
+
 import { openSignInSession } from "../support/launches";
 import { newPartner } from "../support/partners";
 import { startTestApp, type TestApp } from "../support/test-app";
@@ -27,7 +29,10 @@ async function sharedPerson(email: string) {
   const linked = await a.put("/users/a-1", { email });
   expect(linked.status).toBe(201);
   expect(linked.body.user.identity_origin).toBe("existing_mg");
-  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [
+    email,
+    await hashPassword(PASSWORD),
+  ]);
   return { a, b };
 }
 
@@ -35,7 +40,11 @@ async function sharedPerson(email: string) {
 async function siteLogin(p: Partner, externalUserId: string, email: string): Promise<number> {
   const session = await openSignInSession(app, p, externalUserId);
   const form = new URLSearchParams({ session, email, password: PASSWORD });
-  const login = await fetch(`${app.baseUrl}/site/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+  const login = await fetch(`${app.baseUrl}/site/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
   await login.text();
   return login.status;
 }
@@ -63,7 +72,9 @@ async function account(email: string) {
 }
 
 const poll = async (p: Partner, operationId: string, status: string) =>
-  expect.poll(async () => (await p.get(`/user-operations/${operationId}`)).body.operation.status, { timeout: 15_000 }).toBe(status);
+  expect
+    .poll(async () => (await p.get(`/user-operations/${operationId}`)).body.operation.status, { timeout: 15_000 })
+    .toBe(status);
 
 describe("a site account shared by two organizations' partners", () => {
   it("B disabling its user leaves the account unlocked: A's user still signs in and A's view is unchanged", async () => {
@@ -80,14 +91,19 @@ describe("a site account shared by two organizations' partners", () => {
   it("B changing its user's email never re-emails the shared account: it waits for verification at the new address", async () => {
     const email = "shared-email@example.test";
     const { a, b } = await sharedPerson(email);
-    const change = await b.post("/users/b-1/profile-changes", { email: "hijack@example.test" }, undefined, { "Idempotency-Key": "pc-shared-1" });
+    const change = await b.post("/users/b-1/profile-changes", { email: "hijack@example.test" }, undefined, {
+      "Idempotency-Key": "pc-shared-1",
+    });
     expect(change.status, change.text).toBe(202);
     await poll(b, change.body.operation.operation_id, "verification_pending");
     expect((await account(email)).email).toBe(email);
     expect(await siteLogin(a, "a-1", email)).toBe(200);
     await expectIntactForA(a);
     // The verification link went to the new address, for its owner to confirm.
-    const sent = () => app.t.db.sql.query("SELECT recipient FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'hijack@example.test'");
+    const sent = () =>
+      app.t.db.sql.query(
+        "SELECT recipient FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'hijack@example.test'",
+      );
     await expect.poll(async () => (await sent()).rowCount, { timeout: 10_000 }).toBe(1);
   });
 
@@ -95,10 +111,14 @@ describe("a site account shared by two organizations' partners", () => {
     const email = "shared-name@example.test";
     const { a, b } = await sharedPerson(email);
     await app.t.db.sql.query("UPDATE site_accounts SET name = 'Real Name' WHERE email = $1", [email]);
-    const change = await b.post("/users/b-1/profile-changes", { name: "Someone Else" }, undefined, { "Idempotency-Key": "pc-shared-2" });
+    const change = await b.post("/users/b-1/profile-changes", { name: "Someone Else" }, undefined, {
+      "Idempotency-Key": "pc-shared-2",
+    });
     expect(change.status, change.text).toBe(202);
     await poll(b, change.body.operation.operation_id, "completed");
-    expect((await app.t.db.sql.query("SELECT name FROM site_accounts WHERE email = $1", [email])).rows[0].name).toBe("Real Name");
+    expect((await app.t.db.sql.query("SELECT name FROM site_accounts WHERE email = $1", [email])).rows[0].name).toBe(
+      "Real Name",
+    );
     await expectIntactForA(a);
   });
 
@@ -122,12 +142,18 @@ describe("a site account shared by two organizations' partners", () => {
     await b.put("/users/b-1", { email });
     await b.patch("/users/b-1", { status: "disabled" });
     const id = (await app.t.db.sql.query("SELECT id FROM site_accounts WHERE email = $1", [email])).rows[0].id;
-    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(true);
+    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(
+      true,
+    );
     await a.put("/users/a-1", { email });
-    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(false);
+    expect((await app.t.db.sql.query("SELECT locked FROM site_accounts WHERE id = $1", [id])).rows[0].locked).toBe(
+      false,
+    );
     const deletion = await a.post("/users/a-1/deletions", {}, undefined, { "Idempotency-Key": "del-a-1" });
     await poll(a, deletion.body.operation.operation_id, "completed");
-    expect((await app.t.db.sql.query("SELECT locked, deleted_at FROM site_accounts WHERE id = $1", [id])).rows[0]).toMatchObject({ locked: true, deleted_at: null });
+    expect(
+      (await app.t.db.sql.query("SELECT locked, deleted_at FROM site_accounts WHERE id = $1", [id])).rows[0],
+    ).toMatchObject({ locked: true, deleted_at: null });
   });
 });
 
@@ -137,24 +163,49 @@ describe("attacks through a partner's own user", () => {
     const { a, b } = await sharedPerson(email);
     await app.t.db.sql.query("UPDATE site_accounts SET name = 'Victim' WHERE email = $1", [email]);
     // A's user is linked (existing_mg) to the account B's user created; A asks to move it to an address A controls.
-    const change = await a.post("/users/a-1/profile-changes", { email: "attacker@alpha.test", name: "Attacker" }, undefined, { "Idempotency-Key": "hijack-1" });
+    const change = await a.post(
+      "/users/a-1/profile-changes",
+      { email: "attacker@alpha.test", name: "Attacker" },
+      undefined,
+      { "Idempotency-Key": "hijack-1" },
+    );
     expect(change.status, change.text).toBe(202);
     expect(change.body.operation.status).toBe("verification_pending");
-    const sent = () => app.t.db.sql.query("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'attacker@alpha.test'");
+    const sent = () =>
+      app.t.db.sql.query(
+        "SELECT payload FROM notification_outbox WHERE kind = 'email_verification' AND recipient = 'attacker@alpha.test'",
+      );
     await expect.poll(async () => (await sent()).rowCount, { timeout: 10_000 }).toBe(1);
-    const token = (app.t.db.secrets.open("notification-link", (await sent()).rows[0].payload.link) as string).split("#token=")[1] as string;
-    const confirmed = await fetch(`${app.baseUrl}/site/verify-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token }) });
+    const token = (app.t.db.secrets.open("notification-link", (await sent()).rows[0].payload.link) as string).split(
+      "#token=",
+    )[1] as string;
+    const confirmed = await fetch(`${app.baseUrl}/site/verify-email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token }),
+    });
     expect(confirmed.status).toBe(200);
     await poll(a, change.body.operation.operation_id, "completed");
     // The shared account is untouched; B's user still signs in with it and B's view is unchanged.
-    expect((await app.t.db.sql.query("SELECT email, name FROM site_accounts WHERE email = $1", [email])).rows).toEqual([{ email, name: "Victim" }]);
+    expect((await app.t.db.sql.query("SELECT email, name FROM site_accounts WHERE email = $1", [email])).rows).toEqual([
+      { email, name: "Victim" },
+    ]);
     expect(await siteLogin(b, "b-1", email)).toBe(200);
-    expect((await b.get("/users/b-1")).body.user).toMatchObject({ status: "active", wordpress_linked: true, wordpress_sync_status: "applied", launch_eligibility: { can_launch: true } });
+    expect((await b.get("/users/b-1")).body.user).toMatchObject({
+      status: "active",
+      wordpress_linked: true,
+      wordpress_sync_status: "applied",
+      launch_eligibility: { can_launch: true },
+    });
     // A's user now belongs to the account of the address A confirmed.
     await expect
       .poll(
         async () =>
-          (await app.t.db.sql.query("SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'")).rows,
+          (
+            await app.t.db.sql.query(
+              "SELECT a.email FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.external_user_id = 'a-1' AND u.email = 'attacker@alpha.test'",
+            )
+          ).rows,
       )
       .toEqual([{ email: "attacker@alpha.test" }]);
   });
@@ -163,15 +214,30 @@ describe("attacks through a partner's own user", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     const a = await newPartner(app, { slug: "alpha-los" });
     await b.put("/users/b-1", { email: "squatter@bravo.test" });
-    await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", ["squatter@bravo.test", await hashPassword(PASSWORD)]);
+    await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [
+      "squatter@bravo.test",
+      await hashPassword(PASSWORD),
+    ]);
     // B owns the account, so the change is applied directly…
-    const change = await b.post("/users/b-1/profile-changes", { email: "ceo@alpha-lender.test" }, undefined, { "Idempotency-Key": "squat-1" });
+    const change = await b.post("/users/b-1/profile-changes", { email: "ceo@alpha-lender.test" }, undefined, {
+      "Idempotency-Key": "squat-1",
+    });
     await poll(b, change.body.operation.operation_id, "completed");
     // …but the password B chose is gone, and the setup link went to the new address.
-    expect((await app.t.db.sql.query("SELECT password_hash FROM site_accounts WHERE email = 'ceo@alpha-lender.test'")).rows).toEqual([{ password_hash: null }]);
-    expect((await app.t.db.sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient = 'ceo@alpha-lender.test'")).rows[0].n).toBe(1);
+    expect(
+      (await app.t.db.sql.query("SELECT password_hash FROM site_accounts WHERE email = 'ceo@alpha-lender.test'")).rows,
+    ).toEqual([{ password_hash: null }]);
+    expect(
+      (
+        await app.t.db.sql.query(
+          "SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient = 'ceo@alpha-lender.test'",
+        )
+      ).rows[0].n,
+    ).toBe(1);
     // A provisions the real CEO and links that account: B's password does not open it.
-    expect((await a.put("/users/a-1", { email: "ceo@alpha-lender.test" })).body.user.identity_origin).toBe("existing_mg");
+    expect((await a.put("/users/a-1", { email: "ceo@alpha-lender.test" })).body.user.identity_origin).toBe(
+      "existing_mg",
+    );
     expect(await siteLogin(a, "a-1", "ceo@alpha-lender.test")).toBe(401);
   });
 });
@@ -182,7 +248,10 @@ describe("races between partners, with real concurrency", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     await b.put("/users/b-1", { email });
     const others = await Promise.all(Array.from({ length: 20 }, () => newPartner(app, { slug: "alpha-los" })));
-    const [deletion, ...puts] = await Promise.all([b.post("/users/b-1/deletions", {}, undefined, { "Idempotency-Key": "race-del-1" }), ...others.map((p) => p.put("/users/a-1", { email }))]);
+    const [deletion, ...puts] = await Promise.all([
+      b.post("/users/b-1/deletions", {}, undefined, { "Idempotency-Key": "race-del-1" }),
+      ...others.map((p) => p.put("/users/a-1", { email })),
+    ]);
     expect(deletion?.status).toBe(202);
     for (const put of puts) expect([201, 202]).toContain(put.status);
     await poll(b, deletion?.body.operation.operation_id, "completed");
@@ -200,9 +269,15 @@ describe("races between partners, with real concurrency", () => {
     const b = await newPartner(app, { slug: "bravo-los" });
     await b.put("/users/b-1", { email });
     const others = await Promise.all(Array.from({ length: 20 }, () => newPartner(app, { slug: "alpha-los" })));
-    await Promise.all([...others.map((p) => p.put("/users/a-1", { email })), ...Array.from({ length: 5 }, (_, i) => b.patch("/users/b-1", { status: i % 2 === 0 ? "disabled" : "active" }))]);
+    await Promise.all([
+      ...others.map((p) => p.put("/users/a-1", { email })),
+      ...Array.from({ length: 5 }, (_, i) => b.patch("/users/b-1", { status: i % 2 === 0 ? "disabled" : "active" })),
+    ]);
     await b.patch("/users/b-1", { status: "disabled" });
-    const { rows } = await app.t.db.sql.query("SELECT DISTINCT a.locked FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.email = $1", [email]);
+    const { rows } = await app.t.db.sql.query(
+      "SELECT DISTINCT a.locked FROM partner_users u JOIN site_accounts a ON a.id = u.site_account_id WHERE u.email = $1",
+      [email],
+    );
     expect(rows).toEqual([{ locked: false }]);
   });
 });

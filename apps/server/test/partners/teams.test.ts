@@ -1,5 +1,7 @@
-import { listTeamsOutput, teamResponseSchema } from "@mga/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { listTeamsOutput, teamResponseSchema } from "@mga/api";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
@@ -16,8 +18,23 @@ describe("partner teams: GET, PUT, PATCH /v1/integrations/{integration}/teams[/{
       const created = await p.put("/teams/team-east", { name: "East" });
       expect(created.status).toBe(201);
       teamResponseSchema.parse(created.body);
-      expect(created.body.team).toMatchObject({ integration: "acme-los", external_team_id: "team-east", name: "East", status: "active", user_count: 0 });
-      expect(Object.keys(created.body.team).sort()).toEqual(["created_at", "external_team_id", "id", "integration", "name", "status", "updated_at", "user_count"]);
+      expect(created.body.team).toMatchObject({
+        integration: "acme-los",
+        external_team_id: "team-east",
+        name: "East",
+        status: "active",
+        user_count: 0,
+      });
+      expect(Object.keys(created.body.team).sort()).toEqual([
+        "created_at",
+        "external_team_id",
+        "id",
+        "integration",
+        "name",
+        "status",
+        "updated_at",
+        "user_count",
+      ]);
       const renamed = await p.put("/teams/team-east", { name: "East Coast" });
       expect(renamed.status).toBe(200);
       expect(renamed.body.team).toMatchObject({ id: created.body.team.id, name: "East Coast" });
@@ -64,7 +81,10 @@ describe("partner teams: GET, PUT, PATCH /v1/integrations/{integration}/teams[/{
       await p.put("/teams/empty", { name: "Empty" });
       const archived = await p.patch("/teams/empty", { status: "archived" });
       expect(archived.body.team.status).toBe("archived");
-      expect((await p.patch("/teams/empty", { status: "active", name: "Back" })).body.team).toMatchObject({ status: "active", name: "Back" });
+      expect((await p.patch("/teams/empty", { status: "active", name: "Back" })).body.team).toMatchObject({
+        status: "active",
+        name: "Back",
+      });
 
       await p.put("/teams/busy", { name: "Busy" });
       await p.put("/users/u1", { email: "u1@acme.test", team_external_id: "busy" });

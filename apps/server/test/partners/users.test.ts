@@ -1,7 +1,9 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { listUsersOutput, userResponseSchema } from "@mga/api";
 import { LocalChatIdentities, LocalSiteAccounts } from "@mga/core/local-site";
 import type { SiteAccount } from "@mga/core/partners/ports";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { anotherKey, newPartner } from "../support/partners";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
@@ -51,11 +53,17 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
 
     it("links an existing site account (existing_mg) without a notification", async () => {
       const p = await newPartner(app);
-      await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_existing', 'known@acme.test', 'self')");
+      await db().sql.query(
+        "INSERT INTO site_accounts (id, email, origin) VALUES ('sa_existing', 'known@acme.test', 'self')",
+      );
       const before = (await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n;
       const res = await p.put("/users/emp-002", { email: "known@acme.test" });
       expect(res.status).toBe(201);
-      expect(res.body.user).toMatchObject({ identity_origin: "existing_mg", experience_type: "mg", wordpress_linked: true });
+      expect(res.body.user).toMatchObject({
+        identity_origin: "existing_mg",
+        experience_type: "mg",
+        wordpress_linked: true,
+      });
       expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox")).rows[0].n).toBe(before);
     });
 
@@ -66,7 +74,10 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
       await p.put("/users/u", { email: "u@acme.test", team_external_id: "east" });
       const same = await p.put("/users/u", { email: "U@acme.test" });
       expect(same.status).toBe(200);
-      expect(same.body.user).toMatchObject({ team: { external_team_id: "east", name: "East", status: "active" }, assignment_version: 1 });
+      expect(same.body.user).toMatchObject({
+        team: { external_team_id: "east", name: "East", status: "active" },
+        assignment_version: 1,
+      });
       const moved = await p.put("/users/u", { email: "u@acme.test", team_external_id: "west" });
       expect(moved.body.user).toMatchObject({ team: { external_team_id: "west" }, assignment_version: 2 });
       const cleared = await p.put("/users/u", { email: "u@acme.test", team_external_id: null });
@@ -75,7 +86,12 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
 
     it("stays pending (202, cannot launch) when the site-account system fails, and the next PUT completes it", async () => {
       let siteAccounts!: FlakySiteAccounts;
-      const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+      const flakyApp = await startTestApp({
+        directory: (db) => ({
+          siteAccounts: (siteAccounts = new FlakySiteAccounts(db)),
+          chatIdentities: new LocalChatIdentities(db),
+        }),
+      });
       const db = () => flakyApp.t.db;
       try {
         const p = await newPartner(flakyApp, { slug: "flaky-los" });
@@ -83,14 +99,26 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
         expect(pending.status).toBe(202);
         expect(pending.body.user).toMatchObject({
           provisioning_status: "pending",
-          launch_eligibility: { can_launch: false, blocking_reasons: ["provisioning_pending", "wordpress_unlinked", "chat_identity_unlinked"] },
+          launch_eligibility: {
+            can_launch: false,
+            blocking_reasons: ["provisioning_pending", "wordpress_unlinked", "chat_identity_unlinked"],
+          },
         });
-        expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(0);
+        expect(
+          (await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'"))
+            .rows[0].n,
+        ).toBe(0);
         siteAccounts.failing = false;
         const done = await p.put("/users/p1", { email: "p1@acme.test" });
         expect(done.status).toBe(200);
-        expect(done.body.user).toMatchObject({ provisioning_status: "active", launch_eligibility: { can_launch: true } });
-        expect((await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'")).rows[0].n).toBe(1);
+        expect(done.body.user).toMatchObject({
+          provisioning_status: "active",
+          launch_eligibility: { can_launch: true },
+        });
+        expect(
+          (await db().sql.query("SELECT count(*)::int AS n FROM notification_outbox WHERE recipient = 'p1@acme.test'"))
+            .rows[0].n,
+        ).toBe(1);
       } finally {
         await flakyApp.close();
       }
@@ -99,12 +127,22 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
     it("a pending user is completed by the queue without another PUT", async () => {
       let siteAccounts!: FlakySiteAccounts;
       // An app of its own: workers of an instance with a healthy site would finish the job.
-      const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+      const flakyApp = await startTestApp({
+        directory: (db) => ({
+          siteAccounts: (siteAccounts = new FlakySiteAccounts(db)),
+          chatIdentities: new LocalChatIdentities(db),
+        }),
+      });
       try {
         const p = await newPartner(flakyApp, { slug: "retry-los" });
         expect((await p.put("/users/later", { email: "later@acme.test" })).status).toBe(202);
         siteAccounts.failing = false;
-        await expect.poll(async () => (await p.get("/users/later")).body.user.provisioning_status, { timeout: 10_000, interval: 200 }).toBe("active");
+        await expect
+          .poll(async () => (await p.get("/users/later")).body.user.provisioning_status, {
+            timeout: 10_000,
+            interval: 200,
+          })
+          .toBe("active");
       } finally {
         await flakyApp.close();
       }
@@ -112,11 +150,21 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
 
     it("marks provisioning failed once the retries are used up; a later PUT tries again", async () => {
       let siteAccounts!: FlakySiteAccounts;
-      const flakyApp = await startTestApp({ directory: (db) => ({ siteAccounts: (siteAccounts = new FlakySiteAccounts(db)), chatIdentities: new LocalChatIdentities(db) }) });
+      const flakyApp = await startTestApp({
+        directory: (db) => ({
+          siteAccounts: (siteAccounts = new FlakySiteAccounts(db)),
+          chatIdentities: new LocalChatIdentities(db),
+        }),
+      });
       try {
         const p = await newPartner(flakyApp, { slug: "fail-los" });
         expect((await p.put("/users/never", { email: "never@acme.test" })).status).toBe(202);
-        await expect.poll(async () => (await p.get("/users/never")).body.user.provisioning_status, { timeout: 20_000, interval: 250 }).toBe("failed");
+        await expect
+          .poll(async () => (await p.get("/users/never")).body.user.provisioning_status, {
+            timeout: 20_000,
+            interval: 250,
+          })
+          .toBe("failed");
         const failed = (await p.get("/users/never")).body.user;
         expect(failed.launch_eligibility.blocking_reasons).toContain("provisioning_failed");
         expect((await p.get("/users")).body.counts.failed).toBe(1);
@@ -133,27 +181,57 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
       const p = await newPartner(app);
       await p.put("/users/d1", { email: "d1@acme.test" });
       const account = (await db().sql.query("SELECT id FROM site_accounts WHERE email = 'd1@acme.test'")).rows[0].id;
-      await db().sql.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_1', $1, now() + interval '1 day')", [account]);
+      await db().sql.query(
+        "INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_1', $1, now() + interval '1 day')",
+        [account],
+      );
       const disabled = await p.patch("/users/d1", { status: "disabled" });
       expect(disabled.status).toBe(200);
-      expect(disabled.body.user).toMatchObject({ status: "disabled", access_version: 2, launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] } });
-      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(true);
-      expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
+      expect(disabled.body.user).toMatchObject({
+        status: "disabled",
+        access_version: 2,
+        launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] },
+      });
+      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(
+        true,
+      );
+      expect(
+        (await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account]))
+          .rows[0].n,
+      ).toBe(0);
 
       const active = await p.patch("/users/d1", { status: "active" });
-      expect(active.body.user).toMatchObject({ status: "active", access_version: 2, launch_eligibility: { can_launch: true } });
-      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(false);
-      expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account])).rows[0].n).toBe(0);
+      expect(active.body.user).toMatchObject({
+        status: "active",
+        access_version: 2,
+        launch_eligibility: { can_launch: true },
+      });
+      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = $1", [account])).rows[0].locked).toBe(
+        false,
+      );
+      expect(
+        (await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = $1", [account]))
+          .rows[0].n,
+      ).toBe(0);
     });
 
     it("a pre-existing account keeps its site access when the partner user is disabled", async () => {
       const p = await newPartner(app);
-      await db().sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_keep', 'keep@acme.test', 'self')");
-      await db().sql.query("INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_keep', 'sa_keep', now() + interval '1 day')");
+      await db().sql.query(
+        "INSERT INTO site_accounts (id, email, origin) VALUES ('sa_keep', 'keep@acme.test', 'self')",
+      );
+      await db().sql.query(
+        "INSERT INTO site_sessions (id, site_account_id, expires_at) VALUES ('ses_keep', 'sa_keep', now() + interval '1 day')",
+      );
       await p.put("/users/k1", { email: "keep@acme.test" });
       await p.patch("/users/k1", { status: "disabled" });
-      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = 'sa_keep'")).rows[0].locked).toBe(false);
-      expect((await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = 'sa_keep'")).rows[0].n).toBe(1);
+      expect((await db().sql.query("SELECT locked FROM site_accounts WHERE id = 'sa_keep'")).rows[0].locked).toBe(
+        false,
+      );
+      expect(
+        (await db().sql.query("SELECT count(*)::int AS n FROM site_sessions WHERE site_account_id = 'sa_keep'")).rows[0]
+          .n,
+      ).toBe(1);
     });
 
     it("with the site-account system down, disabling still answers 200 (site sync pending) and the queue locks the account later", async () => {
@@ -181,7 +259,9 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
         const locked = () => flakyApp.t.db.sql.query("SELECT locked FROM site_accounts WHERE email = 'sd1@acme.test'");
         expect((await locked()).rows[0].locked).toBe(false);
         (siteAccounts as DownSiteAccounts).down = false;
-        await expect.poll(async () => (await p.get("/users/sd1")).body.user.wordpress_sync_status, { timeout: 15_000 }).toBe("applied");
+        await expect
+          .poll(async () => (await p.get("/users/sd1")).body.user.wordpress_sync_status, { timeout: 15_000 })
+          .toBe("applied");
         expect((await locked()).rows[0].locked).toBe(true);
       } finally {
         await flakyApp.close();
@@ -191,12 +271,14 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
     it("filters, combines, pages and counts over the whole integration", async () => {
       const p = await newPartner(app);
       await p.put("/teams/east", { name: "East" });
-      for (let i = 1; i <= 6; i += 1) await p.put(`/users/emp-${i}`, { email: `emp${i}@acme.test`, ...(i <= 3 ? { team_external_id: "east" } : {}) });
+      for (let i = 1; i <= 6; i += 1)
+        await p.put(`/users/emp-${i}`, { email: `emp${i}@acme.test`, ...(i <= 3 ? { team_external_id: "east" } : {}) });
       await p.put("/users/other-7", { email: "o7@acme.test" });
       await p.patch("/users/emp-5", { status: "disabled" });
       await db().sql.query("UPDATE partner_users SET status = 'deleted' WHERE external_user_id = 'emp-6'");
 
-      const ids = (res: { body: { users: Array<{ external_user_id: string }> } }) => res.body.users.map((u) => u.external_user_id);
+      const ids = (res: { body: { users: Array<{ external_user_id: string }> } }) =>
+        res.body.users.map((u) => u.external_user_id);
       const all = await p.get("/users");
       listUsersOutput.parse(all.body);
       expect(ids(all)).toEqual(["emp-1", "emp-2", "emp-3", "emp-4", "emp-5", "other-7"]);
@@ -232,12 +314,20 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
 
     it("pages 25 by default", async () => {
       const p = await newPartner(app);
-      await Promise.all(Array.from({ length: 27 }, (_, i) => p.put(`/users/bulk-${String(i).padStart(2, "0")}`, { email: `bulk${i}@acme.test` })));
+      await Promise.all(
+        Array.from({ length: 27 }, (_, i) =>
+          p.put(`/users/bulk-${String(i).padStart(2, "0")}`, { email: `bulk${i}@acme.test` }),
+        ),
+      );
       const first = await p.get("/users");
       expect(first.body.users).toHaveLength(25);
       const second = await p.get(`/users?cursor=${first.body.next_cursor}`);
       expect(second.body.users).toHaveLength(2);
-      expect(new Set([...first.body.users, ...second.body.users].map((u: { external_user_id: string }) => u.external_user_id)).size).toBe(27);
+      expect(
+        new Set(
+          [...first.body.users, ...second.body.users].map((u: { external_user_id: string }) => u.external_user_id),
+        ).size,
+      ).toBe(27);
     });
   });
 
@@ -246,7 +336,11 @@ describe("partner users: GET, PUT, PATCH /v1/integrations/{integration}/users[/{
       const p = await newPartner(app);
       await p.put("/users/u", { email: "u@acme.test" });
       expectEnvelope(await p.put("/users/u", { email: "other@acme.test" }), 409, "identity_conflict");
-      expectEnvelope(await p.put("/users/v", { email: "v@acme.test", team_external_id: "ghost" }), 404, "team_not_found");
+      expectEnvelope(
+        await p.put("/users/v", { email: "v@acme.test", team_external_id: "ghost" }),
+        404,
+        "team_not_found",
+      );
       await p.put("/teams/old", { name: "Old" });
       await p.patch("/teams/old", { status: "archived" });
       expectEnvelope(await p.put("/users/v", { email: "v@acme.test", team_external_id: "old" }), 409, "team_archived");

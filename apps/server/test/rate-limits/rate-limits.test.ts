@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
 /** Per-key limits counted in PostgreSQL: two server instances share one count. */
@@ -48,7 +49,10 @@ describe("rate limits", () => {
     await app.request("/v1/me", { key });
     expectEnvelope(await app.request("/v1/me", { key }), 429, "rate_limited");
     // Move this key's counter into the past, as if the minute had passed.
-    await app.t.db.sql.query("UPDATE rate_limit_counters SET window_start = window_start - interval '1 minute' WHERE api_key_id = $1", [id]);
+    await app.t.db.sql.query(
+      "UPDATE rate_limit_counters SET window_start = window_start - interval '1 minute' WHERE api_key_id = $1",
+      [id],
+    );
     expect((await app.request("/v1/me", { key })).status).toBe(200);
   });
 });

@@ -6,9 +6,11 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { type LocalAssistant, startLocalAssistant } from "@mga/assistant";
-import { HttpChatUpstream } from "@mga/core/conversations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startLocalAssistant, type LocalAssistant } from "@mga/assistant";
+import { HttpChatUpstream } from "@mga/core/conversations";
+
 import { ACME_TENANT } from "../support/tenants";
 import { startTestApp, type TestApp } from "../support/test-app";
 
@@ -30,7 +32,8 @@ const outsideRepo = (dir: string) => !path.resolve(dir).startsWith(REPO + path.s
 const systemPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => dir && outsideRepo(dir));
 
 /** What pnpm (running this test) puts in the environment: a partner's shell has none of it. */
-const PNPM_ENV = /^(pnpm_|npm_(command|execpath|node_execpath|lifecycle_|package_)|npm_config_(user_agent|verify_deps_before_run)$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$)/i;
+const PNPM_ENV =
+  /^(pnpm_|npm_(command|execpath|node_execpath|lifecycle_|package_)|npm_config_(user_agent|verify_deps_before_run)$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$)/i;
 
 /**
  * A partner's machine: the system's PATH (not the repository's tools, not node_modules/.bin) with
@@ -38,7 +41,9 @@ const PNPM_ENV = /^(pnpm_|npm_(command|execpath|node_execpath|lifecycle_|package
  * (npm_config_registry, a proxy, the cache) stay, as they would for a partner behind a mirror.
  */
 function partnerEnv(bin: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !PNPM_ENV.test(name))) as NodeJS.ProcessEnv;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !PNPM_ENV.test(name)),
+  ) as NodeJS.ProcessEnv;
   env.PATH = [bin, ...systemPath].join(path.delimiter);
   return env;
 }
@@ -49,7 +54,9 @@ function partnerEnv(bin: string): NodeJS.ProcessEnv {
  * one MGA_TEST_NODE20 names.
  */
 async function findNode20() {
-  const candidates = process.env.MGA_TEST_NODE20 ? [process.env.MGA_TEST_NODE20] : systemPath.map((dir) => path.join(dir, "node"));
+  const candidates = process.env.MGA_TEST_NODE20
+    ? [process.env.MGA_TEST_NODE20]
+    : systemPath.map((dir) => path.join(dir, "node"));
   for (const candidate of candidates) {
     const found = await access(candidate, constants.X_OK).then(
       () => true,
@@ -58,7 +65,9 @@ async function findNode20() {
     if (!found) continue;
     const { stdout } = await run(candidate, ["-p", "process.versions.node"]);
     if (stdout.trim().startsWith("20.")) return candidate;
-    throw new Error(`the machine's node (${candidate}) is ${stdout.trim()}, not Node 20: set MGA_TEST_NODE20 to a Node 20 binary`);
+    throw new Error(
+      `the machine's node (${candidate}) is ${stdout.trim()}, not Node 20: set MGA_TEST_NODE20 to a Node 20 binary`,
+    );
   }
   throw new Error("no Node 20 outside the repository's .tools on PATH: set MGA_TEST_NODE20 to a Node 20 binary");
 }
@@ -102,18 +111,32 @@ async function packAndInstall() {
   env20 = partnerEnv(path.dirname(node20));
   workdir = await mkdtemp(path.join(tmpdir(), "mga-sdk-package-"));
   project = path.join(workdir, "partner-app");
-  const { name, version } = JSON.parse(await readFile(path.join(SDK_DIR, "package.json"), "utf8")) as { name: string; version: string };
+  const { name, version } = JSON.parse(await readFile(path.join(SDK_DIR, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+  };
   await run("pnpm", ["pack", "--pack-destination", workdir], { cwd: SDK_DIR });
   const tarball = path.join(workdir, `${name.replace("@", "").replace("/", "-")}-${version}.tgz`);
   await mkdir(project);
-  await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "partner-app", version: "1.0.0", private: true }));
+  await writeFile(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "partner-app", version: "1.0.0", private: true }),
+  );
   await npmInstall(path.join(path.dirname(node20), "npm"), project, tarball, env20);
-  for (const program of ["partner.mjs", "partner.cjs"]) await copyFile(path.join(PROGRAMS, program), path.join(project, program));
+  for (const program of ["partner.mjs", "partner.cjs"])
+    await copyFile(path.join(PROGRAMS, program), path.join(project, program));
 }
 
 async function startServer() {
   assistant = await startLocalAssistant({ token: ASSISTANT_TOKEN, wordDelayMs: 0 });
-  app = await startTestApp({ upstream: new HttpChatUpstream({ url: assistant.url, token: ASSISTANT_TOKEN, connectTimeoutMs: 5_000, idleTimeoutMs: 10_000 }) });
+  app = await startTestApp({
+    upstream: new HttpChatUpstream({
+      url: assistant.url,
+      token: ASSISTANT_TOKEN,
+      connectTimeoutMs: 5_000,
+      idleTimeoutMs: 10_000,
+    }),
+  });
 }
 
 beforeAll(() => Promise.all([packAndInstall(), startServer()]), 240_000);
@@ -134,7 +157,8 @@ describe("@mga/sdk packed, installed with npm and run outside the repository", {
     expect(await readFile(path.join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License/);
     expect(await readFile(path.join(installed, "CHANGELOG.md"), "utf8")).toMatch(/^## 1\.0\.0$/m);
     // Its dependencies came from the registry into the partner's own node_modules.
-    for (const dependency of ["openapi-fetch", "eventsource-parser"]) await access(path.join(project, "node_modules", dependency, "package.json"));
+    for (const dependency of ["openapi-fetch", "eventsource-parser"])
+      await access(path.join(project, "node_modules", dependency, "package.json"));
   });
 
   const programs = [
@@ -143,42 +167,53 @@ describe("@mga/sdk packed, installed with npm and run outside the repository", {
   ] as const;
   const nodes = [
     { label: "Node 20", major: "20", node: () => ({ node: node20, env: env20 }) },
-    { label: "Node 24", major: "24", node: () => ({ node: process.execPath, env: partnerEnv(path.dirname(process.execPath)) }) },
+    {
+      label: "Node 24",
+      major: "24",
+      node: () => ({ node: process.execPath, env: partnerEnv(path.dirname(process.execPath)) }),
+    },
   ] as const;
 
   describe.each(nodes)("on $label", ({ major, node: nodeOf }) => {
-    it.each(programs)("the $format program: me, sources, a JSON answer, a streamed answer, history, an ApiError", async ({ file, condition }) => {
-      const { key } = await app.newKey({ scopes: ["chat:read", "chat:write", "sources:read"], tenant: ACME_TENANT });
-      const { node, env } = nodeOf();
-      const { stdout } = await run(node, [file], { cwd: project, env: { ...env, MGA_API_KEY: key, MGA_BASE_URL: app.baseUrl } });
-      const report = JSON.parse(stdout.trim().split("\n").at(-1) as string) as ProgramReport;
+    it.each(programs)(
+      "the $format program: me, sources, a JSON answer, a streamed answer, history, an ApiError",
+      async ({ file, condition }) => {
+        const { key } = await app.newKey({ scopes: ["chat:read", "chat:write", "sources:read"], tenant: ACME_TENANT });
+        const { node, env } = nodeOf();
+        const { stdout } = await run(node, [file], {
+          cwd: project,
+          env: { ...env, MGA_API_KEY: key, MGA_BASE_URL: app.baseUrl },
+        });
+        const report = JSON.parse(stdout.trim().split("\n").at(-1) as string) as ProgramReport;
 
-      expect(report.node.split(".")[0]).toBe(major);
-      // The build its module system picks, from the partner's node_modules (not the workspace).
-      const installed = path.join(project, "node_modules/@mga/sdk");
-      const exports = JSON.parse(await readFile(path.join(installed, "package.json"), "utf8")).exports["."][condition].default as string;
-      const expected = path.join(installed, exports);
-      expect(report.resolved).toBe(condition === "import" ? pathToFileURL(expected).href : expected);
+        expect(report.node.split(".")[0]).toBe(major);
+        // The build its module system picks, from the partner's node_modules (not the workspace).
+        const installed = path.join(project, "node_modules/@mga/sdk");
+        const exports = JSON.parse(await readFile(path.join(installed, "package.json"), "utf8")).exports["."][condition]
+          .default as string;
+        const expected = path.join(installed, exports);
+        expect(report.resolved).toBe(condition === "import" ? pathToFileURL(expected).href : expected);
 
-      expect(report.scopes).toEqual(expect.arrayContaining(["chat:read", "chat:write", "sources:read"]));
-      expect(report.agencySources).toEqual(expect.arrayContaining(["fha"]));
-      expect(report.answer.conversationId).toMatch(/^conv_/);
-      expect(report.answer.text).toMatch(/3\.5 percent/);
-      expect(report.answer.citations).toBeGreaterThan(0);
+        expect(report.scopes).toEqual(expect.arrayContaining(["chat:read", "chat:write", "sources:read"]));
+        expect(report.agencySources).toEqual(expect.arrayContaining(["fha"]));
+        expect(report.answer.conversationId).toMatch(/^conv_/);
+        expect(report.answer.text).toMatch(/3\.5 percent/);
+        expect(report.answer.citations).toBeGreaterThan(0);
 
-      // A conversation's own route announces no conversation: the fragments, then the closing frames.
-      expect(report.stream.frames.length).toBeGreaterThan(3);
-      expect(new Set(report.stream.frames.slice(0, -3))).toEqual(new Set(["content"]));
-      expect(report.stream.frames.slice(-3)).toEqual(["content_postprocessed", "complete", "public_api_complete"]);
-      expect(report.stream.conversationId).toBe(report.answer.conversationId);
-      expect(report.stream.messageId).toMatch(/^msg_/);
-      expect(report.stream.text).toMatch(/gift/i);
-      expect(report.stream.citations).toBeGreaterThan(0);
-      // Both questions and both answers, stored.
-      expect(report.historyLength).toBe(4);
+        // A conversation's own route announces no conversation: the fragments, then the closing frames.
+        expect(report.stream.frames.length).toBeGreaterThan(3);
+        expect(new Set(report.stream.frames.slice(0, -3))).toEqual(new Set(["content"]));
+        expect(report.stream.frames.slice(-3)).toEqual(["content_postprocessed", "complete", "public_api_complete"]);
+        expect(report.stream.conversationId).toBe(report.answer.conversationId);
+        expect(report.stream.messageId).toMatch(/^msg_/);
+        expect(report.stream.text).toMatch(/gift/i);
+        expect(report.stream.citations).toBeGreaterThan(0);
+        // Both questions and both answers, stored.
+        expect(report.historyLength).toBe(4);
 
-      expect(report.error).toMatchObject({ isApiError: true, status: 404, code: "not_found" });
-      expect(report.error.requestId).toMatch(/^req_/);
-    });
+        expect(report.error).toMatchObject({ isApiError: true, status: 404, code: "not_found" });
+        expect(report.error.requestId).toMatch(/^req_/);
+      },
+    );
   });
 });

@@ -1,6 +1,8 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { HttpChatUpstream } from "@mga/core/conversations";
 import { ApiError, Client, type RetryEvent, type StreamEvent } from "@mga/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { startFailoverProxy } from "../support/failover-proxy";
 import { startPacedUpstream, startServerProcess } from "../support/server-process";
 import { ACME_TENANT } from "../support/tenants";
@@ -17,7 +19,10 @@ let upstream: Awaited<ReturnType<typeof startPacedUpstream>>;
 let app: TestApp;
 beforeAll(async () => {
   upstream = await startPacedUpstream({ fragments: FRAGMENTS, gapMs: 50 });
-  app = await startTestApp({ upstream: new HttpChatUpstream({ url: upstream.url, idleTimeoutMs: 5_000 }), answerStreams: { sweepMs: 500 } });
+  app = await startTestApp({
+    upstream: new HttpChatUpstream({ url: upstream.url, idleTimeoutMs: 5_000 }),
+    answerStreams: { sweepMs: 500 },
+  });
 });
 afterAll(async () => {
   await app?.close();
@@ -27,11 +32,20 @@ afterAll(async () => {
 const user = { external_user_id: "lo-1" };
 const isTerminal = (frame: StreamEvent) => frame.type === "public_api_complete" || frame.type === "error";
 const storedAnswer = async (conversationId: string | undefined) =>
-  (await app.t.db.sql.query("SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'", [conversationId])).rows;
+  (
+    await app.t.db.sql.query(
+      "SELECT status, content, metadata FROM messages WHERE conversation_id = $1 AND role = 'assistant'",
+      [conversationId],
+    )
+  ).rows;
 
 describe("an SDK stream across a deploy", () => {
   it("the instance answering gets SIGTERM mid-answer: the loop receives the whole answer, every fragment once, one terminal frame", async () => {
-    const server = await startServerProcess({ databaseUrl: app.t.url, upstreamUrl: upstream.url, env: { SHUTDOWN_DRAIN_MS: "300" } });
+    const server = await startServerProcess({
+      databaseUrl: app.t.url,
+      upstreamUrl: upstream.url,
+      env: { SHUTDOWN_DRAIN_MS: "300" },
+    });
     const proxy = await startFailoverProxy(server.baseUrl, app.baseUrl);
     try {
       const { key } = await app.newKey({ tenant: ACME_TENANT, scopes: ["chat:read", "chat:write"] });
@@ -50,10 +64,23 @@ describe("an SDK stream across a deploy", () => {
       expect(frames.at(-1)?.type).toBe("public_api_complete");
       expect((await stream.finalAnswer()).text).toBe(upstream.text);
       // Told to resume by the draining child, the stream resumed once, on the other instance.
-      expect(resumes).toEqual([expect.objectContaining({ attempt: 1, method: "GET", url: `${proxy.url}/v1/conversations/${stream.conversationId}/stream`, lastEventId: expect.any(String) })]);
+      expect(resumes).toEqual([
+        expect.objectContaining({
+          attempt: 1,
+          method: "GET",
+          url: `${proxy.url}/v1/conversations/${stream.conversationId}/stream`,
+          lastEventId: expect.any(String),
+        }),
+      ]);
       expect(proxy.answeredBy).toEqual([server.baseUrl, app.baseUrl]);
       expect(await server.exited).toBe(0);
-      expect(await storedAnswer(stream.conversationId)).toEqual([{ status: "complete", content: upstream.text, metadata: expect.objectContaining({ client_disconnected: true }) }]);
+      expect(await storedAnswer(stream.conversationId)).toEqual([
+        {
+          status: "complete",
+          content: upstream.text,
+          metadata: expect.objectContaining({ client_disconnected: true }),
+        },
+      ]);
     } finally {
       await proxy.close();
       if (server.child.exitCode === null) server.child.kill("SIGKILL");
@@ -78,18 +105,24 @@ describe("an SDK stream cancelled", () => {
     expect(fragments).toHaveLength(3);
     expect(openWhenCancelled).toBe(1);
     const cancelledAt = Date.now();
-    while (upstream.open > 0 && Date.now() - cancelledAt < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (upstream.open > 0 && Date.now() - cancelledAt < 5_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(upstream.open).toBe(0);
     // Well before the paced answer's own end (40 × 50 ms): the cancel stopped it.
     expect(Date.now() - cancelledAt).toBeLessThan(1_500);
     await expect(stream.finalAnswer()).rejects.toThrow(/cancelled/);
 
-    const resumed = await client.conversations.resume(stream.conversationId as string, { lastEventId: stream.lastEventId });
+    const resumed = await client.conversations.resume(stream.conversationId as string, {
+      lastEventId: stream.lastEventId,
+    });
     const error = await resumed.finalAnswer().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: "invalid_request" });
     const [stored] = await storedAnswer(stream.conversationId);
-    expect(stored).toMatchObject({ status: "incomplete", metadata: expect.objectContaining({ error_code: "cancelled" }) });
+    expect(stored).toMatchObject({
+      status: "incomplete",
+      metadata: expect.objectContaining({ error_code: "cancelled" }),
+    });
     expect(upstream.text.startsWith(stored.content)).toBe(true);
     expect(stored.content.length).toBeLessThan(upstream.text.length);
     expect(await client.conversations.cancel(stream.conversationId as string)).toMatchObject({ status: "cancelled" });

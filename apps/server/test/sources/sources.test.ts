@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { listSourcesOutput } from "@mga/api";
+
 import { ACME_TENANT } from "../support/tenants";
 import { expectEnvelope, startTestApp, type TestApp } from "../support/test-app";
 
@@ -38,13 +40,21 @@ describe("GET /v1/sources", () => {
     });
 
     it("labels every source of the README's example tenant (examples/tenant.json) in words, not by its key", async () => {
-      const example = JSON.parse(readFileSync(new URL("../../../../examples/tenant.json", import.meta.url), "utf8")) as Record<string, unknown>;
+      const example = JSON.parse(
+        readFileSync(new URL("../../../../examples/tenant.json", import.meta.url), "utf8"),
+      ) as Record<string, unknown>;
       const { key } = await app.newKey({ tenant: example, scopes: ["sources:read"] });
       const res = await app.request("/v1/sources", { key });
       expect(res.status).toBe(200);
       const labels = [
-        ...(res.body.tenant_sources as Array<{ key: string; label: string }>).map((source) => [source.key, source.label]),
-        ...(res.body.shared_sources as Array<{ sourceType: string; label: string }>).map((source) => [source.sourceType, source.label]),
+        ...(res.body.tenant_sources as Array<{ key: string; label: string }>).map((source) => [
+          source.key,
+          source.label,
+        ]),
+        ...(res.body.shared_sources as Array<{ sourceType: string; label: string }>).map((source) => [
+          source.sourceType,
+          source.label,
+        ]),
       ];
       expect(labels.length).toBeGreaterThan(0);
       expect(labels.filter(([id, label]) => id === label)).toEqual([]);

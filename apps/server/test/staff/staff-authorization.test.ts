@@ -1,4 +1,5 @@
-import type { UntypedJson } from "../support/untyped-json";
+import { beforeAll, describe, expect, it } from "vitest";
+
 import { adminRouter } from "@mga/api";
 import { createApiKey } from "@mga/core/keys";
 import { ALIAS_GRANT_RULE, bindLaunchKey } from "@mga/core/launches";
@@ -6,11 +7,12 @@ import { createOrganization } from "@mga/core/orgs";
 import { createIntegration } from "@mga/core/partners/integrations";
 import { createStaff, inviteStaff } from "@mga/core/staff";
 import { configureTenant } from "@mga/core/tenants";
-import { beforeAll, describe, expect, it } from "vitest";
+
 import { ALL_PARTNER_SCOPES } from "../support/partners";
 import { ok, type StaffSession } from "../support/staff-client";
 import { ADMIN, TENANT, useStaffProcedures, VIEWER } from "../support/staff-procedures";
 import { ACME_TENANT } from "../support/tenants";
+import type { UntypedJson } from "../support/untyped-json";
 import { answer, upstreamAnswers } from "../support/upstream-mock";
 
 /**
@@ -59,7 +61,8 @@ async function waitFor<T>(read: () => Promise<T>, expected: T, timeoutMs = 15_00
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (last !== expected) {
-    if (Date.now() > deadline) throw new Error(`still ${String(last)} after ${timeoutMs} ms, expected ${String(expected)}`);
+    if (Date.now() > deadline)
+      throw new Error(`still ${String(last)} after ${timeoutMs} ms, expected ${String(expected)}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
     last = await read();
   }
@@ -69,7 +72,11 @@ async function makeFixture(): Promise<Fixture> {
   const org = await createOrganization(db(), { name: "Authz Org" });
   // Another configuration than examples/tenant.json, which configureTenant's case stores.
   await configureTenant(db(), { organizationId: org.id, config: ACME_TENANT });
-  const main = await createIntegration(db(), { organizationId: org.id, slug: MAIN, aliases: ["alias-keep", "alias-drop"] });
+  const main = await createIntegration(db(), {
+    organizationId: org.id,
+    slug: MAIN,
+    aliases: ["alias-keep", "alias-drop"],
+  });
   const spare = await createIntegration(db(), { organizationId: org.id, slug: "authz-spare" });
   const key = async (name: string, scopes: string[]) => createApiKey(db(), { organizationId: org.id, name, scopes });
   const partner = await key("authz partner", [...ALL_PARTNER_SCOPES, "chat:read", "chat:write"]);
@@ -88,11 +95,24 @@ async function makeFixture(): Promise<Fixture> {
     ["u-override", "Override Me"],
     ["u-gone", "Gone User"],
   ] as const) {
-    expect((await rest("PUT", `${base}/users/${id}`, partnerKey, { email: `${id}@authz.test`, name })).status).toBe(201);
+    expect((await rest("PUT", `${base}/users/${id}`, partnerKey, { email: `${id}@authz.test`, name })).status).toBe(
+      201,
+    );
   }
-  const deletion = await rest("POST", `${base}/users/u-gone/deletions`, partnerKey, {}, { "Idempotency-Key": "authz-delete-u-gone" });
+  const deletion = await rest(
+    "POST",
+    `${base}/users/u-gone/deletions`,
+    partnerKey,
+    {},
+    { "Idempotency-Key": "authz-delete-u-gone" },
+  );
   expect(deletion.status, deletion.text).toBe(202);
-  await waitFor(async () => (await rest("GET", `${base}/user-operations/${deletion.body.operation.operation_id}`, partnerKey)).body.operation.status, "completed");
+  await waitFor(
+    async () =>
+      (await rest("GET", `${base}/user-operations/${deletion.body.operation.operation_id}`, partnerKey)).body.operation
+        .status,
+    "completed",
+  );
 
   const imported = await rest(
     "POST",
@@ -104,7 +124,11 @@ async function makeFixture(): Promise<Fixture> {
     },
   );
   expect(imported.status, imported.text).toBe(202);
-  await waitFor(async () => (await rest("GET", `${base}/user-imports/${imported.body.import.job_id}`, partnerKey)).body.import.status, "completed");
+  await waitFor(
+    async () =>
+      (await rest("GET", `${base}/user-imports/${imported.body.import.job_id}`, partnerKey)).body.import.status,
+    "completed",
+  );
 
   upstreamAnswers(answer());
   const message = await rest("POST", "/v1/messages", partnerKey, {
@@ -114,16 +138,33 @@ async function makeFixture(): Promise<Fixture> {
   });
   expect(message.status, message.text).toBe(200);
 
-  const roleColleague = await createStaff(db(), { email: "role-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
-  const statusColleague = await createStaff(db(), { email: "status-colleague@mga.test", password: "colleague password 1", role: "viewer", actor: "test" });
+  const roleColleague = await createStaff(db(), {
+    email: "role-colleague@mga.test",
+    password: "colleague password 1",
+    role: "viewer",
+    actor: "test",
+  });
+  const statusColleague = await createStaff(db(), {
+    email: "status-colleague@mga.test",
+    password: "colleague password 1",
+    role: "viewer",
+    actor: "test",
+  });
   const { invite } = await inviteStaff(db(), { email: "pending-invite@mga.test", role: "viewer", actor: "test" });
   const renameOrg = await createOrganization(db(), { name: "Authz rename me" });
   const emptyOrg = await createOrganization(db(), { name: "Authz empty" });
   // Two webhook endpoints (one to change, one to delete) and a delivery to redeliver.
   const hookInput = { organization_id: org.id, url: "https://hooks.authz.test/mga", event_types: ["user.disabled"] };
   const hook = ok(await mutate(sessions.admin, "staff.webhooks.create", hookInput)) as { endpoint: { id: string } };
-  const doomedHook = ok(await mutate(sessions.admin, "staff.webhooks.create", hookInput)) as { endpoint: { id: string } };
-  const delivery = ok(await mutate(sessions.admin, "staff.webhooks.sendTestEvent", { organization_id: org.id, endpoint_id: hook.endpoint.id })) as { delivery_id: string };
+  const doomedHook = ok(await mutate(sessions.admin, "staff.webhooks.create", hookInput)) as {
+    endpoint: { id: string };
+  };
+  const delivery = ok(
+    await mutate(sessions.admin, "staff.webhooks.sendTestEvent", {
+      organization_id: org.id,
+      endpoint_id: hook.endpoint.id,
+    }),
+  ) as { delivery_id: string };
 
   return {
     roleColleagueId: roleColleague.id,
@@ -172,7 +213,9 @@ const WORLD_TABLES = {
 async function world() {
   const out: Record<string, unknown> = {};
   for (const [table, pk] of Object.entries(WORLD_TABLES)) {
-    out[table] = (await rows(`SELECT coalesce(json_agg(t ORDER BY t.${pk}), '[]'::json) AS rows FROM ${table} t`))[0].rows;
+    out[table] = (
+      await rows(`SELECT coalesce(json_agg(t ORDER BY t.${pk}), '[]'::json) AS rows FROM ${table} t`)
+    )[0].rows;
   }
   return out;
 }
@@ -184,7 +227,10 @@ const userState = (externalUserId: string) =>
      FROM partner_users WHERE integration_id = $1 AND external_user_id = $2`,
     [f.mainIntegrationId, externalUserId],
   );
-const aliasesOf = (integrationId: () => string) => () => rows("SELECT slug, granted_key_ids FROM integration_aliases WHERE integration_id = $1 ORDER BY slug", [integrationId()]);
+const aliasesOf = (integrationId: () => string) => () =>
+  rows("SELECT slug, granted_key_ids FROM integration_aliases WHERE integration_id = $1 ORDER BY slug", [
+    integrationId(),
+  ]);
 
 interface MutationCase {
   input: () => unknown;
@@ -277,7 +323,8 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
   },
   "staff.integrations.setChatAnswerLimit": {
     input: () => ({ id: f.spareIntegrationId, chat_answers_per_user_per_minute: 5 }),
-    probe: () => rows("SELECT chat_answers_per_user_per_minute FROM integrations WHERE id = $1", [f.spareIntegrationId]),
+    probe: () =>
+      rows("SELECT chat_answers_per_user_per_minute FROM integrations WHERE id = $1", [f.spareIntegrationId]),
     audit: "integration.chat_answer_limit",
     target: () => f.spareIntegrationId,
   },
@@ -301,13 +348,21 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
   },
   "staff.keys.roll": {
     input: () => ({ id: f.lifecycleKeyId, old_key_expires_in_seconds: 3600 }),
-    probe: () => rows("SELECT id, expires_at FROM api_keys WHERE id = $1 OR rolled_from_key_id = $1 ORDER BY created_at", [f.lifecycleKeyId]),
+    probe: () =>
+      rows("SELECT id, expires_at FROM api_keys WHERE id = $1 OR rolled_from_key_id = $1 ORDER BY created_at", [
+        f.lifecycleKeyId,
+      ]),
     audit: "key.roll",
     target: () => f.lifecycleKeyId,
   },
   "staff.webhooks.create": {
-    input: () => ({ organization_id: f.orgId, url: "https://hooks.authz.test/created", event_types: ["operation.completed"] }),
-    probe: () => rows("SELECT url FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id", [f.orgId]),
+    input: () => ({
+      organization_id: f.orgId,
+      url: "https://hooks.authz.test/created",
+      event_types: ["operation.completed"],
+    }),
+    probe: () =>
+      rows("SELECT url FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at, id", [f.orgId]),
     audit: "webhook_endpoint.create",
     target: (data) => data.endpoint.id,
   },
@@ -360,7 +415,12 @@ const ADMIN_MUTATIONS: Record<string, MutationCase> = {
     target: () => f.boundKeyId,
   },
   "staff.partnerUsers.add": {
-    input: () => ({ integration_id: f.mainIntegrationId, external_user_id: "u-added", email: "u-added@authz.test", name: "Added By Staff" }),
+    input: () => ({
+      integration_id: f.mainIntegrationId,
+      external_user_id: "u-added",
+      email: "u-added@authz.test",
+      name: "Added By Staff",
+    }),
     probe: () => userState("u-added"),
     audit: "partner_user.create",
     target: () => `${MAIN}/u-added`,
@@ -405,10 +465,14 @@ interface QueryCase {
 
 /** Every query: any signed-in staff member may read. */
 const QUERIES: Record<string, QueryCase> = {
-  "staff.me": { check: (data) => expect(data).toEqual({ email: VIEWER.email, role: "viewer", csrf_token: viewer.csrf }) },
+  "staff.me": {
+    check: (data) => expect(data).toEqual({ email: VIEWER.email, role: "viewer", csrf_token: viewer.csrf }),
+  },
   "staff.members.list": {
     check: (data) => {
-      expect(data.members.map((m: { email: string; role: string; status: string }) => [m.email, m.role, m.status])).toEqual(
+      expect(
+        data.members.map((m: { email: string; role: string; status: string }) => [m.email, m.role, m.status]),
+      ).toEqual(
         expect.arrayContaining([
           [ADMIN.email, "admin", "active"],
           [VIEWER.email, "viewer", "active"],
@@ -437,13 +501,21 @@ const QUERIES: Record<string, QueryCase> = {
           organization: { id: f.orgId, name: "Authz Org" },
         },
       ]);
-      for (const kind of ["organizations", "integrations", "keys", "conversations", "operations"]) expect(data[kind]).toEqual({ items: [], more: false });
+      for (const kind of ["organizations", "integrations", "keys", "conversations", "operations"])
+        expect(data[kind]).toEqual({ items: [], more: false });
       // The kind with hits first, the empty ones after in their usual order.
       expect(data.order).toEqual(["users", "organizations", "integrations", "keys", "conversations", "operations"]);
     },
   },
   "staff.organizations.list": {
-    check: (data) => expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({ id: f.orgId, name: "Authz Org", created_at: expect.any(String), integrations: 2, active_keys: 5 }),
+    check: (data) =>
+      expect(data.find((org: { id: string }) => org.id === f.orgId)).toEqual({
+        id: f.orgId,
+        name: "Authz Org",
+        created_at: expect.any(String),
+        integrations: 2,
+        active_keys: 5,
+      }),
   },
   "staff.organizations.get": {
     input: () => ({ id: f.orgId }),
@@ -455,13 +527,19 @@ const QUERIES: Record<string, QueryCase> = {
         tenant: ACME_TENANT,
         tenant_configured_at: expect.any(String),
         suggested_agency_sources: ["fannie_mae", "freddie_mac", "fha", "va", "usda"],
-        deletion_blockers: { active_keys: 5, active_integrations: expect.any(Number), partner_users: expect.any(Number) },
+        deletion_blockers: {
+          active_keys: 5,
+          active_integrations: expect.any(Number),
+          partner_users: expect.any(Number),
+        },
       }),
   },
   "staff.integrations.list": {
     input: () => ({ organization_id: f.orgId }),
     check: (data) =>
-      expect(data.map((i: { slug: string; users: number; status: string }) => [i.slug, i.status, i.users]).sort()).toEqual([
+      expect(
+        data.map((i: { slug: string; users: number; status: string }) => [i.slug, i.status, i.users]).sort(),
+      ).toEqual([
         [MAIN, "active", 4],
         ["authz-spare", "active", 0],
       ]),
@@ -490,9 +568,15 @@ const QUERIES: Record<string, QueryCase> = {
   "staff.keys.scopes": {
     check: (data) => {
       expect(data.scopes).toHaveLength(9);
-      expect(data.scopes).toContainEqual({ scope: "embed:launch", description: "issue single-use launch URLs (needs a launch binding)" });
+      expect(data.scopes).toContainEqual({
+        scope: "embed:launch",
+        description: "issue single-use launch URLs (needs a launch binding)",
+      });
       expect(data.advice).toHaveLength(4);
-      expect(data.solo_scopes.map((rule: { scope: string }) => rule.scope)).toEqual(["embed:launch", "embed:users:delete"]);
+      expect(data.solo_scopes.map((rule: { scope: string }) => rule.scope)).toEqual([
+        "embed:launch",
+        "embed:users:delete",
+      ]);
       expect(data.max_rate_limit_per_minute).toBe(100_000);
     },
   },
@@ -500,15 +584,31 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => ({ organization_id: f.orgId }),
     check: (data) => {
       const byName = new Map(data.map((k: { name: string }) => [k.name, k]));
-      expect([...byName.keys()].sort()).toEqual(["authz bound", "authz launch", "authz lifecycle", "authz partner", "authz spare"]);
-      expect((byName.get("authz bound") as { launch_binding: unknown }).launch_binding).toEqual({ integration: MAIN, canonical_integration: MAIN, enabled: true });
+      expect([...byName.keys()].sort()).toEqual([
+        "authz bound",
+        "authz launch",
+        "authz lifecycle",
+        "authz partner",
+        "authz spare",
+      ]);
+      expect((byName.get("authz bound") as { launch_binding: unknown }).launch_binding).toEqual({
+        integration: MAIN,
+        canonical_integration: MAIN,
+        enabled: true,
+      });
       expect((byName.get("authz launch") as { launch_binding: unknown }).launch_binding).toBeNull();
     },
   },
   "staff.keys.expiring": {
     input: () => ({ organization_id: f.orgId }),
     // Only the organization's keys that expire within 7 days (the rolled key, once the roll has run).
-    check: (data) => expect(data.filter((k: { organization_id: string; expires_at: string | null }) => k.organization_id !== f.orgId || k.expires_at === null)).toEqual([]),
+    check: (data) =>
+      expect(
+        data.filter(
+          (k: { organization_id: string; expires_at: string | null }) =>
+            k.organization_id !== f.orgId || k.expires_at === null,
+        ),
+      ).toEqual([]),
   },
   "staff.webhooks.list": {
     input: () => ({ organization_id: f.orgId }),
@@ -540,20 +640,39 @@ const QUERIES: Record<string, QueryCase> = {
   },
   "staff.keys.get": {
     input: () => ({ id: f.partnerKey.id }),
-    check: (data) => expect(data).toMatchObject({ id: f.partnerKey.id, name: "authz partner", status: "active", last_four: f.partnerKey.key.slice(-4), launch_binding: null }),
+    check: (data) =>
+      expect(data).toMatchObject({
+        id: f.partnerKey.id,
+        name: "authz partner",
+        status: "active",
+        last_four: f.partnerKey.key.slice(-4),
+        launch_binding: null,
+      }),
   },
   "staff.partnerUsers.list": {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) => {
-      expect(data.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual(["u-status", "u-delete", "u-override", "imp-1"]);
+      expect(data.users.map((u: { external_user_id: string }) => u.external_user_id)).toEqual([
+        "u-status",
+        "u-delete",
+        "u-override",
+        "imp-1",
+      ]);
       // Staff see each user's contact details beside them (partners never read them back).
-      expect(data.users.find((u: { external_user_id: string }) => u.external_user_id === "u-override").contact).toEqual({ email: "u-override@authz.test", name: "Override Me" });
+      expect(data.users.find((u: { external_user_id: string }) => u.external_user_id === "u-override").contact).toEqual(
+        { email: "u-override@authz.test", name: "Override Me" },
+      );
       expect(data.counts).toEqual({ total: 4, active: 4, disabled: 0, deleted: 1, pending: 0, failed: 0 });
     },
   },
   "staff.partnerUsers.counts": {
     input: () => ({ integration_id: f.mainIntegrationId }),
-    check: (data) => expect(data).toMatchObject({ total: expect.any(Number), active: expect.any(Number), deleted: expect.any(Number) }),
+    check: (data) =>
+      expect(data).toMatchObject({
+        total: expect.any(Number),
+        active: expect.any(Number),
+        deleted: expect.any(Number),
+      }),
   },
   "staff.partnerUsers.siteAccountForEmail": {
     input: () => ({ integration_id: f.mainIntegrationId, email: "U-Override@authz.test" }),
@@ -563,7 +682,12 @@ const QUERIES: Record<string, QueryCase> = {
     input: () => userRef("u-override"),
     check: (data) => {
       expect(data.contact).toEqual({ email: "u-override@authz.test", name: "Override Me" });
-      expect(data.user).toMatchObject({ integration: MAIN, external_user_id: "u-override", status: "active", identity_origin: "partner_created" });
+      expect(data.user).toMatchObject({
+        integration: MAIN,
+        external_user_id: "u-override",
+        status: "active",
+        identity_origin: "partner_created",
+      });
       expect(data.operations).toEqual([]);
     },
   },
@@ -573,13 +697,26 @@ const QUERIES: Record<string, QueryCase> = {
   },
   "staff.partnerTeams.list": {
     input: () => ({ integration_id: f.mainIntegrationId }),
-    check: (data) => expect(data.teams.map((t: { external_team_id: string; name: string }) => [t.external_team_id, t.name])).toEqual([["t1", "Team One"]]),
+    check: (data) =>
+      expect(data.teams.map((t: { external_team_id: string; name: string }) => [t.external_team_id, t.name])).toEqual([
+        ["t1", "Team One"],
+      ]),
   },
   "staff.partnerImports.list": {
     input: () => ({ integration_id: f.mainIntegrationId }),
     check: (data) =>
       expect(data).toEqual({
-        imports: [{ job_id: f.importJobId, status: "completed", total: 1, processed: 1, failed: 0, created_at: expect.any(String), completed_at: expect.any(String) }],
+        imports: [
+          {
+            job_id: f.importJobId,
+            status: "completed",
+            total: 1,
+            processed: 1,
+            failed: 0,
+            created_at: expect.any(String),
+            completed_at: expect.any(String),
+          },
+        ],
         next_cursor: null,
         previous_cursor: null,
         total: 1,
@@ -610,7 +747,9 @@ const QUERIES: Record<string, QueryCase> = {
   "staff.outbox.list": {
     input: () => ({ email: "u-status@authz.test" }),
     check: (data) => {
-      expect(data.notifications.map((n: { kind: string; recipient: string }) => [n.kind, n.recipient])).toEqual([["password_setup", "u-status@authz.test"]]);
+      expect(data.notifications.map((n: { kind: string; recipient: string }) => [n.kind, n.recipient])).toEqual([
+        ["password_setup", "u-status@authz.test"],
+      ]);
       expect(data.next_cursor).toBeNull();
     },
   },
@@ -623,17 +762,26 @@ const QUERIES: Record<string, QueryCase> = {
 /** Sign-in is public; sign-out needs a session and its CSRF token, whatever the role. */
 const SESSION_MUTATIONS = ["staff.signIn", "staff.signOut"];
 /** An invitation link's token alone authorizes these (staff-members.test.ts covers them). */
-const INVITATION_PROCEDURES = { "staff.invitations.describe": "query", "staff.invitations.accept": "mutation" } as const;
+const INVITATION_PROCEDURES = {
+  "staff.invitations.describe": "query",
+  "staff.invitations.accept": "mutation",
+} as const;
 
 describe("authorization of every staff procedure", () => {
   it("the tables above list every procedure of the staff router, each once and with its kind", () => {
-    const procedures = (adminRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })._def.procedures;
+    const procedures = (adminRouter as unknown as { _def: { procedures: Record<string, { _def: { type: string } }> } })
+      ._def.procedures;
     const actual = Object.fromEntries(
       Object.entries(procedures)
         .filter(([path]) => path.startsWith("staff."))
         .map(([path, procedure]) => [path, procedure._def.type]),
     );
-    const listed = [...Object.keys(ADMIN_MUTATIONS), ...Object.keys(QUERIES), ...SESSION_MUTATIONS, ...Object.keys(INVITATION_PROCEDURES)];
+    const listed = [
+      ...Object.keys(ADMIN_MUTATIONS),
+      ...Object.keys(QUERIES),
+      ...SESSION_MUTATIONS,
+      ...Object.keys(INVITATION_PROCEDURES),
+    ];
     expect(new Set(listed).size).toBe(listed.length);
     expect(actual).toEqual({
       ...INVITATION_PROCEDURES,
@@ -656,73 +804,116 @@ describe("authorization of every staff procedure", () => {
     entry.check(ok(res));
   });
 
-  it.each(Object.keys(ADMIN_MUTATIONS))("%s: 401 signed out, 403 for a viewer and without the session's CSRF token, and nothing changes", async (path) => {
-    const entry = ADMIN_MUTATIONS[path] as MutationCase;
-    const input = entry.input();
-    const before = { probe: await entry.probe(), world: await world() };
+  it.each(Object.keys(ADMIN_MUTATIONS))(
+    "%s: 401 signed out, 403 for a viewer and without the session's CSRF token, and nothing changes",
+    async (path) => {
+      const entry = ADMIN_MUTATIONS[path] as MutationCase;
+      const input = entry.input();
+      const before = { probe: await entry.probe(), world: await world() };
 
-    const calls = [
-      { who: "signed out", status: 401, message: "sign in first", res: await trpc(path, { mutation: true, input }) },
-      { who: "signed out with a CSRF token", status: 401, message: "sign in first", res: await trpc(path, { mutation: true, input, csrf: admin.csrf }) },
-      { who: "viewer with CSRF", status: 403, message: "this action needs the admin role", res: await mutate(viewer, path, input) },
-      { who: "admin without CSRF", status: 403, message: "missing or wrong X-CSRF-Token", res: await trpc(path, { mutation: true, input, cookie: admin.cookie }) },
-      {
-        who: "admin with another session's CSRF",
-        status: 403,
-        message: "missing or wrong X-CSRF-Token",
-        res: await trpc(path, { mutation: true, input, cookie: admin.cookie, csrf: viewer.csrf }),
-      },
-      { who: "admin as a GET request", status: 405, message: "GET is not allowed on this path; it answers POST", res: await trpc(path, { input, cookie: admin.cookie, csrf: admin.csrf }) },
-    ];
-    for (const call of calls) {
-      expect({ who: call.who, status: call.res.status, message: call.res.error?.message, data: call.res.data }).toEqual({
-        who: call.who,
-        status: call.status,
-        message: call.message,
-        data: undefined,
-      });
-    }
-    expect(await entry.probe()).toEqual(before.probe);
-    expect(await world()).toEqual(before.world);
-  });
+      const calls = [
+        { who: "signed out", status: 401, message: "sign in first", res: await trpc(path, { mutation: true, input }) },
+        {
+          who: "signed out with a CSRF token",
+          status: 401,
+          message: "sign in first",
+          res: await trpc(path, { mutation: true, input, csrf: admin.csrf }),
+        },
+        {
+          who: "viewer with CSRF",
+          status: 403,
+          message: "this action needs the admin role",
+          res: await mutate(viewer, path, input),
+        },
+        {
+          who: "admin without CSRF",
+          status: 403,
+          message: "missing or wrong X-CSRF-Token",
+          res: await trpc(path, { mutation: true, input, cookie: admin.cookie }),
+        },
+        {
+          who: "admin with another session's CSRF",
+          status: 403,
+          message: "missing or wrong X-CSRF-Token",
+          res: await trpc(path, { mutation: true, input, cookie: admin.cookie, csrf: viewer.csrf }),
+        },
+        {
+          who: "admin as a GET request",
+          status: 405,
+          message: "GET is not allowed on this path; it answers POST",
+          res: await trpc(path, { input, cookie: admin.cookie, csrf: admin.csrf }),
+        },
+      ];
+      for (const call of calls) {
+        expect({
+          who: call.who,
+          status: call.res.status,
+          message: call.res.error?.message,
+          data: call.res.data,
+        }).toEqual({
+          who: call.who,
+          status: call.status,
+          message: call.message,
+          data: undefined,
+        });
+      }
+      expect(await entry.probe()).toEqual(before.probe);
+      expect(await world()).toEqual(before.world);
+    },
+  );
 
   // Every audit row is written in its change's transaction (core's withAudit, or the core
   // function itself): when the row cannot be written, nothing of the change remains. A
   // trigger refuses this mutation's audit row; the call fails and the probed state is as before.
-  it.each(Object.keys(ADMIN_MUTATIONS))("%s: when its audit row cannot be written, the change is rolled back", async (path) => {
-    const entry = ADMIN_MUTATIONS[path] as MutationCase;
-    const before = await entry.probe();
-    await rows(`CREATE OR REPLACE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`);
-    await rows(`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = '${entry.audit}') EXECUTE FUNCTION refuse_audit()`);
-    try {
-      const res = await mutate(admin, path, entry.input());
-      expect(res.data).toBeUndefined();
-    } finally {
-      await rows("DROP TRIGGER refuse_audit ON audit_log");
-    }
-    expect(await entry.probe()).toEqual(before);
-  });
+  it.each(Object.keys(ADMIN_MUTATIONS))(
+    "%s: when its audit row cannot be written, the change is rolled back",
+    async (path) => {
+      const entry = ADMIN_MUTATIONS[path] as MutationCase;
+      const before = await entry.probe();
+      await rows(
+        `CREATE OR REPLACE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`,
+      );
+      await rows(
+        `CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = '${entry.audit}') EXECUTE FUNCTION refuse_audit()`,
+      );
+      try {
+        const res = await mutate(admin, path, entry.input());
+        expect(res.data).toBeUndefined();
+      } finally {
+        await rows("DROP TRIGGER refuse_audit ON audit_log");
+      }
+      expect(await entry.probe()).toEqual(before);
+    },
+  );
 
   // The control of the test above: the same input, from an admin with the token, does change
   // what the probe reads (so "nothing changed" meant something), and is audited.
-  it.each(Object.keys(ADMIN_MUTATIONS))("%s: an admin with the CSRF token succeeds, changes the probed state and is audited", async (path) => {
-    const entry = ADMIN_MUTATIONS[path] as MutationCase;
-    const before = await entry.probe();
-    const data = ok(await mutate(admin, path, entry.input()));
-    expect(await entry.probe()).not.toEqual(before);
-    const [latest] = await auditList({ action: entry.audit, actor: ADMIN.email }, 1);
-    expect(latest).toMatchObject({ actor: ADMIN.email, action: entry.audit, target: entry.target(data) });
-  });
+  it.each(Object.keys(ADMIN_MUTATIONS))(
+    "%s: an admin with the CSRF token succeeds, changes the probed state and is audited",
+    async (path) => {
+      const entry = ADMIN_MUTATIONS[path] as MutationCase;
+      const before = await entry.probe();
+      const data = ok(await mutate(admin, path, entry.input()));
+      expect(await entry.probe()).not.toEqual(before);
+      const [latest] = await auditList({ action: entry.audit, actor: ADMIN.email }, 1);
+      expect(latest).toMatchObject({ actor: ADMIN.email, action: entry.audit, target: entry.target(data) });
+    },
+  );
 
   it("staff.signIn is public; staff.signOut needs a session and its own CSRF token, and a viewer may sign out", async () => {
-    const wrong = await trpc("staff.signIn", { mutation: true, input: { email: VIEWER.email, password: "not the password" } });
+    const wrong = await trpc("staff.signIn", {
+      mutation: true,
+      input: { email: VIEWER.email, password: "not the password" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.setCookie).toBeNull();
     const session = await signIn(VIEWER.email, VIEWER.password);
     expect(session.csrf).not.toBe(viewer.csrf);
     expect((await trpc("staff.signOut", { mutation: true })).status).toBe(401);
     expect((await trpc("staff.signOut", { mutation: true, cookie: session.cookie })).status).toBe(403);
-    expect((await trpc("staff.signOut", { mutation: true, cookie: session.cookie, csrf: viewer.csrf })).status).toBe(403);
+    expect((await trpc("staff.signOut", { mutation: true, cookie: session.cookie, csrf: viewer.csrf })).status).toBe(
+      403,
+    );
     expect(ok(await query(session, "staff.me")).email).toBe(VIEWER.email);
     expect(ok(await mutate(session, "staff.signOut"))).toEqual({ signed_out: true });
     expect((await query(session, "staff.me")).status).toBe(401);

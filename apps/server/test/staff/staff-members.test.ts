@@ -1,6 +1,8 @@
-import { createStaff, inviteStaff, STAFF_INVITE_HOURS, type StaffMember, setStaffRole } from "@mga/core/staff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ok, type StaffSession, staffClient } from "../support/staff-client";
+
+import { createStaff, inviteStaff, setStaffRole, STAFF_INVITE_HOURS, type StaffMember } from "@mga/core/staff";
+
+import { ok, staffClient, type StaffSession } from "../support/staff-client";
 import { startTestApp, type TestApp } from "../support/test-app";
 
 /**
@@ -22,10 +24,15 @@ afterAll(() => app.close());
 const { trpc, signIn, query, mutate } = staffClient(() => app.adminUrl);
 const rows = async (sql: string, params: unknown[] = []) => (await app.t.db.sql.query(sql, params)).rows;
 const describeInvite = (token: string) => trpc("staff.invitations.describe", { input: { token } });
-const accept = (token: string, password: string) => trpc("staff.invitations.accept", { mutation: true, input: { token, password } });
+const accept = (token: string, password: string) =>
+  trpc("staff.invitations.accept", { mutation: true, input: { token, password } });
 const invite = async (email: string, role: "admin" | "viewer") =>
-  ok(await mutate(admin, "staff.members.invite", { email, role })) as { invite: { id: string; email: string; role: string; expires_at: string }; token: string };
-const auditOf = async (action: string) => rows("SELECT actor, target, details FROM audit_log WHERE action = $1 ORDER BY created_at", [action]);
+  ok(await mutate(admin, "staff.members.invite", { email, role })) as {
+    invite: { id: string; email: string; role: string; expires_at: string };
+    token: string;
+  };
+const auditOf = async (action: string) =>
+  rows("SELECT actor, target, details FROM audit_log WHERE action = $1 ORDER BY created_at", [action]);
 
 describe("invitation links", () => {
   it("an admin invites a colleague; the link works once, creates the account with the invited role, and only its hash is stored", async () => {
@@ -35,7 +42,11 @@ describe("invitation links", () => {
     expect(JSON.stringify(await rows("SELECT * FROM staff_invites"))).not.toContain(token);
     expect(JSON.stringify(await rows("SELECT * FROM audit_log"))).not.toContain(token);
 
-    expect(ok(await describeInvite(token))).toEqual({ email: "vic@mga.test", role: "viewer", expires_at: created.expires_at });
+    expect(ok(await describeInvite(token))).toEqual({
+      email: "vic@mga.test",
+      role: "viewer",
+      expires_at: created.expires_at,
+    });
     const short = await accept(token, "short");
     expect(short.status).toBe(400);
     expect(short.error?.message).toBe("password: at least 12 characters");
@@ -51,35 +62,58 @@ describe("invitation links", () => {
     expect((await mutate(vic, "staff.organizations.create", { name: "Not as a viewer" })).status).toBe(403);
 
     const again = await accept(token, "another password 1");
-    expect({ status: again.status, message: again.error?.message }).toEqual({ status: 404, message: "this invitation was already used; sign in instead" });
+    expect({ status: again.status, message: again.error?.message }).toEqual({
+      status: 404,
+      message: "this invitation was already used; sign in instead",
+    });
     expect((await describeInvite(token)).status).toBe(404);
     const listed = ok(await query(vic, "staff.members.list"));
     expect(listed.invites.map((i: { email: string }) => i.email)).not.toContain("vic@mga.test");
-    expect(listed.members.find((m: { email: string }) => m.email === "vic@mga.test")).toMatchObject({ role: "viewer", status: "active", last_sign_in_at: expect.any(String) });
+    expect(listed.members.find((m: { email: string }) => m.email === "vic@mga.test")).toMatchObject({
+      role: "viewer",
+      status: "active",
+      last_sign_in_at: expect.any(String),
+    });
 
-    expect(await auditOf("staff.invite")).toContainEqual({ actor: ADMIN.email, target: created.id, details: { email: "vic@mga.test", role: "viewer" } });
+    expect(await auditOf("staff.invite")).toContainEqual({
+      actor: ADMIN.email,
+      target: created.id,
+      details: { email: "vic@mga.test", role: "viewer" },
+    });
     const [accepted] = (await auditOf("staff.invite_accept")).filter((entry) => entry.actor === "vic@mga.test");
     expect(accepted).toMatchObject({ details: { invite_id: created.id, role: "viewer", invited_by: ADMIN.email } });
   });
 
   it("a link stops working after 72 hours, when a newer one is made for the same email, or when an admin withdraws it", async () => {
     const longAgo = new Date(Date.now() - (STAFF_INVITE_HOURS + 1) * 3600_000);
-    const expired = await inviteStaff(app.t.db, { email: "late@mga.test", role: "viewer", actor: ADMIN.email }, longAgo);
-    expect((await describeInvite(expired.token)).error?.message).toBe("this invitation has expired; ask an admin for a new one");
+    const expired = await inviteStaff(
+      app.t.db,
+      { email: "late@mga.test", role: "viewer", actor: ADMIN.email },
+      longAgo,
+    );
+    expect((await describeInvite(expired.token)).error?.message).toBe(
+      "this invitation has expired; ask an admin for a new one",
+    );
     expect((await accept(expired.token, "late password 1")).status).toBe(404);
 
     const first = await invite("twice@mga.test", "viewer");
     const second = await invite("twice@mga.test", "admin");
-    expect((await describeInvite(first.token)).error?.message).toBe("this invitation was withdrawn; ask an admin for a new one");
+    expect((await describeInvite(first.token)).error?.message).toBe(
+      "this invitation was withdrawn; ask an admin for a new one",
+    );
     expect(ok(await describeInvite(second.token))).toMatchObject({ role: "admin" });
-    const pending = ok(await query(admin, "staff.members.list")).invites.filter((i: { email: string }) => i.email === "twice@mga.test");
+    const pending = ok(await query(admin, "staff.members.list")).invites.filter(
+      (i: { email: string }) => i.email === "twice@mga.test",
+    );
     expect(pending.map((i: { id: string }) => i.id)).toEqual([second.invite.id]);
 
     expect(ok(await mutate(admin, "staff.members.revokeInvite", { id: second.invite.id }))).toEqual({ revoked: true });
     expect((await accept(second.token, "twice password 1")).status).toBe(404);
     expect((await mutate(admin, "staff.members.revokeInvite", { id: second.invite.id })).status).toBe(404);
     expect(await rows("SELECT id FROM staff_accounts WHERE email IN ('late@mga.test', 'twice@mga.test')")).toEqual([]);
-    expect((await describeInvite("x".repeat(43))).error?.message).toBe("this invitation link is not valid; ask an admin for a new one");
+    expect((await describeInvite("x".repeat(43))).error?.message).toBe(
+      "this invitation link is not valid; ask an admin for a new one",
+    );
   });
 
   it("refuses an invitation for someone who already has an account, a bad email or role, and unknown fields (400)", async () => {
@@ -96,7 +130,12 @@ describe("invitation links", () => {
 
   it("checks the link before the password, and throttles attempts per address", async () => {
     // A made-up token is refused as a bad link whatever the password: no password rule or hash is spent on it.
-    const attempt = (i: number, password: string) => trpc("staff.invitations.accept", { mutation: true, input: { token: `made-up-token-number-${i}`, password }, address: "198.51.100.200" });
+    const attempt = (i: number, password: string) =>
+      trpc("staff.invitations.accept", {
+        mutation: true,
+        input: { token: `made-up-token-number-${i}`, password },
+        address: "198.51.100.200",
+      });
     const first = await attempt(0, "short");
     expect(first.status).toBe(404);
     const results = await Promise.all(Array.from({ length: 21 }, (_, i) => attempt(i + 1, "x".repeat(200))));
@@ -118,12 +157,17 @@ describe("an invitation carries its inviter's authority (issue 21, item 3)", () 
   async function invitedByR(r: string, s: string) {
     await createStaff(app.t.db, { email: r, password: "inviter password 1", role: "admin", actor: "test" });
     const inviter = await signIn(r, "inviter password 1");
-    const { token, invite: created } = ok(await mutate(inviter, "staff.members.invite", { email: s, role: "admin" })) as { token: string; invite: { id: string } };
+    const { token, invite: created } = ok(
+      await mutate(inviter, "staff.members.invite", { email: s, role: "admin" }),
+    ) as { token: string; invite: { id: string } };
     const inviterId = (await rows("SELECT id FROM staff_accounts WHERE email = $1", [r]))[0].id as string;
     return { token, inviteId: created.id, inviterId };
   }
   const withdrawn = { status: 404, message: "this invitation was withdrawn; ask an admin for a new one" };
-  const outcome = (res: { status: number; error?: { message: string } | undefined }) => ({ status: res.status, message: res.error?.message });
+  const outcome = (res: { status: number; error?: { message: string } | undefined }) => ({
+    status: res.status,
+    message: res.error?.message,
+  });
 
   it("disabling the inviter withdraws the invitations they issued: S cannot become an admin", async () => {
     const { token, inviteId, inviterId } = await invitedByR("r-disabled@mga.test", "s-disabled@mga.test");
@@ -131,7 +175,9 @@ describe("an invitation carries its inviter's authority (issue 21, item 3)", () 
     expect(outcome(await describeInvite(token))).toEqual(withdrawn);
     expect(outcome(await accept(token, "s password is long 1"))).toEqual(withdrawn);
     expect(await rows("SELECT id FROM staff_accounts WHERE email = 's-disabled@mga.test'")).toEqual([]);
-    expect(ok(await query(admin, "staff.members.list")).invites.map((i: { id: string }) => i.id)).not.toContain(inviteId);
+    expect(ok(await query(admin, "staff.members.list")).invites.map((i: { id: string }) => i.id)).not.toContain(
+      inviteId,
+    );
     const [disabled] = (await auditOf("staff.disable")).filter((entry) => entry.target === inviterId);
     expect(disabled?.details).toEqual({ email: "r-disabled@mga.test", withdrawn_invites: [inviteId] });
     // Enabling R again does not bring the invitation back.
@@ -144,7 +190,12 @@ describe("an invitation carries its inviter's authority (issue 21, item 3)", () 
     ok(await mutate(admin, "staff.members.setRole", { id: inviterId, role: "viewer" }));
     expect(outcome(await accept(token, "s password is long 2"))).toEqual(withdrawn);
     const [demoted] = (await auditOf("staff.role")).filter((entry) => entry.target === inviterId);
-    expect(demoted?.details).toEqual({ email: "r-demoted@mga.test", from: "admin", to: "viewer", withdrawn_invites: [inviteId] });
+    expect(demoted?.details).toEqual({
+      email: "r-demoted@mga.test",
+      from: "admin",
+      to: "viewer",
+      withdrawn_invites: [inviteId],
+    });
   });
 
   it("acceptance checks the inviter is still an active admin, even for an invitation nobody withdrew", async () => {
@@ -166,11 +217,18 @@ describe("managing colleagues", () => {
   it("a role change applies to the colleague's next request, in the session they already have", async () => {
     const cora = await colleague("cora@mga.test", "viewer");
     expect((await mutate(cora.session, "staff.organizations.create", { name: "Cora's org" })).status).toBe(403);
-    expect(ok(await mutate(admin, "staff.members.setRole", { id: cora.id, role: "admin" }))).toMatchObject({ id: cora.id, role: "admin" });
+    expect(ok(await mutate(admin, "staff.members.setRole", { id: cora.id, role: "admin" }))).toMatchObject({
+      id: cora.id,
+      role: "admin",
+    });
     expect((await mutate(cora.session, "staff.organizations.create", { name: "Cora's org" })).status).toBe(200);
-    expect(ok(await mutate(admin, "staff.members.setRole", { id: cora.id, role: "viewer" }))).toMatchObject({ role: "viewer" });
+    expect(ok(await mutate(admin, "staff.members.setRole", { id: cora.id, role: "viewer" }))).toMatchObject({
+      role: "viewer",
+    });
     expect((await mutate(cora.session, "staff.organizations.create", { name: "Cora's second org" })).status).toBe(403);
-    expect((await auditOf("staff.role")).filter((entry) => entry.target === cora.id).map((entry) => entry.details)).toEqual([
+    expect(
+      (await auditOf("staff.role")).filter((entry) => entry.target === cora.id).map((entry) => entry.details),
+    ).toEqual([
       { email: "cora@mga.test", from: "viewer", to: "admin" },
       { email: "cora@mga.test", from: "admin", to: "viewer" },
     ]);
@@ -179,19 +237,30 @@ describe("managing colleagues", () => {
   it("disabling ends the colleague's sessions at once and refuses their sign-in; enabling lets them sign in again", async () => {
     const dan = await colleague("dan@mga.test", "admin");
     const second = await signIn("dan@mga.test", "colleague password 1");
-    expect(ok(await mutate(admin, "staff.members.setStatus", { id: dan.id, status: "disabled" }))).toMatchObject({ status: "disabled" });
+    expect(ok(await mutate(admin, "staff.members.setStatus", { id: dan.id, status: "disabled" }))).toMatchObject({
+      status: "disabled",
+    });
     for (const session of [dan.session, second]) expect((await query(session, "staff.me")).status).toBe(401);
-    const refused = await trpc("staff.signIn", { mutation: true, input: { email: "dan@mga.test", password: "colleague password 1" } });
+    const refused = await trpc("staff.signIn", {
+      mutation: true,
+      input: { email: "dan@mga.test", password: "colleague password 1" },
+    });
     expect({ status: refused.status, message: refused.error?.message, cookie: refused.setCookie }).toEqual({
       status: 403,
       message: "this staff account is disabled; ask an admin",
       cookie: null,
     });
     // Without the password nobody learns that the account exists or is disabled.
-    expect((await trpc("staff.signIn", { mutation: true, input: { email: "dan@mga.test", password: "wrong" } })).status).toBe(401);
+    expect(
+      (await trpc("staff.signIn", { mutation: true, input: { email: "dan@mga.test", password: "wrong" } })).status,
+    ).toBe(401);
 
-    expect(ok(await mutate(admin, "staff.members.setStatus", { id: dan.id, status: "active" }))).toMatchObject({ status: "active" });
-    expect(ok(await query(await signIn("dan@mga.test", "colleague password 1"), "staff.me")).email).toBe("dan@mga.test");
+    expect(ok(await mutate(admin, "staff.members.setStatus", { id: dan.id, status: "active" }))).toMatchObject({
+      status: "active",
+    });
+    expect(ok(await query(await signIn("dan@mga.test", "colleague password 1"), "staff.me")).email).toBe(
+      "dan@mga.test",
+    );
     expect((await query(dan.session, "staff.me")).status).toBe(401);
     expect((await auditOf("staff.disable")).map((entry) => entry.target)).toContain(dan.id);
     expect((await auditOf("staff.enable")).map((entry) => entry.target)).toContain(dan.id);
@@ -200,8 +269,13 @@ describe("managing colleagues", () => {
   it("nobody changes their own role or status, and two admins demoting each other at once leave one admin", async () => {
     const adminId = (await rows("SELECT id FROM staff_accounts WHERE email = $1", [ADMIN.email]))[0].id as string;
     const self = await mutate(admin, "staff.members.setRole", { id: adminId, role: "viewer" });
-    expect({ status: self.status, message: self.error?.message }).toEqual({ status: 400, message: "you cannot change your own role; ask another admin" });
-    expect((await mutate(admin, "staff.members.setStatus", { id: adminId, status: "disabled" })).error?.message).toBe("you cannot disable your own account; ask another admin");
+    expect({ status: self.status, message: self.error?.message }).toEqual({
+      status: 400,
+      message: "you cannot change your own role; ask another admin",
+    });
+    expect((await mutate(admin, "staff.members.setStatus", { id: adminId, status: "disabled" })).error?.message).toBe(
+      "you cannot disable your own account; ask another admin",
+    );
     expect((await mutate(admin, "staff.members.setRole", { id: "stf_missing", role: "viewer" })).status).toBe(404);
 
     // Both admins were authenticated as admins before either change: the check inside the

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { ok, type StaffSession } from "../support/staff-client";
 import { ADMIN, TENANT, useStaffProcedures } from "../support/staff-procedures";
 
@@ -15,21 +16,48 @@ describe("organizations and tenant configuration", () => {
     const org = await newOrg("  Lender One  ");
     expect(org).toEqual({ id: expect.stringMatching(/^org_/), name: "Lender One" });
     const listed = ok(await query(viewer, "staff.organizations.list"));
-    expect(listed.find((o: { id: string }) => o.id === org.id)).toEqual({ id: org.id, name: "Lender One", created_at: expect.any(String), integrations: 0, active_keys: 0 });
+    expect(listed.find((o: { id: string }) => o.id === org.id)).toEqual({
+      id: org.id,
+      name: "Lender One",
+      created_at: expect.any(String),
+      integrations: 0,
+      active_keys: 0,
+    });
 
-    const invalid = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, baseSources: [...TENANT.baseSources, "rural_housing"] } });
+    const invalid = await mutate(admin, "staff.organizations.configureTenant", {
+      id: org.id,
+      config: { ...TENANT, baseSources: [...TENANT.baseSources, "rural_housing"] },
+    });
     // A source the service does not offer: one message, naming what it offers (issue 22 made the list closed).
     expect(ok(invalid)).toEqual({
       saved: false,
-      issues: [{ field: "baseSources", message: 'Unknown agency source "rural_housing": the service offers fannie_mae, freddie_mac, fha, va and usda.' }],
+      issues: [
+        {
+          field: "baseSources",
+          message:
+            'Unknown agency source "rural_housing": the service offers fannie_mae, freddie_mac, fha, va and usda.',
+        },
+      ],
     });
-    const notEnabled = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, enabledSources: ["fha"], baseSources: ["fha", "va"] } });
-    expect(ok(notEnabled)).toEqual({ saved: false, issues: [{ field: "baseSources", message: '"va" is not in enabledSources' }] });
-    const unknownField = await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: { ...TENANT, colour: "red" } });
+    const notEnabled = await mutate(admin, "staff.organizations.configureTenant", {
+      id: org.id,
+      config: { ...TENANT, enabledSources: ["fha"], baseSources: ["fha", "va"] },
+    });
+    expect(ok(notEnabled)).toEqual({
+      saved: false,
+      issues: [{ field: "baseSources", message: '"va" is not in enabledSources' }],
+    });
+    const unknownField = await mutate(admin, "staff.organizations.configureTenant", {
+      id: org.id,
+      config: { ...TENANT, colour: "red" },
+    });
     expect(ok(unknownField)).toEqual({ saved: false, issues: [{ field: "colour", message: "unknown field: colour" }] });
     expect(await rows("SELECT * FROM tenant_configurations WHERE organization_id = $1", [org.id])).toEqual([]);
     const unconfigured = ok(await query(viewer, "staff.organizations.get", { id: org.id }));
-    expect(unconfigured).toMatchObject({ tenant: { clientName: "Lender One", enabledSources: [], baseSources: [] }, tenant_configured_at: null });
+    expect(unconfigured).toMatchObject({
+      tenant: { clientName: "Lender One", enabledSources: [], baseSources: [] },
+      tenant_configured_at: null,
+    });
     expect((await auditList({ action: "tenant.configure" })).filter((e) => e.target === org.id)).toEqual([]);
 
     const saved = ok(await mutate(admin, "staff.organizations.configureTenant", { id: org.id, config: TENANT }));
@@ -38,7 +66,10 @@ describe("organizations and tenant configuration", () => {
     expect(configured.tenant).toEqual(TENANT);
     expect(Date.parse(configured.tenant_configured_at)).toBeGreaterThan(Date.now() - 60_000);
     const [audited] = (await auditList({ action: "tenant.configure" })).filter((e) => e.target === org.id);
-    expect(audited).toMatchObject({ actor: ADMIN.email, details: { enabled_sources: TENANT.enabledSources, base_sources: TENANT.baseSources } });
+    expect(audited).toMatchObject({
+      actor: ADMIN.email,
+      details: { enabled_sources: TENANT.enabledSources, base_sources: TENANT.baseSources },
+    });
 
     // What partners then see: the key's tenant on GET /v1/me.
     const key = await newKey(org.id, ["chat:read"]);

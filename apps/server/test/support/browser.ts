@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 
 /** Debian's Chromium (installed by scripts/test.sh when missing), driven by playwright-core. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -19,7 +19,8 @@ const PLAYWRIGHT_DISABLED_FEATURES =
  *   browser that blocks third-party cookies and storage.
  */
 export async function launchBrowser(options: { thirdPartyStorage?: "partitioned" | "blocked" } = {}): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: scripts/test.sh installs Debian's chromium package`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: scripts/test.sh installs Debian's chromium package`);
   const partitioned = (options.thirdPartyStorage ?? "partitioned") === "partitioned";
   return chromium.launch({
     executablePath: CHROMIUM,

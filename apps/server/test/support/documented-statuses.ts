@@ -30,7 +30,9 @@ function documentedOperations(): DocumentedOperation[] {
 /** A description of the problem when `status` is not documented for the operation `method path` names; otherwise undefined. */
 export function undocumentedStatus(method: string, pathAndQuery: string, status: number): string | undefined {
   const path = pathAndQuery.split("?")[0] ?? "";
-  const operation = documentedOperations().find((candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(path));
+  const operation = documentedOperations().find(
+    (candidate) => candidate.method === method.toUpperCase() && candidate.pattern.test(path),
+  );
   if (!operation || operation.statuses.has(String(status))) return undefined;
   return `${method.toUpperCase()} ${path} answered ${status}, which the OpenAPI document does not list for ${operation.method} ${operation.template} (it lists ${[...operation.statuses].join(", ")})`;
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
+import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** Headers about one connection, not the request: the proxy's own connections set theirs. */
@@ -23,17 +23,23 @@ export async function startFailoverProxy(primary: string, secondary: string): Pr
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const headers: IncomingHttpHeaders = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.includes(name)));
+      const headers: IncomingHttpHeaders = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !HOP_BY_HOP.includes(name)),
+      );
       const forward = (target: string, fallback: string | undefined) => {
         // A connection of its own per request (no pool): a kept-alive one could outlive its instance's listener.
-        const outgoing = request(new URL(req.url ?? "/", target), { method: req.method, headers, agent: false }, (response) => {
-          answeredBy.push(target);
-          res.writeHead(response.statusCode ?? 502, response.headers);
-          response.pipe(res);
-          response.on("close", () => {
-            if (!response.complete) res.destroy();
-          });
-        });
+        const outgoing = request(
+          new URL(req.url ?? "/", target),
+          { method: req.method, headers, agent: false },
+          (response) => {
+            answeredBy.push(target);
+            res.writeHead(response.statusCode ?? 502, response.headers);
+            response.pipe(res);
+            response.on("close", () => {
+              if (!response.complete) res.destroy();
+            });
+          },
+        );
         outgoing.on("error", (error: NodeJS.ErrnoException) => {
           if (error.code === "ECONNREFUSED" && fallback) forward(fallback, undefined);
           else res.destroy();

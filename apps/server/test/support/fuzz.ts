@@ -1,4 +1,7 @@
 import { Agent, request as httpRequest } from "node:http";
+import fc from "fast-check";
+import { afterAll, beforeAll, expect } from "vitest";
+
 import { buildOpenApiDocument } from "@mga/api";
 import { ERROR_CODES } from "@mga/core/errors";
 import { createApiKey, SCOPES, type Scope } from "@mga/core/keys";
@@ -6,12 +9,11 @@ import { bindLaunchKey, completeSiteLogin } from "@mga/core/launches";
 import { createIntegration } from "@mga/core/partners/integrations";
 import { createStaff, signInStaff } from "@mga/core/staff";
 import { createWebhookEndpoint } from "@mga/core/webhooks";
-import fc from "fast-check";
-import { afterAll, beforeAll, expect } from "vitest";
+
 import { undocumentedStatus } from "../support/documented-statuses";
 import { ACME_TENANT } from "../support/tenants";
-import { answer, upstreamAnswers, upstreamServer, useAppWithMockedUpstream } from "../support/upstream-mock";
 import type { UntypedJson } from "../support/untyped-json";
+import { answer, upstreamAnswers, upstreamServer, useAppWithMockedUpstream } from "../support/upstream-mock";
 
 /**
  * Property-based fuzzing of every surface (the /v1 REST routes of the OpenAPI document, the two
@@ -68,7 +70,16 @@ const COUNTED_TABLES = [
   "webhook_deliveries",
 ];
 /** Tables whose rows (not only their number) must stay exactly as they were. */
-const FROZEN_TABLES = ["organizations", "partner_users", "partner_teams", "conversations", "messages", "integrations", "tenant_configurations", "staff_accounts"];
+const FROZEN_TABLES = [
+  "organizations",
+  "partner_users",
+  "partner_teams",
+  "conversations",
+  "messages",
+  "integrations",
+  "tenant_configurations",
+  "staff_accounts",
+];
 
 // ---------------------------------------------------------------------------------------
 // Fixture: one organization with everything a route can name, made through core and the API.
@@ -116,16 +127,28 @@ export function useFuzzFixture(): void {
     await createIntegration(db, { organizationId: fuzz.organizationId, slug: INTEGRATION });
     await bindLaunchKey(db, { apiKeyId: fuzz.id, publicName: INTEGRATION });
     const call = (method: string, path: string, key: string | undefined, body?: unknown) =>
-      app.request(path, { method, key, headers: JSON_CT, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      app.request(path, {
+        method,
+        key,
+        headers: JSON_CT,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
 
     const team = await call("PUT", `/v1/integrations/${INTEGRATION}/teams/${TEAM}`, fuzz.key, { name: "Fuzz team" });
     expect(team.status, team.text).toBe(201);
-    const user = await call("PUT", `/v1/integrations/${INTEGRATION}/users/${USER}`, fuzz.key, { email: USER_EMAIL, name: "Fuzz User", team_external_id: TEAM });
+    const user = await call("PUT", `/v1/integrations/${INTEGRATION}/users/${USER}`, fuzz.key, {
+      email: USER_EMAIL,
+      name: "Fuzz User",
+      team_external_id: TEAM,
+    });
     expect(user.status, user.text).toBe(201);
 
     upstreamAnswers(answer());
     const converse = async (key: string) => {
-      const res = await call("POST", "/v1/messages", key, { message: "What is the FHA minimum down payment?", user: { external_user_id: "fuzz-end-user" } });
+      const res = await call("POST", "/v1/messages", key, {
+        message: "What is the FHA minimum down payment?",
+        user: { external_user_id: "fuzz-end-user" },
+      });
       expect(res.status, res.text).toBe(200);
       return res.body.conversation_id as string;
     };
@@ -135,7 +158,10 @@ export function useFuzzFixture(): void {
     upstreamServer.resetHandlers();
 
     // Two conversations per list below, so that each has a next page, and the cursors of real pages.
-    const startConversation = async (key: string, externalUserId: string) => expect((await call("POST", "/v1/conversations", key, { user: { external_user_id: externalUserId } })).status).toBe(201);
+    const startConversation = async (key: string, externalUserId: string) =>
+      expect(
+        (await call("POST", "/v1/conversations", key, { user: { external_user_id: externalUserId } })).status,
+      ).toBe(201);
     await startConversation(fuzz.key, "fuzz-end-user");
     await startConversation(fuzz.key, "fuzz-other-user");
     await startConversation(fuzz.key, "fuzz-other-user");
@@ -149,29 +175,49 @@ export function useFuzzFixture(): void {
       anotherKeysList: await nextCursor(control.plaintext, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
       anotherUsersList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-other-user&limit=1"),
       ownList: await nextCursor(fuzz.key, "/v1/conversations?external_user_id=fuzz-end-user&limit=1"),
-      anotherConversationsHistory: await nextCursor(control.plaintext, `/v1/conversations/${controlConversationId}/messages?limit=1`),
+      anotherConversationsHistory: await nextCursor(
+        control.plaintext,
+        `/v1/conversations/${controlConversationId}/messages?limit=1`,
+      ),
       newestFirstHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1&order=desc`),
       ownHistory: await nextCursor(fuzz.key, `/v1/conversations/${conversationId}/messages?limit=1`),
     };
     const foreignCursors = {
       "/v1/conversations": [cursors.anotherKeysList, cursors.anotherUsersList, cursors.ownHistory],
       // The fuzzed history reads oldest first.
-      "/v1/conversations/{conversationId}/messages": [cursors.anotherConversationsHistory, cursors.newestFirstHistory, cursors.ownList],
+      "/v1/conversations/{conversationId}/messages": [
+        cursors.anotherConversationsHistory,
+        cursors.newestFirstHistory,
+        cursors.ownList,
+      ],
       "*": Object.values(cursors),
     };
 
     // A signed-in hosted chat: launch, consume, site login, chat token.
-    const launch = await call("POST", "/v1/embed-sessions", fuzz.key, { integration: INTEGRATION, user: { external_user_id: USER }, loan_context: { external_loan_id: "LN-FUZZ-1" } });
+    const launch = await call("POST", "/v1/embed-sessions", fuzz.key, {
+      integration: INTEGRATION,
+      user: { external_user_id: USER },
+      loan_context: { external_loan_id: "LN-FUZZ-1" },
+    });
     expect(launch.status, launch.text).toBe(201);
     const code = new URLSearchParams(new URL(launch.body.launch_url as string).hash.slice(1)).get("code");
     const consumed = await call("POST", "/embed/api/launches/consume", undefined, { code });
     expect(consumed.status, consumed.text).toBe(200);
-    const siteAccountId = (await db.sql.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])).rows[0].site_account_id as string;
+    const siteAccountId = (
+      await db.sql.query("SELECT site_account_id FROM partner_users WHERE email = $1", [USER_EMAIL])
+    ).rows[0].site_account_id as string;
     await completeSiteLogin(db, { sessionToken: consumed.body.session_token, siteAccountId });
-    const session = await app.request("/embed/api/session", { headers: { Authorization: `Bearer ${consumed.body.session_token}` } });
+    const session = await app.request("/embed/api/session", {
+      headers: { Authorization: `Bearer ${consumed.body.session_token}` },
+    });
     expect(session.body?.status, session.text).toBe("authorized");
 
-    const { endpoint } = await createWebhookEndpoint(db, { organizationId: fuzz.organizationId, url: "https://hooks.example.com/fuzz", eventTypes: ["user.disabled"], allowPrivateAddresses: false });
+    const { endpoint } = await createWebhookEndpoint(db, {
+      organizationId: fuzz.organizationId,
+      url: "https://hooks.example.com/fuzz",
+      eventTypes: ["user.disabled"],
+      allowPrivateAddresses: false,
+    });
     await createStaff(db, { ...STAFF, role: "admin", actor: "fuzz-test" });
     const staff = await signInStaff(db, { ...STAFF, address: "127.0.0.1" });
 
@@ -220,10 +266,15 @@ export async function takeSnapshot(): Promise<Snapshot> {
     reads[path] = withoutRequestIds(res.body);
   }
   const counts: Record<string, number> = {};
-  for (const table of COUNTED_TABLES) counts[table] = (await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+  for (const table of COUNTED_TABLES)
+    counts[table] = (await app.t.db.sql.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
   const rows: Record<string, string> = {};
   for (const table of FROZEN_TABLES) {
-    rows[table] = (await app.t.db.sql.query(`SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS h FROM ${table} t`)).rows[0].h;
+    rows[table] = (
+      await app.t.db.sql.query(
+        `SELECT coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS h FROM ${table} t`,
+      )
+    ).rows[0].h;
   }
   return { reads, counts, rows };
 }
@@ -281,21 +332,24 @@ export function send(c: Case): Promise<Answer> {
   const headers: Record<string, string> = { ...c.headers };
   if (c.body && !c.chunked) headers["Content-Length"] = String(c.body.length);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: base.hostname, port: base.port, method: c.method, path: c.target, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: base.hostname, port: base.port, method: c.method, path: c.target, headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            body = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+        });
+        res.on("error", reject);
+      },
+    );
     req.setTimeout(15_000, () => req.destroy(new Error("no answer within 15 s")));
     req.on("error", reject);
     if (c.body && c.chunked) {
@@ -321,15 +375,20 @@ export function send(c: Case): Promise<Answer> {
 function expectErrorEnvelope(res: Answer): string | undefined {
   if (res.status < 400 || res.status >= 500) return `status ${res.status}`;
   const requestId = res.headers["x-request-id"];
-  if (typeof requestId !== "string" || !/^req_[0-9A-Za-z]{22}$/.test(requestId)) return `X-Request-Id header missing or malformed: ${String(requestId)}`;
-  if (!String(res.headers["content-type"] ?? "").startsWith("application/json")) return `content type ${String(res.headers["content-type"])}`;
+  if (typeof requestId !== "string" || !/^req_[0-9A-Za-z]{22}$/.test(requestId))
+    return `X-Request-Id header missing or malformed: ${String(requestId)}`;
+  if (!String(res.headers["content-type"] ?? "").startsWith("application/json"))
+    return `content type ${String(res.headers["content-type"])}`;
   const body = res.body;
-  if (body === null || typeof body !== "object" || Object.keys(body).join() !== "error") return "not the error envelope";
+  if (body === null || typeof body !== "object" || Object.keys(body).join() !== "error")
+    return "not the error envelope";
   const error = body.error;
-  if (error === null || typeof error !== "object" || Object.keys(error).sort().join() !== "code,message,request_id") return "not exactly {code, message, request_id}";
+  if (error === null || typeof error !== "object" || Object.keys(error).sort().join() !== "code,message,request_id")
+    return "not exactly {code, message, request_id}";
   if (!ERROR_CODES.includes(error.code)) return `unknown code ${String(error.code)}`;
   if (typeof error.message !== "string" || error.message === "") return "empty message";
-  if (error.request_id !== requestId) return `request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`;
+  if (error.request_id !== requestId)
+    return `request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`;
   return undefined;
 }
 
@@ -341,17 +400,21 @@ function expectErrorEnvelope(res: Answer): string | undefined {
 function expectTrpcError(res: Answer): string | undefined {
   if (res.status < 400 || res.status >= 500) return `status ${res.status}`;
   const requestId = res.headers["x-request-id"];
-  if (typeof requestId !== "string" || !/^req_[0-9A-Za-z]{22}$/.test(requestId)) return `X-Request-Id header missing or malformed: ${String(requestId)}`;
+  if (typeof requestId !== "string" || !/^req_[0-9A-Za-z]{22}$/.test(requestId))
+    return `X-Request-Id header missing or malformed: ${String(requestId)}`;
   const error = res.body?.error;
   if (error === null || typeof error !== "object") return "no error object";
   if (typeof error.message !== "string" || typeof error.code !== "number") return "not tRPC's error shape";
-  if (error.data?.httpStatus !== res.status) return `data.httpStatus ${String(error.data?.httpStatus)} differs from the status ${res.status}`;
-  if (error.envelope?.error?.request_id !== requestId) return `envelope.error.request_id ${String(error.envelope?.error?.request_id)} differs from X-Request-Id ${requestId}`;
+  if (error.data?.httpStatus !== res.status)
+    return `data.httpStatus ${String(error.data?.httpStatus)} differs from the status ${res.status}`;
+  if (error.envelope?.error?.request_id !== requestId)
+    return `envelope.error.request_id ${String(error.envelope?.error?.request_id)} differs from X-Request-Id ${requestId}`;
   return undefined;
 }
 
 /** The answer a case must get: tRPC's error shape under /trpc, the envelope everywhere else. */
-export const expectRefusal = (c: Case, res: Answer) => (c.admin && c.target.startsWith("/trpc/") ? expectTrpcError(res) : expectErrorEnvelope(res));
+export const expectRefusal = (c: Case, res: Answer) =>
+  c.admin && c.target.startsWith("/trpc/") ? expectTrpcError(res) : expectErrorEnvelope(res);
 
 interface Violation {
   family: string;
@@ -365,7 +428,10 @@ function describeCase(c: Case): string {
   const headers = Object.entries(c.headers)
     .map(([name, value]) => `${name}: ${value.length > 60 ? `${value.slice(0, 57)}...` : value}`)
     .join("; ");
-  const body = c.body === undefined ? "" : ` body(${c.body.length}${c.chunked ? ", chunked" : ""})=${JSON.stringify(c.body.subarray(0, 160).toString("latin1"))}`;
+  const body =
+    c.body === undefined
+      ? ""
+      : ` body(${c.body.length}${c.chunked ? ", chunked" : ""})=${JSON.stringify(c.body.subarray(0, 160).toString("latin1"))}`;
   const target = c.target.length > 200 ? `${c.target.slice(0, 200)}...(${c.target.length} chars)` : c.target;
   return `${c.admin ? "[admin] " : ""}${c.method} ${target} {${headers}}${body}`;
 }
@@ -385,11 +451,25 @@ export async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numR
       try {
         res = await send(c);
       } catch (error) {
-        violations.push({ family: c.family, request: describeCase(c), status: "-", problem: `no answer: ${(error as Error).message}`, response: "" });
+        violations.push({
+          family: c.family,
+          request: describeCase(c),
+          status: "-",
+          problem: `no answer: ${(error as Error).message}`,
+          response: "",
+        });
         return;
       }
-      const problem = expectRefusal(c, res) ?? (c.admin ? undefined : undocumentedStatus(c.method, c.target, res.status));
-      if (problem) violations.push({ family: c.family, request: describeCase(c), status: res.status, problem, response: res.text.slice(0, 240) });
+      const problem =
+        expectRefusal(c, res) ?? (c.admin ? undefined : undocumentedStatus(c.method, c.target, res.status));
+      if (problem)
+        violations.push({
+          family: c.family,
+          request: describeCase(c),
+          status: res.status,
+          problem,
+          response: res.text.slice(0, 240),
+        });
     }),
     { numRuns, seed },
   );
@@ -405,7 +485,9 @@ export async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numR
   throw new Error(
     [
       `${name} (seed ${seed}, FUZZ_SEED=${SEED}): ${violations.length} of ${sent - before} malformed requests not answered as expected`,
-      ...violations.slice(0, 25).map((v) => `  [${v.family}] ${v.request}\n      -> ${v.status}: ${v.problem}; ${v.response}`),
+      ...violations
+        .slice(0, 25)
+        .map((v) => `  [${v.family}] ${v.request}\n      -> ${v.status}: ${v.problem}; ${v.response}`),
       ...(violations.length > 25 ? [`  ... and ${violations.length - 25} more`] : []),
       `the control: ${changes.length === 0 ? "no change" : `changed since the snapshot:\n${changes.map((line) => `  ${line}`).join("\n")}`}`,
       `error log lines: ${errorLines.length}`,
@@ -418,10 +500,15 @@ export async function runBatch(name: string, arbitrary: fc.Arbitrary<Case>, numR
 export function differences(before: Snapshot, after: Snapshot): string[] {
   const lines: string[] = [];
   for (const [path, read] of Object.entries(before.reads)) {
-    if (JSON.stringify(read) !== JSON.stringify(after.reads[path])) lines.push(`GET ${path}: ${JSON.stringify(read).slice(0, 300)} -> ${JSON.stringify(after.reads[path]).slice(0, 300)}`);
+    if (JSON.stringify(read) !== JSON.stringify(after.reads[path]))
+      lines.push(
+        `GET ${path}: ${JSON.stringify(read).slice(0, 300)} -> ${JSON.stringify(after.reads[path]).slice(0, 300)}`,
+      );
   }
-  for (const [table, count] of Object.entries(before.counts)) if (after.counts[table] !== count) lines.push(`count(${table}): ${count} -> ${after.counts[table]}`);
-  for (const [table, hash] of Object.entries(before.rows)) if (after.rows[table] !== hash) lines.push(`rows of ${table} changed`);
+  for (const [table, count] of Object.entries(before.counts))
+    if (after.counts[table] !== count) lines.push(`count(${table}): ${count} -> ${after.counts[table]}`);
+  for (const [table, hash] of Object.entries(before.rows))
+    if (after.rows[table] !== hash) lines.push(`rows of ${table} changed`);
   return lines;
 }
 
@@ -431,7 +518,19 @@ export function differences(before: Snapshot, after: Snapshot): string[] {
 // ---------------------------------------------------------------------------------------
 
 /** Percent-encoding that decodes to nothing (or to NUL) whatever follows it. */
-const BAD_ESCAPES = ["%zz", "%ED%A0%80", "%00", "%C0%80", "%FF", "%C3%28", "%80", "%F4%90%80%80", "%e0%80%80", "%0G", "%%"];
+const BAD_ESCAPES = [
+  "%zz",
+  "%ED%A0%80",
+  "%00",
+  "%C0%80",
+  "%FF",
+  "%C3%28",
+  "%80",
+  "%F4%90%80%80",
+  "%e0%80%80",
+  "%0G",
+  "%%",
+];
 /** Malformed only where nothing that could complete them follows: at the end of a segment or value. */
 const INCOMPLETE_ESCAPES = ["%", "%E0%A4%A", "%c3", "%2", "%F0%9F%98"];
 const DEPTH = { min: 65, max: 5000 };
@@ -469,7 +568,25 @@ const WRONG_CONTENT_TYPES = [
   "", // no Content-Type at all
 ];
 /** Literal values JSON does not have. */
-const NOT_JSON_VALUES = ["NaN", "Infinity", "-Infinity", "undefined", "True", "nul", "0x10", "01", ".5", "+1", "1.", '"\\x"', '"tab\there"', "'single'", '"\\u12"', "[1,]", "{,}"];
+const NOT_JSON_VALUES = [
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "undefined",
+  "True",
+  "nul",
+  "0x10",
+  "01",
+  ".5",
+  "+1",
+  "1.",
+  '"\\x"',
+  '"tab\there"',
+  "'single'",
+  '"\\u12"',
+  "[1,]",
+  "{,}",
+];
 const NOT_JSON_SUFFIXES = ["x", "}", "]", ",", "{}", " 1", "/*c*/", "//c", "\u0000", '"'];
 // Not a byte order mark: the UTF-8 decoder drops a leading one, and RFC 8259 lets a parser ignore it.
 const NOT_JSON_PREFIXES = [")]}'\n", "x", ",", "[", "{", "\u00a0"];
@@ -520,7 +637,14 @@ function notJson(text: string): string {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The string slots (keys and string values) of a value, and its containers, by path. */
-function slotsOf(value: Json, path: Array<string | number> = [], out = { strings: [] as Array<{ path: Array<string | number>; key: boolean }>, containers: [] as Array<Array<string | number>> }) {
+function slotsOf(
+  value: Json,
+  path: Array<string | number> = [],
+  out = {
+    strings: [] as Array<{ path: Array<string | number>; key: boolean }>,
+    containers: [] as Array<Array<string | number>>,
+  },
+) {
   if (typeof value === "string") out.strings.push({ path, key: false });
   else if (Array.isArray(value)) {
     out.containers.push(path);
@@ -555,7 +679,9 @@ function injectIntoString(value: Json, pick: number, offset: number, raw: string
   if (slot.key) {
     const key = String(last);
     const cut = offset % (key.length + 1);
-    const entries = Object.entries(parent).map(([k, v]) => [k === key ? `${k.slice(0, cut)}${MARK}${k.slice(cut)}` : k, v] as const);
+    const entries = Object.entries(parent).map(
+      ([k, v]) => [k === key ? `${k.slice(0, cut)}${MARK}${k.slice(cut)}` : k, v] as const,
+    );
     for (const k of Object.keys(parent)) delete parent[k];
     for (const [k, v] of entries) parent[k] = v;
   } else {
@@ -600,7 +726,10 @@ function withEscape(text: string, token: string, offset: number): string {
   return `${text.slice(0, cut)}${token}${text.slice(cut)}`;
 }
 
-const tokenArb = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BAD_ESCAPES) }, { weight: 1, arbitrary: fc.constantFrom(...INCOMPLETE_ESCAPES) });
+const tokenArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...BAD_ESCAPES) },
+  { weight: 1, arbitrary: fc.constantFrom(...INCOMPLETE_ESCAPES) },
+);
 const nameArb = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
 const safeTextArb = fc.stringMatching(/^[A-Za-z0-9._~-]{1,16}$/);
 
@@ -609,13 +738,24 @@ function badJsonArb(value: Json): fc.Arbitrary<{ variant: string; text: string }
   const text = JSON.stringify(value);
   return fc
     .oneof(
-      fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => ({ variant: "truncated", text: text.slice(0, cut) })),
-      fc.constantFrom(...NOT_JSON_SUFFIXES).map((suffix) => ({ variant: "trailing-garbage", text: `${text}${suffix}` })),
+      fc
+        .integer({ min: 1, max: Math.max(1, text.length - 1) })
+        .map((cut) => ({ variant: "truncated", text: text.slice(0, cut) })),
+      fc
+        .constantFrom(...NOT_JSON_SUFFIXES)
+        .map((suffix) => ({ variant: "trailing-garbage", text: `${text}${suffix}` })),
       fc.constantFrom(...NOT_JSON_PREFIXES).map((prefix) => ({ variant: "leading-garbage", text: `${prefix}${text}` })),
       fc.constant({ variant: "trailing-comma", text: `${text.slice(0, -1)},}` }),
       // Only where there are quotes to change: an empty body (`{}`, POST …/cancel) has none.
-      ...(text.includes('"') ? [fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }), fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") })] : []),
-      fc.tuple(fc.nat(), nameArb, fc.constantFrom(...NOT_JSON_VALUES)).map(([pick, name, raw]) => ({ variant: `value ${raw}`, text: injectValue(value, pick, name, raw) })),
+      ...(text.includes('"')
+        ? [
+            fc.constant({ variant: "single-quotes", text: text.replaceAll('"', "'") }),
+            fc.constant({ variant: "unquoted-key", text: text.replace(/"([^"]+)":/, "$1:") }),
+          ]
+        : []),
+      fc
+        .tuple(fc.nat(), nameArb, fc.constantFrom(...NOT_JSON_VALUES))
+        .map(([pick, name, raw]) => ({ variant: `value ${raw}`, text: injectValue(value, pick, name, raw) })),
       fc
         .string({ minLength: 1, maxLength: 200 })
         .filter((s) => {
@@ -636,16 +776,29 @@ function badJsonArb(value: Json): fc.Arbitrary<{ variant: string; text: string }
 function invalidJsonTextArb(value: Json, maxDepth: number): fc.Arbitrary<{ variant: string; text: string }> {
   return fc.oneof(
     fc
-      .tuple(fc.integer({ min: DEPTH.min, max: maxDepth }), fc.nat(2), fc.nat(), fc.constantFrom("", "1", '"x"', "null", "[]", "{}"), fc.nat(), nameArb, fc.boolean())
+      .tuple(
+        fc.integer({ min: DEPTH.min, max: maxDepth }),
+        fc.nat(2),
+        fc.nat(),
+        fc.constantFrom("", "1", '"x"', "null", "[]", "{}"),
+        fc.nat(),
+        nameArb,
+        fc.boolean(),
+      )
       .map(([depth, shape, bits, inner, pick, name, whole]) => {
         const deep = deepText(depth, shape === 2 ? 2 + bits : shape, shape === 1 && inner === "" ? "1" : inner);
         return { variant: `deep ${depth}`, text: whole ? deep : injectValue(value, pick, name, deep) };
       }),
-    fc.tuple(fc.nat(), fc.nat(), fc.constantFrom("\\u0000", "\\u0000\\u0000", "a\\u0000")).map(([pick, offset, raw]) => ({ variant: "nul", text: injectIntoString(value, pick, offset, raw) })),
     fc
-      .tuple(fc.nat(), fc.nat(), fc.integer({ min: 0xd800, max: 0xdfff }))
-      .map(([pick, offset, unit]) => ({ variant: `surrogate ${unit.toString(16)}`, text: injectIntoString(value, pick, offset, `\\u${unit.toString(16)}`) })),
-    fc.tuple(fc.nat(), nameArb, fc.constantFrom(...NON_FINITE)).map(([pick, name, raw]) => ({ variant: `number ${raw}`, text: injectValue(value, pick, name, raw) })),
+      .tuple(fc.nat(), fc.nat(), fc.constantFrom("\\u0000", "\\u0000\\u0000", "a\\u0000"))
+      .map(([pick, offset, raw]) => ({ variant: "nul", text: injectIntoString(value, pick, offset, raw) })),
+    fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0xd800, max: 0xdfff })).map(([pick, offset, unit]) => ({
+      variant: `surrogate ${unit.toString(16)}`,
+      text: injectIntoString(value, pick, offset, `\\u${unit.toString(16)}`),
+    })),
+    fc
+      .tuple(fc.nat(), nameArb, fc.constantFrom(...NON_FINITE))
+      .map(([pick, name, raw]) => ({ variant: `number ${raw}`, text: injectValue(value, pick, name, raw) })),
     badJsonArb(value).map(({ variant, text }) => ({ variant: `json ${variant}`, text })),
   );
 }
@@ -668,11 +821,16 @@ export interface Route {
   semantic?: Array<fc.Arbitrary<Case>>;
 }
 
-const encodePairs = (pairs: Array<[string, string]>) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
-const targetOf = (route: Route, pairs = route.query ?? []) => (pairs.length > 0 ? `${route.path}?${encodePairs(pairs)}` : route.path);
-const formFields = (value: Record<string, Json>): Array<[string, string]> => Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
-const bodyText = (route: Route) => (route.body?.type === "form" ? encodePairs(formFields(route.body.value)) : JSON.stringify(route.body?.value ?? {}));
-const bodyType = (route: Route) => (route.body?.type === "form" ? "application/x-www-form-urlencoded" : "application/json");
+const encodePairs = (pairs: Array<[string, string]>) =>
+  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+const targetOf = (route: Route, pairs = route.query ?? []) =>
+  pairs.length > 0 ? `${route.path}?${encodePairs(pairs)}` : route.path;
+const formFields = (value: Record<string, Json>): Array<[string, string]> =>
+  Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+const bodyText = (route: Route) =>
+  route.body?.type === "form" ? encodePairs(formFields(route.body.value)) : JSON.stringify(route.body?.value ?? {});
+const bodyType = (route: Route) =>
+  route.body?.type === "form" ? "application/x-www-form-urlencoded" : "application/json";
 
 /**
  * A case of `route` with the given credentials; the rest (method, target, body and its type)
@@ -682,7 +840,13 @@ export function caseOf(
   route: Route,
   family: string,
   credentials: Record<string, string>,
-  parts: { method?: string; target?: string; body?: Buffer | undefined; contentType?: string; headers?: Record<string, string> } = {},
+  parts: {
+    method?: string;
+    target?: string;
+    body?: Buffer | undefined;
+    contentType?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Case {
   const method = parts.method ?? route.method;
   const body = "body" in parts ? parts.body : method === "GET" ? undefined : Buffer.from(bodyText(route));
@@ -720,23 +884,27 @@ function pipelineCases(route: Route): Array<{ weight: number; arbitrary: fc.Arbi
   // literal "?" inside the query (a legal query character).
   add(
     4,
-    fc.tuple(credentials, fc.nat(), fc.nat(), fc.boolean(), tokenArb, nameArb, safeTextArb, fc.nat(3), fc.nat()).map(([creds, pick, offset, inKey, token, name, value, questionMark, qOffset]) => {
-      const pairs = (route.query ?? []).map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)] as [string, string]);
-      if (pairs.length === 0 || pick % 3 === 0) pairs.splice(pick % (pairs.length + 1), 0, [name, value]);
-      const pair = pairs[pick % pairs.length] as [string, string];
-      if (inKey) pair[0] = withEscape(pair[0], token, offset);
-      else pair[1] = withEscape(pair[1], token, offset);
-      let query = pairs.map(([k, v]) => `${k}=${v}`).join("&");
-      let variant = `query ${token}`;
-      if (questionMark === 0) {
-        // "?" before the bad escape: the query is everything after the first "?".
-        const tokenAt = query.indexOf(token);
-        const cut = qOffset % (tokenAt + 1);
-        query = `${query.slice(0, cut)}?${query.slice(cut)}`;
-        variant = `query ${token} after a "?"`;
-      }
-      return caseOf(route, variant, creds, { target: `${route.path}?${query}` });
-    }),
+    fc
+      .tuple(credentials, fc.nat(), fc.nat(), fc.boolean(), tokenArb, nameArb, safeTextArb, fc.nat(3), fc.nat())
+      .map(([creds, pick, offset, inKey, token, name, value, questionMark, qOffset]) => {
+        const pairs = (route.query ?? []).map(
+          ([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)] as [string, string],
+        );
+        if (pairs.length === 0 || pick % 3 === 0) pairs.splice(pick % (pairs.length + 1), 0, [name, value]);
+        const pair = pairs[pick % pairs.length] as [string, string];
+        if (inKey) pair[0] = withEscape(pair[0], token, offset);
+        else pair[1] = withEscape(pair[1], token, offset);
+        let query = pairs.map(([k, v]) => `${k}=${v}`).join("&");
+        let variant = `query ${token}`;
+        if (questionMark === 0) {
+          // "?" before the bad escape: the query is everything after the first "?".
+          const tokenAt = query.indexOf(token);
+          const cut = qOffset % (tokenAt + 1);
+          query = `${query.slice(0, cut)}?${query.slice(cut)}`;
+          variant = `query ${token} after a "?"`;
+        }
+        return caseOf(route, variant, creds, { target: `${route.path}?${query}` });
+      }),
   );
 
   if (route.method === "GET") {
@@ -744,66 +912,105 @@ function pipelineCases(route: Route): Array<{ weight: number; arbitrary: fc.Arbi
       // A tRPC query's input: JSON in the URL, checked as a body.
       add(
         5,
-        fc.tuple(credentials, invalidJsonTextArb({ filter: "fuzz", limit: 10, ids: ["a", "b"] }, 1000)).map(([creds, { variant, text }]) => {
-          // Objects cost 13 characters a level once encoded: keep the URL under Node's 16 KiB of headers.
-          const input = encodeURIComponent(text).length > 12_000 ? encodeURIComponent(deepText(900, 0, "")) : encodeURIComponent(text);
-          return caseOf(route, `input ${variant}`, creds, { target: `${route.path}?input=${input}` });
-        }),
+        fc
+          .tuple(credentials, invalidJsonTextArb({ filter: "fuzz", limit: 10, ids: ["a", "b"] }, 1000))
+          .map(([creds, { variant, text }]) => {
+            // Objects cost 13 characters a level once encoded: keep the URL under Node's 16 KiB of headers.
+            const input =
+              encodeURIComponent(text).length > 12_000
+                ? encodeURIComponent(deepText(900, 0, ""))
+                : encodeURIComponent(text);
+            return caseOf(route, `input ${variant}`, creds, { target: `${route.path}?input=${input}` });
+          }),
       );
     }
     return families;
   }
 
   const value = (route.body?.value ?? {}) as Json;
-  const jsonBody = (creds: Record<string, string>, family: string, text: string | Buffer, contentType = "application/json") =>
-    caseOf(route, family, creds, { body: Buffer.isBuffer(text) ? text : Buffer.from(text), contentType });
+  const jsonBody = (
+    creds: Record<string, string>,
+    family: string,
+    text: string | Buffer,
+    contentType = "application/json",
+  ) => caseOf(route, family, creds, { body: Buffer.isBuffer(text) ? text : Buffer.from(text), contentType });
 
   // JSON bodies refused by the input checks: too deep, NUL, unpaired surrogates, ±Infinity, not JSON.
   add(
     10,
     fc
-      .tuple(credentials, invalidJsonTextArb(value, DEPTH.max), fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON"))
+      .tuple(
+        credentials,
+        invalidJsonTextArb(value, DEPTH.max),
+        fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON"),
+      )
       .map(([creds, { variant, text }, type]) => jsonBody(creds, `body ${variant}`, text, type)),
   );
 
   // Bytes that are not UTF-8, in the body of either type.
   add(
     3,
-    fc.tuple(credentials, fc.constantFrom(...BAD_UTF8), fc.nat(), fc.boolean()).map(([creds, bytes, offset, asForm]) => {
-      const text = Buffer.from(asForm ? encodePairs(formFields(route.body?.value ?? { a: "b" })) : JSON.stringify(value));
-      const cut = offset % (text.length + 1);
-      const body = Buffer.concat([text.subarray(0, cut), Buffer.from(bytes), text.subarray(cut)]);
-      return jsonBody(creds, `utf8 ${Buffer.from(bytes).toString("hex")}`, body, asForm ? "application/x-www-form-urlencoded" : "application/json");
-    }),
+    fc
+      .tuple(credentials, fc.constantFrom(...BAD_UTF8), fc.nat(), fc.boolean())
+      .map(([creds, bytes, offset, asForm]) => {
+        const text = Buffer.from(
+          asForm ? encodePairs(formFields(route.body?.value ?? { a: "b" })) : JSON.stringify(value),
+        );
+        const cut = offset % (text.length + 1);
+        const body = Buffer.concat([text.subarray(0, cut), Buffer.from(bytes), text.subarray(cut)]);
+        return jsonBody(
+          creds,
+          `utf8 ${Buffer.from(bytes).toString("hex")}`,
+          body,
+          asForm ? "application/x-www-form-urlencoded" : "application/json",
+        );
+      }),
   );
 
   // Form bodies with bad escapes (or an escaped NUL) in a key or a value, on every route.
   add(
     3,
     fc.tuple(credentials, fc.nat(), fc.nat(), fc.boolean(), tokenArb).map(([creds, pick, offset, inKey, token]) => {
-      const pairs = formFields(route.body?.value ?? { a: "b" }).map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)] as [string, string]);
+      const pairs = formFields(route.body?.value ?? { a: "b" }).map(
+        ([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)] as [string, string],
+      );
       const pair = pairs[pick % pairs.length] as [string, string];
       // Now and then a raw NUL rather than an escaped one: refused all the same.
       const bad = token === "%00" && offset % 2 === 0 ? "\u0000" : token;
       if (inKey) pair[0] = withEscape(pair[0], bad, offset);
       else pair[1] = withEscape(pair[1], bad, offset);
-      return jsonBody(creds, `form ${bad === token ? token : "raw NUL"}`, pairs.map(([k, v]) => `${k}=${v}`).join("&"), "application/x-www-form-urlencoded");
+      return jsonBody(
+        creds,
+        `form ${bad === token ? token : "raw NUL"}`,
+        pairs.map(([k, v]) => `${k}=${v}`).join("&"),
+        "application/x-www-form-urlencoded",
+      );
     }),
   );
 
   // A well-formed body of a type nobody reads.
   add(
     2,
-    fc.tuple(credentials, fc.constantFrom(...WRONG_CONTENT_TYPES)).map(([creds, type]) => jsonBody(creds, `content-type "${type}"`, bodyText(route), type)),
+    fc
+      .tuple(credentials, fc.constantFrom(...WRONG_CONTENT_TYPES))
+      .map(([creds, type]) => jsonBody(creds, `content-type "${type}"`, bodyText(route), type)),
   );
 
   // Over 1 MiB, announced or chunked (rare: they are slow).
   add(
     1,
     fc
-      .tuple(credentials, fc.integer({ min: 1, max: 4096 }), fc.boolean(), fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"))
+      .tuple(
+        credentials,
+        fc.integer({ min: 1, max: 4096 }),
+        fc.boolean(),
+        fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"),
+      )
       .map(([creds, over, chunked, type]) => {
-        const head = type === "application/json" ? `${JSON.stringify(value).slice(0, -1)}${Object.keys(value as object).length > 0 ? "," : ""}"zz_pad":"` : "zz_pad=";
+        const head =
+          type === "application/json"
+            ? `${JSON.stringify(value).slice(0, -1)}${Object.keys(value as object).length > 0 ? "," : ""}"zz_pad":"`
+            : "zz_pad=";
         const tail = type === "application/json" ? '"}' : "";
         const pad = MAX_BODY_BYTES + over - head.length - tail.length;
         const body = Buffer.concat([Buffer.from(head), Buffer.alloc(pad, "x"), Buffer.from(tail)]);
@@ -818,23 +1025,33 @@ function pipelineCases(route: Route): Array<{ weight: number; arbitrary: fc.Arbi
 const cookieArb = fc.oneof(
   { weight: 12, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: fc.constantFrom("theme=dark", "a=b; c=d") },
-  { weight: 2, arbitrary: fc.constantFrom("mga_staff=%zz", "mga_staff=%E0%A4%A", "mga_staff=%", "theme=dark; mga_staff=%ED%A0%80") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom("mga_staff=%zz", "mga_staff=%E0%A4%A", "mga_staff=%", "theme=dark; mga_staff=%ED%A0%80"),
+  },
 );
 
 function withCookie(c: Case, cookie: string | undefined): Case {
   if (cookie === undefined) return c;
   const existing = c.headers.Cookie;
-  return { ...c, family: `${c.family} +cookie "${cookie}"`, headers: { ...c.headers, Cookie: existing ? `${cookie}; ${existing}` : cookie } };
+  return {
+    ...c,
+    family: `${c.family} +cookie "${cookie}"`,
+    headers: { ...c.headers, Cookie: existing ? `${cookie}; ${existing}` : cookie },
+  };
 }
 
 export function surfaceArb(routes: Route[]): fc.Arbitrary<Case> {
-  const perRoute = routes.map((route) => fc.oneof(...pipelineCases(route), ...(route.semantic ?? []).map((arbitrary) => ({ weight: 3, arbitrary }))));
+  const perRoute = routes.map((route) =>
+    fc.oneof(...pipelineCases(route), ...(route.semantic ?? []).map((arbitrary) => ({ weight: 3, arbitrary }))),
+  );
   return fc.tuple(fc.oneof(...perRoute), cookieArb).map(([c, cookie]) => withCookie(c, cookie));
 }
 
 // --- semantic families: well-formed requests that are refused all the same ---------------------
 
-const keyed = () => fc.constantFrom<Record<string, string>>({ Authorization: `Bearer ${f.fuzzKey}` }, { "X-API-Key": f.fuzzKey });
+const keyed = () =>
+  fc.constantFrom<Record<string, string>>({ Authorization: `Bearer ${f.fuzzKey}` }, { "X-API-Key": f.fuzzKey });
 const noKey = () =>
   fc.constantFrom<Record<string, string>>(
     {},
@@ -849,12 +1066,19 @@ const noKey = () =>
 
 /** The body with one key more, unknown to a strict schema. */
 const unknownField = (route: Route, credentials: fc.Arbitrary<Record<string, string>>, family = "unknown field") =>
-  fc
-    .tuple(credentials, nameArb, fc.jsonValue({ maxDepth: 2 }))
-    .map(([creds, name, extra]) => caseOf(route, family, creds, { body: Buffer.from(JSON.stringify({ ...route.body?.value, [`zz_${name}`]: extra as Json })) }));
+  fc.tuple(credentials, nameArb, fc.jsonValue({ maxDepth: 2 })).map(([creds, name, extra]) =>
+    caseOf(route, family, creds, {
+      body: Buffer.from(JSON.stringify({ ...route.body?.value, [`zz_${name}`]: extra as Json })),
+    }),
+  );
 
 /** The body with fields replaced by values their schema refuses. */
-const badFields = (route: Route, credentials: fc.Arbitrary<Record<string, string>>, bad: Record<string, Json[]>, headers: Record<string, string> = {}) =>
+const badFields = (
+  route: Route,
+  credentials: fc.Arbitrary<Record<string, string>>,
+  bad: Record<string, Json[]>,
+  headers: Record<string, string> = {},
+) =>
   fc.tuple(credentials, fc.constantFrom(...Object.keys(bad)), fc.nat()).map(([creds, field, pick]) => {
     const choices = bad[field] as Json[];
     const replacement = choices[pick % choices.length] as Json;
@@ -875,36 +1099,74 @@ const BAD_PATH_VALUES: Record<string, string[]> = {
 };
 
 /** A path with one of its parameters replaced by an invalid value (correctly percent-encoded). */
-function badPathParameter(route: Route, template: string, credentials: fc.Arbitrary<Record<string, string>>, family = "bad path parameter"): fc.Arbitrary<Case> | undefined {
+function badPathParameter(
+  route: Route,
+  template: string,
+  credentials: fc.Arbitrary<Record<string, string>>,
+  family = "bad path parameter",
+): fc.Arbitrary<Case> | undefined {
   const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
   if (names.length === 0) return undefined;
   return fc.tuple(credentials, fc.constantFrom(...names), fc.nat()).map(([creds, name, pick]) => {
     const values = BAD_PATH_VALUES[name] ?? ["x".repeat(200)];
     const value = values[pick % values.length] as string;
-    const templatePath = template.replace(/\{(\w+)\}/g, (_, other: string) => (other === name ? encodeURIComponent(value) : `{${other}}`));
+    const templatePath = template.replace(/\{(\w+)\}/g, (_, other: string) =>
+      other === name ? encodeURIComponent(value) : `{${other}}`,
+    );
     const segments = templatePath.split("/");
-    const concrete = route.path.split("/").map((segment, index) => (segments[index]?.startsWith("{") ? segment : (segments[index] as string)));
-    return caseOf(route, `${family} ${name}=${value.slice(0, 20)}`, creds, { target: targetOf({ ...route, path: concrete.join("/") }) });
+    const concrete = route.path
+      .split("/")
+      .map((segment, index) => (segments[index]?.startsWith("{") ? segment : (segments[index] as string)));
+    return caseOf(route, `${family} ${name}=${value.slice(0, 20)}`, creds, {
+      target: targetOf({ ...route, path: concrete.join("/") }),
+    });
   });
 }
 
 /** Query parameter values outside their formats (spec 2.1) or closed lists. */
 const BAD_QUERY_VALUES: Record<string, string[]> = {
-  external_user_id: ["", "x".repeat(129), "a b", "fuzz-end-user@acme.test", "a/b", "\u00fc", "a*b", "a?b", "fuzz-end-user\u0000"],
+  external_user_id: [
+    "",
+    "x".repeat(129),
+    "a b",
+    "fuzz-end-user@acme.test",
+    "a/b",
+    "\u00fc",
+    "a*b",
+    "a?b",
+    "fuzz-end-user\u0000",
+  ],
   order: ["", "ASC", "Desc", "up", "ascending", "desc ", "1", "asc,desc"],
   // GET /v1/usage: not a calendar day, from after to, a range past 400 days, days out of bounds.
-  from: ["", "2026-02-30", "2026-1-1", "yesterday", "9999-12-31", "2026-11-26T00:00:00Z", "0000-00-00", "2020-01-01", "-2026-01-01"],
+  from: [
+    "",
+    "2026-02-30",
+    "2026-1-1",
+    "yesterday",
+    "9999-12-31",
+    "2026-11-26T00:00:00Z",
+    "0000-00-00",
+    "2020-01-01",
+    "-2026-01-01",
+  ],
   to: ["", "2026-13-01", "x", "2026-02-29", "+2026-01-01", "2026-11-26 "],
   days: ["", "0", "401", "-1", "1.5", "abc", "1e3", "NaN"],
   key_id: ["", "x".repeat(65)],
 };
 
-function v1Semantic(route: Route, template: string, methods: string[], operation: { parameters?: Array<{ in: string; name: string; required?: boolean }> }): Array<fc.Arbitrary<Case>> {
+function v1Semantic(
+  route: Route,
+  template: string,
+  methods: string[],
+  operation: { parameters?: Array<{ in: string; name: string; required?: boolean }> },
+): Array<fc.Arbitrary<Case>> {
   const families: Array<fc.Arbitrary<Case>> = [fc.tuple(noKey()).map(([creds]) => caseOf(route, "no key", creds))];
   const badParameter = badPathParameter(route, template, keyed());
   if (badParameter) families.push(badParameter);
   // A method the path does not have (HEAD left out: a 405 to it has no body to judge; the method sweep below covers it).
-  const others = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].filter((method) => !methods.includes(method));
+  const others = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"].filter(
+    (method) => !methods.includes(method),
+  );
   if (others.length > 0) {
     families.push(
       fc
@@ -914,7 +1176,9 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
             route,
             `method ${method}`,
             creds,
-            method === "GET" ? { method, body: undefined } : { method, body: Buffer.from(JSON.stringify(route.body?.value ?? {})), contentType: "application/json" },
+            method === "GET"
+              ? { method, body: undefined }
+              : { method, body: Buffer.from(JSON.stringify(route.body?.value ?? {})), contentType: "application/json" },
           ),
         ),
     );
@@ -923,15 +1187,21 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
   if (route.body) families.push(unknownField(route, keyed()));
   if (route.method === "GET") {
     families.push(
-      fc
-        .tuple(keyed(), nameArb, safeTextArb)
-        .map(([creds, name, value]) => caseOf(route, "unknown query parameter", creds, { target: targetOf(route, [...(route.query ?? []), [`zz_${name}`, value]]) })),
+      fc.tuple(keyed(), nameArb, safeTextArb).map(([creds, name, value]) =>
+        caseOf(route, "unknown query parameter", creds, {
+          target: targetOf(route, [...(route.query ?? []), [`zz_${name}`, value]]),
+        }),
+      ),
     );
   }
   if (template.includes("{conversationId}")) {
     // Another key's conversation (the control key's): every conversation route answers it as unknown.
     families.push(
-      fc.tuple(keyed()).map(([creds]) => caseOf(route, "another key's conversation", creds, { target: targetOf({ ...route, path: route.path.replace(f.conversationId, f.controlConversationId) }) })),
+      fc.tuple(keyed()).map(([creds]) =>
+        caseOf(route, "another key's conversation", creds, {
+          target: targetOf({ ...route, path: route.path.replace(f.conversationId, f.controlConversationId) }),
+        }),
+      ),
     );
   }
   if (query.includes("last_event_id")) {
@@ -939,31 +1209,53 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
       fc
         .tuple(
           keyed(),
-          fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/), fc.constantFrom("ans_x.1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12")),
+          fc.oneof(
+            fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/),
+            fc.constantFrom(
+              "ans_x.1",
+              "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1",
+              "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8",
+              "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12",
+            ),
+          ),
         )
-        .map(([creds, id]) => caseOf(route, "forged event id", creds, { target: targetOf(route, [...(route.query ?? []), ["last_event_id", id]]) })),
+        .map(([creds, id]) =>
+          caseOf(route, "forged event id", creds, {
+            target: targetOf(route, [...(route.query ?? []), ["last_event_id", id]]),
+          }),
+        ),
     );
   }
   if (query.includes("cursor")) {
     families.push(
-      fc
-        .tuple(keyed(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,300}$/))
-        .map(([creds, cursor]) => caseOf(route, "forged cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
+      fc.tuple(keyed(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,300}$/)).map(([creds, cursor]) =>
+        caseOf(route, "forged cursor", creds, {
+          target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]),
+        }),
+      ),
     );
     // Cursors this service issued, for another key, user, conversation, order or list.
     families.push(
       fc
         .tuple(keyed(), fc.constantFrom(...(f.foreignCursors[template] ?? f.foreignCursors["*"] ?? [])))
-        .map(([creds, cursor]) => caseOf(route, "foreign cursor", creds, { target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]) })),
+        .map(([creds, cursor]) =>
+          caseOf(route, "foreign cursor", creds, {
+            target: targetOf(route, [...(route.query ?? []), ["cursor", cursor]]),
+          }),
+        ),
     );
   }
-  const malformable = (operation.parameters ?? []).filter((p) => p.in === "query" && BAD_QUERY_VALUES[p.name]).map((p) => p.name);
+  const malformable = (operation.parameters ?? [])
+    .filter((p) => p.in === "query" && BAD_QUERY_VALUES[p.name])
+    .map((p) => p.name);
   if (malformable.length > 0) {
     families.push(
       fc.tuple(keyed(), fc.constantFrom(...malformable), fc.nat()).map(([creds, name, pick]) => {
         const values = BAD_QUERY_VALUES[name] as string[];
         const value = values[pick % values.length] as string;
-        return caseOf(route, `bad query ${name}=${JSON.stringify(value.slice(0, 20))}`, creds, { target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== name), [name, value]]) });
+        return caseOf(route, `bad query ${name}=${JSON.stringify(value.slice(0, 20))}`, creds, {
+          target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== name), [name, value]]),
+        });
       }),
     );
   }
@@ -984,7 +1276,14 @@ function v1Semantic(route: Route, template: string, methods: string[], operation
     families.push(
       fc
         .tuple(keyed(), fc.constantFrom("0", "101", "-1", "1.5", "1e400", "abc", "NaN", "1000000", "Infinity", ""))
-        .map(([creds, limit]) => caseOf(route, `limit ${limit}`, creds, { target: targetOf(route, [...(route.query ?? []).filter(([k]) => k !== "limit"), ["limit", limit === "" ? "x" : limit]]) })),
+        .map(([creds, limit]) =>
+          caseOf(route, `limit ${limit}`, creds, {
+            target: targetOf(route, [
+              ...(route.query ?? []).filter(([k]) => k !== "limit"),
+              ["limit", limit === "" ? "x" : limit],
+            ]),
+          }),
+        ),
     );
   }
   if ((operation.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key" && p.required)) {
@@ -997,10 +1296,21 @@ function sseSemantic(route: Route): Array<fc.Arbitrary<Case>> {
   return [
     fc.tuple(noKey()).map(([creds]) => caseOf(route, "stream: no key", creds)),
     unknownField(route, keyed(), "stream: unknown field"),
-    fc.tuple(keyed(), safeTextArb).map(([creds, idempotencyKey]) => caseOf(route, "stream: with Idempotency-Key", creds, { headers: { "Idempotency-Key": idempotencyKey } })),
+    fc
+      .tuple(keyed(), safeTextArb)
+      .map(([creds, idempotencyKey]) =>
+        caseOf(route, "stream: with Idempotency-Key", creds, { headers: { "Idempotency-Key": idempotencyKey } }),
+      ),
     badFields(route, keyed(), {
       message: ["", "x".repeat(4001), 42, null, ["a"], "<absent>"],
-      user: ["<absent>", null, "lo-1", { external_user_id: "" }, { external_user_id: "x".repeat(129) }, { external_user_id: "u", zz: 1 }],
+      user: [
+        "<absent>",
+        null,
+        "lo-1",
+        { external_user_id: "" },
+        { external_user_id: "x".repeat(129) },
+        { external_user_id: "u", zz: 1 },
+      ],
       search_options: [{ zz: ["a"] }, { agency_source_types: "fha" }, [], "fha"],
       metadata: ["loan", [1], 42],
     }),
@@ -1009,7 +1319,12 @@ function sseSemantic(route: Route): Array<fc.Arbitrary<Case>> {
 }
 
 export function buildRoutes(): Record<Surface, Route[]> {
-  const v1Credentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }, { "X-API-Key": f.fuzzKey }, { Authorization: "Bearer mga_fuzz_not_a_key" }];
+  const v1Credentials: Array<Record<string, string>> = [
+    {},
+    { Authorization: `Bearer ${f.fuzzKey}` },
+    { "X-API-Key": f.fuzzKey },
+    { Authorization: "Bearer mga_fuzz_not_a_key" },
+  ];
   const pathValues: Record<string, string> = {
     conversationId: f.conversationId,
     integration: INTEGRATION,
@@ -1030,21 +1345,44 @@ export function buildRoutes(): Record<Surface, Route[]> {
       search_options: { agency_source_types: ["fha"] },
       conversation: { title: "FHA" },
     },
-    "POST /v1/conversations/{conversationId}/messages": { message: "And for VA loans?", user: endUser, metadata: { loan: "LN-1" } },
+    "POST /v1/conversations/{conversationId}/messages": {
+      message: "And for VA loans?",
+      user: endUser,
+      metadata: { loan: "LN-1" },
+    },
     "PUT /v1/integrations/{integration}/teams/{external_team_id}": { name: "Fuzz team renamed" },
     "PATCH /v1/integrations/{integration}/teams/{external_team_id}": { name: "Fuzz team renamed", status: "archived" },
-    "PUT /v1/integrations/{integration}/users/{external_user_id}": { email: USER_EMAIL, name: "Fuzz User Renamed", team_external_id: null },
+    "PUT /v1/integrations/{integration}/users/{external_user_id}": {
+      email: USER_EMAIL,
+      name: "Fuzz User Renamed",
+      team_external_id: null,
+    },
     "PATCH /v1/integrations/{integration}/users/{external_user_id}": { status: "disabled" },
-    "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes": { email: "fuzz-new@acme.test", name: "New Name" },
+    "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes": {
+      email: "fuzz-new@acme.test",
+      name: "New Name",
+    },
     "POST /v1/integrations/{integration}/users/{external_user_id}/deletions": { note: "fuzz" },
-    "POST /v1/integrations/{integration}/users/{external_user_id}/reprovision": { email: USER_EMAIL, name: "Fuzz User" },
-    "POST /v1/integrations/{integration}/user-imports": { users: [{ external_user_id: "imp-1", email: "imp-1@acme.test", name: "Imp One", team_external_id: TEAM }] },
-    "POST /v1/embed-sessions": { integration: INTEGRATION, user: { external_user_id: USER }, loan_context: { external_loan_id: "LN-FUZZ-2", program: "fha", units: 1 } },
+    "POST /v1/integrations/{integration}/users/{external_user_id}/reprovision": {
+      email: USER_EMAIL,
+      name: "Fuzz User",
+    },
+    "POST /v1/integrations/{integration}/user-imports": {
+      users: [{ external_user_id: "imp-1", email: "imp-1@acme.test", name: "Imp One", team_external_id: TEAM }],
+    },
+    "POST /v1/embed-sessions": {
+      integration: INTEGRATION,
+      user: { external_user_id: USER },
+      loan_context: { external_loan_id: "LN-FUZZ-2", program: "fha", units: 1 },
+    },
   };
 
   const v1: Route[] = [];
   const document = buildOpenApiDocument(setup.app.baseUrl) as unknown as {
-    paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }>; requestBody?: unknown }>>;
+    paths: Record<
+      string,
+      Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean }>; requestBody?: unknown }>
+    >;
   };
   for (const [template, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
@@ -1054,10 +1392,19 @@ export function buildRoutes(): Record<Surface, Route[]> {
         if (value === undefined) throw new Error(`no value for the path parameter ${name} of ${template}: add one`);
         return value;
       });
-      const query = (operation.parameters ?? []).filter((p) => p.in === "query" && queryValues[p.name] !== undefined).map((p) => [p.name, queryValues[p.name] as string] as [string, string]);
+      const query = (operation.parameters ?? [])
+        .filter((p) => p.in === "query" && queryValues[p.name] !== undefined)
+        .map((p) => [p.name, queryValues[p.name] as string] as [string, string]);
       const sample = sampleBodies[`${upper} ${template}`];
       if (operation.requestBody && !sample) throw new Error(`no sample body for ${upper} ${template}: add one`);
-      const route: Route = { surface: "v1", method: upper, path, query, credentials: v1Credentials, ...(operation.requestBody && sample ? { body: { type: "json", value: sample } } : {}) };
+      const route: Route = {
+        surface: "v1",
+        method: upper,
+        path,
+        query,
+        credentials: v1Credentials,
+        ...(operation.requestBody && sample ? { body: { type: "json", value: sample } } : {}),
+      };
       route.semantic = v1Semantic(
         route,
         template,
@@ -1081,16 +1428,36 @@ export function buildRoutes(): Record<Surface, Route[]> {
       method: "POST",
       path: `/v1/conversations/${f.conversationId}/messages`,
       credentials: v1Credentials,
-      body: { type: "json", value: { ...(sampleBodies["POST /v1/conversations/{conversationId}/messages"] as Record<string, Json>), stream: true } },
+      body: {
+        type: "json",
+        value: {
+          ...(sampleBodies["POST /v1/conversations/{conversationId}/messages"] as Record<string, Json>),
+          stream: true,
+        },
+      },
     },
   ];
   for (const route of sse) route.semantic = sseSemantic(route);
   const streamToConversation = sse[1] as Route;
-  streamToConversation.semantic?.push(badPathParameter(streamToConversation, "/v1/conversations/{conversationId}/messages", keyed(), "stream: bad path parameter") as fc.Arbitrary<Case>);
+  streamToConversation.semantic?.push(
+    badPathParameter(
+      streamToConversation,
+      "/v1/conversations/{conversationId}/messages",
+      keyed(),
+      "stream: bad path parameter",
+    ) as fc.Arbitrary<Case>,
+  );
 
   const staff = { Cookie: f.staffCookie, "X-CSRF-Token": f.staffCsrf };
   const trpcCredentials: Array<Record<string, string>> = [{}, staff];
-  const signIn: Route = { surface: "trpc", admin: true, method: "POST", path: "/trpc/staff.signIn", credentials: trpcCredentials, body: { type: "json", value: { ...STAFF } } };
+  const signIn: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "POST",
+    path: "/trpc/staff.signIn",
+    credentials: trpcCredentials,
+    body: { type: "json", value: { ...STAFF } },
+  };
   const create: Route = {
     surface: "trpc",
     admin: true,
@@ -1099,7 +1466,13 @@ export function buildRoutes(): Record<Surface, Route[]> {
     credentials: trpcCredentials,
     body: { type: "json", value: { name: "Fuzz organization" } },
   };
-  const list: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/staff.organizations.list", credentials: trpcCredentials };
+  const list: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "GET",
+    path: "/trpc/staff.organizations.list",
+    credentials: trpcCredentials,
+  };
   // An organization that does not exist: even a well-formed rename changes nothing.
   const rename: Route = {
     surface: "trpc",
@@ -1109,11 +1482,26 @@ export function buildRoutes(): Record<Surface, Route[]> {
     credentials: trpcCredentials,
     body: { type: "json", value: { id: "org_fuzz_missing", name: "Renamed" } },
   };
-  const status: Route = { surface: "trpc", admin: true, method: "GET", path: "/trpc/system.status", credentials: trpcCredentials };
+  const status: Route = {
+    surface: "trpc",
+    admin: true,
+    method: "GET",
+    path: "/trpc/system.status",
+    credentials: trpcCredentials,
+  };
   const wrongMethod = (route: Route, method: string) =>
     fc
       .tuple(fc.constantFrom(...trpcCredentials))
-      .map(([creds]) => caseOf(route, `method ${method}`, creds, method === "GET" ? { method, body: undefined } : { method, body: Buffer.from("{}"), contentType: "application/json" }));
+      .map(([creds]) =>
+        caseOf(
+          route,
+          `method ${method}`,
+          creds,
+          method === "GET"
+            ? { method, body: undefined }
+            : { method, body: Buffer.from("{}"), contentType: "application/json" },
+        ),
+      );
   signIn.semantic = [
     unknownField(signIn, fc.constantFrom(...trpcCredentials)),
     badFields(signIn, fc.constantFrom(...trpcCredentials), {
@@ -1133,7 +1521,10 @@ export function buildRoutes(): Record<Surface, Route[]> {
   rename.semantic = [
     fc.constant(caseOf(rename, "no CSRF token", { Cookie: f.staffCookie })),
     unknownField(rename, fc.constant(staff)),
-    badFields(rename, fc.constant(staff), { id: ["", 42, null, "<absent>"], name: ["", "   ", "x".repeat(201), 42, null, "<absent>"] }),
+    badFields(rename, fc.constant(staff), {
+      id: ["", 42, null, "<absent>"],
+      name: ["", "   ", "x".repeat(201), 42, null, "<absent>"],
+    }),
     wrongMethod(rename, "GET"),
   ];
   list.semantic = [fc.constant(caseOf(list, "no staff session", {})), wrongMethod(list, "POST")];
@@ -1141,7 +1532,15 @@ export function buildRoutes(): Record<Surface, Route[]> {
   // Key lifecycle (issue 25). Each base request names a key or organization that does not exist,
   // so even a well-formed one changes nothing; the bad fields are also tried on the fuzz key itself.
   const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  const badExpiry: Json[] = ["tomorrow", "2027-01-01", 42, { a: 1 }, new Date(Date.now() - 60_000).toISOString(), new Date(Date.now() + 400 * 86_400_000).toISOString(), "2027-02-30T00:00:00Z"];
+  const badExpiry: Json[] = [
+    "tomorrow",
+    "2027-01-01",
+    42,
+    { a: 1 },
+    new Date(Date.now() - 60_000).toISOString(),
+    new Date(Date.now() + 400 * 86_400_000).toISOString(),
+    "2027-02-30T00:00:00Z",
+  ];
   const badScopes: Json[] = [[], ["embed:*"], ["chat:read", "admin"], "chat:read", null, [42]];
   const createKey: Route = {
     surface: "trpc",
@@ -1149,7 +1548,10 @@ export function buildRoutes(): Record<Surface, Route[]> {
     method: "POST",
     path: "/trpc/staff.keys.create",
     credentials: trpcCredentials,
-    body: { type: "json", value: { organization_id: "org_fuzz_missing", name: "Fuzz key", scopes: ["chat:read"], expires_at: future } },
+    body: {
+      type: "json",
+      value: { organization_id: "org_fuzz_missing", name: "Fuzz key", scopes: ["chat:read"], expires_at: future },
+    },
   };
   const updateKey: Route = {
     surface: "trpc",
@@ -1175,18 +1577,30 @@ export function buildRoutes(): Record<Surface, Route[]> {
     query: [["input", JSON.stringify({ organization_id: "org_fuzz_missing", within_days: 7 })]],
     credentials: trpcCredentials,
   };
-  const onFuzzKey = (route: Route): Route => ({ ...route, body: { type: "json", value: { ...route.body?.value, id: f.fuzzKeyId } } });
+  const onFuzzKey = (route: Route): Route => ({
+    ...route,
+    body: { type: "json", value: { ...route.body?.value, id: f.fuzzKeyId } },
+  });
   createKey.semantic = [
     fc.constant(caseOf(createKey, "no CSRF token", { Cookie: f.staffCookie })),
     unknownField(createKey, fc.constant(staff)),
-    badFields(createKey, fc.constant(staff), { expires_at: badExpiry, scopes: badScopes, name: ["", "   ", "x".repeat(201), 42] }),
+    badFields(createKey, fc.constant(staff), {
+      expires_at: badExpiry,
+      scopes: badScopes,
+      name: ["", "   ", "x".repeat(201), 42],
+    }),
     wrongMethod(createKey, "GET"),
   ];
   updateKey.semantic = [
     fc.constant(caseOf(updateKey, "no CSRF token", { Cookie: f.staffCookie })),
     unknownField(onFuzzKey(updateKey), fc.constant(staff)),
-    badFields(onFuzzKey(updateKey), fc.constant(staff), { name: ["", "   ", "x".repeat(201), 42, null], scopes: badScopes }),
-    fc.constant(caseOf(updateKey, "neither name nor scopes", staff, { body: Buffer.from(JSON.stringify({ id: f.fuzzKeyId })) })),
+    badFields(onFuzzKey(updateKey), fc.constant(staff), {
+      name: ["", "   ", "x".repeat(201), 42, null],
+      scopes: badScopes,
+    }),
+    fc.constant(
+      caseOf(updateKey, "neither name nor scopes", staff, { body: Buffer.from(JSON.stringify({ id: f.fuzzKeyId })) }),
+    ),
     wrongMethod(updateKey, "GET"),
   ];
   rollKey.semantic = [
@@ -1202,8 +1616,20 @@ export function buildRoutes(): Record<Surface, Route[]> {
   expiring.semantic = [
     fc.constant(caseOf(expiring, "no staff session", {})),
     fc
-      .constantFrom<Json>({ within_days: 0 }, { within_days: 366 }, { within_days: 1.5 }, { within_days: "7" }, { organization_id: "" }, { organization_id: 42 }, { zz: 1 })
-      .map((input) => caseOf(expiring, "bad expiring input", staff, { target: targetOf(expiring, [["input", JSON.stringify(input)]]) })),
+      .constantFrom<Json>(
+        { within_days: 0 },
+        { within_days: 366 },
+        { within_days: 1.5 },
+        { within_days: "7" },
+        { organization_id: "" },
+        { organization_id: 42 },
+        { zz: 1 },
+      )
+      .map((input) =>
+        caseOf(expiring, "bad expiring input", staff, {
+          target: targetOf(expiring, [["input", JSON.stringify(input)]]),
+        }),
+      ),
     wrongMethod(expiring, "POST"),
   ];
   status.semantic = [wrongMethod(status, "POST")];
@@ -1219,40 +1645,113 @@ export function buildRoutes(): Record<Surface, Route[]> {
     credentials: [{}, { Cookie: f.staffCookie }],
     body: { type: "json", value },
   });
-  const createEndpoint = webhookMutation("create", { organization_id: f.organizationId, url: "https://hooks.example.com/fuzz-2", event_types: ["user.disabled"] });
+  const createEndpoint = webhookMutation("create", {
+    organization_id: f.organizationId,
+    url: "https://hooks.example.com/fuzz-2",
+    event_types: ["user.disabled"],
+  });
   createEndpoint.semantic = [
     fc.constant(caseOf(createEndpoint, "no CSRF token", { Cookie: f.staffCookie })),
     unknownField(createEndpoint, fc.constant(staff)),
     badFields(createEndpoint, fc.constant(staff), {
-      url: ["", "not a url", "ftp://hooks.example.com/x", "https://user:pw@hooks.example.com/x", `https://hooks.example.com/${"x".repeat(3000)}`, 42, null, "<absent>"],
+      url: [
+        "",
+        "not a url",
+        "ftp://hooks.example.com/x",
+        "https://user:pw@hooks.example.com/x",
+        `https://hooks.example.com/${"x".repeat(3000)}`,
+        42,
+        null,
+        "<absent>",
+      ],
       event_types: [[], ["user.unknown"], "user.disabled", [42], null, "<absent>"],
       organization_id: ["", 42, null, "<absent>"],
     }),
     wrongMethod(createEndpoint, "GET"),
   ];
-  const updateEndpoint = webhookMutation("update", { organization_id: f.organizationId, endpoint_id: "we_fuzz_missing", status: "disabled" });
+  const updateEndpoint = webhookMutation("update", {
+    organization_id: f.organizationId,
+    endpoint_id: "we_fuzz_missing",
+    status: "disabled",
+  });
   updateEndpoint.semantic = [
     unknownField(updateEndpoint, fc.constant(staff)),
-    badFields(updateEndpoint, fc.constant(staff), { status: ["paused", 1, null], url: ["ftp://x", 42], event_types: [[], ["nope"]] }),
+    badFields(updateEndpoint, fc.constant(staff), {
+      status: ["paused", 1, null],
+      url: ["ftp://x", 42],
+      event_types: [[], ["nope"]],
+    }),
   ];
-  const sendTest = webhookMutation("sendTestEvent", { organization_id: f.organizationId, endpoint_id: "we_fuzz_missing" });
-  sendTest.semantic = [unknownField(sendTest, fc.constant(staff)), badFields(sendTest, fc.constant(staff), { endpoint_id: ["", 42, null, "<absent>"], organization_id: ["org_fuzz_missing"] })];
-  const redeliver = webhookMutation("redeliver", { organization_id: f.organizationId, delivery_id: "whd_fuzz_missing" });
-  redeliver.semantic = [unknownField(redeliver, fc.constant(staff)), badFields(redeliver, fc.constant(staff), { delivery_id: ["", 42, null, "<absent>"] })];
+  const sendTest = webhookMutation("sendTestEvent", {
+    organization_id: f.organizationId,
+    endpoint_id: "we_fuzz_missing",
+  });
+  sendTest.semantic = [
+    unknownField(sendTest, fc.constant(staff)),
+    badFields(sendTest, fc.constant(staff), {
+      endpoint_id: ["", 42, null, "<absent>"],
+      organization_id: ["org_fuzz_missing"],
+    }),
+  ];
+  const redeliver = webhookMutation("redeliver", {
+    organization_id: f.organizationId,
+    delivery_id: "whd_fuzz_missing",
+  });
+  redeliver.semantic = [
+    unknownField(redeliver, fc.constant(staff)),
+    badFields(redeliver, fc.constant(staff), { delivery_id: ["", 42, null, "<absent>"] }),
+  ];
   const rollSecret = webhookMutation("rollSecret", { organization_id: "org_fuzz_missing", endpoint_id: f.endpointId });
-  rollSecret.semantic = [fc.constant(caseOf(rollSecret, "no CSRF token", { Cookie: f.staffCookie })), unknownField(rollSecret, fc.constant(staff))];
+  rollSecret.semantic = [
+    fc.constant(caseOf(rollSecret, "no CSRF token", { Cookie: f.staffCookie })),
+    unknownField(rollSecret, fc.constant(staff)),
+  ];
   const webhookRoutes = [createEndpoint, updateEndpoint, sendTest, redeliver, rollSecret];
 
   const siteCredentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }];
   const site: Route[] = [
-    { surface: "site", method: "POST", path: "/site/login", credentials: siteCredentials, body: { type: "form", value: { session: "fuzz-session", email: USER_EMAIL, password: "fuzz password 1" } } },
-    { surface: "site", method: "POST", path: "/site/password-setup", credentials: siteCredentials, body: { type: "form", value: { token: "fuzz-token", password: "a brand new password 1" } } },
-    { surface: "site", method: "POST", path: "/site/verify-email", credentials: siteCredentials, body: { type: "form", value: { token: "fuzz-token" } } },
-    { surface: "site", method: "POST", path: "/site/password-reset", credentials: siteCredentials, body: { type: "form", value: { email: USER_EMAIL } } },
+    {
+      surface: "site",
+      method: "POST",
+      path: "/site/login",
+      credentials: siteCredentials,
+      body: { type: "form", value: { session: "fuzz-session", email: USER_EMAIL, password: "fuzz password 1" } },
+    },
+    {
+      surface: "site",
+      method: "POST",
+      path: "/site/password-setup",
+      credentials: siteCredentials,
+      body: { type: "form", value: { token: "fuzz-token", password: "a brand new password 1" } },
+    },
+    {
+      surface: "site",
+      method: "POST",
+      path: "/site/verify-email",
+      credentials: siteCredentials,
+      body: { type: "form", value: { token: "fuzz-token" } },
+    },
+    {
+      surface: "site",
+      method: "POST",
+      path: "/site/password-reset",
+      credentials: siteCredentials,
+      body: { type: "form", value: { email: USER_EMAIL } },
+    },
   ];
-  const setupCheck: Route = { surface: "site", method: "POST", path: "/site/api/password-setup/check", credentials: siteCredentials, body: { type: "json", value: { token: "fuzz-token" } } };
+  const setupCheck: Route = {
+    surface: "site",
+    method: "POST",
+    path: "/site/api/password-setup/check",
+    credentials: siteCredentials,
+    body: { type: "json", value: { token: "fuzz-token" } },
+  };
   // Refused before the throttle counts anything: a malformed token is not a check.
-  setupCheck.semantic = [badFields(setupCheck, fc.constantFrom(...siteCredentials), { token: ["", "x".repeat(257), 42, null, ["a"], { a: 1 }, "<absent>"] })];
+  setupCheck.semantic = [
+    badFields(setupCheck, fc.constantFrom(...siteCredentials), {
+      token: ["", "x".repeat(257), 42, null, ["a"], { a: 1 }, "<absent>"],
+    }),
+  ];
   site.push(setupCheck);
   const loginComplete: Route = {
     surface: "site",
@@ -1264,21 +1763,47 @@ export function buildRoutes(): Record<Surface, Route[]> {
   // No SITE_CALLBACK_SECRET here: whatever it is sent, a report of a login is refused.
   loginComplete.semantic = [
     fc
-      .tuple(fc.constantFrom<Record<string, string>>({}, { Authorization: "Bearer fuzz-secret" }, { Authorization: `Bearer ${f.fuzzKey}` }), fc.jsonValue({ maxDepth: 3 }))
-      .map(([creds, value]) => caseOf(loginComplete, "login report without the site secret", creds, { body: Buffer.from(JSON.stringify(value)) })),
+      .tuple(
+        fc.constantFrom<Record<string, string>>(
+          {},
+          { Authorization: "Bearer fuzz-secret" },
+          { Authorization: `Bearer ${f.fuzzKey}` },
+        ),
+        fc.jsonValue({ maxDepth: 3 }),
+      )
+      .map(([creds, value]) =>
+        caseOf(loginComplete, "login report without the site secret", creds, {
+          body: Buffer.from(JSON.stringify(value)),
+        }),
+      ),
   ];
   site.push(loginComplete);
 
   const chat = { Authorization: `Bearer ${f.chatToken}` };
   const embedCredentials: Array<Record<string, string>> = [{}, { Authorization: `Bearer ${f.fuzzKey}` }, chat];
-  const notChat = fc.constantFrom<Record<string, string>>({}, { Authorization: `Bearer ${f.fuzzKey}` }, { Authorization: "Bearer fuzz-not-a-token" }, { Authorization: "Basic Zm9vOmJhcg==" });
-  const consume: Route = { surface: "embed", method: "POST", path: "/embed/api/launches/consume", credentials: embedCredentials, body: { type: "json", value: { code: "fuzzlaunchcode0123456789" } } };
+  const notChat = fc.constantFrom<Record<string, string>>(
+    {},
+    { Authorization: `Bearer ${f.fuzzKey}` },
+    { Authorization: "Bearer fuzz-not-a-token" },
+    { Authorization: "Basic Zm9vOmJhcg==" },
+  );
+  const consume: Route = {
+    surface: "embed",
+    method: "POST",
+    path: "/embed/api/launches/consume",
+    credentials: embedCredentials,
+    body: { type: "json", value: { code: "fuzzlaunchcode0123456789" } },
+  };
   consume.semantic = [
     unknownField(consume, fc.constantFrom(...embedCredentials)),
-    badFields(consume, fc.constantFrom(...embedCredentials), { code: ["", "x".repeat(257), 42, null, ["a"], "<absent>"] }),
+    badFields(consume, fc.constantFrom(...embedCredentials), {
+      code: ["", "x".repeat(257), 42, null, ["a"], "<absent>"],
+    }),
     fc
       .tuple(fc.constantFrom(...embedCredentials), fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/))
-      .map(([creds, code]) => caseOf(consume, "unknown launch code", creds, { body: Buffer.from(JSON.stringify({ code })) })),
+      .map(([creds, code]) =>
+        caseOf(consume, "unknown launch code", creds, { body: Buffer.from(JSON.stringify({ code })) }),
+      ),
   ];
   const chatMessages: Route = {
     surface: "embed",
@@ -1290,37 +1815,90 @@ export function buildRoutes(): Record<Surface, Route[]> {
   chatMessages.semantic = [
     fc.tuple(notChat).map(([creds]) => caseOf(chatMessages, "chat without a chat token", creds)),
     unknownField(chatMessages, fc.constant(chat)),
-    badFields(chatMessages, fc.constant(chat), { message: ["", "x".repeat(4001), 42, null, "<absent>"], conversation_id: ["", "x".repeat(65), 42] }),
+    badFields(chatMessages, fc.constant(chat), {
+      message: ["", "x".repeat(4001), 42, null, "<absent>"],
+      conversation_id: ["", "x".repeat(65), 42],
+    }),
   ];
-  const check: Route = { surface: "embed", method: "GET", path: "/embed/api/chat/check", credentials: embedCredentials };
+  const check: Route = {
+    surface: "embed",
+    method: "GET",
+    path: "/embed/api/chat/check",
+    credentials: embedCredentials,
+  };
   check.semantic = [fc.tuple(notChat).map(([creds]) => caseOf(check, "check without a chat token", creds))];
   const session: Route = { surface: "embed", method: "GET", path: "/embed/api/session", credentials: embedCredentials };
   session.semantic = [fc.tuple(notChat).map(([creds]) => caseOf(session, "session without a session token", creds))];
-  const history: Route = { surface: "embed", method: "GET", path: `/embed/api/chat/conversations/${f.conversationId}/messages`, credentials: embedCredentials };
+  const history: Route = {
+    surface: "embed",
+    method: "GET",
+    path: `/embed/api/chat/conversations/${f.conversationId}/messages`,
+    credentials: embedCredentials,
+  };
   history.semantic = [
     fc.tuple(notChat).map(([creds]) => caseOf(history, "history without a chat token", creds)),
     // A conversation of the API key, not of the hosted chat's user: not theirs to read.
     fc.constant(caseOf(history, "history of another owner's conversation", chat)),
-    badPathParameter(history, "/embed/api/chat/conversations/{conversationId}/messages", fc.constant(chat), "history:") as fc.Arbitrary<Case>,
+    badPathParameter(
+      history,
+      "/embed/api/chat/conversations/{conversationId}/messages",
+      fc.constant(chat),
+      "history:",
+    ) as fc.Arbitrary<Case>,
   ];
-  const resume: Route = { surface: "embed", method: "GET", path: `/embed/api/chat/conversations/${f.conversationId}/stream`, credentials: embedCredentials };
+  const resume: Route = {
+    surface: "embed",
+    method: "GET",
+    path: `/embed/api/chat/conversations/${f.conversationId}/stream`,
+    credentials: embedCredentials,
+  };
   resume.semantic = [
     fc.tuple(notChat).map(([creds]) => caseOf(resume, "resume without a chat token", creds)),
     // The API key's conversation, not the hosted chat user's: not theirs to follow, with or without an id.
-    fc.constantFrom(undefined, "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.1").map((id) => caseOf(resume, "resume of another owner's conversation", chat, id ? { headers: { "Last-Event-ID": id } } : {})),
-    badPathParameter(resume, "/embed/api/chat/conversations/{conversationId}/stream", fc.constant(chat), "resume:") as fc.Arbitrary<Case>,
     fc
-      .tuple(fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/), fc.constantFrom("ans_x.1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8")), fc.boolean())
+      .constantFrom(undefined, "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.1")
+      .map((id) =>
+        caseOf(resume, "resume of another owner's conversation", chat, id ? { headers: { "Last-Event-ID": id } } : {}),
+      ),
+    badPathParameter(
+      resume,
+      "/embed/api/chat/conversations/{conversationId}/stream",
+      fc.constant(chat),
+      "resume:",
+    ) as fc.Arbitrary<Case>,
+    fc
+      .tuple(
+        fc.oneof(
+          fc.stringMatching(/^[A-Za-z0-9_.:-]{1,80}$/),
+          fc.constantFrom("ans_x.1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.-1", "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8"),
+        ),
+        fc.boolean(),
+      )
       .map(([id, inQuery]) =>
-        caseOf(resume, `resume: forged event id in the ${inQuery ? "query" : "header"}`, chat, inQuery ? { target: targetOf(resume, [["last_event_id", id]]) } : { headers: { "Last-Event-ID": id } }),
+        caseOf(
+          resume,
+          `resume: forged event id in the ${inQuery ? "query" : "header"}`,
+          chat,
+          inQuery ? { target: targetOf(resume, [["last_event_id", id]]) } : { headers: { "Last-Event-ID": id } },
+        ),
       ),
   ];
-  const cancel: Route = { surface: "embed", method: "POST", path: `/embed/api/chat/conversations/${f.conversationId}/cancel`, credentials: embedCredentials };
+  const cancel: Route = {
+    surface: "embed",
+    method: "POST",
+    path: `/embed/api/chat/conversations/${f.conversationId}/cancel`,
+    credentials: embedCredentials,
+  };
   cancel.semantic = [
     fc.tuple(notChat).map(([creds]) => caseOf(cancel, "stop without a chat token", creds)),
     // The API key's conversation, not the hosted chat user's: not theirs to stop.
     fc.constant(caseOf(cancel, "stop another owner's answer", chat)),
-    badPathParameter(cancel, "/embed/api/chat/conversations/{conversationId}/cancel", fc.constant(chat), "stop:") as fc.Arbitrary<Case>,
+    badPathParameter(
+      cancel,
+      "/embed/api/chat/conversations/{conversationId}/cancel",
+      fc.constant(chat),
+      "stop:",
+    ) as fc.Arbitrary<Case>,
   ];
   const demo: Route = {
     surface: "embed",
@@ -1331,14 +1909,36 @@ export function buildRoutes(): Record<Surface, Route[]> {
   };
   const embed = [consume, chatMessages, check, session, history, resume, cancel, demo];
 
-  return { v1, sse, trpc: [signIn, create, rename, list, status, createKey, updateKey, rollKey, expiring, ...webhookRoutes, ...usageInputs], site, embed };
+  return {
+    v1,
+    sse,
+    trpc: [
+      signIn,
+      create,
+      rename,
+      list,
+      status,
+      createKey,
+      updateKey,
+      rollKey,
+      expiring,
+      ...webhookRoutes,
+      ...usageInputs,
+    ],
+    site,
+    embed,
+  };
 }
 
 /**
  * The console's usage and request-log queries (issue 26): tRPC GETs whose `input` is malformed
  * (a status, time, route, limit, cursor, range or id it cannot be), or sent without a session.
  */
-function consoleQueryRoutes(staff: Record<string, string>, credentials: Array<Record<string, string>>, wrongMethod: (route: Route, method: string) => fc.Arbitrary<Case>): Route[] {
+function consoleQueryRoutes(
+  staff: Record<string, string>,
+  credentials: Array<Record<string, string>>,
+  wrongMethod: (route: Route, method: string) => fc.Arbitrary<Case>,
+): Route[] {
   const org = f.organizationId;
   const inputs: Record<string, Array<Record<string, Json>>> = {
     "staff.usage.requestLog": [
@@ -1384,10 +1984,21 @@ function consoleQueryRoutes(staff: Record<string, string>, credentials: Array<Re
     ],
   };
   return Object.entries(inputs).map(([procedure, bad]) => {
-    const route: Route = { surface: "trpc", admin: true, method: "GET", path: `/trpc/${procedure}`, credentials, query: [["input", JSON.stringify(bad[0])]] };
+    const route: Route = {
+      surface: "trpc",
+      admin: true,
+      method: "GET",
+      path: `/trpc/${procedure}`,
+      credentials,
+      query: [["input", JSON.stringify(bad[0])]],
+    };
     route.semantic = [
       fc.constant(caseOf(route, "no staff session", {})),
-      fc.constantFrom(...bad).map((input) => caseOf(route, `bad input ${JSON.stringify(input).slice(0, 40)}`, staff, { target: targetOf(route, [["input", JSON.stringify(input)]]) })),
+      fc.constantFrom(...bad).map((input) =>
+        caseOf(route, `bad input ${JSON.stringify(input).slice(0, 40)}`, staff, {
+          target: targetOf(route, [["input", JSON.stringify(input)]]),
+        }),
+      ),
       wrongMethod(route, "POST"),
     ];
     return route;

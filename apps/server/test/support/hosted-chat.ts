@@ -2,12 +2,14 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import type { BrowserContext, Frame, Page } from "playwright-core";
+import { expect } from "vitest";
+
 import { bindLaunchKey } from "@mga/core/launches";
 import { setAliasGrant } from "@mga/core/partners/integrations";
 import { hashPassword } from "@mga/core/passwords";
 import { configureTenant } from "@mga/core/tenants";
-import type { BrowserContext, Frame, Page } from "playwright-core";
-import { expect } from "vitest";
+
 import { anotherKey, newPartner } from "./partners";
 import { ACME_TENANT } from "./tenants";
 import type { TestApp } from "./test-app";
@@ -35,15 +37,27 @@ export async function startPartnerSite(): Promise<{ origin: string; close(): voi
  * `launchUrl()` issues a fresh launch for the given loan context. With `alias`, the integration
  * has that alias, granted to the launch key, and launches go through it.
  */
-export async function prepareLaunches(app: TestApp, options: { name?: string; loanContext?: Record<string, unknown>; alias?: string } = {}) {
+export async function prepareLaunches(
+  app: TestApp,
+  options: { name?: string; loanContext?: Record<string, unknown>; alias?: string } = {},
+) {
   const p = await newPartner(app, options.alias ? { aliases: [options.alias] } : {});
   await configureTenant(app.t.db, { organizationId: p.organizationId, config: ACME_TENANT });
   const email = `lo-${p.organizationId.toLowerCase()}@acme.test`;
   await p.put("/users/lo-1", { email, ...(options.name ? { name: options.name } : {}) });
-  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [email, await hashPassword(CHAT_PASSWORD)]);
+  await app.t.db.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE email = $1", [
+    email,
+    await hashPassword(CHAT_PASSWORD),
+  ]);
   const launcher = await anotherKey(app, p.organizationId, ["embed:launch"]);
   const publicName = options.alias ?? p.slug;
-  if (options.alias) await setAliasGrant(app.t.db, { organizationId: p.organizationId, alias: options.alias, apiKeyId: launcher.id, granted: true });
+  if (options.alias)
+    await setAliasGrant(app.t.db, {
+      organizationId: p.organizationId,
+      alias: options.alias,
+      apiKeyId: launcher.id,
+      granted: true,
+    });
   await bindLaunchKey(app.t.db, { apiKeyId: launcher.id, publicName });
   const loanContext = options.loanContext ?? { external_loan_id: "LN-2026-0042", program: "fha" };
   const launchUrl = async () => {

@@ -1,6 +1,8 @@
+import { expect } from "vitest";
+
 import { createApiKey } from "@mga/core/keys";
 import { bindLaunchKey, completeSiteLogin } from "@mga/core/launches";
-import { expect } from "vitest";
+
 import type { newPartner } from "./partners";
 import type { TestApp } from "./test-app";
 
@@ -11,8 +13,17 @@ export interface LaunchKey {
 }
 
 /** A key holding `embed:launch` of the partner's organization, bound to its integration. */
-export async function boundLaunchKey(app: TestApp, p: Partner, options: { rateLimitPerMinute?: number } = {}): Promise<LaunchKey> {
-  const { key, plaintext } = await createApiKey(app.t.db, { organizationId: p.organizationId, name: "launcher", scopes: ["embed:launch"], rateLimitPerMinute: options.rateLimitPerMinute });
+export async function boundLaunchKey(
+  app: TestApp,
+  p: Partner,
+  options: { rateLimitPerMinute?: number } = {},
+): Promise<LaunchKey> {
+  const { key, plaintext } = await createApiKey(app.t.db, {
+    organizationId: p.organizationId,
+    name: "launcher",
+    scopes: ["embed:launch"],
+    rateLimitPerMinute: options.rateLimitPerMinute,
+  });
   await bindLaunchKey(app.t.db, { apiKeyId: key.id, publicName: p.slug });
   return { id: key.id, key: plaintext };
 }
@@ -22,16 +33,30 @@ export async function boundLaunchKey(app: TestApp, p: Partner, options: { rateLi
  * of the partner's organization (a new one unless given), POST /v1/embed-sessions, then the
  * code from the fragment. Returns the authentication-only session's token (what the site login completes).
  */
-export async function openSignInSession(app: TestApp, p: Partner, externalUserId: string, loanId = "LN-1", launcher?: LaunchKey): Promise<string> {
+export async function openSignInSession(
+  app: TestApp,
+  p: Partner,
+  externalUserId: string,
+  loanId = "LN-1",
+  launcher?: LaunchKey,
+): Promise<string> {
   const launch = await app.request("/v1/embed-sessions", {
     method: "POST",
     key: (launcher ?? (await boundLaunchKey(app, p))).key,
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ integration: p.slug, user: { external_user_id: externalUserId }, loan_context: { external_loan_id: loanId } }),
+    body: JSON.stringify({
+      integration: p.slug,
+      user: { external_user_id: externalUserId },
+      loan_context: { external_loan_id: loanId },
+    }),
   });
   expect(launch.status, launch.text).toBe(201);
   const code = new URLSearchParams(new URL(launch.body.launch_url).hash.slice(1)).get("code");
-  const consumed = await app.request("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+  const consumed = await app.request("/embed/api/launches/consume", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code }),
+  });
   expect(consumed.status, consumed.text).toBe(200);
   return consumed.body.session_token as string;
 }

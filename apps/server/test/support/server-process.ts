@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+
 import { TEST_SECRET_KEY } from "@mga/core/testing";
 
 /** How every start path starts the built server: its node flags (node-flags.json), then dist/main.js. */
@@ -24,7 +25,12 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServerProcess(options: { databaseUrl: string; upstreamUrl: string; env?: Record<string, string>; launch?: Launch }): Promise<ServerProcess> {
+export async function startServerProcess(options: {
+  databaseUrl: string;
+  upstreamUrl: string;
+  env?: Record<string, string>;
+  launch?: Launch;
+}): Promise<ServerProcess> {
   const launch = options.launch ?? { command: RUN_SERVER, args: [] };
   const child = spawn(launch.command, launch.args, {
     cwd: launch.cwd,
@@ -71,7 +77,10 @@ export async function startServerProcess(options: { databaseUrl: string; upstrea
  * `fragments` content events `gapMs` apart, then complete. `calls` counts the requests, `open`
  * the answers still being sent.
  */
-export async function startPacedUpstream(options: { fragments: number; gapMs: number }): Promise<{ url: string; calls: number; open: number; text: string; close(): Promise<void> }> {
+export async function startPacedUpstream(options: {
+  fragments: number;
+  gapMs: number;
+}): Promise<{ url: string; calls: number; open: number; text: string; close(): Promise<void> }> {
   const text = Array.from({ length: options.fragments }, (_, i) => `part ${i}. `);
   const state = { url: "", calls: 0, open: 0, text: text.join(""), close: async () => {} };
   const server: Server = createServer((req, res) => {

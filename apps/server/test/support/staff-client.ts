@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
-import { TEST_SECRETS } from "@mga/core/testing";
 import { expect } from "vitest";
+
+import { TEST_SECRETS } from "@mga/core/testing";
+
 import type { UntypedJson } from "./untyped-json";
 
 /**
@@ -21,7 +23,11 @@ export interface TrpcOptions {
  * The X-Console-Forwarded-For header the console sends for `address` (apps/admin/src/lib/visitor-signature.ts),
  * signed with the test databases' SECRET_KEY; `now` and `key` let a test make an old or a foreign one.
  */
-export function consoleForwardedFor(address: string, now = Date.now(), key = TEST_SECRETS.macKey("console-forwarding")): string {
+export function consoleForwardedFor(
+  address: string,
+  now = Date.now(),
+  key = TEST_SECRETS.macKey("console-forwarding"),
+): string {
   const signed = `${address};${Math.floor(now / 1000)}`;
   return `${signed};${createHmac("sha256", key).update(signed).digest("base64url")}`;
 }
@@ -48,8 +54,14 @@ export function staffClient(baseUrl: () => string) {
     if (options.cookie) headers.Cookie = options.cookie;
     if (options.csrf) headers["X-CSRF-Token"] = options.csrf;
     if (options.address) headers["X-Console-Forwarded-For"] = consoleForwardedFor(options.address);
-    const url = options.mutation || options.input === undefined ? `${baseUrl()}/trpc/${path}` : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
-    const res = await fetch(url, options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers });
+    const url =
+      options.mutation || options.input === undefined
+        ? `${baseUrl()}/trpc/${path}`
+        : `${baseUrl()}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(options.input))}`;
+    const res = await fetch(
+      url,
+      options.mutation ? { method: "POST", headers, body: JSON.stringify(options.input ?? {}) } : { headers },
+    );
     const text = await res.text();
     let body: { result?: { data: UntypedJson }; error?: TrpcResult["error"] };
     try {
@@ -68,10 +80,12 @@ export function staffClient(baseUrl: () => string) {
   }
 
   /** A query as this staff member. */
-  const query = (session: StaffSession | undefined, path: string, input?: unknown) => trpc(path, { input, cookie: session?.cookie });
+  const query = (session: StaffSession | undefined, path: string, input?: unknown) =>
+    trpc(path, { input, cookie: session?.cookie });
 
   /** A mutation as this staff member, with the session's CSRF token. */
-  const mutate = (session: StaffSession | undefined, path: string, input?: unknown) => trpc(path, { mutation: true, input, cookie: session?.cookie, csrf: session?.csrf });
+  const mutate = (session: StaffSession | undefined, path: string, input?: unknown) =>
+    trpc(path, { mutation: true, input, cookie: session?.cookie, csrf: session?.csrf });
 
   return { trpc, signIn, query, mutate };
 }

@@ -1,4 +1,4 @@
-import { type AddressInfo, createServer, Socket } from "node:net";
+import { createServer, Socket, type AddressInfo } from "node:net";
 
 /** A TCP relay to a database a test can cut, as a network partition would: `via(url)` is the URL through it. */
 export interface TcpProxy {

@@ -7,12 +7,25 @@ export const ACME_TENANT = {
   clientSourceType: "acme",
   tenantSourceSidebarMode: "grouped",
   tenantSources: [
-    { key: "acme_overlays", label: "Acme overlays", description: "Internal overlays", groupLabel: "Acme", defaultOn: true },
+    {
+      key: "acme_overlays",
+      label: "Acme overlays",
+      description: "Internal overlays",
+      groupLabel: "Acme",
+      defaultOn: true,
+    },
     { key: "acme_jumbo", label: "Acme jumbo", groupLabel: "Acme", defaultOn: false },
   ],
   secondarySources: [
     { type: "tenant_bucket", key: "acme_jumbo", label: "Acme jumbo", groupLabel: "Acme", defaultOn: false },
-    { type: "shared_source", sourceType: "state_rules", label: "State rules", description: "State lending rules", groupLabel: "Shared", defaultOn: true },
+    {
+      type: "shared_source",
+      sourceType: "state_rules",
+      label: "State rules",
+      description: "State lending rules",
+      groupLabel: "Shared",
+      defaultOn: true,
+    },
   ],
   defaultTenantSourceKeys: ["acme_overlays"],
   assignedSharedSourceTypes: ["state_rules", "mi_rules"],

@@ -1,21 +1,24 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AnswerStreams, type AnswerStreamsOptions, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
-import { type ChatUpstream, HttpChatUpstream } from "@mga/core/conversations";
+
+import { eventToWire, type DirectoryPorts } from "@mga/api";
+import {
+  startAnswerStreams,
+  stopAnswerStreams,
+  type AnswerStreams,
+  type AnswerStreamsOptions,
+} from "@mga/core/answers";
+import { HttpChatUpstream, type ChatUpstream } from "@mga/core/conversations";
 import { openDatabase, type Database } from "@mga/core/db";
 import { JobQueue, startWorkers } from "@mga/core/jobs";
-import { createApiKey, flushKeyUsage, type RunningKeyCache, type Scope, startKeyCache } from "@mga/core/keys";
-import { createOrganization } from "@mga/core/orgs";
+import { createApiKey, flushKeyUsage, startKeyCache, type RunningKeyCache, type Scope } from "@mga/core/keys";
 import { localDirectory } from "@mga/core/local-site";
-import { flushUsage } from "@mga/core/usage";
+import { createOrganization } from "@mga/core/orgs";
 import { configureTenant } from "@mga/core/tenants";
-
-/** Where tests' msw handlers answer as the upstream chat service. */
-export const UPSTREAM_URL = "http://upstream.test";
-export const UPSTREAM_TOKEN = "upstream-test-token";
-import { type DirectoryPorts, eventToWire } from "@mga/api";
-import type { WebhookOptions } from "@mga/core/webhooks";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
+import { flushUsage } from "@mga/core/usage";
+import type { WebhookOptions } from "@mga/core/webhooks";
+
 import { createAdminApp } from "../../src/http/admin-app";
 import { trustedProxies } from "../../src/http/client-address";
 import { createApp } from "../../src/http/create-app";
@@ -26,6 +29,10 @@ import { createReadiness } from "../../src/ops/readiness";
 import type { Tracing } from "../../src/ops/tracing";
 import { undocumentedStatus } from "./documented-statuses";
 import type { UntypedJson } from "./untyped-json";
+
+/** Where tests' msw handlers answer as the upstream chat service. */
+export const UPSTREAM_URL = "http://upstream.test";
+export const UPSTREAM_TOKEN = "upstream-test-token";
 
 /** Real HTTP servers (the public listener and the admin listener) over a database of this test file's own. */
 export interface TestApp {
@@ -48,8 +55,15 @@ export interface TestApp {
   /** Turns the instance's drain on or off, as SIGTERM does in main.ts. */
   setDraining(draining: boolean): void;
   /** Creates an organization (optionally with a tenant configuration) and a key in it. */
-  newKey(options?: { scopes?: Scope[]; tenant?: unknown; rateLimitPerMinute?: number }): Promise<{ key: string; id: string; organizationId: string }>;
-  request(path: string, init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" }): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
+  newKey(options?: {
+    scopes?: Scope[];
+    tenant?: unknown;
+    rateLimitPerMinute?: number;
+  }): Promise<{ key: string; id: string; organizationId: string }>;
+  request(
+    path: string,
+    init?: RequestInit & { key?: string; via?: "bearer" | "x-api-key" },
+  ): Promise<{ status: number; headers: Headers; body: UntypedJson; text: string }>;
   close(): Promise<void>;
 }
 
@@ -81,7 +95,14 @@ export async function startTestApp(
   const observer = createObserver(metrics, options.tracing);
   const shared = options.shareDatabaseWith?.t;
   const t = shared
-    ? { ...shared, db: openDatabase(options.databaseUrlVia?.(shared.url) ?? shared.url, { secrets: shared.db.secrets, wrapSql: observer.wrapSql }), drop: async () => {} }
+    ? {
+        ...shared,
+        db: openDatabase(options.databaseUrlVia?.(shared.url) ?? shared.url, {
+          secrets: shared.db.secrets,
+          wrapSql: observer.wrapSql,
+        }),
+        drop: async () => {},
+      }
     : await createTestDatabase({ wrapSql: observer.wrapSql });
   const keyCache = startKeyCache(t.db, t.url, {}, observer);
   await keyCache.ready;
@@ -93,8 +114,17 @@ export async function startTestApp(
   await new Promise<void>((resolve) => adminServer.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const adminUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
-  const upstream = options.upstream ?? new HttpChatUpstream({ url: UPSTREAM_URL, token: UPSTREAM_TOKEN, connectTimeoutMs: 2_000, idleTimeoutMs: 800, observer });
-  const directory = typeof options.directory === "function" ? options.directory(t.db) : (options.directory ?? localDirectory(t.db));
+  const upstream =
+    options.upstream ??
+    new HttpChatUpstream({
+      url: UPSTREAM_URL,
+      token: UPSTREAM_TOKEN,
+      connectTimeoutMs: 2_000,
+      idleTimeoutMs: 800,
+      observer,
+    });
+  const directory =
+    typeof options.directory === "function" ? options.directory(t.db) : (options.directory ?? localDirectory(t.db));
   const queue = await JobQueue.start({
     connectionString: t.url,
     pollingIntervalSeconds: 0.5,
@@ -105,10 +135,23 @@ export async function startTestApp(
     observer,
   });
   metrics.watch({ db: t.db, queue });
-  const webhooks: WebhookOptions = { renderEvent: eventToWire, allowPrivateAddresses: true, dispatchIntervalMs: 200, ...options.webhooks };
+  const webhooks: WebhookOptions = {
+    renderEvent: eventToWire,
+    allowPrivateAddresses: true,
+    dispatchIntervalMs: 200,
+    ...options.webhooks,
+  };
   if (options.workers !== false) await startWorkers(queue, { db: t.db, ...directory, webhooks });
   const logger = createLogger("debug", (line) => logs.push(line));
-  const deps = { db: t.db, upstream, directory, queue, appUrl: baseUrl, observer, allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses };
+  const deps = {
+    db: t.db,
+    upstream,
+    directory,
+    queue,
+    appUrl: baseUrl,
+    observer,
+    allowPrivateWebhookAddresses: webhooks.allowPrivateAddresses,
+  };
   let draining = false;
   const isDraining = () => draining;
   const ops = { metrics, tracing: options.tracing, readiness: createReadiness({ db: t.db, queue, isDraining }) };
@@ -191,7 +234,11 @@ export async function startTestApp(
 }
 
 /** Asserts the spec's error envelope and returns its code. */
-export function expectEnvelope(response: { status: number; headers: Headers; body: UntypedJson }, status: number, code: string) {
+export function expectEnvelope(
+  response: { status: number; headers: Headers; body: UntypedJson },
+  status: number,
+  code: string,
+) {
   if (response.status !== status || response.body?.error?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${response.status} ${JSON.stringify(response.body)}`);
   }

@@ -1,7 +1,8 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { startTestApp, type TestApp, UPSTREAM_TOKEN, UPSTREAM_URL } from "./test-app";
+
+import { startTestApp, UPSTREAM_TOKEN, UPSTREAM_URL, type TestApp } from "./test-app";
 import type { UntypedJson } from "./untyped-json";
 
 /** The upstream chat service, mocked with msw at UPSTREAM_URL (docs/upstream-protocol.md). */
@@ -23,7 +24,8 @@ export function upstreamAnswers(steps: Step[] | ((call: ReceivedUpstreamCall) =>
     http.post(`${UPSTREAM_URL}/v1/chat/stream`, async ({ request }) => {
       const call = { body: await request.json(), headers: request.headers, signal: request.signal };
       received.push(call);
-      if (request.headers.get("authorization") !== `Bearer ${UPSTREAM_TOKEN}`) return new HttpResponse("no", { status: 401 });
+      if (request.headers.get("authorization") !== `Bearer ${UPSTREAM_TOKEN}`)
+        return new HttpResponse("no", { status: 401 });
       const list = typeof steps === "function" ? steps(call) : steps;
       const encoder = new TextEncoder();
       const stream = new ReadableStream<Uint8Array>({
@@ -36,7 +38,8 @@ export function upstreamAnswers(steps: Step[] | ((call: ReceivedUpstreamCall) =>
             else if ("fail" in step) {
               controller.error(new Error("upstream connection reset"));
               return;
-            } else controller.enqueue(encoder.encode("raw" in step ? step.raw : `data: ${JSON.stringify(step.event)}\n\n`));
+            } else
+              controller.enqueue(encoder.encode("raw" in step ? step.raw : `data: ${JSON.stringify(step.event)}\n\n`));
           }
           if (!request.signal.aborted) controller.close();
         },
@@ -51,7 +54,10 @@ export function upstreamStatus(status: number) {
 }
 
 /** A well-formed answer: two fragments, the post-processed text with citations and sources, completion. */
-export function answer(text = "FHA requires 3.5 percent down. [1]", extra: { citations?: unknown[]; sources?: unknown[]; complete?: object } = {}): Step[] {
+export function answer(
+  text = "FHA requires 3.5 percent down. [1]",
+  extra: { citations?: unknown[]; sources?: unknown[]; complete?: object } = {},
+): Step[] {
   const half = Math.ceil(text.length / 2);
   return [
     { event: { type: "content", content: text.slice(0, half) } },
@@ -60,7 +66,15 @@ export function answer(text = "FHA requires 3.5 percent down. [1]", extra: { cit
       event: {
         type: "content_postprocessed",
         content: text,
-        citations: extra.citations ?? [{ id: "fha-1", title: "FHA down payment", source_type: "fha", excerpt: "3.5 percent", url: "https://example.test/fha" }],
+        citations: extra.citations ?? [
+          {
+            id: "fha-1",
+            title: "FHA down payment",
+            source_type: "fha",
+            excerpt: "3.5 percent",
+            url: "https://example.test/fha",
+          },
+        ],
         sources: extra.sources ?? [{ source_type: "fha", label: "FHA" }],
       },
     },

@@ -25,7 +25,12 @@ export async function startReceiver(options: { replies?: Reply[]; otherwise?: Re
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const entry: ReceivedWebhook = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), answered: null, at: Date.now() };
+      const entry: ReceivedWebhook = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        answered: null,
+        at: Date.now(),
+      };
       received.push(entry);
       const reply = replies.shift() ?? state.otherwise;
       if (reply === "hang") {

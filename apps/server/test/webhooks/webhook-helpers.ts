@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { createWebhookEndpoint, type EventType } from "@mga/core/webhooks";
 import { Webhook } from "standardwebhooks";
+
+import { createWebhookEndpoint, type EventType } from "@mga/core/webhooks";
+
 import type { TestApp } from "../support/test-app";
 
 /**
@@ -11,7 +13,9 @@ import type { TestApp } from "../support/test-app";
  */
 export function signedPerSpecification(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const expected = createHmac("sha256", key).update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`).digest("base64");
+  const expected = createHmac("sha256", key)
+    .update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`)
+    .digest("base64");
   return String(headers["webhook-signature"]).split(" ").includes(`v1,${expected}`);
 }
 
@@ -20,8 +24,26 @@ export function verifiedByLibrary(secret: string, headers: IncomingHttpHeaders, 
   return new Webhook(secret).verify(body, headers as Record<string, string>);
 }
 
-export async function endpointFor(app: TestApp, organizationId: string, url: string, eventTypes: EventType[], integration?: string) {
-  return createWebhookEndpoint(app.t.db, { organizationId, url, eventTypes, integration: integration ?? null, allowPrivateAddresses: true });
+export async function endpointFor(
+  app: TestApp,
+  organizationId: string,
+  url: string,
+  eventTypes: EventType[],
+  integration?: string,
+) {
+  return createWebhookEndpoint(app.t.db, {
+    organizationId,
+    url,
+    eventTypes,
+    integration: integration ?? null,
+    allowPrivateAddresses: true,
+  });
 }
 
-export const USER_EVENTS: EventType[] = ["user.disabled", "user.reactivated", "user.deleted", "user.provisioning_failed", "user.launch_eligibility_changed"];
+export const USER_EVENTS: EventType[] = [
+  "user.disabled",
+  "user.reactivated",
+  "user.deleted",
+  "user.provisioning_failed",
+  "user.launch_eligibility_changed",
+];

@@ -1,6 +1,8 @@
-import { AppError, describeIssues, type ErrorCode } from "@mga/core/errors";
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+
+import { AppError, describeIssues, type ErrorCode } from "@mga/core/errors";
+
 import { databaseConflict } from "./database-conflict";
 import { HTTP_STATUS_OF } from "./http-status";
 
@@ -25,7 +27,13 @@ export function toApiError(error: unknown): ApiErrorResponse {
   if (isOutputValidationFailure(error)) return internalError();
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof AppError) {
-    return { status: cause.status ?? HTTP_STATUS_OF[cause.code], code: cause.code, message: cause.message, headers: cause.headers, field: cause.field };
+    return {
+      status: cause.status ?? HTTP_STATUS_OF[cause.code],
+      code: cause.code,
+      message: cause.message,
+      headers: cause.headers,
+      field: cause.field,
+    };
   }
   if (cause instanceof ZodError) {
     return { status: 400, code: "invalid_request", message: describeIssues(cause.issues), headers: {} };
@@ -39,7 +47,12 @@ export function toApiError(error: unknown): ApiErrorResponse {
       case "METHOD_NOT_SUPPORTED":
         return { status: 405, code: "invalid_request", message: "method not allowed on this route", headers: {} };
       case "UNSUPPORTED_MEDIA_TYPE":
-        return { status: 415, code: "invalid_request", message: "request bodies must be sent as Content-Type: application/json", headers: {} };
+        return {
+          status: 415,
+          code: "invalid_request",
+          message: "request bodies must be sent as Content-Type: application/json",
+          headers: {},
+        };
       case "PAYLOAD_TOO_LARGE":
         return { status: 413, code: "invalid_request", message: "request body too large", headers: {} };
       case "PARSE_ERROR":
@@ -59,5 +72,10 @@ function internalError(): ApiErrorResponse {
 
 /** tRPC reports a failed `.output()` check as this error, with the ZodError as its cause. */
 function isOutputValidationFailure(error: unknown): boolean {
-  return error instanceof TRPCError && error.code === "INTERNAL_SERVER_ERROR" && error.message === "Output validation failed" && error.cause instanceof ZodError;
+  return (
+    error instanceof TRPCError &&
+    error.code === "INTERNAL_SERVER_ERROR" &&
+    error.message === "Output validation failed" &&
+    error.cause instanceof ZodError
+  );
 }

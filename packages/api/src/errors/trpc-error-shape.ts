@@ -1,4 +1,5 @@
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+
 import { toApiError } from "./to-api-error";
 import { trpcCodeOf } from "./trpc-code";
 
@@ -14,7 +15,12 @@ export function trpcErrorShape(error: unknown, context: { requestId: string; pat
   return {
     code: TRPC_ERROR_CODES_BY_KEY[code],
     message: mapped.message,
-    data: { code, httpStatus: mapped.status, ...(context.path ? { path: context.path } : {}), ...(mapped.field ? { field: mapped.field } : {}) },
+    data: {
+      code,
+      httpStatus: mapped.status,
+      ...(context.path ? { path: context.path } : {}),
+      ...(mapped.field ? { field: mapped.field } : {}),
+    },
     envelope: { error: { code: mapped.code, message: mapped.message, request_id: context.requestId } },
   };
 }

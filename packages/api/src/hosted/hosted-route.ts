@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
-import { AppError, parseOrThrow } from "@mga/core/errors";
 import type { z } from "zod";
+
+import { AppError, parseOrThrow } from "@mga/core/errors";
+
 import type { ApiRequest } from "../context";
 
 /**
@@ -52,7 +54,10 @@ export function jsonRoute<A, I extends z.ZodType, O extends z.ZodType>(spec: {
       const result = await spec.run({ auth, input, requestId: req.requestId ?? "" });
       const checked = spec.output.safeParse(result.body);
       // A body that does not match its schema is our bug: a 500 (logged by the host), never sent.
-      if (!checked.success) throw new Error(`${spec.method} ${String(spec.path)} answered outside its output schema: ${checked.error.message}`);
+      if (!checked.success)
+        throw new Error(
+          `${spec.method} ${String(spec.path)} answered outside its output schema: ${checked.error.message}`,
+        );
       writeHostedJson(res, result.status ?? 200, checked.data);
     },
   };

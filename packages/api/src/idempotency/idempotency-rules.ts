@@ -14,11 +14,17 @@ export function refuseIdempotencyKeyWithStream(idempotencyKey: string | undefine
 }
 
 /** The key a JSON request runs under, or undefined without one (after its body was validated). */
-export function idempotencyKeyOf(header: string | undefined, route: { stream?: boolean | undefined; required?: boolean | undefined }): string | undefined {
+export function idempotencyKeyOf(
+  header: string | undefined,
+  route: { stream?: boolean | undefined; required?: boolean | undefined },
+): string | undefined {
   const idempotencyKey = parseIdempotencyKey(header);
   if (route.stream) refuseIdempotencyKeyWithStream(idempotencyKey);
   if (idempotencyKey === undefined && route.required) {
-    throw new AppError("invalid_request", "Idempotency-Key: this operation requires the header (a UUID or an operation-and-record key, generated and stored before sending)");
+    throw new AppError(
+      "invalid_request",
+      "Idempotency-Key: this operation requires the header (a UUID or an operation-and-record key, generated and stored before sending)",
+    );
   }
   return idempotencyKey;
 }

@@ -1,5 +1,11 @@
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestFingerprint } from "@mga/core/idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from "@mga/core/idempotency";
 import { type AuthenticatedKey } from "@mga/core/keys";
+
 import type { ApiContext } from "../context";
 import { idempotencyKeyOf } from "./idempotency-rules";
 
@@ -21,7 +27,10 @@ export async function withIdempotency<T>(
     return run();
   }
   const identity = { apiKeyId: ctx.key.id, key: idempotencyKey };
-  const claim = await claimIdempotencyKey(ctx.db, { ...identity, fingerprint: requestFingerprint(options.route, options.input) });
+  const claim = await claimIdempotencyKey(ctx.db, {
+    ...identity,
+    fingerprint: requestFingerprint(options.route, options.input),
+  });
   if (claim.kind === "replay") {
     ctx.response.status = claim.status;
     ctx.response.headers[REPLAY_HEADER] = "true";

@@ -1,16 +1,24 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { z } from "zod";
-import { errorEnvelopeSchema } from "../schemas/common";
-import { REQUEST_TEXT_PATTERN } from "../schemas/request-text";
+
 import { appRouter } from "../routers/app.router";
 import { streamEventSchema } from "../routers/conversations/conversations.types";
-import { webhookPayloadSchema } from "../routers/events/events.types";
 import { MESSAGE_ROUTES } from "../routers/conversations/message-routes";
+import { webhookPayloadSchema } from "../routers/events/events.types";
+import { errorEnvelopeSchema } from "../schemas/common";
+import { REQUEST_TEXT_PATTERN } from "../schemas/request-text";
 import { RESUME_PATH } from "../streams/resume-stream";
 import type { ApiMeta } from "../trpc";
 import { API_VERSION } from "./api-version";
 import { LICENSE_NAME, LICENSE_PATH } from "./license";
-import { ERROR_EXAMPLES, EXAMPLE_REQUEST_ID, OPERATION_EXAMPLES, type OperationExample, RESUMED_FRAMES, RESUMED_FRAMES_EXAMPLE } from "./operation-examples";
+import {
+  ERROR_EXAMPLES,
+  EXAMPLE_REQUEST_ID,
+  OPERATION_EXAMPLES,
+  RESUMED_FRAMES,
+  RESUMED_FRAMES_EXAMPLE,
+  type OperationExample,
+} from "./operation-examples";
 import { OPERATION_LINKS } from "./operation-links";
 import { ERROR_STATUSES, errorStatusesOf, type ErrorStatus } from "./response-statuses";
 import { addWebhooks, WEBHOOK_SIGNATURE_SCHEME, WEBHOOK_SIGNATURE_SECURITY } from "./webhooks-section";
@@ -92,7 +100,16 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       addBodyRules(operation, procedure?.inputs ?? []);
       addRequestExamples(operation, example);
       const links = linksOf(key, operationIds);
-      operation.responses = { ...successResponses(operation.responses["200"] as ResponseLike, meta, example, STREAMING_ROUTES.has(key), links), ...errorReferences(meta, operation, method) };
+      operation.responses = {
+        ...successResponses(
+          operation.responses["200"] as ResponseLike,
+          meta,
+          example,
+          STREAMING_ROUTES.has(key),
+          links,
+        ),
+        ...errorReferences(meta, operation, method),
+      };
       if (key === `GET ${RESUME_PATH}`) operation.responses["200"] = EVENT_STREAM_ONLY;
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (meta.scope) {
@@ -107,12 +124,26 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
 }
 
 /** Each success status of the procedure, with its own description, the one response schema and the links. */
-function successResponses(generated: ResponseLike, meta: ApiMeta, example: OperationExample, streams: boolean, links: Record<string, unknown> | undefined): Record<string, unknown> {
+function successResponses(
+  generated: ResponseLike,
+  meta: ApiMeta,
+  example: OperationExample,
+  streams: boolean,
+  links: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const statuses = Object.entries(meta.successStatuses ?? { 200: generated.description });
   return Object.fromEntries(
     statuses.map(([status, description]) => {
-      const json = { ...generated.content?.["application/json"], example: example.responses[Number(status) as keyof OperationExample["responses"]] };
-      const response = { ...generated, description, content: { ...generated.content, "application/json": json }, ...(links ? { links } : {}) };
+      const json = {
+        ...generated.content?.["application/json"],
+        example: example.responses[Number(status) as keyof OperationExample["responses"]],
+      };
+      const response = {
+        ...generated,
+        description,
+        content: { ...generated.content, "application/json": json },
+        ...(links ? { links } : {}),
+      };
       return [status, streams && status === "200" ? withEventStream(response) : response];
     }),
   );
@@ -121,14 +152,28 @@ function successResponses(generated: ResponseLike, meta: ApiMeta, example: Opera
 function errorReferences(meta: ApiMeta, operation: OperationLike, method: string): Record<string, unknown> {
   // The host reads the body of any POST, PUT or PATCH (even one whose route takes none) before the route: 413 and 415 apply to all.
   const readsBody = operation.requestBody !== undefined || ["post", "put", "patch"].includes(method);
-  return Object.fromEntries(errorStatusesOf(meta, readsBody).map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+  return Object.fromEntries(
+    errorStatusesOf(meta, readsBody).map((status) => [
+      String(status),
+      { $ref: `#/components/responses/Error${status}` },
+    ]),
+  );
 }
 
 function errorResponse(status: ErrorStatus): ComponentResponse {
   const example = { error: { ...ERROR_EXAMPLES[status], request_id: EXAMPLE_REQUEST_ID } };
   return {
     description: ERROR_DESCRIPTIONS[status],
-    ...(status === 429 ? { headers: { "Retry-After": { description: "Seconds until the key's rate-limit window ends", schema: { type: "integer", minimum: 0 } } } } : {}),
+    ...(status === 429
+      ? {
+          headers: {
+            "Retry-After": {
+              description: "Seconds until the key's rate-limit window ends",
+              schema: { type: "integer", minimum: 0 },
+            },
+          },
+        }
+      : {}),
     content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" }, example } },
   };
 }
@@ -159,7 +204,9 @@ const FRAMES_IN_STREAM =
  */
 const EVENT_STREAM_ONLY = {
   description: `The answer's frames after the id, as a server-sent event stream, ending with its one terminal frame (public_api_complete, or error). ${FRAMES_IN_STREAM} Resumed after \`ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12\`, for example:\n\n\`\`\`\n${RESUMED_FRAMES_EXAMPLE}\`\`\``,
-  content: { "text/event-stream": { schema: { $ref: "#/components/schemas/StreamEvent" }, example: RESUMED_FRAMES[0] } },
+  content: {
+    "text/event-stream": { schema: { $ref: "#/components/schemas/StreamEvent" }, example: RESUMED_FRAMES[0] },
+  },
 };
 
 function withEventStream(success: unknown): unknown {
@@ -201,7 +248,9 @@ interface ProcedureFacts {
 
 function collectProcedures(): Map<string, ProcedureFacts> {
   const out = new Map<string, ProcedureFacts>();
-  for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: ApiMeta; inputs: z.ZodType[] } }>) {
+  for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{
+    _def: { meta?: ApiMeta; inputs: z.ZodType[] };
+  }>) {
     const meta = procedure._def.meta;
     if (meta?.openapi) out.set(`${meta.openapi.method} ${meta.openapi.path}`, { meta, inputs: procedure._def.inputs });
   }
@@ -217,12 +266,14 @@ function collectProcedures(): Map<string, ProcedureFacts> {
 function addBodyRules(operation: OperationLike, inputs: z.ZodType[]): void {
   const body = operation.requestBody?.content?.["application/json"]?.schema as JsonSchema | undefined;
   if (!body) return;
-  if (inputs.some((input) => input instanceof z.ZodObject && input._zod.def.catchall instanceof z.ZodNever)) body.additionalProperties = false;
+  if (inputs.some((input) => input instanceof z.ZodObject && input._zod.def.catchall instanceof z.ZodNever))
+    body.additionalProperties = false;
   for (const input of inputs) {
     const minProperties = input.meta()?.minProperties;
     if (typeof minProperties !== "number") continue;
     // minProperties counts any property: it says "one of these" only when none is required.
-    if (body.required?.length) throw new Error(`a body with required properties (${body.required.join(", ")}) cannot state minProperties`);
+    if (body.required?.length)
+      throw new Error(`a body with required properties (${body.required.join(", ")}) cannot state minProperties`);
     body.minProperties = minProperties;
   }
 }
@@ -285,14 +336,21 @@ function stateRequestText(document: OpenAPIObject): void {
       for (const response of Object.values(operation.responses)) reach(response, responseComponents);
     }
   }
-  const shared = [...requestComponents].filter((name) => responseComponents.has(name) && hasOpenString(components[name]));
-  if (shared.length) throw new Error(`components ${shared.join(", ")} describe requests and responses: give the request side its own schema`);
+  const shared = [...requestComponents].filter(
+    (name) => responseComponents.has(name) && hasOpenString(components[name]),
+  );
+  if (shared.length)
+    throw new Error(
+      `components ${shared.join(", ")} describe requests and responses: give the request side its own schema`,
+    );
 }
 
 /** A string schema that admits any text: no pattern, no enum, no const. */
 function isOpenString(schema: JsonSchema): boolean {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return types.includes("string") && schema.pattern === undefined && schema.enum === undefined && schema.const === undefined;
+  return (
+    types.includes("string") && schema.pattern === undefined && schema.enum === undefined && schema.const === undefined
+  );
 }
 
 function hasOpenString(schema: unknown): boolean {
@@ -308,8 +366,10 @@ function walkSchema(schema: unknown, visit: (schema: JsonSchema) => void): void 
   if (!schema || typeof schema !== "object") return;
   const node = schema as JsonSchema;
   visit(node);
-  for (const keyword of ["items", "additionalProperties", "propertyNames", "not", "contains"] as const) walkSchema(node[keyword], visit);
-  for (const keyword of ["anyOf", "oneOf", "allOf", "prefixItems"] as const) for (const sub of node[keyword] ?? []) walkSchema(sub, visit);
+  for (const keyword of ["items", "additionalProperties", "propertyNames", "not", "contains"] as const)
+    walkSchema(node[keyword], visit);
+  for (const keyword of ["anyOf", "oneOf", "allOf", "prefixItems"] as const)
+    for (const sub of node[keyword] ?? []) walkSchema(sub, visit);
   for (const sub of Object.values(node.properties ?? {})) walkSchema(sub, visit);
   // A response object: its media types' schemas.
   for (const media of Object.values(node.content ?? {})) walkSchema(media.schema, visit);

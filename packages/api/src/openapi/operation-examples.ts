@@ -51,8 +51,18 @@ const tenant = {
   defaultSharedSourceTypes: ["state_regulations"],
 };
 
-const citation = { id: "fnma-b3-4.1-01", title: "Selling Guide B3-4.1-01: Minimum Reserve Requirements", source_type: "fannie_mae", url: "https://selling-guide.fanniemae.com/" };
-const answerSource = { source_type: "fannie_mae", label: "Fannie Mae Selling Guide", title: "B3-4.1-01", url: "https://selling-guide.fanniemae.com/" };
+const citation = {
+  id: "fnma-b3-4.1-01",
+  title: "Selling Guide B3-4.1-01: Minimum Reserve Requirements",
+  source_type: "fannie_mae",
+  url: "https://selling-guide.fanniemae.com/",
+};
+const answerSource = {
+  source_type: "fannie_mae",
+  label: "Fannie Mae Selling Guide",
+  title: "B3-4.1-01",
+  url: "https://selling-guide.fanniemae.com/",
+};
 const answer = {
   message_id: MESSAGE_ID,
   response: "For a one-unit primary residence, Fannie Mae requires no minimum reserves unless DU asks for them.",
@@ -72,7 +82,13 @@ const team = {
   updated_at: UPDATED,
 };
 
-const operationSummary = { operation_id: OPERATION_ID, type: "deletion", status: "queued", error_code: null, updated_at: UPDATED };
+const operationSummary = {
+  operation_id: OPERATION_ID,
+  type: "deletion",
+  status: "queued",
+  error_code: null,
+  updated_at: UPDATED,
+};
 
 const partnerUser = {
   integration: INTEGRATION,
@@ -122,11 +138,21 @@ export const EXAMPLE_EVENT = {
   type: "user.disabled",
   created_at: UPDATED,
   integration: INTEGRATION,
-  data: { user: { ...partnerUser, status: "disabled", launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] } } },
+  data: {
+    user: {
+      ...partnerUser,
+      status: "disabled",
+      launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] },
+    },
+  },
 };
 
 const userPath = { integration: INTEGRATION, external_user_id: USER_ID };
-const accepted = (type: string) => ({ request_id: REQUEST_ID, operation: { ...operationSummary, type }, user: { ...partnerUser, lifecycle_operation: { ...operationSummary, type } } });
+const accepted = (type: string) => ({
+  request_id: REQUEST_ID,
+  operation: { ...operationSummary, type },
+  user: { ...partnerUser, lifecycle_operation: { ...operationSummary, type } },
+});
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "GET /v1/me": {
@@ -157,7 +183,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
           { date: "2026-11-25", ...usageCounts(12, 3, 2, 1236) },
         ],
         totals: usageCounts(12, 3, 2, 1236),
-        integrations: [{ integration: INTEGRATION, launches: 4, active_users: 2, days: [{ date: "2026-11-25", launches: 4, active_users: 2 }] }],
+        integrations: [
+          {
+            integration: INTEGRATION,
+            launches: 4,
+            active_users: 2,
+            days: [{ date: "2026-11-25", launches: 4, active_users: 2 }],
+          },
+        ],
       },
     },
   },
@@ -185,8 +218,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     responses: { 201: { request_id: REQUEST_ID, conversation_id: CONVERSATION_ID } },
   },
   "POST /v1/messages": {
-    body: { message: "What reserves does Fannie Mae require for a one-unit primary residence?", user: endUser, search_options: { agency_source_types: ["fannie_mae"] } },
-    responses: { 200: { request_id: REQUEST_ID, conversation_id: CONVERSATION_ID, conversation_created: true, ...answer } },
+    body: {
+      message: "What reserves does Fannie Mae require for a one-unit primary residence?",
+      user: endUser,
+      search_options: { agency_source_types: ["fannie_mae"] },
+    },
+    responses: {
+      200: { request_id: REQUEST_ID, conversation_id: CONVERSATION_ID, conversation_created: true, ...answer },
+    },
   },
   "POST /v1/conversations/{conversationId}/messages": {
     parameters: { conversationId: CONVERSATION_ID },
@@ -235,8 +274,24 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
             },
             created_at: UPDATED,
           },
-          { message_id: "msg_1Aa2Bb3Cc4Dd5Ee6Ff7Gg8", role: "user", content: "And for a second home?", citations: [], sources: [], metadata: { external_user_id: USER_ID }, created_at: UPDATED },
-          { message_id: MESSAGE_ID, role: "assistant", content: answer.response, citations: [citation], sources: [answerSource], metadata: { tokens_used: 412 }, created_at: CREATED },
+          {
+            message_id: "msg_1Aa2Bb3Cc4Dd5Ee6Ff7Gg8",
+            role: "user",
+            content: "And for a second home?",
+            citations: [],
+            sources: [],
+            metadata: { external_user_id: USER_ID },
+            created_at: UPDATED,
+          },
+          {
+            message_id: MESSAGE_ID,
+            role: "assistant",
+            content: answer.response,
+            citations: [citation],
+            sources: [answerSource],
+            metadata: { tokens_used: 412 },
+            created_at: CREATED,
+          },
         ],
         next_cursor: "eyJwIjoyLCJmIjoiUjdrMnhUOXBMcVc0bVp2OCJ9.Qm3tV8xKp2LwR9sYb6NcF1hJd4GzA7uE5oTiWq0XyPk",
       },
@@ -246,7 +301,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     body: {
       integration: INTEGRATION,
       user: { external_user_id: USER_ID },
-      loan_context: { external_loan_id: "LN-20931", program: "conventional", purpose: "purchase", units: 1, property_state: "TX" },
+      loan_context: {
+        external_loan_id: "LN-20931",
+        program: "conventional",
+        purpose: "purchase",
+        units: 1,
+        property_state: "TX",
+      },
     },
     responses: {
       201: {
@@ -264,7 +325,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   "PUT /v1/integrations/{integration}/teams/{external_team_id}": {
     parameters: { integration: INTEGRATION, external_team_id: TEAM_ID },
     body: { name: "Loan officers" },
-    responses: { 200: { request_id: REQUEST_ID, team }, 201: { request_id: REQUEST_ID, team: { ...team, user_count: 0, updated_at: CREATED } } },
+    responses: {
+      200: { request_id: REQUEST_ID, team },
+      201: { request_id: REQUEST_ID, team: { ...team, user_count: 0, updated_at: CREATED } },
+    },
   },
   "GET /v1/integrations/{integration}/teams/{external_team_id}": {
     parameters: { integration: INTEGRATION, external_team_id: TEAM_ID },
@@ -281,12 +345,23 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   },
   "GET /v1/integrations/{integration}/users": {
     parameters: { integration: INTEGRATION, team_external_id: TEAM_ID, limit: 25 },
-    responses: { 200: { request_id: REQUEST_ID, users: [partnerUser], counts: { total: 12, active: 11, disabled: 1, deleted: 0, pending: 0, failed: 0 }, next_cursor: null } },
+    responses: {
+      200: {
+        request_id: REQUEST_ID,
+        users: [partnerUser],
+        counts: { total: 12, active: 11, disabled: 1, deleted: 0, pending: 0, failed: 0 },
+        next_cursor: null,
+      },
+    },
   },
   "PUT /v1/integrations/{integration}/users/{external_user_id}": {
     parameters: userPath,
     body: { email: "jordan.lee@acme-lending.example", name: "Jordan Lee", team_external_id: TEAM_ID },
-    responses: { 200: { request_id: REQUEST_ID, user: partnerUser }, 201: { request_id: REQUEST_ID, user: partnerUser }, 202: { request_id: REQUEST_ID, user: pendingUser } },
+    responses: {
+      200: { request_id: REQUEST_ID, user: partnerUser },
+      201: { request_id: REQUEST_ID, user: partnerUser },
+      202: { request_id: REQUEST_ID, user: pendingUser },
+    },
   },
   "GET /v1/integrations/{integration}/users/{external_user_id}": {
     parameters: userPath,
@@ -296,7 +371,15 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     parameters: userPath,
     body: { status: "disabled" },
     responses: {
-      200: { request_id: REQUEST_ID, user: { ...partnerUser, status: "disabled", access_version: 2, launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] } } },
+      200: {
+        request_id: REQUEST_ID,
+        user: {
+          ...partnerUser,
+          status: "disabled",
+          access_version: 2,
+          launch_eligibility: { can_launch: false, blocking_reasons: ["disabled"] },
+        },
+      },
     },
   },
   "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes": {
@@ -336,7 +419,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     parameters: { integration: INTEGRATION },
     body: {
       users: [
-        { external_user_id: "lo-2001", email: "sam.rivera@acme-lending.example", name: "Sam Rivera", team_external_id: TEAM_ID },
+        {
+          external_user_id: "lo-2001",
+          email: "sam.rivera@acme-lending.example",
+          name: "Sam Rivera",
+          team_external_id: TEAM_ID,
+        },
         { external_user_id: "lo-2002", email: "alex.chen@acme-lending.example" },
       ],
     },
@@ -353,7 +441,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
           summary: { processed: 2, created: 1, existing: 0, pending: 0, failed: 1 },
           results: [
             { external_user_id: "lo-2001", outcome: "created", error: null },
-            { external_user_id: "lo-2002", outcome: "failed", error: { code: "identity_conflict", message: "user lo-2002 exists with a different email; change it with POST …/profile-changes" } },
+            {
+              external_user_id: "lo-2002",
+              outcome: "failed",
+              error: {
+                code: "identity_conflict",
+                message: "user lo-2002 exists with a different email; change it with POST …/profile-changes",
+              },
+            },
           ],
           completed_at: UPDATED,
         },
@@ -368,7 +463,10 @@ export const ERROR_EXAMPLES: Record<number, { code: string; message: string }> =
   401: { code: "unauthorized", message: "missing API key: send Authorization: Bearer <key> or X-API-Key: <key>" },
   403: { code: "forbidden", message: "this API key lacks the chat:write scope" },
   404: { code: "not_found", message: "conversation conv_8Jd2Kq9LmR4sT6vW1xY3zA not found" },
-  409: { code: "idempotency_conflict", message: "this Idempotency-Key was already used with a different request (route, target or body)" },
+  409: {
+    code: "idempotency_conflict",
+    message: "this Idempotency-Key was already used with a different request (route, target or body)",
+  },
   413: { code: "invalid_request", message: "request body exceeds 1048576 bytes" },
   415: { code: "invalid_request", message: "request bodies must be sent as Content-Type: application/json" },
   429: { code: "rate_limited", message: "rate limit of 60 requests per minute exceeded; retry in 12s" },
@@ -387,7 +485,9 @@ export const RESUMED_FRAMES = [
 ];
 
 /** The same as the event stream carries them, each frame with its id. */
-export const RESUMED_FRAMES_EXAMPLE = RESUMED_FRAMES.map((frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`).join("");
+export const RESUMED_FRAMES_EXAMPLE = RESUMED_FRAMES.map(
+  (frame, index) => `id: ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.${13 + index}\ndata: ${JSON.stringify(frame)}\n\n`,
+).join("");
 
 /** One day's (or the range's) usage counts for the example: requests split as a partner's day might be. */
 function usageCounts(requests: number, streamed: number, json: number, tokens: number) {

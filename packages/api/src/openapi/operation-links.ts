@@ -28,8 +28,16 @@ function conversationLinks(what: "created" | "answered"): Record<string, Operati
       description: what === "created" ? "The conversation just created." : "The conversation this answer belongs to.",
       parameters,
     },
-    ListMessages: { to: "GET /v1/conversations/{conversationId}/messages", description: "Its stored messages, oldest first.", parameters },
-    SendMessage: { to: "POST /v1/conversations/{conversationId}/messages", description: "The next message of the conversation.", parameters },
+    ListMessages: {
+      to: "GET /v1/conversations/{conversationId}/messages",
+      description: "Its stored messages, oldest first.",
+      parameters,
+    },
+    SendMessage: {
+      to: "POST /v1/conversations/{conversationId}/messages",
+      description: "The next message of the conversation.",
+      parameters,
+    },
   };
 }
 
@@ -58,8 +66,16 @@ const acceptedOperationLinks: Record<string, OperationLink> = {
 /** A list's first conversation (the most recently active): what a "recent chats" view opens. */
 const firstConversation = { conversationId: fromBody("/conversations/0/conversation_id") };
 const conversationListLinks: Record<string, OperationLink> = {
-  GetConversation: { to: "GET /v1/conversations/{conversationId}", description: "The page's first conversation, the most recently active (when the page has one).", parameters: firstConversation },
-  ListMessages: { to: "GET /v1/conversations/{conversationId}/messages", description: "The messages of the page's first conversation.", parameters: firstConversation },
+  GetConversation: {
+    to: "GET /v1/conversations/{conversationId}",
+    description: "The page's first conversation, the most recently active (when the page has one).",
+    parameters: firstConversation,
+  },
+  ListMessages: {
+    to: "GET /v1/conversations/{conversationId}/messages",
+    description: "The messages of the page's first conversation.",
+    parameters: firstConversation,
+  },
 };
 
 export const OPERATION_LINKS: Record<string, Record<string, OperationLink>> = {
@@ -70,13 +86,24 @@ export const OPERATION_LINKS: Record<string, Record<string, OperationLink>> = {
   "PUT /v1/integrations/{integration}/teams/{external_team_id}": { GetTeam: teamLink },
   "PATCH /v1/integrations/{integration}/teams/{external_team_id}": { GetTeam: teamLink },
   "PUT /v1/integrations/{integration}/users/{external_user_id}": {
-    GetUser: { ...userLink(fromBody("/user/external_user_id")), description: "The user's current state; while provisioning_status is pending (202), poll it until it is active or failed." },
+    GetUser: {
+      ...userLink(fromBody("/user/external_user_id")),
+      description:
+        "The user's current state; while provisioning_status is pending (202), poll it until it is active or failed.",
+    },
   },
-  "PATCH /v1/integrations/{integration}/users/{external_user_id}": { GetUser: userLink(fromBody("/user/external_user_id")) },
+  "PATCH /v1/integrations/{integration}/users/{external_user_id}": {
+    GetUser: userLink(fromBody("/user/external_user_id")),
+  },
   "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes": acceptedOperationLinks,
   "POST /v1/integrations/{integration}/users/{external_user_id}/deletions": acceptedOperationLinks,
   "POST /v1/integrations/{integration}/users/{external_user_id}/reprovision": acceptedOperationLinks,
-  "GET /v1/integrations/{integration}/user-operations/{operation_id}": { GetUser: { ...userLink(fromBody("/operation/user/external_user_id")), description: "The user the operation changes." } },
+  "GET /v1/integrations/{integration}/user-operations/{operation_id}": {
+    GetUser: {
+      ...userLink(fromBody("/operation/user/external_user_id")),
+      description: "The user the operation changes.",
+    },
+  },
   "POST /v1/integrations/{integration}/user-imports": {
     GetImport: {
       to: "GET /v1/integrations/{integration}/user-imports/{job_id}",

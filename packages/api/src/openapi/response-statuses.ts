@@ -27,11 +27,19 @@ export const SCOPED_ROUTE_ERROR_STATUSES = [403] as const;
 /** Routes with a request body: too large (413) or not sent as JSON (415). */
 export const BODY_ROUTE_ERROR_STATUSES = [413, 415] as const;
 
-export const ERROR_STATUSES = [...KEY_ROUTE_ERROR_STATUSES, ...SCOPED_ROUTE_ERROR_STATUSES, ...PROCEDURE_ERROR_STATUSES, ...BODY_ROUTE_ERROR_STATUSES].sort((a, b) => a - b);
+export const ERROR_STATUSES = [
+  ...KEY_ROUTE_ERROR_STATUSES,
+  ...SCOPED_ROUTE_ERROR_STATUSES,
+  ...PROCEDURE_ERROR_STATUSES,
+  ...BODY_ROUTE_ERROR_STATUSES,
+].sort((a, b) => a - b);
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /** What the document lists for one operation, from its procedure's meta. */
-export function errorStatusesOf(meta: { scope?: string | undefined; errors?: readonly ProcedureErrorStatus[] | undefined }, hasBody: boolean): ErrorStatus[] {
+export function errorStatusesOf(
+  meta: { scope?: string | undefined; errors?: readonly ProcedureErrorStatus[] | undefined },
+  hasBody: boolean,
+): ErrorStatus[] {
   const statuses = new Set<ErrorStatus>([...KEY_ROUTE_ERROR_STATUSES, ...(meta.errors ?? [])]);
   if (meta.scope) for (const status of SCOPED_ROUTE_ERROR_STATUSES) statuses.add(status);
   if (hasBody) for (const status of BODY_ROUTE_ERROR_STATUSES) statuses.add(status);

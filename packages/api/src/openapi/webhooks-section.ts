@@ -1,11 +1,17 @@
 import type { OpenAPIObject } from "trpc-to-openapi";
+
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "@mga/core/webhooks";
+
 import { EVENT_SCHEMAS } from "../routers/events/events.types";
 import { EXAMPLE_EVENT } from "./operation-examples";
 
 const HEADERS = [
   { name: "webhook-id", description: "The event's id: the same on every retry and redelivery (deduplicate on it)." },
-  { name: "webhook-timestamp", description: "When this attempt was signed, in Unix seconds; reject a timestamp far from your clock (the libraries allow 5 minutes)." },
+  {
+    name: "webhook-timestamp",
+    description:
+      "When this attempt was signed, in Unix seconds; reject a timestamp far from your clock (the libraries allow 5 minutes).",
+  },
   {
     name: "webhook-signature",
     description:
@@ -19,7 +25,8 @@ export const WEBHOOK_SIGNATURE_SECURITY = {
   type: "apiKey",
   in: "header",
   name: "webhook-signature",
-  description: "Sent by this service on every webhook delivery (Standard Webhooks): verify it with the endpoint's signing secret, never an API key.",
+  description:
+    "Sent by this service on every webhook delivery (Standard Webhooks): verify it with the endpoint's signing secret, never an API key.",
 } as const;
 
 /**
@@ -28,9 +35,17 @@ export const WEBHOOK_SIGNATURE_SECURITY = {
  * Standard Webhooks headers (docs/decisions.md, "Events and webhooks").
  */
 export function addWebhooks(document: OpenAPIObject): void {
-  const ids = Object.fromEntries(Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [type, (schema.meta() as { id: string; description: string }) ?? { id: "", description: "" }]));
+  const ids = Object.fromEntries(
+    Object.entries(EVENT_SCHEMAS).map(([type, schema]) => [
+      type,
+      (schema.meta() as { id: string; description: string }) ?? { id: "", description: "" },
+    ]),
+  );
   const entries = [...EVENT_TYPES, TEST_EVENT_TYPE].map((type) => {
-    const meta = type === TEST_EVENT_TYPE ? { id: "EventWebhookTest", description: 'Sent by the console\'s "send test event".' } : ids[type];
+    const meta =
+      type === TEST_EVENT_TYPE
+        ? { id: "EventWebhookTest", description: 'Sent by the console\'s "send test event".' }
+        : ids[type];
     return [
       type,
       {
@@ -40,13 +55,21 @@ export function addWebhooks(document: OpenAPIObject): void {
           operationId: `webhook_${type.replace(/\W/g, "_")}`,
           // What the partner's endpoint checks: this service's signature with the endpoint's secret.
           security: [{ [WEBHOOK_SIGNATURE_SCHEME]: [] }],
-          parameters: HEADERS.map((header) => ({ name: header.name, in: "header", required: true, description: header.description, schema: { type: "string" } })),
+          parameters: HEADERS.map((header) => ({
+            name: header.name,
+            in: "header",
+            required: true,
+            description: header.description,
+            schema: { type: "string" },
+          })),
           requestBody: {
             required: true,
             content: {
               "application/json": {
                 // The test event's entry names the union every delivery belongs to (the SDK's WebhookEvent).
-                schema: { $ref: `#/components/schemas/${type === TEST_EVENT_TYPE ? "WebhookPayload" : (meta?.id ?? "")}` },
+                schema: {
+                  $ref: `#/components/schemas/${type === TEST_EVENT_TYPE ? "WebhookPayload" : (meta?.id ?? "")}`,
+                },
                 ...(type === EXAMPLE_EVENT.type ? { example: EXAMPLE_EVENT } : {}),
               },
             },

@@ -20,7 +20,9 @@ export function keyToOperatorView(key: ApiKeySummary, binding?: LaunchBindingRec
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
     expires_at: key.expiresAt?.toISOString() ?? null,
     rolled_from_key_id: key.rolledFromKeyId,
-    launch_binding: binding ? { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled } : null,
+    launch_binding: binding
+      ? { integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled }
+      : null,
   };
 }
 

@@ -1,5 +1,6 @@
-import { type AuthenticatedKey, authenticateApiKey, requireScope, type Scope } from "@mga/core/keys";
+import { authenticateApiKey, requireScope, type AuthenticatedKey, type Scope } from "@mga/core/keys";
 import { enforceRateLimit, takeRateLimitToken } from "@mga/core/rate-limits";
+
 import type { ApiContext, RequestRecord } from "../context";
 
 /**
@@ -9,7 +10,10 @@ import type { ApiContext, RequestRecord } from "../context";
  * recorded on `ctx.response` before the scope is checked: the request was counted either way,
  * and each transport decides which of its answers carry them.
  */
-export async function authorizeKeyRequest(ctx: Pick<ApiContext, "db" | "presentedKey" | "response" | "observer"> & { record?: RequestRecord }, scope: Scope | undefined): Promise<AuthenticatedKey> {
+export async function authorizeKeyRequest(
+  ctx: Pick<ApiContext, "db" | "presentedKey" | "response" | "observer"> & { record?: RequestRecord },
+  scope: Scope | undefined,
+): Promise<AuthenticatedKey> {
   const key = await authenticateApiKey(ctx.db, ctx.presentedKey);
   // Usage and the request log count the request against its key from here on (a 429 or 403 too).
   if (ctx.record) {

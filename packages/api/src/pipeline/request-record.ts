@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+
 import type { ApiRequest, RequestRecord } from "../context";
 
 /** Ids this service issues for what a request can touch: conversations, operations, imports, launches. */
@@ -7,7 +8,12 @@ const RESOURCE_ID = /^(conv|op|imp|lch)_[A-Za-z0-9]{22}$/;
 const RESOURCE_FIELDS = ["conversation_id", "conversationId", "operation_id", "job_id", "launch_id", "id"] as const;
 
 /** The matched route: its template and group, from the procedure's own metadata (never the raw path). */
-export function noteRoute(record: RequestRecord | undefined, method: string, path: string, group: string | undefined): void {
+export function noteRoute(
+  record: RequestRecord | undefined,
+  method: string,
+  path: string,
+  group: string | undefined,
+): void {
   if (!record) return;
   record.route = `${method} ${path}`;
   record.routeGroup = group ?? "other";

@@ -1,9 +1,10 @@
 import type { ServerResponse } from "node:http";
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
-import { type ApiContext, type ApiDeps, type ApiRequest, createContextFactory } from "../context";
-import { type ApiErrorResponse, toApiError } from "../errors/to-api-error";
-import { appRouter } from "../routers/app.router";
+
+import { createContextFactory, type ApiContext, type ApiDeps, type ApiRequest } from "../context";
+import { toApiError, type ApiErrorResponse } from "../errors/to-api-error";
 import { noteErrorCode } from "../pipeline/request-record";
+import { appRouter } from "../routers/app.router";
 import { errorBody } from "./write-error";
 
 /**
@@ -43,7 +44,11 @@ export function createRestHandler(options: ApiDeps & { onError?: (error: unknown
     sendEnvelopeOnError(req, res, failures);
     // No body at all is an empty object (a POST that takes none, like …/cancel, needs no
     // Content-Type; a route that needs fields says which are missing), not the adapter's 415.
-    if (req.body === undefined && (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") && req.headers["content-type"] === undefined) {
+    if (
+      req.body === undefined &&
+      (req.method === "POST" || req.method === "PUT" || req.method === "PATCH") &&
+      req.headers["content-type"] === undefined
+    ) {
       req.body = {};
       req.headers["content-type"] = "application/json";
     }

@@ -1,4 +1,5 @@
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
+
 import { appRouter } from "../routers/app.router";
 import { pathPattern } from "./path-pattern";
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import { type ApiErrorResponse, toApiError } from "../errors/to-api-error";
+
+import { toApiError, type ApiErrorResponse } from "../errors/to-api-error";
 import { noteErrorCode } from "../pipeline/request-record";
 
 /** Sends the error envelope for failures the host detects before a procedure runs. */

@@ -1,10 +1,15 @@
 import { z } from "zod";
+
 import { ERROR_CODES } from "@mga/core/errors";
 import { IDEMPOTENCY_KEY_PATTERN } from "@mga/core/idempotency";
+
 import { NAME_PATTERN } from "./request-text";
 
 /** `request_id` on every JSON response (spec section 1). */
-export const requestIdField = z.string().min(1).meta({ description: "Unique id of this request, also sent as X-Request-Id." });
+export const requestIdField = z
+  .string()
+  .min(1)
+  .meta({ description: "Unique id of this request, also sent as X-Request-Id." });
 
 /** The one error shape of the API (spec section 7). */
 export const errorEnvelopeSchema = z
@@ -35,7 +40,9 @@ export const nameSchema = z
   .meta({ description: "1-120 characters, not all whitespace; stored without surrounding whitespace." });
 
 /** The Idempotency-Key header (spec 8), as core's parser accepts it (the same pattern). */
-export const idempotencyKeySchema = z.string().regex(IDEMPOTENCY_KEY_PATTERN, "must be 1-255 printable ASCII characters without spaces");
+export const idempotencyKeySchema = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN, "must be 1-255 printable ASCII characters without spaces");
 
 /**
  * A route input whose optional fields may not all be left out (PATCH team, profile changes):
@@ -47,5 +54,7 @@ export function refuseEmptyBody<T extends z.ZodObject>(input: T, message: string
   const optional = Object.entries(input.shape)
     .filter(([, field]) => z.safeParse(field, undefined).success)
     .map(([key]) => key);
-  return input.refine((value) => optional.some((key) => (value as Record<string, unknown>)[key] !== undefined), message).meta({ minProperties: 1 });
+  return input
+    .refine((value) => optional.some((key) => (value as Record<string, unknown>)[key] !== undefined), message)
+    .meta({ minProperties: 1 });
 }

@@ -5,7 +5,9 @@
  * request-input.ts) refuses anything else with `textFault`'s reason before any schema runs;
  * the OpenAPI document states the same rule as REQUEST_TEXT_PATTERN on every request string.
  */
-export function textFault(text: string): "contains a NUL character" | "contains an unpaired UTF-16 surrogate" | undefined {
+export function textFault(
+  text: string,
+): "contains a NUL character" | "contains an unpaired UTF-16 surrogate" | undefined {
   if (text.includes("\u0000")) return "contains a NUL character";
   if (LONE_SURROGATE.test(text)) return "contains an unpaired UTF-16 surrogate";
   return undefined;

@@ -1,5 +1,12 @@
-import { ANSWER_CANCELLED, type ChatUpstream, type SendMessageEvent, type SendMessageInput, sendMessage } from "@mga/core/conversations";
+import {
+  ANSWER_CANCELLED,
+  sendMessage,
+  type ChatUpstream,
+  type SendMessageEvent,
+  type SendMessageInput,
+} from "@mga/core/conversations";
 import { type Database } from "@mga/core/db";
+
 import { toApiError } from "../errors/to-api-error";
 import type { StreamEvent } from "../routers/conversations/conversations.types";
 
@@ -33,7 +40,12 @@ export interface AnswerStreamOptions {
  *   {"type":"error","status":502,"error":{code,message,request_id}}.
  * Shared by the API's message routes and the hosted chat.
  */
-export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstream }, prepare: () => Promise<SendMessageInput>, sink: FrameSink, options: AnswerStreamOptions): Promise<void> {
+export async function answerAsFrames(
+  deps: { db: Database; upstream: ChatUpstream },
+  prepare: () => Promise<SendMessageInput>,
+  sink: FrameSink,
+  options: AnswerStreamOptions,
+): Promise<void> {
   const { requestId } = options;
   try {
     const input = await prepare();
@@ -42,7 +54,12 @@ export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstrea
         case "conversation":
           sink.identify?.({ conversationId: event.conversationId, messageId: event.messageId });
           if (options.announcesConversation) {
-            sink.send({ type: "public_api_conversation", request_id: requestId, conversation_id: event.conversationId, conversation_created: event.conversationCreated });
+            sink.send({
+              type: "public_api_conversation",
+              request_id: requestId,
+              conversation_id: event.conversationId,
+              conversation_created: event.conversationCreated,
+            });
           }
           return;
         case "content":
@@ -50,21 +67,48 @@ export async function answerAsFrames(deps: { db: Database; upstream: ChatUpstrea
           sink.send({ type: event.type, content: event.content });
           return;
         case "complete":
-          sink.send({ type: "complete", metadata: { tokens_used: event.tokensUsed }, citations: event.citations, sources: event.sources });
+          sink.send({
+            type: "complete",
+            metadata: { tokens_used: event.tokensUsed },
+            citations: event.citations,
+            sources: event.sources,
+          });
           return;
       }
     };
-    const result = await sendMessage(deps, input, { mode: "stream", signal: options.signal, onEvent, answerMetadata: options.answerMetadata });
-    sink.send({ type: "public_api_complete", request_id: requestId, conversation_id: result.conversationId, message_id: result.messageId });
+    const result = await sendMessage(deps, input, {
+      mode: "stream",
+      signal: options.signal,
+      onEvent,
+      answerMetadata: options.answerMetadata,
+    });
+    sink.send({
+      type: "public_api_complete",
+      request_id: requestId,
+      conversation_id: result.conversationId,
+      message_id: result.messageId,
+    });
   } catch (error) {
     if (options.signal?.reason === ANSWER_CANCELLED && sink.hasStarted) {
       // Stopped on request (POST …/cancel), not failed: a 409, the answer's state having changed.
-      sink.send({ type: "error", status: 409, error: { code: "invalid_request", message: "the answer was cancelled; what had been generated is stored as incomplete", request_id: requestId } });
+      sink.send({
+        type: "error",
+        status: 409,
+        error: {
+          code: "invalid_request",
+          message: "the answer was cancelled; what had been generated is stored as incomplete",
+          request_id: requestId,
+        },
+      });
       return;
     }
     const mapped = toApiError(error);
     if (mapped.status >= 500) options.onError?.(error);
     if (!sink.hasStarted) throw error;
-    sink.send({ type: "error", status: mapped.status, error: { code: mapped.code, message: mapped.message, request_id: requestId } });
+    sink.send({
+      type: "error",
+      status: mapped.status,
+      error: { code: mapped.code, message: mapped.message, request_id: requestId },
+    });
   }
 }

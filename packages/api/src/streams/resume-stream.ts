@@ -1,14 +1,16 @@
 import type { ServerResponse } from "node:http";
-import type { Database } from "@mga/core/db";
+
 import { frameId, parseFrameId } from "@mga/core/answers";
 import { getOwnedConversation } from "@mga/core/conversations";
+import type { Database } from "@mga/core/db";
 import { AppError, parseOrThrow } from "@mga/core/errors";
+
 import type { ApiContext, ApiRequest } from "../context";
 import { authorizeKeyRequest } from "../pipeline/authorize-key-request";
 import { noteRoute, noteTouchedResource } from "../pipeline/request-record";
 import { pathPattern } from "../rest/path-pattern";
-import { resumeAnswerInput } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
+import { resumeAnswerInput } from "../routers/conversations/conversations.types";
 import { SseWriter } from "./sse-writer";
 import { answerStreams, sendOff, type StreamWriterOptions } from "./write-answer-stream";
 
@@ -19,7 +21,9 @@ const RESUME = pathPattern(RESUME_PATH);
 export function matchResumeStream(method: string | undefined, path: string): { conversationId: string } | undefined {
   if (method !== "GET" && method !== "HEAD") return undefined;
   const match = RESUME.exec(path);
-  return match?.groups?.conversationId ? { conversationId: decodeURIComponent(match.groups.conversationId) } : undefined;
+  return match?.groups?.conversationId
+    ? { conversationId: decodeURIComponent(match.groups.conversationId) }
+    : undefined;
 }
 
 /**
@@ -30,7 +34,13 @@ export function matchResumeStream(method: string | undefined, path: string): { c
  * replays the rest and ends at once. The conversation must be the key's (else 404, like every
  * conversation route); an id that is not one of ours is a 400, one of another conversation a 404.
  */
-export async function resumeAnswerStream(ctx: ApiContext, req: ApiRequest, res: ServerResponse, match: { conversationId: string }, options: StreamWriterOptions): Promise<void> {
+export async function resumeAnswerStream(
+  ctx: ApiContext,
+  req: ApiRequest,
+  res: ServerResponse,
+  match: { conversationId: string },
+  options: StreamWriterOptions,
+): Promise<void> {
   let from: ResumePoint;
   noteRoute(ctx.record, "GET", RESUME_PATH, "conversations");
   try {
@@ -38,7 +48,11 @@ export async function resumeAnswerStream(ctx: ApiContext, req: ApiRequest, res: 
     // The route's own schema (the one the document shows): strict, so an unknown parameter is a 400.
     const query = Object.fromEntries(new URL(req.url ?? "/", "http://local").searchParams);
     const header = req.headers["last-event-id"];
-    const input = parseOrThrow(resumeAnswerInput, { last_event_id: Array.isArray(header) ? header[0] : header, ...query, conversationId: match.conversationId });
+    const input = parseOrThrow(resumeAnswerInput, {
+      last_event_id: Array.isArray(header) ? header[0] : header,
+      ...query,
+      conversationId: match.conversationId,
+    });
     await getOwnedConversation(ctx.db, key.id, input.conversationId);
     from = await resumePoint(ctx.db, input.conversationId, input.last_event_id);
     noteTouchedResource(ctx.record, { conversationId: input.conversationId });
@@ -60,7 +74,11 @@ export interface ResumePoint {
  * `lastEventId` names (a 400 when it is not one of ours, a 404 when it is another conversation's),
  * or, without one, at the start of its newest answer (404 when it has none).
  */
-export async function resumePoint(db: Database, conversationId: string, lastEventId: string | undefined): Promise<ResumePoint> {
+export async function resumePoint(
+  db: Database,
+  conversationId: string,
+  lastEventId: string | undefined,
+): Promise<ResumePoint> {
   const streams = answerStreams(db);
   if (lastEventId === undefined) {
     const stream = await streams.latest(conversationId);
@@ -68,9 +86,15 @@ export async function resumePoint(db: Database, conversationId: string, lastEven
     return { streamId: stream.id, afterSeq: 0 };
   }
   const position = parseFrameId(lastEventId);
-  if (!position) throw new AppError("invalid_request", "last_event_id: not an event id of this API; send the id: of the last frame you received", { field: "last_event_id" });
+  if (!position)
+    throw new AppError(
+      "invalid_request",
+      "last_event_id: not an event id of this API; send the id: of the last frame you received",
+      { field: "last_event_id" },
+    );
   const stream = await streams.find(position.streamId);
-  if (stream?.conversationId !== conversationId) throw new AppError("not_found", "no answer of this conversation has this event id");
+  if (stream?.conversationId !== conversationId)
+    throw new AppError("not_found", "no answer of this conversation has this event id");
   return { streamId: stream.id, afterSeq: position.seq };
 }
 
@@ -79,7 +103,13 @@ export async function resumePoint(db: Database, conversationId: string, lastEven
  * API's resume and the hosted chat's): a HEAD gets the headers alone; a client that leaves stops
  * only its own following; at the end of a drain the stream is sent off to resume elsewhere.
  */
-export async function writeFollowedAnswer(db: Database, req: ApiRequest, res: ServerResponse, from: ResumePoint, options: StreamWriterOptions & { headers: Record<string, string> }): Promise<void> {
+export async function writeFollowedAnswer(
+  db: Database,
+  req: ApiRequest,
+  res: ServerResponse,
+  from: ResumePoint,
+  options: StreamWriterOptions & { headers: Record<string, string> },
+): Promise<void> {
   const streams = answerStreams(db);
   for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
   const sse = new SseWriter(res, options.keepAliveMs, options.observer);
@@ -93,7 +123,12 @@ export async function writeFollowedAnswer(db: Database, req: ApiRequest, res: Se
     stop.abort();
   });
   try {
-    await streams.follow(from.streamId, from.afterSeq, (frame) => sse.sendFrame(frameId(from.streamId, frame.seq), frame.data), stop.signal);
+    await streams.follow(
+      from.streamId,
+      from.afterSeq,
+      (frame) => sse.sendFrame(frameId(from.streamId, frame.seq), frame.data),
+      stop.signal,
+    );
   } finally {
     leaving();
     res.off("close", onClose);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+
 import { NO_OBSERVER, type Observer } from "@mga/core/observe";
 
 /**

@@ -1,10 +1,12 @@
 import type { ServerResponse } from "node:http";
+
 import type { SendMessageInput } from "@mga/core/conversations";
-import { type ApiDeps, type ApiRequest, createContextFactory } from "../context";
+
+import { createContextFactory, type ApiDeps, type ApiRequest } from "../context";
 import { answerAsFrames } from "./answer-frames";
 import { matchMessageStream, streamMessage } from "./message-stream";
 import { matchResumeStream, resumeAnswerStream } from "./resume-stream";
-import { type StreamWriterOptions, writeAnswerStream } from "./write-answer-stream";
+import { writeAnswerStream, type StreamWriterOptions } from "./write-answer-stream";
 
 /**
  * The streamed surface beside the REST handler: the host routes each /v1 request to `handle`
@@ -18,7 +20,9 @@ export function createStreamHandler(deps: ApiDeps & StreamWriterOptions) {
     const message = matchMessageStream(req.method, path, req.body);
     if (message) {
       const ctx = createContext({ req });
-      await writeAnswerStream(deps.db, req, res, { ...deps, headers: ctx.response.headers }, (sink, options) => streamMessage(ctx, message, sink, options));
+      await writeAnswerStream(deps.db, req, res, { ...deps, headers: ctx.response.headers }, (sink, options) =>
+        streamMessage(ctx, message, sink, options),
+      );
       return true;
     }
     const resume = matchResumeStream(req.method, path);
@@ -37,7 +41,12 @@ export type HostedChatStreamDeps = Pick<ApiDeps, "db" | "upstream"> & StreamWrit
  * chat token and builds the input (its failures are ordinary JSON errors); then the frames of
  * spec 6.1, the conversation announced first.
  */
-export function writeHostedChatAnswer(deps: HostedChatStreamDeps, req: ApiRequest, res: ServerResponse, prepare: () => Promise<SendMessageInput>): Promise<void> {
+export function writeHostedChatAnswer(
+  deps: HostedChatStreamDeps,
+  req: ApiRequest,
+  res: ServerResponse,
+  prepare: () => Promise<SendMessageInput>,
+): Promise<void> {
   return writeAnswerStream(deps.db, req, res, { ...deps, headers: {} }, (sink, options) =>
     answerAsFrames(deps, prepare, sink, { requestId: req.requestId ?? "", announcesConversation: true, ...options }),
   );

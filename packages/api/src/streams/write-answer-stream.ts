@@ -1,13 +1,15 @@
 import type { ServerResponse } from "node:http";
-import { answerStreamsOf, type AnswerStreams, frameId, type LiveAnswer } from "@mga/core/answers";
+
+import { answerStreamsOf, frameId, type AnswerStreams, type LiveAnswer } from "@mga/core/answers";
 import { ANSWER_CANCELLED } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import { AppError } from "@mga/core/errors";
 import type { Observer } from "@mga/core/observe";
+
 import type { ApiRequest, RequestRecord } from "../context";
 import { noteTouchedResource } from "../pipeline/request-record";
-import type { StreamEvent } from "../routers/conversations/conversations.types";
 import { writeErrorResponse } from "../rest/write-error";
+import type { StreamEvent } from "../routers/conversations/conversations.types";
 import type { AnswerStreamOptions, FrameSink } from "./answer-frames";
 import { SseWriter } from "./sse-writer";
 
@@ -21,7 +23,10 @@ export interface StreamWriterOptions {
 }
 
 /** What the answer's run gets: where its frames go, and how it is stopped and stored. */
-export type AnswerRun = (sink: FrameSink, options: Pick<AnswerStreamOptions, "signal" | "answerMetadata" | "onError">) => Promise<void>;
+export type AnswerRun = (
+  sink: FrameSink,
+  options: Pick<AnswerStreamOptions, "signal" | "answerMetadata" | "onError">,
+) => Promise<void>;
 
 /** The answer streams of this database handle (started by the server's main and the test app). */
 export function answerStreams(db: Database): AnswerStreams {
@@ -38,7 +43,13 @@ export function answerStreams(db: Database): AnswerStreams {
  * whole, marked `client_disconnected`; a client resumes it from its last id. A failure
  * before the first frame is an ordinary JSON error with the same headers (the rate limit's).
  */
-export async function writeAnswerStream(db: Database, req: ApiRequest, res: ServerResponse, options: StreamWriterOptions & { headers: Record<string, string> }, run: AnswerRun): Promise<void> {
+export async function writeAnswerStream(
+  db: Database,
+  req: ApiRequest,
+  res: ServerResponse,
+  options: StreamWriterOptions & { headers: Record<string, string> },
+  run: AnswerRun,
+): Promise<void> {
   const streams = answerStreams(db);
   const live = streams.begin(req.requestId ?? "");
   const sse = new SseWriter(res, options.keepAliveMs, options.observer);
@@ -76,7 +87,11 @@ export async function writeAnswerStream(db: Database, req: ApiRequest, res: Serv
     if (req.clientGone?.aborted !== true && !req.socket.destroyed) options.onError?.(error, req);
   };
   try {
-    await run(sink, { signal: live.abort.signal, answerMetadata: () => ({ client_disconnected: live.clientGone }), onError });
+    await run(sink, {
+      signal: live.abort.signal,
+      answerMetadata: () => ({ client_disconnected: live.clientGone }),
+      onError,
+    });
   } catch (error) {
     // Only a failure before the first frame is thrown (after it, the terminal frame says it).
     if (live.lastSeq > 0) throw error;

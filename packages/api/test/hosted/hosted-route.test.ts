@@ -1,13 +1,15 @@
 import type { ServerResponse } from "node:http";
-import { AppError } from "@mga/core/errors";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+
+import { AppError } from "@mga/core/errors";
+
 import type { ApiRequest } from "../../src/context";
-import { buildOpenApiDocument } from "../../src/openapi/openapi-document";
-import { bearerToken } from "../../src/pipeline/bearer-token";
 import { embedApiRoutes } from "../../src/hosted/embed/embed-api-routes";
 import { jsonRoute } from "../../src/hosted/hosted-route";
 import { siteApiRoutes } from "../../src/hosted/site/site-api-routes";
+import { buildOpenApiDocument } from "../../src/openapi/openapi-document";
+import { bearerToken } from "../../src/pipeline/bearer-token";
 
 /**
  * The hosted chat's and the built-in site's JSON routes (issue 28 item 6): each parses its
@@ -15,7 +17,12 @@ import { siteApiRoutes } from "../../src/hosted/site/site-api-routes";
  * procedures do, and none of them is part of the public document.
  */
 function fakeResponse() {
-  const sent = { status: 0, headers: {} as Record<string, unknown>, body: undefined as string | undefined, ended: false };
+  const sent = {
+    status: 0,
+    headers: {} as Record<string, unknown>,
+    body: undefined as string | undefined,
+    ended: false,
+  };
   const res = {
     set statusCode(value: number) {
       sent.status = value;
@@ -30,7 +37,8 @@ function fakeResponse() {
   } as unknown as ServerResponse;
   return { res, sent };
 }
-const request = (body: unknown, authorization?: string) => ({ requestId: "req_1", body, headers: authorization ? { authorization } : {} }) as unknown as ApiRequest;
+const request = (body: unknown, authorization?: string) =>
+  ({ requestId: "req_1", body, headers: authorization ? { authorization } : {} }) as unknown as ApiRequest;
 
 const echo = (result: unknown) =>
   jsonRoute({
@@ -51,12 +59,21 @@ describe("a hosted JSON route", () => {
   it("writes its checked result as JSON, never cached", async () => {
     const { res, sent } = fakeResponse();
     await echo({ request_id: "req_1", word: "hi" }).handle(request({ word: "hi" }, "Bearer good"), res, null);
-    expect(sent).toMatchObject({ status: 201, body: '{"request_id":"req_1","word":"hi"}', headers: { "content-type": "application/json", "cache-control": "no-store" } });
+    expect(sent).toMatchObject({
+      status: 201,
+      body: '{"request_id":"req_1","word":"hi"}',
+      headers: { "content-type": "application/json", "cache-control": "no-store" },
+    });
   });
 
   it("checks the caller before the input, and refuses a bad input with what to send", async () => {
-    await expect(echo({}).handle(request({ nope: 1 }, "Bearer bad"), fakeResponse().res, null)).rejects.toMatchObject({ code: "unauthorized" });
-    await expect(echo({}).handle(request({ nope: 1 }, "Bearer good"), fakeResponse().res, null)).rejects.toMatchObject({ code: "invalid_request", message: 'send {"word": "…"}' });
+    await expect(echo({}).handle(request({ nope: 1 }, "Bearer bad"), fakeResponse().res, null)).rejects.toMatchObject({
+      code: "unauthorized",
+    });
+    await expect(echo({}).handle(request({ nope: 1 }, "Bearer good"), fakeResponse().res, null)).rejects.toMatchObject({
+      code: "invalid_request",
+      message: 'send {"word": "…"}',
+    });
   });
 
   it("never sends a result outside its output schema: that is a 500 of ours", async () => {
@@ -84,11 +101,18 @@ describe("the bearer token", () => {
 
 describe("the hosted routes", () => {
   const db = {} as never;
-  const routes = [...embedApiRoutes({ db, upstream: {} as never, siteLoginUrl: "/site/login" }), ...siteApiRoutes({ db })];
+  const routes = [
+    ...embedApiRoutes({ db, upstream: {} as never, siteLoginUrl: "/site/login" }),
+    ...siteApiRoutes({ db }),
+  ];
 
   it("are under /embed/api and /site/api only, and none is in the public document", () => {
     const paths = routes.map((route) => String(route.path));
-    expect(paths.every((p) => p.startsWith("/embed/api/") || p.startsWith("/^\\/embed\\/api\\/") || p.startsWith("/site/api/"))).toBe(true);
+    expect(
+      paths.every(
+        (p) => p.startsWith("/embed/api/") || p.startsWith("/^\\/embed\\/api\\/") || p.startsWith("/site/api/"),
+      ),
+    ).toBe(true);
     const documented = Object.keys(buildOpenApiDocument("http://api.test").paths ?? {});
     expect(documented.filter((p) => p.startsWith("/embed") || p.startsWith("/site"))).toEqual([]);
   });

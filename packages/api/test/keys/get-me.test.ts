@@ -1,8 +1,10 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { createApiKey } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiContext, appRouter, createCallerFactory } from "../../src/index";
+
+import { appRouter, createCallerFactory, type ApiContext } from "../../src/index";
 
 /** Procedures called directly (as the admin console and the SSE routes do), without HTTP. */
 let t: TestDatabase;
@@ -39,8 +41,13 @@ describe("key-authenticated procedures", () => {
     const org = await createOrganization(t.db, { name: "Direct" });
     const { plaintext } = await createApiKey(t.db, { organizationId: org.id, name: "k", scopes: ["chat:read"] });
     const caller = createCaller(context(plaintext));
-    await expect(caller.keys.getMe({})).resolves.toMatchObject({ request_id: "req_test", key: { scopes: ["chat:read"] } });
+    await expect(caller.keys.getMe({})).resolves.toMatchObject({
+      request_id: "req_test",
+      key: { scopes: ["chat:read"] },
+    });
     await expect(caller.sources.listSources({})).rejects.toMatchObject({ cause: { code: "forbidden" } });
-    await expect(createCaller(context(undefined)).keys.getMe({})).rejects.toMatchObject({ cause: { code: "unauthorized" } });
+    await expect(createCaller(context(undefined)).keys.getMe({})).rejects.toMatchObject({
+      cause: { code: "unauthorized" },
+    });
   });
 });

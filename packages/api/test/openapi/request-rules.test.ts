@@ -1,7 +1,9 @@
-import { IDEMPOTENCY_KEY_PATTERN, parseIdempotencyKey } from "@mga/core/idempotency";
-import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+import { IDEMPOTENCY_KEY_PATTERN, parseIdempotencyKey } from "@mga/core/idempotency";
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
+
 import { buildOpenApiDocument } from "../../src/index";
 import { NAME_PATTERN, REQUEST_TEXT_PATTERN, textFault } from "../../src/schemas/request-text";
 
@@ -33,9 +35,13 @@ interface Operation {
 const document = buildOpenApiDocument("https://api.example-lender.test");
 const components = document.components?.schemas as Record<string, Schema>;
 const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-  Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+  Object.entries(item as Record<string, Operation>).map(([method, operation]) => ({
+    key: `${method.toUpperCase()} ${path}`,
+    operation,
+  })),
 );
-const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(components[schema.$ref.replace("#/components/schemas/", "")]!) : schema);
+const resolve = (schema: Schema): Schema =>
+  schema.$ref ? resolve(components[schema.$ref.replace("#/components/schemas/", "")]!) : schema;
 
 /** Every subschema of a request (through $ref), with where it is. */
 function* requestSchemas(): Generator<[string, Schema]> {
@@ -50,7 +56,8 @@ function* requestSchemas(): Generator<[string, Schema]> {
     for (const [index, option] of (node.anyOf ?? []).entries()) yield* walk(option, `${where}|${index}`);
   }
   for (const { key, operation } of operations) {
-    for (const parameter of operation.parameters ?? []) if (parameter.in !== "header") yield* walk(parameter.schema, `${key} ${parameter.in} ${parameter.name}`);
+    for (const parameter of operation.parameters ?? [])
+      if (parameter.in !== "header") yield* walk(parameter.schema, `${key} ${parameter.in} ${parameter.name}`);
     yield* walk(operation.requestBody?.content["application/json"]?.schema, `${key} body`);
   }
 }
@@ -61,7 +68,21 @@ const isString = (schema: Schema) => (Array.isArray(schema.type) ? schema.type :
 const anyText = fc
   .array(
     fc.oneof(
-      fc.constantFrom("\u0000", "\ud800", "\udfff", "\ud83d\ude00", " ", "\t", "\n", "\u00a0", "\u2028", "\ufeff", "\u3000", "a", '"'),
+      fc.constantFrom(
+        "\u0000",
+        "\ud800",
+        "\udfff",
+        "\ud83d\ude00",
+        " ",
+        "\t",
+        "\n",
+        "\u00a0",
+        "\u2028",
+        "\ufeff",
+        "\u3000",
+        "a",
+        '"',
+      ),
       fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
     ),
     { maxLength: 12 },
@@ -104,7 +125,8 @@ describe("the text rule", () => {
       if (schema.enum !== undefined || schema.const !== undefined) continue;
       expect(schema.pattern, where).toBeDefined();
       const pattern = new RegExp(schema.pattern!, "u");
-      for (const text of ["\u0000", "a\u0000", "\u0000a", "a\u0000a"]) expect(pattern.test(text), `${where}: ${JSON.stringify(text)}`).toBe(false);
+      for (const text of ["\u0000", "a\u0000", "\u0000a", "a\u0000a"])
+        expect(pattern.test(text), `${where}: ${JSON.stringify(text)}`).toBe(false);
     }
   });
 });
@@ -141,7 +163,9 @@ describe("Idempotency-Key", () => {
   });
 
   it("every operation that takes the header states that pattern", () => {
-    const headers = operations.flatMap(({ key, operation }) => (operation.parameters ?? []).filter((p) => p.name === "Idempotency-Key").map((p) => [key, p] as const));
+    const headers = operations.flatMap(({ key, operation }) =>
+      (operation.parameters ?? []).filter((p) => p.name === "Idempotency-Key").map((p) => [key, p] as const),
+    );
     expect(headers.map(([key]) => key).sort()).toEqual(
       [
         "POST /v1/conversations",
@@ -169,8 +193,13 @@ describe("request bodies", () => {
   });
 
   it("a body whose fields are all optional but not all absent says minProperties: 1", () => {
-    const nonEmpty = operations.filter(({ operation }) => operation.requestBody?.content["application/json"]?.schema.minProperties === 1).map(({ key }) => key);
-    expect(nonEmpty.sort()).toEqual(["PATCH /v1/integrations/{integration}/teams/{external_team_id}", "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes"]);
+    const nonEmpty = operations
+      .filter(({ operation }) => operation.requestBody?.content["application/json"]?.schema.minProperties === 1)
+      .map(({ key }) => key);
+    expect(nonEmpty.sort()).toEqual([
+      "PATCH /v1/integrations/{integration}/teams/{external_team_id}",
+      "POST /v1/integrations/{integration}/users/{external_user_id}/profile-changes",
+    ]);
   });
 });
 
@@ -179,7 +208,9 @@ describe("agency source types", () => {
     expect(components.AgencySourceType?.enum).toEqual([...AGENCY_SOURCE_TYPES]);
     const ref = { $ref: "#/components/schemas/AgencySourceType" };
     expect(components.SearchOptions?.properties?.agency_source_types?.items).toEqual(ref);
-    for (const field of ["agency_source_types", "enabled_sources", "base_sources"]) expect(components.ListSourcesResponse?.properties?.[field]?.items, field).toEqual(ref);
-    for (const field of ["enabledSources", "baseSources"]) expect(components.TenantConfiguration?.properties?.[field]?.items, field).toEqual(ref);
+    for (const field of ["agency_source_types", "enabled_sources", "base_sources"])
+      expect(components.ListSourcesResponse?.properties?.[field]?.items, field).toEqual(ref);
+    for (const field of ["enabledSources", "baseSources"])
+      expect(components.TenantConfiguration?.properties?.[field]?.items, field).toEqual(ref);
   });
 });

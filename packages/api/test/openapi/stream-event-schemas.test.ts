@@ -1,13 +1,26 @@
 import { describe, expect, it } from "vitest";
+
 import { buildOpenApiDocument, streamEventSchema } from "../../src/index";
 
-const FRAME_TYPES = ["public_api_conversation", "content", "content_postprocessed", "complete", "public_api_complete", "error"];
+const FRAME_TYPES = [
+  "public_api_conversation",
+  "content",
+  "content_postprocessed",
+  "complete",
+  "public_api_complete",
+  "error",
+];
 
 describe("the event stream in the OpenAPI document", () => {
   const document = buildOpenApiDocument("http://127.0.0.1:3000");
   const schemas = document.components?.schemas as Record<
     string,
-    { oneOf?: Array<{ $ref: string }>; discriminator?: { propertyName: string; mapping: Record<string, string> }; properties?: Record<string, { const?: string }>; required?: string[] }
+    {
+      oneOf?: Array<{ $ref: string }>;
+      discriminator?: { propertyName: string; mapping: Record<string, string> };
+      properties?: Record<string, { const?: string }>;
+      required?: string[];
+    }
   >;
 
   it("describes each frame as a schema: a oneOf with a discriminator on type", () => {
@@ -23,7 +36,11 @@ describe("the event stream in the OpenAPI document", () => {
   });
 
   it("the GET of a conversation's messages is JSON only", () => {
-    const get = (document.paths?.["/v1/conversations/{conversationId}/messages"] as { get: { responses: Record<string, { content: Record<string, unknown> }> } }).get;
+    const get = (
+      document.paths?.["/v1/conversations/{conversationId}/messages"] as {
+        get: { responses: Record<string, { content: Record<string, unknown> }> };
+      }
+    ).get;
     expect(Object.keys(get.responses["200"]!.content)).toEqual(["application/json"]);
   });
 
@@ -34,14 +51,26 @@ describe("the event stream in the OpenAPI document", () => {
 
   it("both message routes answer text/event-stream with the frame schema", () => {
     for (const path of ["/v1/messages", "/v1/conversations/{conversationId}/messages"]) {
-      const post = (document.paths?.[path] as { post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }).post;
-      expect(post.responses["200"]!.content["text/event-stream"]!.schema).toEqual({ $ref: "#/components/schemas/StreamEvent" });
+      const post = (
+        document.paths?.[path] as {
+          post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+        }
+      ).post;
+      expect(post.responses["200"]!.content["text/event-stream"]!.schema).toEqual({
+        $ref: "#/components/schemas/StreamEvent",
+      });
     }
   });
 
   it("the zod schema the server writes frames with refuses a frame of another shape", () => {
     expect(streamEventSchema.safeParse({ type: "content", content: "x" }).success).toBe(true);
-    expect(streamEventSchema.safeParse({ type: "error", status: 200, error: { code: "upstream_error", message: "m", request_id: "r" } }).success).toBe(false);
+    expect(
+      streamEventSchema.safeParse({
+        type: "error",
+        status: 200,
+        error: { code: "upstream_error", message: "m", request_id: "r" },
+      }).success,
+    ).toBe(false);
     expect(streamEventSchema.safeParse({ type: "content_delta", content: "x" }).success).toBe(false);
   });
 });

@@ -1,8 +1,10 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { AppError } from "@mga/core/errors";
 import { createApiKey, type Scope } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { createTestDatabase, type TestDatabase } from "@mga/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { authorizeKeyRequest } from "../../src/pipeline/authorize-key-request";
 
 /** The one gate of key-authenticated work (issue 13), against a real PostgreSQL. */
@@ -17,7 +19,11 @@ async function newKey(scopes: Scope[], rateLimitPerMinute?: number) {
   return (await createApiKey(t.db, { organizationId: org.id, name: "k", scopes, rateLimitPerMinute })).plaintext;
 }
 
-const request = (presentedKey: string | undefined) => ({ db: t.db, presentedKey, response: { headers: {} as Record<string, string> } });
+const request = (presentedKey: string | undefined) => ({
+  db: t.db,
+  presentedKey,
+  response: { headers: {} as Record<string, string> },
+});
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -50,7 +56,10 @@ describe("authorizeKeyRequest", () => {
     const error = await refusal(authorizeKeyRequest(refused, "chat:write"));
     expect(error.code).toBe("forbidden");
     expect(error.message).toBe("this API key lacks the chat:write scope");
-    expect(refused.response.headers).toMatchObject({ "RateLimit-Policy": '"per-key";q=600;w=60', "X-RateLimit-Remaining": "599" });
+    expect(refused.response.headers).toMatchObject({
+      "RateLimit-Policy": '"per-key";q=600;w=60',
+      "X-RateLimit-Remaining": "599",
+    });
     const allowed = request(key);
     await expect(authorizeKeyRequest(allowed, "chat:read")).resolves.toMatchObject({ scopes: ["chat:read"] });
     expect(allowed.response.headers["X-RateLimit-Remaining"]).toBe("598");

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { IDEMPOTENCY_KEY_WITH_STREAM, idempotencyKeyOf, refuseIdempotencyKeyWithStream } from "../../src/idempotency/idempotency-rules";
+
+import {
+  IDEMPOTENCY_KEY_WITH_STREAM,
+  idempotencyKeyOf,
+  refuseIdempotencyKeyWithStream,
+} from "../../src/idempotency/idempotency-rules";
 
 /** Who may or must send Idempotency-Key (spec 8), one module for every route and transport. */
 describe("Idempotency-Key rules", () => {
   it("a streaming request may not carry the header, whatever its value", () => {
-    for (const value of ["abc", "", "two words"]) expect(() => refuseIdempotencyKeyWithStream(value)).toThrow(IDEMPOTENCY_KEY_WITH_STREAM);
+    for (const value of ["abc", "", "two words"])
+      expect(() => refuseIdempotencyKeyWithStream(value)).toThrow(IDEMPOTENCY_KEY_WITH_STREAM);
     expect(() => refuseIdempotencyKeyWithStream(undefined)).not.toThrow();
   });
 

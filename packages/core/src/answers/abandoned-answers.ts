@@ -11,7 +11,11 @@ function interruptedFrame(requestId: string): string {
   return JSON.stringify({
     type: "error",
     status: 502,
-    error: { code: "upstream_error", message: "the answer was interrupted: the server generating it stopped; ask again", request_id: requestId },
+    error: {
+      code: "upstream_error",
+      message: "the answer was interrupted: the server generating it stopped; ask again",
+      request_id: requestId,
+    },
   });
 }
 
@@ -23,7 +27,13 @@ function interruptedFrame(requestId: string): string {
  */
 export async function endAbandonedAnswers(db: Database, limit = 50): Promise<number> {
   return withTransaction(db, async (tx) => {
-    const { rows } = await tx.sql.query<{ id: string; conversationId: string; messageId: string; requestId: string; seq: number }>(
+    const { rows } = await tx.sql.query<{
+      id: string;
+      conversationId: string;
+      messageId: string;
+      requestId: string;
+      seq: number;
+    }>(
       `WITH lost AS (
          SELECT id FROM answer_streams WHERE status = 'generating' AND lease_expires_at < now()
          ORDER BY lease_expires_at LIMIT $1 FOR UPDATE SKIP LOCKED
@@ -33,8 +43,14 @@ export async function endAbandonedAnswers(db: Database, limit = 50): Promise<num
       [limit],
     );
     for (const answer of rows) {
-      const frames = await tx.sql.query<{ data: string }>("SELECT data FROM answer_stream_frames WHERE stream_id = $1 ORDER BY seq", [answer.id]);
-      await tx.sql.query("INSERT INTO answer_stream_frames (stream_id, seq, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [answer.id, answer.seq, interruptedFrame(answer.requestId)]);
+      const frames = await tx.sql.query<{ data: string }>(
+        "SELECT data FROM answer_stream_frames WHERE stream_id = $1 ORDER BY seq",
+        [answer.id],
+      );
+      await tx.sql.query(
+        "INSERT INTO answer_stream_frames (stream_id, seq, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+        [answer.id, answer.seq, interruptedFrame(answer.requestId)],
+      );
       await tx.sql.query(
         `WITH c AS (
            UPDATE conversations SET message_count = message_count + 1, updated_at = now()
@@ -43,7 +59,12 @@ export async function endAbandonedAnswers(db: Database, limit = 50): Promise<num
          )
          INSERT INTO messages (id, conversation_id, position, role, content, citations, sources, metadata, status, created_at)
          SELECT $2, c.id, c.position, 'assistant', $3, '[]', '[]', $4, 'incomplete', now() FROM c`,
-        [answer.conversationId, answer.messageId, answerText(frames.rows), JSON.stringify({ tokens_used: 0, incomplete: true, error_code: "interrupted" })],
+        [
+          answer.conversationId,
+          answer.messageId,
+          answerText(frames.rows),
+          JSON.stringify({ tokens_used: 0, incomplete: true, error_code: "interrupted" }),
+        ],
       );
       await tx.sql.query(`SELECT pg_notify('${ANSWER_FRAMES_CHANNEL}', $1)`, [`${answer.id}:${answer.seq}`]);
     }

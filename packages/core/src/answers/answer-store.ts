@@ -29,7 +29,10 @@ export interface StoredFrame extends AnswerFrame {
  * that is no longer this instance's (its lease ran out and another instance ended it) is not
  * moved on, and is missing from the ids returned: its generation stops.
  */
-export async function writeFrames(db: Database, input: { owner: string; leaseSeconds: number; streams: AnswerStreamState[]; frames: StoredFrame[] }): Promise<Set<string>> {
+export async function writeFrames(
+  db: Database,
+  input: { owner: string; leaseSeconds: number; streams: AnswerStreamState[]; frames: StoredFrame[] },
+): Promise<Set<string>> {
   const s = input.streams;
   const { rows } = await db.sql.query<{ id: string }>(
     `
@@ -84,24 +87,40 @@ export interface AnswerStreamRow {
 const STREAM_COLUMNS = `id, conversation_id AS "conversationId", message_id AS "messageId", status, last_seq AS "lastSeq", owner`;
 
 export async function findAnswerStream(db: Database, streamId: string): Promise<AnswerStreamRow | undefined> {
-  const { rows } = await db.sql.query<AnswerStreamRow>(`SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE id = $1`, [streamId]);
+  const { rows } = await db.sql.query<AnswerStreamRow>(`SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE id = $1`, [
+    streamId,
+  ]);
   return rows[0];
 }
 
 /** The conversation's newest answer stream, if any is still kept. */
 export async function latestAnswerStream(db: Database, conversationId: string): Promise<AnswerStreamRow | undefined> {
-  const { rows } = await db.sql.query<AnswerStreamRow>(`SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE conversation_id = $1 ORDER BY created_at DESC LIMIT 1`, [conversationId]);
+  const { rows } = await db.sql.query<AnswerStreamRow>(
+    `SELECT ${STREAM_COLUMNS} FROM answer_streams WHERE conversation_id = $1 ORDER BY created_at DESC LIMIT 1`,
+    [conversationId],
+  );
   return rows[0];
 }
 
 /** Frames after `afterSeq`, in order, at most `limit`. */
-export async function readFrames(db: Database, streamId: string, afterSeq: number, limit = 1000): Promise<AnswerFrame[]> {
-  const { rows } = await db.sql.query<AnswerFrame>("SELECT seq, data FROM answer_stream_frames WHERE stream_id = $1 AND seq > $2 ORDER BY seq LIMIT $3", [streamId, afterSeq, limit]);
+export async function readFrames(
+  db: Database,
+  streamId: string,
+  afterSeq: number,
+  limit = 1000,
+): Promise<AnswerFrame[]> {
+  const { rows } = await db.sql.query<AnswerFrame>(
+    "SELECT seq, data FROM answer_stream_frames WHERE stream_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+    [streamId, afterSeq, limit],
+  );
   return rows;
 }
 
 /** Renews the leases of the answers this instance generates; returns those still its own. */
-export async function renewLeases(db: Database, input: { owner: string; leaseSeconds: number; ids: string[] }): Promise<Set<string>> {
+export async function renewLeases(
+  db: Database,
+  input: { owner: string; leaseSeconds: number; ids: string[] },
+): Promise<Set<string>> {
   const { rows } = await db.sql.query<{ id: string }>(
     `UPDATE answer_streams SET lease_expires_at = now() + make_interval(secs => $2)
      WHERE id = ANY($3::text[]) AND owner = $1 AND status = 'generating' RETURNING id`,
@@ -122,6 +141,9 @@ export async function requestCancel(db: Database, streamId: string): Promise<boo
 
 /** Answers that ended more than `hours` ago go, with their frames. */
 export async function pruneAnswerStreams(db: Database, hours: number): Promise<number> {
-  const { rowCount } = await db.sql.query("DELETE FROM answer_streams WHERE ended_at < now() - make_interval(hours => $1)", [hours]);
+  const { rowCount } = await db.sql.query(
+    "DELETE FROM answer_streams WHERE ended_at < now() - make_interval(hours => $1)",
+    [hours],
+  );
   return rowCount ?? 0;
 }

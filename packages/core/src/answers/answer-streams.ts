@@ -1,22 +1,23 @@
 import { hostname } from "node:os";
+
 import { ANSWER_CANCELLED } from "../conversations/send-message";
 import type { Database } from "../db/database";
-import { type NotificationListener, startNotificationListener } from "../db/notification-listener";
+import { startNotificationListener, type NotificationListener } from "../db/notification-listener";
 import { newId, randomBase62 } from "../ids/new-id";
 import { endAbandonedAnswers } from "./abandoned-answers";
 import {
   ANSWER_CANCEL_CHANNEL,
   ANSWER_FRAMES_CHANNEL,
-  type AnswerStreamRow,
   findAnswerStream,
   latestAnswerStream,
   readFrames,
   renewLeases,
   requestCancel,
-  type StoredFrame,
   writeFrames,
+  type AnswerStreamRow,
+  type StoredFrame,
 } from "./answer-store";
-import { type AnswerFrame, LiveAnswer } from "./live-answer";
+import { LiveAnswer, type AnswerFrame } from "./live-answer";
 
 export interface AnswerStreamsOptions {
   /** How long frames wait in memory before they are written, together (default 50 ms). */
@@ -73,7 +74,10 @@ export class AnswerStreams {
       url,
       [ANSWER_FRAMES_CHANNEL, ANSWER_CANCEL_CHANNEL],
       {
-        onNotification: (channel, payload) => (channel === ANSWER_CANCEL_CHANNEL ? this.live.get(payload)?.abort.abort(ANSWER_CANCELLED) : this.wakeFollowers(payload)),
+        onNotification: (channel, payload) =>
+          channel === ANSWER_CANCEL_CHANNEL
+            ? this.live.get(payload)?.abort.abort(ANSWER_CANCELLED)
+            : this.wakeFollowers(payload),
         // Notifications may have been missed: every follower reads on.
         onListening: () => this.wakeFollowers(undefined),
         onLost: () => {},
@@ -81,7 +85,10 @@ export class AnswerStreams {
       { applicationName: "mga answer streams" },
     );
     const every = (ms: number, work: () => Promise<unknown>) => {
-      const timer = setInterval(() => void work().catch((error: unknown) => this.log("answer streams", { error: String(error) })), ms);
+      const timer = setInterval(
+        () => void work().catch((error: unknown) => this.log("answer streams", { error: String(error) })),
+        ms,
+      );
       timer.unref();
       this.timers.push(timer);
     };
@@ -145,13 +152,18 @@ export class AnswerStreams {
 
   /** A conversation's newest answer: one generated here first (perhaps not written yet). */
   async latest(conversationId: string): Promise<AnswerStreamRow | undefined> {
-    const local = [...this.live.values()].reverse().find((answer) => answer.identity?.conversationId === conversationId && answer.lastSeq > 0);
+    const local = [...this.live.values()]
+      .reverse()
+      .find((answer) => answer.identity?.conversationId === conversationId && answer.lastSeq > 0);
     return local ? this.rowOf(local) : latestAnswerStream(this.db, conversationId);
   }
 
   /** A conversation's answers being generated here that have begun answering (their first frame is out). */
   generatingIn(conversationId: string): LiveAnswer[] {
-    return [...this.live.values()].filter((answer) => answer.identity?.conversationId === conversationId && answer.status === "generating" && answer.lastSeq > 0);
+    return [...this.live.values()].filter(
+      (answer) =>
+        answer.identity?.conversationId === conversationId && answer.status === "generating" && answer.lastSeq > 0,
+    );
   }
 
   private rowOf(answer: LiveAnswer): AnswerStreamRow {
@@ -170,7 +182,12 @@ export class AnswerStreams {
    * until `signal` aborts (false). From memory when the answer is generated here, else from the
    * database, reading on at each notification (and every `pollMs` in case one was missed).
    */
-  async follow(streamId: string, afterSeq: number, onFrame: (frame: AnswerFrame) => void, signal: AbortSignal): Promise<boolean> {
+  async follow(
+    streamId: string,
+    afterSeq: number,
+    onFrame: (frame: AnswerFrame) => void,
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const local = this.live.get(streamId);
     if (local) {
       const unsubscribe = local.subscribe(afterSeq, onFrame);
@@ -193,7 +210,8 @@ export class AnswerStreams {
         // Past what was stored: frames an instance sent before it died unwritten are gone, and
         // the terminal frame written for it sits before the client's position. It gets it all
         // the same (with its own, earlier id): every resume ends with a terminal frame.
-        if (stream && afterSeq > stream.lastSeq && delivered === afterSeq) for (const frame of await readFrames(this.db, streamId, stream.lastSeq - 1, 1)) onFrame(frame);
+        if (stream && afterSeq > stream.lastSeq && delivered === afterSeq)
+          for (const frame of await readFrames(this.db, streamId, stream.lastSeq - 1, 1)) onFrame(frame);
         return true;
       }
       // More frames are written already: read on at once.
@@ -225,7 +243,10 @@ export class AnswerStreams {
       const generating = [...this.live.values()].filter((answer) => answer.status === "generating");
       // Ended ones leave the map once their last frames are written.
       if (generating.length === 0) await this.flush();
-      await Promise.race([Promise.all(generating.map((answer) => answer.done)), sleep(Math.max(1, Math.min(250, deadline - Date.now())))]);
+      await Promise.race([
+        Promise.all(generating.map((answer) => answer.done)),
+        sleep(Math.max(1, Math.min(250, deadline - Date.now()))),
+      ]);
     }
     await this.flush();
     return this.live.size;
@@ -264,7 +285,9 @@ export class AnswerStreams {
     this.flushTimer = undefined;
     // An answer is written once it knows its conversation (before its first frame). What is cut
     // here is consistent: a terminal status and its frame are set in one synchronous step.
-    const batch = [...this.changed].filter((answer) => answer.identity).map((answer) => ({ answer, terminal: answer.status !== "generating" }));
+    const batch = [...this.changed]
+      .filter((answer) => answer.identity)
+      .map((answer) => ({ answer, terminal: answer.status !== "generating" }));
     if (batch.length === 0) return;
     const ids = new Set(batch.map(({ answer }) => answer.id));
     const frames = this.pending.filter((frame) => ids.has(frame.streamId));
@@ -281,7 +304,12 @@ export class AnswerStreams {
       lastSeq: lastSeq.get(answer.id) ?? answer.writtenSeq,
       clientGone: answer.clientGone,
     }));
-    this.flushing = writeFrames(this.db, { owner: this.owner, leaseSeconds: this.options.leaseSeconds, streams, frames })
+    this.flushing = writeFrames(this.db, {
+      owner: this.owner,
+      leaseSeconds: this.options.leaseSeconds,
+      streams,
+      frames,
+    })
       .then((ours) => {
         for (const { answer, terminal } of batch) {
           answer.writtenSeq = lastSeq.get(answer.id) ?? answer.writtenSeq;
@@ -304,10 +332,17 @@ export class AnswerStreams {
   }
 
   private async renew(): Promise<void> {
-    const generating = [...this.live.values()].filter((answer) => answer.identity && answer.status === "generating" && answer.lastSeq > 0);
+    const generating = [...this.live.values()].filter(
+      (answer) => answer.identity && answer.status === "generating" && answer.lastSeq > 0,
+    );
     if (generating.length === 0) return;
-    const ours = await renewLeases(this.db, { owner: this.owner, leaseSeconds: this.options.leaseSeconds, ids: generating.map((answer) => answer.id) });
-    for (const answer of generating) if (!ours.has(answer.id) && !this.changed.has(answer)) answer.abort.abort(LEASE_LOST);
+    const ours = await renewLeases(this.db, {
+      owner: this.owner,
+      leaseSeconds: this.options.leaseSeconds,
+      ids: generating.map((answer) => answer.id),
+    });
+    for (const answer of generating)
+      if (!ours.has(answer.id) && !this.changed.has(answer)) answer.abort.abort(LEASE_LOST);
   }
 
   /** One follower's wait for news of `streamId`: a notification, the poll interval, or its end. */
@@ -332,7 +367,10 @@ export class AnswerStreams {
 
   /** `payload`: `<stream id>:<last seq>,…` from a flush; undefined wakes every follower. */
   private wakeFollowers(payload: string | undefined): void {
-    const ids = payload === undefined ? [...this.followers.keys()] : payload.split(",").map((entry) => entry.slice(0, entry.lastIndexOf(":")));
+    const ids =
+      payload === undefined
+        ? [...this.followers.keys()]
+        : payload.split(",").map((entry) => entry.slice(0, entry.lastIndexOf(":")));
     for (const id of ids) for (const wake of [...(this.followers.get(id) ?? [])]) wake();
   }
 }

@@ -32,7 +32,10 @@ interface GeneratingRow {
  */
 export async function generatingAnswers(db: Database, conversationId: string): Promise<GeneratingAnswer[]> {
   // A copy of the frames as they are now: the answer goes on while the database is asked.
-  const local = (answerStreamsOf(db)?.generatingIn(conversationId) ?? []).map((answer) => ({ answer, frames: answer.frames.slice() }));
+  const local = (answerStreamsOf(db)?.generatingIn(conversationId) ?? []).map((answer) => ({
+    answer,
+    frames: answer.frames.slice(),
+  }));
   const [written, stored] = await Promise.all([
     db.sql.query<GeneratingRow>(
       `SELECT a.id, a.message_id AS "messageId", a.created_at AS "createdAt",
@@ -43,17 +46,35 @@ export async function generatingAnswers(db: Database, conversationId: string): P
       [conversationId],
     ),
     // An answer of this instance is stored a moment before its status changes: not generating any more.
-    local.length > 0 ? db.sql.query<{ id: string }>("SELECT id FROM messages WHERE id = ANY($1::text[])", [local.map(({ answer }) => answer.identity?.messageId)]) : undefined,
+    local.length > 0
+      ? db.sql.query<{ id: string }>("SELECT id FROM messages WHERE id = ANY($1::text[])", [
+          local.map(({ answer }) => answer.identity?.messageId),
+        ])
+      : undefined,
   ]);
   const answers = new Map<string, GeneratingAnswer>();
   for (const row of written.rows) {
-    answers.set(row.id, { streamId: row.id, messageId: row.messageId, startedAt: row.createdAt, lastSeq: row.frames.at(-1)?.seq ?? 0, content: answerText(row.frames) });
+    answers.set(row.id, {
+      streamId: row.id,
+      messageId: row.messageId,
+      startedAt: row.createdAt,
+      lastSeq: row.frames.at(-1)?.seq ?? 0,
+      content: answerText(row.frames),
+    });
   }
   const ended = new Set(stored?.rows.map((row) => row.id));
   for (const { answer, frames } of local) {
     const messageId = answer.identity?.messageId as string;
     if (ended.has(messageId)) continue;
-    answers.set(answer.id, { streamId: answer.id, messageId, startedAt: answers.get(answer.id)?.startedAt ?? answer.startedAt, lastSeq: frames.length, content: answerText(frames) });
+    answers.set(answer.id, {
+      streamId: answer.id,
+      messageId,
+      startedAt: answers.get(answer.id)?.startedAt ?? answer.startedAt,
+      lastSeq: frames.length,
+      content: answerText(frames),
+    });
   }
-  return [...answers.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a.streamId < b.streamId ? -1 : 1));
+  return [...answers.values()].sort(
+    (a, b) => a.startedAt.getTime() - b.startedAt.getTime() || (a.streamId < b.streamId ? -1 : 1),
+  );
 }

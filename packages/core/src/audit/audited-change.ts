@@ -25,7 +25,12 @@ export interface AuditRecord {
  * (withTransaction); `describe` turns its result into the row, so details can name what the
  * change produced (a new id, the value before).
  */
-export async function withAudit<T>(db: Database, actor: string, change: (tx: Database) => Promise<T>, describe: (result: T) => AuditRecord): Promise<T> {
+export async function withAudit<T>(
+  db: Database,
+  actor: string,
+  change: (tx: Database) => Promise<T>,
+  describe: (result: T) => AuditRecord,
+): Promise<T> {
   return withTransaction(db, async (tx) => {
     const result = await change(tx);
     await recordAudit(tx, { actor, ...describe(result) });

@@ -1,8 +1,9 @@
 import type { Database } from "../db/database";
 import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
-import { type TotalOption, totalWhenAsked } from "../paging/total";
+import { totalWhenAsked, type TotalOption } from "../paging/total";
 
-const AUDIT_MATCHES = "($1::text IS NULL OR strpos(lower(a.actor), $1) > 0) AND ($2::text IS NULL OR starts_with(a.action, $2))";
+const AUDIT_MATCHES =
+  "($1::text IS NULL OR strpos(lower(a.actor), $1) > 0) AND ($2::text IS NULL OR starts_with(a.action, $2))";
 
 export interface AuditEntry {
   id: string;
@@ -38,19 +39,38 @@ const TARGET_ORGANIZATION = `LEFT JOIN LATERAL (
  */
 export async function listAudit(
   db: Database,
-  input: { actor?: string | undefined; action?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
+  input: {
+    actor?: string | undefined;
+    action?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  } & TotalOption,
 ): Promise<{ entries: AuditEntry[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   const filters = { actor: input.actor?.toLowerCase() ?? null, action: input.action ?? null };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
-  const { rows } = await db.sql.query<{ id: string; actor: string; action: string; target: string; details: unknown; created_at: Date; org_id: string | null; org_name: string | null }>(
+  const { rows } = await db.sql.query<{
+    id: string;
+    actor: string;
+    action: string;
+    target: string;
+    details: unknown;
+    created_at: Date;
+    org_id: string | null;
+    org_name: string | null;
+  }>(
     `SELECT a.id, a.actor, a.action, a.target, a.details, a.created_at, org.id AS org_id, org.name AS org_name FROM audit_log a ${TARGET_ORGANIZATION}
      WHERE ${AUDIT_MATCHES}
        AND ($3::timestamptz IS NULL OR (a.created_at, a.id) ${way.comparison} ($3::timestamptz, $4::text))
      ORDER BY a.created_at ${way.order}, a.id ${way.order} LIMIT $5`,
     [filters.actor, filters.action, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await totalWhenAsked(db, input, `SELECT count(*)::int AS total FROM audit_log a WHERE ${AUDIT_MATCHES}`, [filters.actor, filters.action]);
+  const counted = await totalWhenAsked(
+    db,
+    input,
+    `SELECT count(*)::int AS total FROM audit_log a WHERE ${AUDIT_MATCHES}`,
+    [filters.actor, filters.action],
+  );
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     ...counted,

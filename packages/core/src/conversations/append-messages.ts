@@ -43,8 +43,10 @@ const messageRecord = (message: NewMessage, position: number, conversationId: st
   created_at: message.createdAt.toISOString(),
 });
 
-const MESSAGE_RECORD_COLUMNS = "id text, conversation_id text, position int, role text, content text, citations jsonb, sources jsonb, metadata jsonb, status text, created_at timestamptz";
-const INSERT_MESSAGES = "INSERT INTO messages (id, conversation_id, position, role, content, citations, sources, metadata, status, created_at)";
+const MESSAGE_RECORD_COLUMNS =
+  "id text, conversation_id text, position int, role text, content text, citations jsonb, sources jsonb, metadata jsonb, status text, created_at timestamptz";
+const INSERT_MESSAGES =
+  "INSERT INTO messages (id, conversation_id, position, role, content, citations, sources, metadata, status, created_at)";
 
 /**
  * Creates conversations with their first messages, any number in one statement (one round
@@ -67,7 +69,9 @@ export async function insertConversationStarts(db: Database, starts: Conversatio
     launch_id: conversation.embedded?.launchId ?? null,
     external_loan_id: conversation.embedded?.loanId ?? null,
   }));
-  const messages = starts.flatMap(({ conversation, messages }) => messages.map((message, index) => messageRecord(message, index + 1, conversation.id)));
+  const messages = starts.flatMap(({ conversation, messages }) =>
+    messages.map((message, index) => messageRecord(message, index + 1, conversation.id)),
+  );
   await db.sql.query(
     `
 WITH c AS (
@@ -93,11 +97,16 @@ FROM jsonb_to_recordset($2::jsonb) AS m(${MESSAGE_RECORD_COLUMNS}) JOIN c ON c.i
  */
 export async function appendMessages(
   db: Database,
-  target: { apiKeyId: string; embedded?: EmbeddedOwner | undefined } & ({ conversationId: string } | { create: NewConversation }),
+  target: { apiKeyId: string; embedded?: EmbeddedOwner | undefined } & (
+    { conversationId: string } | { create: NewConversation }
+  ),
   messages: NewMessage[],
 ): Promise<void> {
-  if ("create" in target) return insertConversationStarts(db, [{ apiKeyId: target.apiKeyId, conversation: target.create, messages }]);
-  const records = JSON.stringify(messages.map((message, index) => messageRecord(message, index + 1, target.conversationId)));
+  if ("create" in target)
+    return insertConversationStarts(db, [{ apiKeyId: target.apiKeyId, conversation: target.create, messages }]);
+  const records = JSON.stringify(
+    messages.map((message, index) => messageRecord(message, index + 1, target.conversationId)),
+  );
   const result = await db.sql.query(
     `
 WITH c AS (
@@ -110,9 +119,18 @@ ${INSERT_MESSAGES}
 SELECT m.id, c.id, c.base + m.position, m.role, m.content, m.citations, m.sources, m.metadata, m.status, m.created_at
 FROM c, jsonb_to_recordset($4::jsonb) AS m(${MESSAGE_RECORD_COLUMNS})
 RETURNING id`,
-    [target.conversationId, target.apiKeyId, messages.length, records, target.embedded?.partnerUserId ?? null, target.embedded?.generation ?? null, target.embedded?.loanId ?? null],
+    [
+      target.conversationId,
+      target.apiKeyId,
+      messages.length,
+      records,
+      target.embedded?.partnerUserId ?? null,
+      target.embedded?.generation ?? null,
+      target.embedded?.loanId ?? null,
+    ],
   );
-  if (result.rowCount !== messages.length) throw new AppError("not_found", `conversation ${target.conversationId} not found`);
+  if (result.rowCount !== messages.length)
+    throw new AppError("not_found", `conversation ${target.conversationId} not found`);
 }
 
 /** Takes back a conversation nobody was told of (sendMessage's early write, when the upstream failed before answering); its messages go with it. */

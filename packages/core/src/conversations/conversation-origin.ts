@@ -54,9 +54,11 @@ export async function conversationOrigin(db: Database, conversationId: string): 
     [conversationId],
   );
   const row = rows[0];
-  if (!row || row.partner_user_id === null) return { loan: null, launch: null, accountGeneration: row?.account_generation ?? null };
+  if (!row || row.partner_user_id === null)
+    return { loan: null, launch: null, accountGeneration: row?.account_generation ?? null };
   const recorded = row.metadata?.loan_context;
-  const context = row.loan_context ?? (recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : {});
+  const context =
+    row.loan_context ?? (recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : {});
   const loan = { ...upstreamLoanContext(context), external_loan_id: row.external_loan_id ?? "" };
   const launch =
     row.launch_id && row.integration_id && row.created_at && row.expires_at

@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import { type ConversationStart, insertConversationStarts } from "./append-messages";
+import { insertConversationStarts, type ConversationStart } from "./append-messages";
 
 /** Starts written in one statement at most. */
 const MAX_BATCH = 200;
@@ -66,7 +66,11 @@ export class ConversationStartWriter {
     } catch (error) {
       if (batch.length === 1) return batch[0]?.reject(error);
       // One start the database refuses must not fail the others: each is written alone.
-      await Promise.all(batch.map((pending) => insertConversationStarts(this.db, [pending.start]).then(pending.resolve, pending.reject)));
+      await Promise.all(
+        batch.map((pending) =>
+          insertConversationStarts(this.db, [pending.start]).then(pending.resolve, pending.reject),
+        ),
+      );
     }
   }
 }

@@ -33,12 +33,27 @@ export interface MessageRecord {
 
 export async function createConversation(
   db: Database,
-  input: { apiKeyId: string; organizationId: string; user: EndUser; title?: string | undefined; metadata?: Record<string, unknown> | undefined },
+  input: {
+    apiKeyId: string;
+    organizationId: string;
+    user: EndUser;
+    title?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  },
 ): Promise<ConversationRecord> {
   const { rows } = await db.sql.query<ConversationRow>(
     `INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-    [newId("conv"), input.apiKeyId, input.organizationId, input.user.external_user_id, input.user.email ?? null, input.user.name ?? null, input.title ?? null, JSON.stringify(input.metadata ?? {})],
+    [
+      newId("conv"),
+      input.apiKeyId,
+      input.organizationId,
+      input.user.external_user_id,
+      input.user.email ?? null,
+      input.user.name ?? null,
+      input.title ?? null,
+      JSON.stringify(input.metadata ?? {}),
+    ],
   );
   return toConversation(rows[0] as ConversationRow);
 }
@@ -64,27 +79,44 @@ export interface EmbeddedOwner {
 function ownerFilter(owner: ConversationOwner): { where: string; params: unknown[] } {
   return typeof owner === "string"
     ? { where: "api_key_id = $2 AND partner_user_id IS NULL", params: [owner] }
-    : { where: "partner_user_id = $2 AND account_generation = $3 AND external_loan_id = $4", params: [owner.partnerUserId, owner.generation, owner.loanId] };
+    : {
+        where: "partner_user_id = $2 AND account_generation = $3 AND external_loan_id = $4",
+        params: [owner.partnerUserId, owner.generation, owner.loanId],
+      };
 }
 
 /** A conversation of this owner; anyone else's (or none) is the same 404. */
-export async function getOwnedConversation(db: Database, owner: ConversationOwner, conversationId: string): Promise<ConversationRecord> {
+export async function getOwnedConversation(
+  db: Database,
+  owner: ConversationOwner,
+  conversationId: string,
+): Promise<ConversationRecord> {
   const filter = ownerFilter(owner);
-  const { rows } = await db.sql.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND ${filter.where}`, [conversationId, ...filter.params]);
+  const { rows } = await db.sql.query<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND ${filter.where}`,
+    [conversationId, ...filter.params],
+  );
   const row = rows[0];
   if (!row) throw new AppError("not_found", `conversation ${conversationId} not found`);
   return toConversation(row);
 }
 
 /** Stored messages in conversation order. */
-export async function listMessages(db: Database, owner: ConversationOwner, conversationId: string): Promise<MessageRecord[]> {
+export async function listMessages(
+  db: Database,
+  owner: ConversationOwner,
+  conversationId: string,
+): Promise<MessageRecord[]> {
   await getOwnedConversation(db, owner, conversationId);
   return conversationMessages(db, conversationId);
 }
 
 /** Every message of a conversation, in conversation order (whoever asks has checked ownership). */
 export async function conversationMessages(db: Database, conversationId: string): Promise<MessageRecord[]> {
-  const { rows } = await db.sql.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY position`, [conversationId]);
+  const { rows } = await db.sql.query<MessageRow>(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = $1 ORDER BY position`,
+    [conversationId],
+  );
   return rows.map(toMessage);
 }
 

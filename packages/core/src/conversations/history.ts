@@ -1,11 +1,19 @@
-import { type GeneratingAnswer, generatingAnswers } from "../answers/generating-answers";
+import { generatingAnswers, type GeneratingAnswer } from "../answers/generating-answers";
 import type { Database } from "../db/database";
 import { decodePositionCursor, encodePositionCursor, pageOf } from "../paging/cursor";
-import { type ConversationOwner, getOwnedConversation, MESSAGE_COLUMNS, type MessageRecord, type MessageRow, toMessage } from "./conversations";
+import {
+  getOwnedConversation,
+  MESSAGE_COLUMNS,
+  toMessage,
+  type ConversationOwner,
+  type MessageRecord,
+  type MessageRow,
+} from "./conversations";
 import type { HistoryOrder } from "./message-values";
 
 /** One entry of a conversation's history: a stored message, or an answer still being generated. */
-export type HistoryEntry = { type: "message"; message: MessageRecord } | { type: "generating"; answer: GeneratingAnswer };
+export type HistoryEntry =
+  { type: "message"; message: MessageRecord } | { type: "generating"; answer: GeneratingAnswer };
 
 export interface HistoryInput {
   order: HistoryOrder;
@@ -25,7 +33,12 @@ export const HISTORY_PAGE_MAX = 100;
  * oldest first, the first newest first). `limit` counts stored messages; those answers, one per
  * streamed request under way, come on top.
  */
-export async function messageHistory(db: Database, owner: ConversationOwner, conversationId: string, input: HistoryInput): Promise<{ entries: HistoryEntry[]; nextCursor?: string | null }> {
+export async function messageHistory(
+  db: Database,
+  owner: ConversationOwner,
+  conversationId: string,
+  input: HistoryInput,
+): Promise<{ entries: HistoryEntry[]; nextCursor?: string | null }> {
   await getOwnedConversation(db, owner, conversationId);
   const paged = input.limit !== undefined || input.cursor !== undefined;
   const filters = { list: "messages", conversation: conversationId, order: input.order };
@@ -41,10 +54,17 @@ export async function messageHistory(db: Database, owner: ConversationOwner, con
      ORDER BY position ${newestFirst ? "DESC" : "ASC"} LIMIT $3`,
     [conversationId, after ?? null, limit === undefined ? null : limit + 1],
   );
-  const page = limit === undefined ? { rows, nextCursor: null } : pageOf(rows, limit, (last) => encodePositionCursor(db.secrets, last.position, filters));
+  const page =
+    limit === undefined
+      ? { rows, nextCursor: null }
+      : pageOf(rows, limit, (last) => encodePositionCursor(db.secrets, last.position, filters));
   const atNewestEnd = newestFirst ? after === undefined : page.nextCursor === null;
   const stored = new Set(page.rows.map((row) => row.id));
-  const answers = atNewestEnd ? generating.filter((answer) => !stored.has(answer.messageId)).map((answer) => ({ type: "generating" as const, answer })) : [];
+  const answers = atNewestEnd
+    ? generating
+        .filter((answer) => !stored.has(answer.messageId))
+        .map((answer) => ({ type: "generating" as const, answer }))
+    : [];
   const messages = page.rows.map((row) => ({ type: "message" as const, message: toMessage(row) }));
   const entries = newestFirst ? [...answers.reverse(), ...messages] : [...messages, ...answers];
   return paged ? { entries, nextCursor: page.nextCursor } : { entries };

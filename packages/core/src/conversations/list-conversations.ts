@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { decodeCursor, encodeCursor, pageOf } from "../paging/cursor";
-import { CONVERSATION_COLUMNS, type ConversationRecord, type ConversationRow, toConversation } from "./conversations";
+import { CONVERSATION_COLUMNS, toConversation, type ConversationRecord, type ConversationRow } from "./conversations";
 
 /**
  * GET /v1/conversations: a key's conversations with one of its end users (the `external_user_id`
@@ -24,6 +24,8 @@ export async function listConversations(
      ORDER BY updated_at DESC, id DESC LIMIT $5`,
     [apiKeyId, input.externalUserId, before?.createdAt ?? null, before?.id ?? "", input.limit + 1],
   );
-  const page = pageOf(rows, input.limit, (last) => encodeCursor(db.secrets, { createdAt: last.updatedAt.toISOString(), id: last.id }, filters));
+  const page = pageOf(rows, input.limit, (last) =>
+    encodeCursor(db.secrets, { createdAt: last.updatedAt.toISOString(), id: last.id }, filters),
+  );
   return { conversations: page.rows.map(toConversation), nextCursor: page.nextCursor };
 }

@@ -24,7 +24,12 @@ export async function listPartnerUserConversations(
   db: Database,
   partnerUserId: string,
   input: { limit: number; cursor?: string | undefined },
-): Promise<{ conversations: PartnerUserConversation[]; nextCursor: string | null; previousCursor: string | null; total: number }> {
+): Promise<{
+  conversations: PartnerUserConversation[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+  total: number;
+}> {
   const filters = { list: "partner-user-conversations", user: partnerUserId };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
@@ -36,9 +41,21 @@ export async function listPartnerUserConversations(
      ORDER BY c.updated_at ${way.order}, c.id ${way.order} LIMIT $4`,
     [partnerUserId, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await db.sql.query<{ total: number }>("SELECT count(*)::int AS total FROM conversations WHERE partner_user_id = $1", [partnerUserId]);
-  const page = pageBothWays(rows, input.limit, from, (row, backward) =>
-    encodeCursor(db.secrets, { createdAt: row.updatedAt.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) }, filters),
+  const counted = await db.sql.query<{ total: number }>(
+    "SELECT count(*)::int AS total FROM conversations WHERE partner_user_id = $1",
+    [partnerUserId],
   );
-  return { conversations: page.rows, nextCursor: page.nextCursor, previousCursor: page.previousCursor, total: counted.rows[0]?.total ?? 0 };
+  const page = pageBothWays(rows, input.limit, from, (row, backward) =>
+    encodeCursor(
+      db.secrets,
+      { createdAt: row.updatedAt.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) },
+      filters,
+    ),
+  );
+  return {
+    conversations: page.rows,
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+    total: counted.rows[0]?.total ?? 0,
+  };
 }

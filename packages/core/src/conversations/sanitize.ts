@@ -23,7 +23,16 @@ export interface PublicSource {
   url?: string;
 }
 
-const CITATION_STRINGS = ["id", "title", "source_type", "source_key", "source_label", "section", "excerpt", "url"] as const;
+const CITATION_STRINGS = [
+  "id",
+  "title",
+  "source_type",
+  "source_key",
+  "source_label",
+  "section",
+  "excerpt",
+  "url",
+] as const;
 const SOURCE_STRINGS = ["source_type", "source_key", "label", "title", "url"] as const;
 const MAX_ITEMS = 50;
 const MAX_STRING = 2000;
@@ -46,7 +55,11 @@ export function sanitizeSources(input: unknown): PublicSource[] {
 
 function asObjects(input: unknown): Array<Record<string, unknown>> {
   if (!Array.isArray(input)) return [];
-  return input.filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null && !Array.isArray(item)).slice(0, MAX_ITEMS);
+  return input
+    .filter(
+      (item): item is Record<string, unknown> => typeof item === "object" && item !== null && !Array.isArray(item),
+    )
+    .slice(0, MAX_ITEMS);
 }
 
 function pickStrings<K extends string>(item: Record<string, unknown>, keys: readonly K[]): Partial<Record<K, string>> {

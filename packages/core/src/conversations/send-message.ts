@@ -5,10 +5,10 @@ import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import type { UpstreamLoanContext } from "../launches/loan-context";
 import { appendMessages, deleteConversation, type NewConversation } from "./append-messages";
 import { writeConversationStart } from "./conversation-start-writer";
-import { type EmbeddedOwner, type EndUser, getOwnedConversation } from "./conversations";
-import { type PublicCitation, type PublicSource, sanitizeCitations, sanitizeSources } from "./sanitize";
+import { getOwnedConversation, type EmbeddedOwner, type EndUser } from "./conversations";
+import { sanitizeCitations, sanitizeSources, type PublicCitation, type PublicSource } from "./sanitize";
 import { resolveSourceSelection, type SearchOptions } from "./source-selection";
-import { type ChatUpstream, UpstreamError } from "./upstream/chat-upstream";
+import { UpstreamError, type ChatUpstream } from "./upstream/chat-upstream";
 
 export interface SendMessageInput {
   key: AuthenticatedKey;
@@ -64,7 +64,11 @@ export const ANSWER_CANCELLED = "cancelled";
 
 const HISTORY_LIMIT = 40;
 
-export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }, input: SendMessageInput, options: SendMessageOptions): Promise<SendMessageResult> {
+export async function sendMessage(
+  deps: { db: Database; upstream: ChatUpstream },
+  input: SendMessageInput,
+  options: SendMessageOptions,
+): Promise<SendMessageResult> {
   const { db, upstream } = deps;
   const sources = resolveSourceSelection(input.key.tenant, input.searchOptions);
   let history: Array<{ role: "user" | "assistant"; content: string }> = [];
@@ -91,7 +95,9 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
         embedded: input.embedded,
       }
     : undefined;
-  const target = create ? { apiKeyId: input.key.id, create } : { apiKeyId: input.key.id, embedded: input.embedded, conversationId };
+  const target = create
+    ? { apiKeyId: input.key.id, create }
+    : { apiKeyId: input.key.id, embedded: input.embedded, conversationId };
   const userMessage = {
     id: newId("msg"),
     role: "user" as const,
@@ -105,7 +111,10 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
   // to nobody else yet, so an unanswered one can be taken back whole): the write is off the
   // path to the first frame. A message to an existing conversation is written when the
   // upstream answers, so a failure before that leaves no gap in its positions.
-  const early = options.mode === "stream" && create ? settled(writeConversationStart(db, { apiKeyId: input.key.id, conversation: create, messages: [userMessage] })) : undefined;
+  const early =
+    options.mode === "stream" && create
+      ? settled(writeConversationStart(db, { apiKeyId: input.key.id, conversation: create, messages: [userMessage] }))
+      : undefined;
   let userStored = false;
   let streamed = "";
   let finalContent: string | undefined;
@@ -149,7 +158,8 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
         if (event.sources !== undefined) answerSources = sanitizeSources(event.sources);
       }
     }
-    if (tokensUsed === undefined) throw new AppError("upstream_error", "the upstream chat service ended without completing the answer");
+    if (tokensUsed === undefined)
+      throw new AppError("upstream_error", "the upstream chat service ended without completing the answer");
   } catch (error) {
     const partial = finalContent ?? streamed;
     if (early && !userStored && !(await early)) {
@@ -166,7 +176,12 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
           citations: [],
           sources: [],
           status: "incomplete",
-          metadata: { ...options.answerMetadata?.(), tokens_used: 0, incomplete: true, error_code: options.signal?.reason === ANSWER_CANCELLED ? "cancelled" : "upstream_error" },
+          metadata: {
+            ...options.answerMetadata?.(),
+            tokens_used: 0,
+            incomplete: true,
+            error_code: options.signal?.reason === ANSWER_CANCELLED ? "cancelled" : "upstream_error",
+          },
           createdAt: new Date(),
         },
       ]).catch(() => {});
@@ -187,12 +202,26 @@ export async function sendMessage(deps: { db: Database; upstream: ChatUpstream }
     metadata: { ...options.answerMetadata?.(), tokens_used: tokensUsed },
     createdAt: new Date(),
   };
-  if (userStored) await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [assistantMessage]);
+  if (userStored)
+    await appendMessages(db, { apiKeyId: input.key.id, embedded: input.embedded, conversationId }, [assistantMessage]);
   // A JSON answer's new conversation goes with the instance's other starts (one statement for many under load).
-  else if (create) await writeConversationStart(db, { apiKeyId: input.key.id, conversation: create, messages: [userMessage, assistantMessage] });
+  else if (create)
+    await writeConversationStart(db, {
+      apiKeyId: input.key.id,
+      conversation: create,
+      messages: [userMessage, assistantMessage],
+    });
   else await appendMessages(db, target, [userMessage, assistantMessage]);
   await options.onEvent?.({ type: "complete", tokensUsed, citations, sources: answerSources });
-  return { conversationId, conversationCreated, messageId: assistantId, response, citations, sources: answerSources, tokensUsed };
+  return {
+    conversationId,
+    conversationCreated,
+    messageId: assistantId,
+    response,
+    citations,
+    sources: answerSources,
+    tokensUsed,
+  };
 }
 
 /** A write under way whose failure is kept for later, not thrown (an unhandled rejection) while nobody awaits it yet. */

@@ -1,4 +1,5 @@
 import type pg from "pg";
+
 import { AppError } from "../errors/app-error";
 import type { Database } from "./database";
 
@@ -23,7 +24,11 @@ export const LOCK_WAIT_MS = 30_000;
 /** For work on many things at once: the keys free now are taken in one statement, and the busy ones returned (not waited for). */
 export type TryLocks = (keys: string[]) => Promise<Set<string>>;
 
-export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (lock: (key: string) => Promise<void>, tryLocks: TryLocks) => Promise<T>): Promise<T> {
+export async function withAdvisoryLocks<T>(
+  db: Database,
+  keys: string[],
+  work: (lock: (key: string) => Promise<void>, tryLocks: TryLocks) => Promise<T>,
+): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   const client = await acquire(db, keys, deadline);
   let released = false;
@@ -48,7 +53,10 @@ export async function withAdvisoryLocks<T>(db: Database, keys: string[], work: (
         const unique = [...new Set(wanted)];
         if (unique.length === 0) return new Set();
         // Trying never waits, so taking many keys in any order cannot deadlock.
-        const { rows } = await client.query<{ key: string; locked: boolean }>("SELECT k AS key, pg_try_advisory_lock(hashtextextended(k, 0)) AS locked FROM unnest($1::text[]) AS k", [unique]);
+        const { rows } = await client.query<{ key: string; locked: boolean }>(
+          "SELECT k AS key, pg_try_advisory_lock(hashtextextended(k, 0)) AS locked FROM unnest($1::text[]) AS k",
+          [unique],
+        );
         return new Set(rows.filter((row) => !row.locked).map((row) => row.key));
       },
     );
@@ -86,11 +94,15 @@ async function acquire(db: Database, keys: string[], deadline: number): Promise<
 }
 
 async function tryLock(client: pg.PoolClient, key: string): Promise<boolean> {
-  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]);
+  const { rows } = await client.query<{ locked: boolean }>(
+    "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
+    [key],
+  );
   return rows[0]?.locked === true;
 }
 
 async function pause(deadline: number): Promise<void> {
-  if (Date.now() > deadline) throw new AppError("upstream_error", "another change to the same account is taking too long; retry shortly");
+  if (Date.now() > deadline)
+    throw new AppError("upstream_error", "another change to the same account is taking too long; retry shortly");
   await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
 }

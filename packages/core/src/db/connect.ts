@@ -1,9 +1,10 @@
 import path from "node:path";
-import { type Database, openDatabase, type Sql } from "./database";
-import { type EmbeddedDatabase, startEmbeddedPostgres } from "./embedded-postgres";
-import { migrateDatabase } from "./migrate";
+
 import { resolveSecretKey } from "../secrets/secret-key-file";
 import { serverSecrets } from "../secrets/server-secrets";
+import { openDatabase, type Database, type Sql } from "./database";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres";
+import { migrateDatabase } from "./migrate";
 
 export interface ConnectOptions {
   /** A PostgreSQL URL; when absent an embedded PostgreSQL is started under `dataDir`. */
@@ -34,7 +35,12 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   let embedded: EmbeddedDatabase | undefined;
   let url = options.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(options.dataDir, "postgres"), database: "mga", log: options.log, handlesSignals: options.handlesSignals });
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(options.dataDir, "postgres"),
+      database: "mga",
+      log: options.log,
+      handlesSignals: options.handlesSignals,
+    });
     url = embedded.url;
   }
   if (options.migrate !== false) await migrateDatabase(url);

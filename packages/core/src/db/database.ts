@@ -1,6 +1,7 @@
 import pg from "pg";
+
 import type { ServerSecrets } from "../secrets/server-secrets";
-import { type InstanceState, newInstanceState } from "./instance-state";
+import { newInstanceState, type InstanceState } from "./instance-state";
 
 /** What a domain function queries through: the pool outside a transaction, one connection inside one. */
 export type Sql = Pick<pg.Pool, "query">;
@@ -50,7 +51,11 @@ export function openDatabase(url: string, options: OpenDatabaseOptions): Databas
   pool.on("error", () => {});
   // Only lock holders hold these connections (waiters retry without one, advisory-locks.ts);
   // a holder that hangs still cannot make anyone wait for a connection forever.
-  const lockPool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)), connectionTimeoutMillis: 30_000 });
+  const lockPool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil((options.maxConnections ?? 10) / 2)),
+    connectionTimeoutMillis: 30_000,
+  });
   lockPool.on("error", () => {});
   return {
     sql: options.wrapSql ? options.wrapSql(pool) : pool,

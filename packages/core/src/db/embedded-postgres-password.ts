@@ -2,6 +2,7 @@ import { createHash, createHmac, pbkdf2Sync, randomBytes } from "node:crypto";
 import { renameSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+
 import { createFileOnce, errorCode, readFileIfExists, syncDirectory } from "../shared/files";
 import { buildUrl, quoteIdent, SUPERUSER } from "./postgres-url";
 
@@ -27,7 +28,8 @@ export function readPassword(file: string): string | undefined {
   const text = readFileIfExists(file);
   if (text === undefined) return undefined;
   const password = text.trim();
-  if (!password) throw new Error(`${file} is empty: it should hold the superuser password of the embedded PostgreSQL next to it`);
+  if (!password)
+    throw new Error(`${file} is empty: it should hold the superuser password of the embedded PostgreSQL next to it`);
   return password;
 }
 
@@ -45,7 +47,9 @@ export async function replaceLegacyPassword(port: number, passwordFile: string):
   const next = readPassword(pending) ?? createPasswordFile(pending);
   const client = await connectWithAny(port, [next, LEGACY_PASSWORD]);
   if (!client) {
-    throw new Error(`the embedded PostgreSQL cluster next to ${passwordFile} refused its password: that file is missing (restore it), or set DATABASE_URL`);
+    throw new Error(
+      `the embedded PostgreSQL cluster next to ${passwordFile} refused its password: that file is missing (restore it), or set DATABASE_URL`,
+    );
   }
   try {
     // Sent as a SCRAM verifier: the password itself never reaches the server (nor its log).

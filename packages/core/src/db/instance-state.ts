@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { RateLimiterPostgres } from "rate-limiter-flexible";
+
 import type { AnswerStreams } from "../answers/answer-streams";
 import type { ConversationStartWriter } from "../conversations/conversation-start-writer";
 import type { KeyCache } from "../keys/key-cache";

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+
 import type { Database } from "./database";
 
 /**
@@ -21,7 +22,10 @@ export interface MigrationResult {
   alreadyApplied: number;
 }
 
-export async function migrateDatabase(databaseUrl: string, migrationsDir = findMigrationsDir()): Promise<MigrationResult> {
+export async function migrateDatabase(
+  databaseUrl: string,
+  migrationsDir = findMigrationsDir(),
+): Promise<MigrationResult> {
   const migrations = readMigrations(migrationsDir);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -109,9 +113,13 @@ export async function pendingMigrations(db: Database, migrationsDir = findMigrat
   const names = readdirSync(migrationsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(path.join(migrationsDir, entry.name, "migration.sql")))
     .map((entry) => entry.name);
-  const table = await db.sql.query<{ found: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS found`);
+  const table = await db.sql.query<{ found: string | null }>(
+    `SELECT to_regclass('"_prisma_migrations"')::text AS found`,
+  );
   if (!table.rows[0]?.found) return names.sort();
-  const { rows } = await db.sql.query<{ migration_name: string }>(`SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
+  const { rows } = await db.sql.query<{ migration_name: string }>(
+    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
   const applied = new Set(rows.map((row) => row.migration_name));
   return names.filter((name) => !applied.has(name)).sort();
 }

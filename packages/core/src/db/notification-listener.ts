@@ -30,7 +30,12 @@ const RETRY_MAX_MS = 5_000;
  * When the connection is lost the owner hears `onLost` at once, and the listener reconnects
  * with backoff until `stop`.
  */
-export function startNotificationListener(url: string, channels: readonly string[], handlers: NotificationHandlers, options: { applicationName?: string } = {}): NotificationListener {
+export function startNotificationListener(
+  url: string,
+  channels: readonly string[],
+  handlers: NotificationHandlers,
+  options: { applicationName?: string } = {},
+): NotificationListener {
   let client: pg.Client | undefined;
   let listening = false;
   let backendPid: number | undefined;
@@ -63,7 +68,11 @@ export function startNotificationListener(url: string, channels: readonly string
   };
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true, application_name: options.applicationName ?? "notification-listener" });
+    const next = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      application_name: options.applicationName ?? "notification-listener",
+    });
     client = next;
     // Without an "error" listener a dropped connection would crash the process.
     next.on("error", () => lose(next));

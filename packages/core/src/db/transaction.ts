@@ -22,7 +22,9 @@ export function onCommit(db: Database, action: () => void | Promise<void>): void
 /** Connections of the pool `db` was opened with (the host's pool-use metric); undefined for a handle openDatabase did not make. */
 export function poolUse(db: Database): { total: number; idle: number; waiting: number; max: number } | undefined {
   const pool = db.instance.pool;
-  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+  return (
+    pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }
+  );
 }
 
 /**

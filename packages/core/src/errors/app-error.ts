@@ -34,7 +34,11 @@ export class AppError extends Error {
    */
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; status?: number; cause?: unknown; field?: string } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { headers?: Record<string, string>; status?: number; cause?: unknown; field?: string } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;

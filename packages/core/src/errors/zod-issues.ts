@@ -1,4 +1,5 @@
 import type { z } from "zod";
+
 import { AppError } from "./app-error";
 
 /** "field.path: problem" for the first few issues, so a 400 names what is wrong. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 
@@ -25,7 +26,9 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
  * the quoted form of the IETF draft (a structured-field string). `""` is a quoted empty key,
  * not a two-character one.
  */
-export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^(?!""$)(?:"[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}"|[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}})$`);
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(
+  `^(?!""$)(?:"[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}"|[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}})$`,
+);
 
 export type IdempotencyClaim = { kind: "claimed" } | { kind: "replay"; status: number; body: unknown };
 
@@ -35,7 +38,10 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
   // Only HTTP's optional whitespace surrounds a field value; anything else (a no-break space) is part of it.
   const value = header.replace(/^[ \t]+|[ \t]+$/g, "");
   if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw new AppError("invalid_request", `Idempotency-Key: must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`);
+    throw new AppError(
+      "invalid_request",
+      `Idempotency-Key: must be 1-${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`,
+    );
   }
   return value.replace(/^"(.*)"$/, "$1");
 }
@@ -55,10 +61,24 @@ ON CONFLICT (api_key_id, key) DO UPDATE
          AND idempotency_records.fingerprint = EXCLUDED.fingerprint)
 RETURNING 1`;
 
-export async function claimIdempotencyKey(db: Database, input: { apiKeyId: string; key: string; fingerprint: string }): Promise<IdempotencyClaim> {
-  const claimed = await db.sql.query(CLAIM_SQL, [input.apiKeyId, input.key, input.fingerprint, LEASE_SECONDS, RETENTION_HOURS]);
+export async function claimIdempotencyKey(
+  db: Database,
+  input: { apiKeyId: string; key: string; fingerprint: string },
+): Promise<IdempotencyClaim> {
+  const claimed = await db.sql.query(CLAIM_SQL, [
+    input.apiKeyId,
+    input.key,
+    input.fingerprint,
+    LEASE_SECONDS,
+    RETENTION_HOURS,
+  ]);
   if (claimed.rowCount === 1) return { kind: "claimed" };
-  const { rows } = await db.sql.query<{ fingerprint: string; state: string; response_status: number | null; response_body: unknown }>(
+  const { rows } = await db.sql.query<{
+    fingerprint: string;
+    state: string;
+    response_status: number | null;
+    response_body: unknown;
+  }>(
     "SELECT fingerprint, state, response_status, response_body FROM idempotency_records WHERE api_key_id = $1 AND key = $2",
     [input.apiKeyId, input.key],
   );
@@ -66,40 +86,69 @@ export async function claimIdempotencyKey(db: Database, input: { apiKeyId: strin
   // Expired and deleted between the two statements: claim again.
   if (!record) return claimIdempotencyKey(db, input);
   if (record.fingerprint !== input.fingerprint) {
-    throw new AppError("idempotency_conflict", "this Idempotency-Key was already used with a different request (route, target or body)");
+    throw new AppError(
+      "idempotency_conflict",
+      "this Idempotency-Key was already used with a different request (route, target or body)",
+    );
   }
   if (record.state === "completed" && record.response_status !== null) {
     // A record stored before responses were sealed is a plain object; it expires within a day.
-    if (typeof record.response_body !== "string") return { kind: "replay", status: record.response_status, body: record.response_body };
+    if (typeof record.response_body !== "string")
+      return { kind: "replay", status: record.response_status, body: record.response_body };
     const opened = db.secrets.open("stored-response", record.response_body);
     if (opened === undefined) {
-      throw new AppError("idempotency_conflict", "the original response of this Idempotency-Key can no longer be replayed (the server's secret key changed); send the request with a new key");
+      throw new AppError(
+        "idempotency_conflict",
+        "the original response of this Idempotency-Key can no longer be replayed (the server's secret key changed); send the request with a new key",
+      );
     }
     return { kind: "replay", status: record.response_status, body: JSON.parse(opened) };
   }
-  throw new AppError("idempotency_conflict", "a request with this Idempotency-Key is still being processed; retry shortly", {
-    headers: { "Retry-After": "1" },
-  });
+  throw new AppError(
+    "idempotency_conflict",
+    "a request with this Idempotency-Key is still being processed; retry shortly",
+    {
+      headers: { "Retry-After": "1" },
+    },
+  );
 }
 
-export async function completeIdempotencyKey(db: Database, input: { apiKeyId: string; key: string; status: number; body: unknown }): Promise<void> {
+export async function completeIdempotencyKey(
+  db: Database,
+  input: { apiKeyId: string; key: string; status: number; body: unknown },
+): Promise<void> {
   await db.sql.query(
     `UPDATE idempotency_records SET state = 'completed', response_status = $3, response_body = $4::jsonb, locked_until = now()
      WHERE api_key_id = $1 AND key = $2`,
-    [input.apiKeyId, input.key, input.status, JSON.stringify(db.secrets.seal("stored-response", JSON.stringify(input.body)))],
+    [
+      input.apiKeyId,
+      input.key,
+      input.status,
+      JSON.stringify(db.secrets.seal("stored-response", JSON.stringify(input.body))),
+    ],
   );
 }
 
 export async function releaseIdempotencyKey(db: Database, input: { apiKeyId: string; key: string }): Promise<void> {
-  await db.sql.query("DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND state = 'in_progress'", [input.apiKeyId, input.key]);
+  await db.sql.query("DELETE FROM idempotency_records WHERE api_key_id = $1 AND key = $2 AND state = 'in_progress'", [
+    input.apiKeyId,
+    input.key,
+  ]);
 }
 
 /** Deletes expired records and old rate-limit windows; run periodically by the server. */
 export async function sweepExpiredRecords(db: Database): Promise<{ idempotency: number; rateLimits: number }> {
   const idempotency = await db.sql.query("DELETE FROM idempotency_records WHERE expires_at < now()");
-  const rateLimits = await db.sql.query("DELETE FROM rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
-  const chatAnswers = await db.sql.query("DELETE FROM partner_user_rate_limit_counters WHERE window_start < now() - interval '10 minutes'");
-  return { idempotency: idempotency.rowCount ?? 0, rateLimits: (rateLimits.rowCount ?? 0) + (chatAnswers.rowCount ?? 0) };
+  const rateLimits = await db.sql.query(
+    "DELETE FROM rate_limit_counters WHERE window_start < now() - interval '10 minutes'",
+  );
+  const chatAnswers = await db.sql.query(
+    "DELETE FROM partner_user_rate_limit_counters WHERE window_start < now() - interval '10 minutes'",
+  );
+  return {
+    idempotency: idempotency.rowCount ?? 0,
+    rateLimits: (rateLimits.rowCount ?? 0) + (chatAnswers.rowCount ?? 0),
+  };
 }
 
 /** JSON with object keys sorted, so that the same body always has the same fingerprint. */

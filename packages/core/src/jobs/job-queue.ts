@@ -1,4 +1,5 @@
-import { type JobWithMetadata, PgBoss } from "pg-boss";
+import { PgBoss, type JobWithMetadata } from "pg-boss";
+
 import type { Database } from "../db/database";
 import { NO_OBSERVER, type Observer } from "../observe/observer";
 
@@ -92,7 +93,13 @@ export class JobQueue {
    * Enqueues through `db`: called with a transaction's `tx` (withTransaction), the job exists
    * if and only if the state change that needs it was committed.
    */
-  async enqueue(db: Database, name: QueueName, data: object, singletonKey: string, options: { startAfter?: Date } = {}): Promise<void> {
+  async enqueue(
+    db: Database,
+    name: QueueName,
+    data: object,
+    singletonKey: string,
+    options: { startAfter?: Date } = {},
+  ): Promise<void> {
     await this.boss.send(name, data, {
       singletonKey,
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
@@ -104,10 +111,18 @@ export class JobQueue {
    * Runs `handler` for each job of `name`. The handler learns whether this is the last
    * attempt, so it can record a final failure before the queue gives up.
    */
-  async work<T extends object>(name: QueueName, handler: (data: T, attempt: { last: boolean }) => Promise<void>): Promise<void> {
-    await this.boss.work<T>(name, { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
-      for (const job of jobs as unknown as Array<JobWithMetadata<T>>) await this.observer.runJob(name, () => handler(job.data, { last: job.retryCount >= job.retryLimit }));
-    });
+  async work<T extends object>(
+    name: QueueName,
+    handler: (data: T, attempt: { last: boolean }) => Promise<void>,
+  ): Promise<void> {
+    await this.boss.work<T>(
+      name,
+      { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds },
+      async (jobs) => {
+        for (const job of jobs as unknown as Array<JobWithMetadata<T>>)
+          await this.observer.runJob(name, () => handler(job.data, { last: job.retryCount >= job.retryLimit }));
+      },
+    );
   }
 
   /** True from start until stop: jobs are being taken (the readiness check). */
@@ -118,7 +133,12 @@ export class JobQueue {
   /** How many jobs wait and run in each queue (the job-queue depth metric). */
   async depth(): Promise<QueueDepth[]> {
     const queues = await this.boss.getQueues(Object.values(QUEUES));
-    return queues.map((queue) => ({ queue: queue.name as QueueName, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
+    return queues.map((queue) => ({
+      queue: queue.name as QueueName,
+      ready: queue.readyCount,
+      deferred: queue.deferredCount,
+      active: queue.activeCount,
+    }));
   }
 
   private readonly stopHooks: Array<() => Promise<void>> = [];

@@ -69,7 +69,11 @@ export async function revokeApiKey(db: Database, id: string): Promise<ApiKeySumm
 }
 
 /** Changes a key's rate limit (null: the service default); takes effect on its next request. */
-export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerMinute: number | null): Promise<ApiKeySummary> {
+export async function setApiKeyRateLimit(
+  db: Database,
+  id: string,
+  rateLimitPerMinute: number | null,
+): Promise<ApiKeySummary> {
   assertRateLimit(rateLimitPerMinute);
   const existing = await findKey(db, id);
   if (existing.status !== "active") throw new AppError("invalid_request", `key ${id} is revoked`);
@@ -80,7 +84,11 @@ export async function setApiKeyRateLimit(db: Database, id: string, rateLimitPerM
  * Renames a key and/or replaces its scopes; every instance applies the change from the key's
  * next request (the key cache's notification, as for a revocation).
  */
-export async function updateApiKey(db: Database, id: string, input: { name?: string; scopes?: string | readonly string[] }): Promise<ApiKeySummary> {
+export async function updateApiKey(
+  db: Database,
+  id: string,
+  input: { name?: string; scopes?: string | readonly string[] },
+): Promise<ApiKeySummary> {
   const name = input.name === undefined ? undefined : assertKeyName(input.name);
   const scopes = input.scopes === undefined ? undefined : parseScopes(input.scopes);
   const existing = await findKey(db, id);
@@ -105,7 +113,10 @@ export async function findKey(db: Database, id: string): Promise<KeyRow> {
  */
 async function updateKey(db: Database, id: string, set: string, params: unknown[]): Promise<ApiKeySummary> {
   return withTransaction(db, async (tx) => {
-    const { rows } = await tx.sql.query<KeyRow>(`UPDATE api_keys SET ${set} WHERE id = $1 RETURNING ${COLUMNS}`, [id, ...params]);
+    const { rows } = await tx.sql.query<KeyRow>(`UPDATE api_keys SET ${set} WHERE id = $1 RETURNING ${COLUMNS}`, [
+      id,
+      ...params,
+    ]);
     if (!rows[0]) throw new AppError("not_found", `key ${id} not found`);
     await publishKeyChange(tx, { kind: "key", id });
     return toSummary(rows[0]);
@@ -114,20 +125,27 @@ async function updateKey(db: Database, id: string, set: string, params: unknown[
 
 export function assertKeyName(input: string): string {
   const name = input.trim();
-  if (name.length < 1 || name.length > 200) throw new AppError("invalid_request", "name: must be 1-200 characters", { field: "name" });
+  if (name.length < 1 || name.length > 200)
+    throw new AppError("invalid_request", "name: must be 1-200 characters", { field: "name" });
   return name;
 }
 
 export function assertRateLimit(rateLimit: number | null): void {
   if (rateLimit !== null && (!Number.isInteger(rateLimit) || rateLimit < 1 || rateLimit > MAX_RATE_LIMIT_PER_MINUTE)) {
-    throw new AppError("invalid_request", `rate_limit: must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE} requests per minute`);
+    throw new AppError(
+      "invalid_request",
+      `rate_limit: must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE} requests per minute`,
+    );
   }
 }
 
 export async function listApiKeys(db: Database, organizationId: string): Promise<ApiKeySummary[]> {
   await getOrganization(db, organizationId);
   await flushKeyUsage(db);
-  const { rows } = await db.sql.query<KeyRow>(`SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at`, [organizationId]);
+  const { rows } = await db.sql.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at`,
+    [organizationId],
+  );
   return rows.map(toSummary);
 }
 

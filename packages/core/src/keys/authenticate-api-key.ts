@@ -62,7 +62,8 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   const cache = db.instance.keyCache;
   const found = cache ? await cache.lookUp(hash, () => readKey(db, hash)) : await readKey(db, hash);
   if ("refusal" in found) throw new AppError("unauthorized", found.refusal);
-  if (found.key.expiresAt && isExpired(found.key.expiresAt)) throw new AppError("unauthorized", expiredKeyMessage(found.key.expiresAt));
+  if (found.key.expiresAt && isExpired(found.key.expiresAt))
+    throw new AppError("unauthorized", expiredKeyMessage(found.key.expiresAt));
   recordKeyUse(db, found.key.id);
   return found.key;
 }
@@ -70,7 +71,11 @@ export async function authenticateApiKey(db: Database, presented: string | undef
 async function readKey(db: Database, hash: string): Promise<KeyLookup> {
   const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.secret_hash = $1`, [hash]);
   const row = rows[0];
-  return !row ? { refusal: UNKNOWN_KEY } : row.status !== "active" ? { refusal: REVOKED_KEY } : { key: toAuthenticatedKey(row) };
+  return !row
+    ? { refusal: UNKNOWN_KEY }
+    : row.status !== "active"
+      ? { refusal: REVOKED_KEY }
+      : { key: toAuthenticatedKey(row) };
 }
 
 function toAuthenticatedKey(row: Row): AuthenticatedKey {
@@ -97,6 +102,7 @@ export function requireScope(key: AuthenticatedKey, scope: Scope): void {
 export async function getKeyById(db: Database, id: string): Promise<AuthenticatedKey> {
   const { rows } = await db.sql.query<Row>(`${KEY_RECORD_SQL} WHERE k.id = $1`, [id]);
   const row = rows[0];
-  if (!row || row.status !== "active" || isExpired(row.expires_at)) throw new AppError("unauthorized", "the key behind this launch is no longer active");
+  if (!row || row.status !== "active" || isExpired(row.expires_at))
+    throw new AppError("unauthorized", "the key behind this launch is no longer active");
   return toAuthenticatedKey(row);
 }

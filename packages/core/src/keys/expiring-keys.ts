@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
-import { type ApiKeySummary, COLUMNS, type KeyRow, toSummary } from "./api-keys";
+import { COLUMNS, toSummary, type ApiKeySummary, type KeyRow } from "./api-keys";
 import { MAX_KEY_LIFETIME_DAYS } from "./key-expiry";
 
 /**
@@ -8,9 +8,14 @@ import { MAX_KEY_LIFETIME_DAYS } from "./key-expiry";
  * console's "expiring soon" panel and the "key expiring" event read the same list. Without an
  * organization it spans every organization (for the event's sweep).
  */
-export async function listKeysExpiringWithin(db: Database, input: { withinDays: number; organizationId?: string; now?: Date }): Promise<ApiKeySummary[]> {
+export async function listKeysExpiringWithin(
+  db: Database,
+  input: { withinDays: number; organizationId?: string; now?: Date },
+): Promise<ApiKeySummary[]> {
   if (!Number.isInteger(input.withinDays) || input.withinDays < 1 || input.withinDays > MAX_KEY_LIFETIME_DAYS) {
-    throw new AppError("invalid_request", `within_days: must be a whole number from 1 to ${MAX_KEY_LIFETIME_DAYS}`, { field: "within_days" });
+    throw new AppError("invalid_request", `within_days: must be a whole number from 1 to ${MAX_KEY_LIFETIME_DAYS}`, {
+      field: "within_days",
+    });
   }
   const now = input.now ?? new Date();
   const { rows } = await db.sql.query<KeyRow>(

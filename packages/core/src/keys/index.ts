@@ -1,5 +1,13 @@
 // @mga/core/keys: what the rest of the service may use of this area; everything else is internal.
-export { MAX_RATE_LIMIT_PER_MINUTE, createApiKey, getApiKey, listApiKeys, revokeApiKey, setApiKeyRateLimit, updateApiKey } from "./api-keys";
+export {
+  MAX_RATE_LIMIT_PER_MINUTE,
+  createApiKey,
+  getApiKey,
+  listApiKeys,
+  revokeApiKey,
+  setApiKeyRateLimit,
+  updateApiKey,
+} from "./api-keys";
 export { EXPIRING_SOON_DAYS, MAX_KEY_LIFETIME_DAYS, MAX_ROLL_OVERLAP_SECONDS, isExpired } from "./key-expiry";
 export { listKeysExpiringWithin } from "./expiring-keys";
 export { keyRollAuditDetails, keyUpdateAuditDetails } from "./key-audit";

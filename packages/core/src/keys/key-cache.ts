@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+
 import { NO_OBSERVER, type Observer } from "../observe/observer";
 import type { AuthenticatedKey } from "./authenticate-api-key";
 import type { KeyChange } from "./key-changes";
@@ -23,7 +24,12 @@ export interface KeyCacheOptions {
   refusalTtlMs: number;
 }
 
-export const KEY_CACHE_DEFAULTS: KeyCacheOptions = { maxKeys: 10_000, ttlMs: 30_000, maxRefusals: 10_000, refusalTtlMs: 5_000 };
+export const KEY_CACHE_DEFAULTS: KeyCacheOptions = {
+  maxKeys: 10_000,
+  ttlMs: 30_000,
+  maxRefusals: 10_000,
+  refusalTtlMs: 5_000,
+};
 
 /**
  * One instance's verified keys by secret hash (with organization and tenant configuration),

@@ -35,7 +35,8 @@ export function parseKeyChange(payload: string): KeyChange | undefined {
   try {
     const value = JSON.parse(payload) as { kind?: unknown; id?: unknown };
     if (value.kind === "key_created") return { kind: "key_created" };
-    if ((value.kind === "key" || value.kind === "organization") && typeof value.id === "string") return { kind: value.kind, id: value.id };
+    if ((value.kind === "key" || value.kind === "organization") && typeof value.id === "string")
+      return { kind: value.kind, id: value.id };
   } catch {
     // Not JSON: treated as unknown below.
   }

@@ -22,18 +22,26 @@ export function expiredKeyMessage(expiresAt: Date): string {
 /** An expiry chosen at creation (or for a roll's successor): in the future and at most MAX_KEY_LIFETIME_DAYS ahead. */
 export function assertNewKeyExpiry(expiresAt: Date | null, now = Date.now()): void {
   if (expiresAt === null) return;
-  if (Number.isNaN(expiresAt.getTime())) throw new AppError("invalid_request", "expires_at: must be a date-time", { field: "expires_at" });
-  if (expiresAt.getTime() <= now) throw new AppError("invalid_request", "expires_at: must be in the future", { field: "expires_at" });
+  if (Number.isNaN(expiresAt.getTime()))
+    throw new AppError("invalid_request", "expires_at: must be a date-time", { field: "expires_at" });
+  if (expiresAt.getTime() <= now)
+    throw new AppError("invalid_request", "expires_at: must be in the future", { field: "expires_at" });
   if (expiresAt.getTime() > now + MAX_KEY_LIFETIME_DAYS * DAY_MS) {
-    throw new AppError("invalid_request", `expires_at: must be at most ${MAX_KEY_LIFETIME_DAYS} days ahead`, { field: "expires_at" });
+    throw new AppError("invalid_request", `expires_at: must be at most ${MAX_KEY_LIFETIME_DAYS} days ahead`, {
+      field: "expires_at",
+    });
   }
 }
 
 /** The overlap a roll leaves the old key: a whole number of seconds from 0 (now) to MAX_ROLL_OVERLAP_SECONDS. */
 export function assertRollOverlap(seconds: number): void {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_ROLL_OVERLAP_SECONDS) {
-    throw new AppError("invalid_request", `old_key_expires_in_seconds: must be a whole number from 0 (now) to ${MAX_ROLL_OVERLAP_SECONDS} (7 days)`, {
-      field: "old_key_expires_in_seconds",
-    });
+    throw new AppError(
+      "invalid_request",
+      `old_key_expires_in_seconds: must be a whole number from 0 (now) to ${MAX_ROLL_OVERLAP_SECONDS} (7 days)`,
+      {
+        field: "old_key_expires_in_seconds",
+      },
+    );
   }
 }

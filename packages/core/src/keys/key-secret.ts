@@ -1,5 +1,6 @@
 // crypto.hash: the one-shot digest, a third of createHash().update().digest()'s cost (two per request).
 import { hash } from "node:crypto";
+
 import { randomBase62 } from "../ids/new-id";
 
 /**
@@ -33,7 +34,8 @@ export function hashApiKey(plaintext: string): string {
 
 /** True when the string has our key's shape and a valid checksum. */
 export function isWellFormedApiKey(candidate: string): boolean {
-  if (candidate.length !== PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH || !candidate.startsWith(PREFIX)) return false;
+  if (candidate.length !== PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH || !candidate.startsWith(PREFIX))
+    return false;
   const random = candidate.slice(PREFIX.length, PREFIX.length + RANDOM_LENGTH);
   return checksum(random) === candidate.slice(-CHECKSUM_LENGTH);
 }

@@ -33,5 +33,7 @@ export const SOLO_SCOPES: ReadonlyArray<{ scope: Scope; warning: string }> = [
 
 /** Where a chosen set of scopes departs from that advice (a warning, not a refusal). */
 export function keySeparationWarnings(scopes: readonly Scope[]): string[] {
-  return SOLO_SCOPES.filter(({ scope }) => scopes.includes(scope) && scopes.some((other) => other !== scope)).map(({ warning }) => warning);
+  return SOLO_SCOPES.filter(({ scope }) => scopes.includes(scope) && scopes.some((other) => other !== scope)).map(
+    ({ warning }) => warning,
+  );
 }

@@ -21,7 +21,12 @@ export interface RunningKeyCache {
  * drops what it touches at once; a lost connection drops everything and turns the cache off
  * until LISTEN is in force again.
  */
-export function startKeyCache(db: Database, url: string, options: Partial<KeyCacheOptions> = {}, observer: Pick<Observer, "keyCacheLookup"> = NO_OBSERVER): RunningKeyCache {
+export function startKeyCache(
+  db: Database,
+  url: string,
+  options: Partial<KeyCacheOptions> = {},
+  observer: Pick<Observer, "keyCacheLookup"> = NO_OBSERVER,
+): RunningKeyCache {
   if (db.instance.keyCache) throw new Error("a key cache is already running for this database handle");
   const cache = new KeyCache(options, observer);
   db.instance.keyCache = cache;

@@ -13,7 +13,9 @@ export interface ChatHeader {
 }
 
 export async function chatHeader(db: Database, authority: ChatAuthority): Promise<ChatHeader> {
-  const { rows } = await db.sql.query<{ name: string | null }>("SELECT name FROM partner_users WHERE id = $1", [authority.partnerUserId]);
+  const { rows } = await db.sql.query<{ name: string | null }>("SELECT name FROM partner_users WHERE id = $1", [
+    authority.partnerUserId,
+  ]);
   const user = rows[0];
   return { loan: describeLoan(authority.loanContext), userName: user?.name?.trim() || null };
 }

@@ -39,9 +39,14 @@ interface LaunchRow {
   attribution: { public_name: string; integration: string; los_source: string };
 }
 
-const LAUNCH_COLUMNS = "id, api_key_id, integration_id, partner_user_id, access_version, account_generation, binding_version, integration_access_version, loan_context, attribution";
+const LAUNCH_COLUMNS =
+  "id, api_key_id, integration_id, partner_user_id, access_version, account_generation, binding_version, integration_access_version, loan_context, attribution";
 
-const revoked = () => new AppError("unauthorized", "this launch is no longer valid; request a fresh launch from your loan origination system");
+const revoked = () =>
+  new AppError(
+    "unauthorized",
+    "this launch is no longer valid; request a fresh launch from your loan origination system",
+  );
 
 /** The checks every step repeats; one query. */
 async function assertStillAuthorized(db: Database, launch: LaunchRow): Promise<{ siteAccountId: string | null }> {
@@ -87,7 +92,11 @@ export interface ConsumedLaunch {
 }
 
 /** Consumes a launch code: exactly once, before it expires. A second consumption fails. */
-export async function consumeLaunchCode(db: Database, code: string, clock: Clock = systemClock): Promise<ConsumedLaunch> {
+export async function consumeLaunchCode(
+  db: Database,
+  code: string,
+  clock: Clock = systemClock,
+): Promise<ConsumedLaunch> {
   const now = clock();
   const { rows } = await db.sql.query<LaunchRow>(
     `UPDATE launches SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL AND expires_at > $2
@@ -100,15 +109,10 @@ export async function consumeLaunchCode(db: Database, code: string, clock: Clock
   const grant = await findActiveGrant(db, launch, now);
   const sessionToken = newSecretToken(24);
   const expiresAt = new Date(now.getTime() + AUTH_SESSION_SECONDS * 1000);
-  await db.sql.query("INSERT INTO embed_sessions (id, launch_id, partner_user_id, token_hash, expires_at, grant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-    newId("es"),
-    launch.id,
-    launch.partner_user_id,
-    hashSecret(sessionToken),
-    expiresAt,
-    grant?.id ?? null,
-    now,
-  ]);
+  await db.sql.query(
+    "INSERT INTO embed_sessions (id, launch_id, partner_user_id, token_hash, expires_at, grant_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    [newId("es"), launch.id, launch.partner_user_id, hashSecret(sessionToken), expiresAt, grant?.id ?? null, now],
+  );
   return { sessionToken, expiresAt, loginRequired: !grant };
 }
 
@@ -129,7 +133,10 @@ const REFUSALS: Record<LaunchCodeRefusal, string> = {
  * page whose code was used says so even minutes later.
  */
 async function launchCodeRefusal(db: Database, code: string): Promise<AppError> {
-  const { rows } = await db.sql.query<{ used: boolean }>("SELECT consumed_at IS NOT NULL AS used FROM launches WHERE code_hash = $1", [hashSecret(code)]);
+  const { rows } = await db.sql.query<{ used: boolean }>(
+    "SELECT consumed_at IS NOT NULL AS used FROM launches WHERE code_hash = $1",
+    [hashSecret(code)],
+  );
   const reason: LaunchCodeRefusal = !rows[0] ? "unknown" : rows[0].used ? "used" : "expired";
   return new AppError("unauthorized", REFUSALS[reason], { headers: { [LAUNCH_CODE_STATUS_HEADER]: reason } });
 }
@@ -140,19 +147,37 @@ async function launchCodeRefusal(db: Database, code: string): Promise<AppError> 
  * The relaunch itself was just checked, so a grant from before any revocation is never reused,
  * and a chat token's one launch check also covers the grant it rides on.
  */
-async function findActiveGrant(db: Database, launch: LaunchRow, now: Date): Promise<{ id: string; expiresAt: Date } | undefined> {
+async function findActiveGrant(
+  db: Database,
+  launch: LaunchRow,
+  now: Date,
+): Promise<{ id: string; expiresAt: Date } | undefined> {
   const { rows } = await db.sql.query<{ id: string; expiresAt: Date }>(
     `SELECT id, expires_at AS "expiresAt" FROM chat_grants
      WHERE partner_user_id = $1 AND access_version = $2 AND account_generation = $3 AND revoked_at IS NULL AND expires_at > $4
        AND api_key_id = $5 AND binding_version = $6 AND integration_access_version = $7
      ORDER BY expires_at DESC LIMIT 1`,
-    [launch.partner_user_id, launch.access_version, launch.account_generation, now, launch.api_key_id, launch.binding_version, launch.integration_access_version],
+    [
+      launch.partner_user_id,
+      launch.access_version,
+      launch.account_generation,
+      now,
+      launch.api_key_id,
+      launch.binding_version,
+      launch.integration_access_version,
+    ],
   );
   return rows[0];
 }
 
-async function findGrant(db: Database, id: string): Promise<{ id: string; expiresAt: Date; revokedAt: Date | null } | undefined> {
-  const { rows } = await db.sql.query<{ id: string; expiresAt: Date; revokedAt: Date | null }>(`SELECT id, expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM chat_grants WHERE id = $1`, [id]);
+async function findGrant(
+  db: Database,
+  id: string,
+): Promise<{ id: string; expiresAt: Date; revokedAt: Date | null } | undefined> {
+  const { rows } = await db.sql.query<{ id: string; expiresAt: Date; revokedAt: Date | null }>(
+    `SELECT id, expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM chat_grants WHERE id = $1`,
+    [id],
+  );
   return rows[0];
 }
 
@@ -161,20 +186,32 @@ async function findGrant(db: Database, id: string): Promise<{ id: string; expire
  * correctness never shows through. Returns whose sign-in it is: the launch's user and the site
  * account linked to them, the only account this sign-in can open.
  */
-export async function assertSignInSessionOpen(db: Database, sessionToken: string, clock: Clock = systemClock): Promise<{ partnerUserId: string; siteAccountId: string | null }> {
+export async function assertSignInSessionOpen(
+  db: Database,
+  sessionToken: string,
+  clock: Clock = systemClock,
+): Promise<{ partnerUserId: string; siteAccountId: string | null }> {
   const session = await loadSession(db, sessionToken, clock());
   if (session.grantId) throw new AppError("unauthorized", "this sign-in session is already complete");
   return { partnerUserId: session.partnerUserId, siteAccountId: session.siteAccountId };
 }
 
 async function loadSession(db: Database, sessionToken: string, now: Date) {
-  const { rows } = await db.sql.query<{ id: string; launchId: string; grantId: string | null; expiresAt: Date; partnerUserId: string; siteAccountId: string | null }>(
+  const { rows } = await db.sql.query<{
+    id: string;
+    launchId: string;
+    grantId: string | null;
+    expiresAt: Date;
+    partnerUserId: string;
+    siteAccountId: string | null;
+  }>(
     `SELECT s.id, s.launch_id AS "launchId", s.grant_id AS "grantId", s.expires_at AS "expiresAt", s.partner_user_id AS "partnerUserId", u.site_account_id AS "siteAccountId"
      FROM embed_sessions s LEFT JOIN partner_users u ON u.id = s.partner_user_id WHERE s.token_hash = $1`,
     [hashSecret(sessionToken)],
   );
   const session = rows[0];
-  if (!session || session.expiresAt <= now) throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");
+  if (!session || session.expiresAt <= now)
+    throw new AppError("unauthorized", "this sign-in session has expired; request a fresh launch");
   return session;
 }
 
@@ -182,7 +219,11 @@ async function loadSession(db: Database, sessionToken: string, now: Date) {
  * The site login succeeded for `siteAccountId` within this session: it must be the user's
  * own linked account. Creates the absolute 24-hour grant.
  */
-export async function completeSiteLogin(db: Database, input: { sessionToken: string; siteAccountId: string }, clock: Clock = systemClock): Promise<{ grantExpiresAt: Date }> {
+export async function completeSiteLogin(
+  db: Database,
+  input: { sessionToken: string; siteAccountId: string },
+  clock: Clock = systemClock,
+): Promise<{ grantExpiresAt: Date }> {
   const now = clock();
   const session = await loadSession(db, input.sessionToken, now);
   const launch = await loadLaunch(db, session.launchId);
@@ -196,7 +237,17 @@ export async function completeSiteLogin(db: Database, input: { sessionToken: str
     await tx.sql.query(
       `INSERT INTO chat_grants (id, partner_user_id, access_version, account_generation, api_key_id, binding_version, integration_access_version, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [grantId, launch.partner_user_id, launch.access_version, launch.account_generation, launch.api_key_id, launch.binding_version, launch.integration_access_version, now, expiresAt],
+      [
+        grantId,
+        launch.partner_user_id,
+        launch.access_version,
+        launch.account_generation,
+        launch.api_key_id,
+        launch.binding_version,
+        launch.integration_access_version,
+        now,
+        expiresAt,
+      ],
     );
     await tx.sql.query("UPDATE embed_sessions SET grant_id = $2 WHERE id = $1", [session.id, grantId]);
   });
@@ -221,20 +272,19 @@ export async function exchangeSessionForChatToken(
   const tokenId = newId("ct");
   const issued = await withTransaction(db, async (tx) => {
     // One token per session: a replayed or concurrent exchange gets nothing.
-    const claimed = await tx.sql.query("UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL", [session.id, tokenId]);
+    const claimed = await tx.sql.query(
+      "UPDATE embed_sessions SET chat_token_id = $2 WHERE id = $1 AND chat_token_id IS NULL",
+      [session.id, tokenId],
+    );
     if (claimed.rowCount !== 1) return false;
-    await tx.sql.query("INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-      tokenId,
-      grant.id,
-      launch.id,
-      launch.partner_user_id,
-      hashSecret(chatToken),
-      now,
-      expiresAt,
-    ]);
+    await tx.sql.query(
+      "INSERT INTO chat_tokens (id, grant_id, launch_id, partner_user_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [tokenId, grant.id, launch.id, launch.partner_user_id, hashSecret(chatToken), now, expiresAt],
+    );
     return true;
   });
-  if (!issued) throw new AppError("unauthorized", "this session already produced its chat token; request a fresh launch");
+  if (!issued)
+    throw new AppError("unauthorized", "this session already produced its chat token; request a fresh launch");
   return { status: "authorized", chatToken, expiresAt };
 }
 
@@ -249,14 +299,19 @@ export interface ChatAuthority {
 }
 
 /** Every chat request: the token is unexpired, its grant stands, and nothing revoked the launch. */
-export async function verifyChatToken(db: Database, chatToken: string, clock: Clock = systemClock): Promise<ChatAuthority> {
+export async function verifyChatToken(
+  db: Database,
+  chatToken: string,
+  clock: Clock = systemClock,
+): Promise<ChatAuthority> {
   const now = clock();
   const { rows } = await db.sql.query<{ grantId: string; launchId: string; partnerUserId: string; expiresAt: Date }>(
     `SELECT grant_id AS "grantId", launch_id AS "launchId", partner_user_id AS "partnerUserId", expires_at AS "expiresAt" FROM chat_tokens WHERE token_hash = $1`,
     [hashSecret(chatToken)],
   );
   const token = rows[0];
-  if (!token || token.expiresAt <= now) throw new AppError("unauthorized", "the chat session has ended; request a fresh launch");
+  if (!token || token.expiresAt <= now)
+    throw new AppError("unauthorized", "the chat session has ended; request a fresh launch");
   const grant = await findGrant(db, token.grantId);
   if (!grant || grant.revokedAt || grant.expiresAt <= now) throw revoked();
   const launch = await loadLaunch(db, token.launchId);

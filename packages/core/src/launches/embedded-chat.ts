@@ -1,12 +1,12 @@
+import type { EmbeddedOwner } from "../conversations/conversations";
+import type { SendMessageInput } from "../conversations/send-message";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { getKeyById } from "../keys/authenticate-api-key";
-import type { SendMessageInput } from "../conversations/send-message";
-import { countChatAnswer } from "../rate-limits/count-chat-answer";
 import { NO_OBSERVER, type Observer } from "../observe/observer";
+import { countChatAnswer } from "../rate-limits/count-chat-answer";
 import { enforceRateLimit, type RateLimitState } from "../rate-limits/rate-limit";
 import { takeRateLimitToken } from "../rate-limits/take-rate-limit-token";
-import type { EmbeddedOwner } from "../conversations/conversations";
 import type { ChatAuthority } from "./embed-auth";
 import { upstreamLoanContext } from "./loan-context";
 
@@ -35,13 +35,25 @@ export async function embeddedMessageInput(
   observer: Pick<Observer, "rateLimitRefused"> = NO_OBSERVER,
 ): Promise<SendMessageInput> {
   const message = input.message.trim();
-  if (message.length < 1 || message.length > 4000) throw new AppError("invalid_request", "message: must be 1-4000 characters");
-  const [key, user] = await Promise.all([getKeyById(db, authority.apiKeyId), countChatAnswer(db, { partnerUserId: authority.partnerUserId })]);
+  if (message.length < 1 || message.length > 4000)
+    throw new AppError("invalid_request", "message: must be 1-4000 characters");
+  const [key, user] = await Promise.all([
+    getKeyById(db, authority.apiKeyId),
+    countChatAnswer(db, { partnerUserId: authority.partnerUserId }),
+  ]);
   // The user's own limit first: an answer refused there spends nothing of the key's budget,
   // which every user of the partner shares; then the key's, like its API requests.
   enforceRateLimit(user.state, overUserLimit, observer);
-  enforceRateLimit(await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }), overSharedLimit, observer);
-  const context = { attribution: authority.attribution, loan_context: authority.loanContext, launch_id: authority.launchId };
+  enforceRateLimit(
+    await takeRateLimitToken(db, { keyId: key.id, limitPerMinute: key.rateLimitPerMinute }),
+    overSharedLimit,
+    observer,
+  );
+  const context = {
+    attribution: authority.attribution,
+    loan_context: authority.loanContext,
+    launch_id: authority.launchId,
+  };
   return {
     key,
     requestId: input.requestId,

@@ -24,7 +24,10 @@ export interface LaunchBindingRecord {
   enabled: boolean;
 }
 
-export async function bindLaunchKey(db: Database, input: { apiKeyId: string; publicName: string }): Promise<LaunchBindingRecord> {
+export async function bindLaunchKey(
+  db: Database,
+  input: { apiKeyId: string; publicName: string },
+): Promise<LaunchBindingRecord> {
   assertIntegrationSlug(input.publicName, "integration");
   const { rows: keys } = await db.sql.query<{ id: string; organizationId: string; status: string; scopes: string[] }>(
     `SELECT id, organization_id AS "organizationId", status, scopes FROM api_keys WHERE id = $1`,
@@ -33,7 +36,8 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
   const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found`);
   if (key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
-  if (!key.scopes.includes("embed:launch")) throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
+  if (!key.scopes.includes("embed:launch"))
+    throw new AppError("invalid_request", `key ${key.id} lacks the embed:launch scope; create a separate launch key`);
   const { rows } = await db.sql.query<{ id: string; slug: string; granted: boolean }>(
     `SELECT i.id, i.slug, true AS granted FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2
      UNION ALL
@@ -42,9 +46,16 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
     [key.organizationId, input.publicName, key.id],
   );
   const integration = rows[0];
-  if (!integration) throw new AppError("not_found", `no integration or alias named ${input.publicName} in the key's organization`, { field: "integration" });
+  if (!integration)
+    throw new AppError("not_found", `no integration or alias named ${input.publicName} in the key's organization`, {
+      field: "integration",
+    });
   if (!integration.granted) {
-    throw new AppError("invalid_request", `the alias ${input.publicName} is not granted to this key; grant it to the key first, then bind it`, { field: "integration" });
+    throw new AppError(
+      "invalid_request",
+      `the alias ${input.publicName} is not granted to this key; grant it to the key first, then bind it`,
+      { field: "integration" },
+    );
   }
   // A binding enabled again or moved to another name moves its version, so launches of the binding
   // it replaces stay dead (binding A, then B, then A again revives nothing); binding again to what
@@ -60,8 +71,12 @@ export async function bindLaunchKey(db: Database, input: { apiKeyId: string; pub
 
 /** Ends every launch issued under the binding for good: its version moves, so binding the key again revives none of them. */
 export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{ apiKeyId: string; enabled: false }> {
-  const updated = await db.sql.query("UPDATE launch_bindings SET enabled = false, version = version + 1, updated_at = now() WHERE api_key_id = $1", [apiKeyId]);
-  if (!updated.rowCount && !(await db.sql.query("SELECT 1 FROM api_keys WHERE id = $1", [apiKeyId])).rowCount) throw new AppError("not_found", `key ${apiKeyId} not found`);
+  const updated = await db.sql.query(
+    "UPDATE launch_bindings SET enabled = false, version = version + 1, updated_at = now() WHERE api_key_id = $1",
+    [apiKeyId],
+  );
+  if (!updated.rowCount && !(await db.sql.query("SELECT 1 FROM api_keys WHERE id = $1", [apiKeyId])).rowCount)
+    throw new AppError("not_found", `key ${apiKeyId} not found`);
   return { apiKeyId, enabled: false };
 }
 
@@ -70,7 +85,10 @@ export async function unbindLaunchKey(db: Database, apiKeyId: string): Promise<{
  * naming it move their version, so launches through it stay dead when it is granted again. Call
  * it in the withdrawal's own transaction.
  */
-export async function endLaunchesThroughAlias(tx: Database, input: { integrationId: string; aliases: string[]; apiKeyId?: string }): Promise<void> {
+export async function endLaunchesThroughAlias(
+  tx: Database,
+  input: { integrationId: string; aliases: string[]; apiKeyId?: string },
+): Promise<void> {
   await tx.sql.query(
     `UPDATE launch_bindings SET version = version + 1, updated_at = now()
      WHERE integration_id = $1 AND public_name = ANY ($2::text[]) AND ($3::text IS NULL OR api_key_id = $3)`,
@@ -79,12 +97,20 @@ export async function endLaunchesThroughAlias(tx: Database, input: { integration
 }
 
 /** The launch bindings of an organization's keys, by key id (the console's key list). */
-export async function listLaunchBindings(db: Database, organizationId: string): Promise<Map<string, LaunchBindingRecord>> {
+export async function listLaunchBindings(
+  db: Database,
+  organizationId: string,
+): Promise<Map<string, LaunchBindingRecord>> {
   const { rows } = await db.sql.query<{ api_key_id: string; public_name: string; slug: string; enabled: boolean }>(
     `SELECT b.api_key_id, b.public_name, i.slug, b.enabled FROM launch_bindings b
      JOIN api_keys k ON k.id = b.api_key_id JOIN integrations i ON i.id = b.integration_id
      WHERE k.organization_id = $1`,
     [organizationId],
   );
-  return new Map(rows.map((row) => [row.api_key_id, { apiKeyId: row.api_key_id, publicName: row.public_name, integration: row.slug, enabled: row.enabled }]));
+  return new Map(
+    rows.map((row) => [
+      row.api_key_id,
+      { apiKeyId: row.api_key_id, publicName: row.public_name, integration: row.slug, enabled: row.enabled },
+    ]),
+  );
 }

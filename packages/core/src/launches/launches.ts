@@ -1,11 +1,11 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
 import type { AuthenticatedKey } from "../keys/authenticate-api-key";
 import { resolveIntegration } from "../partners/integrations/integrations";
-import { launchEligibility } from "../partners/users/partner-user";
 import { findPartnerUser } from "../partners/users/get-user";
-import { hashSecret, newSecretToken } from "../ids/secret-token";
+import { launchEligibility } from "../partners/users/partner-user";
 
 /** Spec 3.6: a launch code lives two minutes. */
 export const LAUNCH_CODE_SECONDS = 120;
@@ -42,7 +42,14 @@ export interface IssuedLaunch {
  */
 export async function issueLaunch(
   db: Database,
-  input: { key: AuthenticatedKey; publicName: string; externalUserId: string; loanContext: LoanContext; appUrl: string; now?: Date },
+  input: {
+    key: AuthenticatedKey;
+    publicName: string;
+    externalUserId: string;
+    loanContext: LoanContext;
+    appUrl: string;
+    now?: Date;
+  },
 ): Promise<IssuedLaunch> {
   // Each version is read with the state it stands for (the binding's with enabled, the
   // integration's with its status), so a revocation racing this launch either is seen here or
@@ -61,13 +68,22 @@ export async function issueLaunch(
   const user = await findPartnerUser(db, integration, input.externalUserId);
   if (!user) throw new AppError("identity_conflict", `user ${input.externalUserId} is not provisioned; PUT it first`);
   const eligibility = launchEligibility(user);
-  if (!eligibility.canLaunch) throw new AppError("identity_conflict", `user ${input.externalUserId} cannot launch: ${eligibility.blockingReasons.join(", ")}`);
+  if (!eligibility.canLaunch)
+    throw new AppError(
+      "identity_conflict",
+      `user ${input.externalUserId} cannot launch: ${eligibility.blockingReasons.join(", ")}`,
+    );
 
   const code = newSecretToken(24);
   const now = input.now ?? new Date();
   const expiresAt = new Date(now.getTime() + LAUNCH_CODE_SECONDS * 1000);
   const id = newId("lch");
-  const attribution = { public_name: binding.publicName, integration: integration.slug, los_source: integration.slug, api_key_id: input.key.id };
+  const attribution = {
+    public_name: binding.publicName,
+    integration: integration.slug,
+    los_source: integration.slug,
+    api_key_id: input.key.id,
+  };
   await db.sql.query(
     `INSERT INTO launches (id, api_key_id, integration_id, partner_user_id, code_hash, access_version, account_generation, binding_version, integration_access_version,
        loan_context, attribution, expires_at, created_at)

@@ -4,15 +4,42 @@
  * subset the upstream may see with a question.
  */
 export const LOAN_PROGRAMS = ["conventional", "fha", "va", "usda", "other"] as const;
-export const LOAN_PURPOSES = ["purchase", "rate_term_refinance", "cash_out_refinance", "construction", "other"] as const;
+export const LOAN_PURPOSES = [
+  "purchase",
+  "rate_term_refinance",
+  "cash_out_refinance",
+  "construction",
+  "other",
+] as const;
 export const OCCUPANCIES = ["primary_residence", "second_home", "investment", "other"] as const;
-export const PROPERTY_TYPES = ["single_family", "condominium", "townhouse", "manufactured_home", "two_to_four_unit", "other"] as const;
-export const MILESTONES = ["application", "processing", "underwriting", "approved", "clear_to_close", "other", "closed"] as const;
+export const PROPERTY_TYPES = [
+  "single_family",
+  "condominium",
+  "townhouse",
+  "manufactured_home",
+  "two_to_four_unit",
+  "other",
+] as const;
+export const MILESTONES = [
+  "application",
+  "processing",
+  "underwriting",
+  "approved",
+  "clear_to_close",
+  "other",
+  "closed",
+] as const;
 
 export type LoanProgram = (typeof LOAN_PROGRAMS)[number];
 export type LoanPurpose = (typeof LOAN_PURPOSES)[number];
 
-export const LOAN_PROGRAM_NAMES: Record<LoanProgram, string> = { conventional: "Conventional", fha: "FHA", va: "VA", usda: "USDA", other: "Other program" };
+export const LOAN_PROGRAM_NAMES: Record<LoanProgram, string> = {
+  conventional: "Conventional",
+  fha: "FHA",
+  va: "VA",
+  usda: "USDA",
+  other: "Other program",
+};
 export const LOAN_PURPOSE_NAMES: Record<LoanPurpose, string> = {
   purchase: "Purchase",
   rate_term_refinance: "Rate and term refinance",
@@ -26,7 +53,17 @@ export const LOAN_PURPOSE_NAMES: Record<LoanPurpose, string> = {
  * anything else; this list keeps a stored context from an older version, or a future field,
  * from leaking there unreviewed.
  */
-export const LOAN_CONTEXT_FIELDS = ["external_loan_id", "program", "purpose", "occupancy", "property_type", "property_state", "units", "milestone", "application_date"] as const;
+export const LOAN_CONTEXT_FIELDS = [
+  "external_loan_id",
+  "program",
+  "purpose",
+  "occupancy",
+  "property_type",
+  "property_state",
+  "units",
+  "milestone",
+  "application_date",
+] as const;
 
 export type UpstreamLoanContext = Partial<Record<(typeof LOAN_CONTEXT_FIELDS)[number], string | number>>;
 
@@ -49,10 +86,14 @@ export interface LoanSummary {
 }
 
 export function describeLoan(stored: Record<string, unknown>): LoanSummary {
-  const nameOf = <K extends string>(names: Record<K, string>, value: unknown) => (typeof value === "string" && value in names ? names[value as K] : undefined);
+  const nameOf = <K extends string>(names: Record<K, string>, value: unknown) =>
+    typeof value === "string" && value in names ? names[value as K] : undefined;
   const program = nameOf(LOAN_PROGRAM_NAMES, stored.program);
   const purpose = nameOf(LOAN_PURPOSE_NAMES, stored.purpose);
-  const state = typeof stored.property_state === "string" && /^[A-Z]{2}$/.test(stored.property_state) ? stored.property_state : undefined;
+  const state =
+    typeof stored.property_state === "string" && /^[A-Z]{2}$/.test(stored.property_state)
+      ? stored.property_state
+      : undefined;
   return {
     externalLoanId: String(stored.external_loan_id ?? ""),
     ...(program ? { program } : {}),

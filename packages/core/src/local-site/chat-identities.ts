@@ -26,17 +26,27 @@ export class LocalChatIdentities implements ChatIdentities {
       `INSERT INTO chat_identities (id, partner_user_id, generation)
        SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
        ON CONFLICT (partner_user_id, generation) DO UPDATE SET generation = chat_identities.generation RETURNING id, partner_user_id, generation`,
-      [unique.map(() => newId("chat")), unique.map((input) => input.partnerUserId), unique.map((input) => input.generation)],
+      [
+        unique.map(() => newId("chat")),
+        unique.map((input) => input.partnerUserId),
+        unique.map((input) => input.generation),
+      ],
     );
-    const ids = new Map(rows.map((row) => [key({ partnerUserId: row.partner_user_id, generation: row.generation }), row.id]));
+    const ids = new Map(
+      rows.map((row) => [key({ partnerUserId: row.partner_user_id, generation: row.generation }), row.id]),
+    );
     return inputs.map((input): PromiseSettledResult<{ id: string }> => {
       const id = ids.get(key(input));
-      return id ? { status: "fulfilled", value: { id } } : { status: "rejected", reason: new Error("the chat identity was not stored") };
+      return id
+        ? { status: "fulfilled", value: { id } }
+        : { status: "rejected", reason: new Error("the chat identity was not stored") };
     });
   }
 
   async block(identityId: string): Promise<void> {
-    const { rowCount } = await this.db.sql.query("UPDATE chat_identities SET blocked = true WHERE id = $1", [identityId]);
+    const { rowCount } = await this.db.sql.query("UPDATE chat_identities SET blocked = true WHERE id = $1", [
+      identityId,
+    ]);
     // A missing identity is a 404, as Prisma's update made it.
     if (!rowCount) throw new AppError("not_found", "this record no longer exists");
   }

@@ -6,5 +6,10 @@ export { LocalChatIdentities } from "./chat-identities";
 export { localDirectory } from "./directory";
 export { signInAtLocalSite } from "./login";
 export { listOutbox } from "./outbox";
-export { PASSWORD_SETUP_DAYS, isPasswordSetupLinkUsable, requestPasswordSetup, setPasswordFromSetupLink } from "./password-setup";
+export {
+  PASSWORD_SETUP_DAYS,
+  isPasswordSetupLinkUsable,
+  requestPasswordSetup,
+  setPasswordFromSetupLink,
+} from "./password-setup";
 export { LocalSiteAccounts } from "./site-accounts";

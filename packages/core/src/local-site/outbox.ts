@@ -1,15 +1,25 @@
 import type { Database } from "../db/database";
 import { newId } from "../ids/new-id";
 import { decodeCursor, keysetDirection, keysetPage } from "../paging/cursor";
-import { type TotalOption, totalWhenAsked } from "../paging/total";
+import { totalWhenAsked, type TotalOption } from "../paging/total";
 import type { NotificationKind } from "../partners/ports/site-account-values";
 
 /** The one INSERT of a notification (addToOutbox; password-setup links write theirs in the statement that makes the link). */
-export const OUTBOX_INSERT = "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
+export const OUTBOX_INSERT =
+  "INSERT INTO notification_outbox (id, site_account_id, kind, recipient, payload, created_at)";
 
 /** Adds a notification the built-in site-account system would send; with a `tx`, it exists exactly when the change that sends it does. */
-export async function addToOutbox(db: Database, input: { accountId: string; kind: NotificationKind; recipient: string; payload: Record<string, unknown> }): Promise<void> {
-  await db.sql.query(`${OUTBOX_INSERT} VALUES ($1, $2, $3, $4, $5, now())`, [newId("ntf"), input.accountId, input.kind, input.recipient, JSON.stringify(input.payload)]);
+export async function addToOutbox(
+  db: Database,
+  input: { accountId: string; kind: NotificationKind; recipient: string; payload: Record<string, unknown> },
+): Promise<void> {
+  await db.sql.query(`${OUTBOX_INSERT} VALUES ($1, $2, $3, $4, $5, now())`, [
+    newId("ntf"),
+    input.accountId,
+    input.kind,
+    input.recipient,
+    JSON.stringify(input.payload),
+  ]);
 }
 
 export interface OutboxNotification {
@@ -30,11 +40,24 @@ export interface OutboxNotification {
 export async function listOutbox(
   db: Database,
   input: { email?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
-): Promise<{ notifications: OutboxNotification[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
+): Promise<{
+  notifications: OutboxNotification[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+  total?: number;
+}> {
   const filters = { email: input.email?.trim().toLowerCase() || null };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
-  const { rows } = await db.sql.query<{ id: string; kind: string; recipient: string; payload: { link?: string }; created_at: Date; used: boolean; live: boolean }>(
+  const { rows } = await db.sql.query<{
+    id: string;
+    kind: string;
+    recipient: string;
+    payload: { link?: string };
+    created_at: Date;
+    used: boolean;
+    live: boolean;
+  }>(
     `SELECT n.id, n.kind, n.recipient, n.payload, n.created_at, t.used_at IS NOT NULL AS used,
             (n.kind <> 'password_setup' OR (t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now())) AS live
      FROM notification_outbox n LEFT JOIN site_password_tokens t ON t.id = n.payload->>'token_id'
@@ -43,7 +66,12 @@ export async function listOutbox(
      ORDER BY n.created_at ${way.order}, n.id ${way.order} LIMIT $4`,
     [filters.email, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await totalWhenAsked(db, input, "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)", [filters.email]);
+  const counted = await totalWhenAsked(
+    db,
+    input,
+    "SELECT count(*)::int AS total FROM notification_outbox WHERE ($1::text IS NULL OR strpos(lower(recipient), $1) > 0)",
+    [filters.email],
+  );
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     ...counted,

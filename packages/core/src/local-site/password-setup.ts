@@ -26,7 +26,11 @@ const INVALID_LINK = "this password link is invalid, expired or already used; as
  * reset your password", so that request must not be able to cancel a link the user was sent.
  * Whichever link is used first sets the password and withdraws the others.
  */
-export async function issuePasswordSetup(db: Database, accountId: string, options: { keepEarlier?: boolean } = {}): Promise<void> {
+export async function issuePasswordSetup(
+  db: Database,
+  accountId: string,
+  options: { keepEarlier?: boolean } = {},
+): Promise<void> {
   const issued = await issuePasswordSetups(db, [accountId], options);
   if (!issued.has(accountId)) throw new AppError("not_found", `site account ${accountId} not found`);
 }
@@ -37,7 +41,11 @@ export async function issuePasswordSetup(db: Database, accountId: string, option
  * all, since a link nobody was sent, or a notification whose link does not work, is useless.
  * Returns the accounts that got a link (an unknown account gets none).
  */
-export async function issuePasswordSetups(db: Database, accountIds: string[], options: { keepEarlier?: boolean } = {}): Promise<Set<string>> {
+export async function issuePasswordSetups(
+  db: Database,
+  accountIds: string[],
+  options: { keepEarlier?: boolean } = {},
+): Promise<Set<string>> {
   const ids = [...new Set(accountIds)];
   if (ids.length === 0) return new Set();
   const tokens = ids.map(() => newSecretToken(24));
@@ -72,7 +80,10 @@ export async function issuePasswordSetups(db: Database, accountIds: string[], op
 
 /** Outstanding password-setup links of the account stop working (lock, password reset, delete). */
 export async function revokePasswordSetups(db: Database, accountId: string): Promise<void> {
-  await db.sql.query("UPDATE site_password_tokens SET revoked_at = now() WHERE site_account_id = $1 AND used_at IS NULL AND revoked_at IS NULL", [accountId]);
+  await db.sql.query(
+    "UPDATE site_password_tokens SET revoked_at = now() WHERE site_account_id = $1 AND used_at IS NULL AND revoked_at IS NULL",
+    [accountId],
+  );
 }
 
 /** A usable token's row: unused, unrevoked, unexpired, of a live unlocked account. */
@@ -80,7 +91,10 @@ const LIVE_TOKEN = `site_password_tokens t JOIN site_accounts a ON a.id = t.site
   WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.revoked_at IS NULL AND t.expires_at > now() AND a.deleted_at IS NULL AND NOT a.locked`;
 
 /** Sets a password from a password-setup link. `address` is the client's, for the throttle. */
-export async function setPasswordFromSetupLink(db: Database, input: { token: string; password: string; address: string }): Promise<void> {
+export async function setPasswordFromSetupLink(
+  db: Database,
+  input: { token: string; password: string; address: string },
+): Promise<void> {
   const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
   const tokenHash = hashSecret(input.token);
   const found = await db.sql.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [tokenHash]);
@@ -94,7 +108,10 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
       [tokenHash],
     );
     if (!rows[0]) throw new AppError("unauthorized", INVALID_LINK);
-    await tx.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [rows[0].site_account_id, passwordHash]);
+    await tx.sql.query("UPDATE site_accounts SET password_hash = $2 WHERE id = $1", [
+      rows[0].site_account_id,
+      passwordHash,
+    ]);
     await revokePasswordSetups(tx, rows[0].site_account_id);
   });
   await attempt.succeeded();
@@ -105,7 +122,10 @@ export async function setPasswordFromSetupLink(db: Database, input: { token: str
  * expired link is dead before anyone types a password. Throttled like the form; a live link
  * gives its point back.
  */
-export async function isPasswordSetupLinkUsable(db: Database, input: { token: string; address: string }): Promise<boolean> {
+export async function isPasswordSetupLinkUsable(
+  db: Database,
+  input: { token: string; address: string },
+): Promise<boolean> {
   const attempt = await beginSignInAttempt(db, "site-password-setup", { address: input.address });
   const found = await db.sql.query(`SELECT 1 FROM ${LIVE_TOKEN}`, [hashSecret(input.token)]);
   if (found.rowCount !== 1) return false;
@@ -122,7 +142,11 @@ export async function isPasswordSetupLinkUsable(db: Database, input: { token: st
 export async function requestPasswordSetup(db: Database, input: { email: string; address: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   await beginSignInAttempt(db, "site-password-reset", { account: email, address: input.address });
-  const { rows } = await db.sql.query<{ id: string; locked: boolean; deleted_at: Date | null }>("SELECT id, locked, deleted_at FROM site_accounts WHERE email = $1", [email]);
+  const { rows } = await db.sql.query<{ id: string; locked: boolean; deleted_at: Date | null }>(
+    "SELECT id, locked, deleted_at FROM site_accounts WHERE email = $1",
+    [email],
+  );
   const account = rows[0];
-  if (account && !account.locked && !account.deleted_at) await issuePasswordSetup(db, account.id, { keepEarlier: true });
+  if (account && !account.locked && !account.deleted_at)
+    await issuePasswordSetup(db, account.id, { keepEarlier: true });
 }

@@ -2,10 +2,10 @@ import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
-import { normalizeEmail } from "../shared/email";
-import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./password-setup";
-import { addToOutbox } from "./outbox";
 import type { SiteAccount, SiteAccounts } from "../partners/ports/site-accounts";
+import { normalizeEmail } from "../shared/email";
+import { addToOutbox } from "./outbox";
+import { issuePasswordSetup, issuePasswordSetups, revokePasswordSetups } from "./password-setup";
 
 /**
  * The built-in site-account system of the embedded default: accounts, sessions and an
@@ -15,7 +15,10 @@ export class LocalSiteAccounts implements SiteAccounts {
   constructor(private readonly db: Database) {}
 
   async findByEmail(email: string): Promise<SiteAccount | null> {
-    const { rows } = await this.db.sql.query<{ id: string; origin: string; deleted_at: Date | null }>("SELECT id, origin, deleted_at FROM site_accounts WHERE email = $1", [normalizeEmail(email)]);
+    const { rows } = await this.db.sql.query<{ id: string; origin: string; deleted_at: Date | null }>(
+      "SELECT id, origin, deleted_at FROM site_accounts WHERE email = $1",
+      [normalizeEmail(email)],
+    );
     const row = rows[0];
     if (!row || row.deleted_at) return null;
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
@@ -32,7 +35,9 @@ export class LocalSiteAccounts implements SiteAccounts {
     return { id: row.id, origin: row.origin === "partner" ? "partner" : "self" };
   }
 
-  async createPartnerAccounts(inputs: Array<{ email: string; name?: string | undefined }>): Promise<Array<PromiseSettledResult<SiteAccount>>> {
+  async createPartnerAccounts(
+    inputs: Array<{ email: string; name?: string | undefined }>,
+  ): Promise<Array<PromiseSettledResult<SiteAccount>>> {
     const emails = inputs.map((input) => normalizeEmail(input.email));
     // One row per address: one statement may not update the same row twice.
     const unique = [...new Map(inputs.map((input, i) => [emails[i] as string, input])).entries()];
@@ -41,10 +46,17 @@ export class LocalSiteAccounts implements SiteAccounts {
        ON CONFLICT (email) DO UPDATE SET email = site_accounts.email RETURNING id, origin, email`,
       [unique.map(() => newId("sa")), unique.map(([email]) => email), unique.map(([, input]) => input.name ?? null)],
     );
-    const byEmail = new Map(rows.map((row): [string, SiteAccount] => [row.email, { id: row.id, origin: row.origin === "partner" ? "partner" : "self" }]));
+    const byEmail = new Map(
+      rows.map((row): [string, SiteAccount] => [
+        row.email,
+        { id: row.id, origin: row.origin === "partner" ? "partner" : "self" },
+      ]),
+    );
     return emails.map((email): PromiseSettledResult<SiteAccount> => {
       const account = byEmail.get(email);
-      return account ? { status: "fulfilled", value: account } : { status: "rejected", reason: new Error("the site account was not stored") };
+      return account
+        ? { status: "fulfilled", value: account }
+        : { status: "rejected", reason: new Error("the site account was not stored") };
     });
   }
 
@@ -55,9 +67,10 @@ export class LocalSiteAccounts implements SiteAccounts {
   }
 
   async unlock(accountId: string): Promise<void> {
-    const { rows } = await this.db.sql.query<{ password_hash: string | null }>("UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash", [
-      accountId,
-    ]);
+    const { rows } = await this.db.sql.query<{ password_hash: string | null }>(
+      "UPDATE site_accounts SET locked = false WHERE id = $1 AND locked AND deleted_at IS NULL RETURNING password_hash",
+      [accountId],
+    );
     // Locking revoked its password-setup link: a person who never chose a password gets a new
     // one, or a reactivated user could never sign in.
     if (rows[0] && rows[0].password_hash === null) await issuePasswordSetup(this.db, accountId);
@@ -80,16 +93,26 @@ export class LocalSiteAccounts implements SiteAccounts {
   async sendPasswordSetups(accountIds: string[]): Promise<Array<PromiseSettledResult<void>>> {
     const issued = await issuePasswordSetups(this.db, accountIds);
     return accountIds.map((id): PromiseSettledResult<void> =>
-      issued.has(id) ? { status: "fulfilled", value: undefined } : { status: "rejected", reason: new AppError("not_found", `site account ${id} not found`) },
+      issued.has(id)
+        ? { status: "fulfilled", value: undefined }
+        : { status: "rejected", reason: new AppError("not_found", `site account ${id} not found`) },
     );
   }
 
   async sendEmailVerification(accountId: string, input: { newEmail: string; token: string }): Promise<void> {
     const link = this.db.secrets.seal("notification-link", `/site/verify-email#token=${input.token}`);
-    await addToOutbox(this.db, { accountId, kind: "email_verification", recipient: normalizeEmail(input.newEmail), payload: { link } });
+    await addToOutbox(this.db, {
+      accountId,
+      kind: "email_verification",
+      recipient: normalizeEmail(input.newEmail),
+      payload: { link },
+    });
   }
 
-  async updateProfile(accountId: string, input: { email?: string | undefined; name?: string | undefined }): Promise<void> {
+  async updateProfile(
+    accountId: string,
+    input: { email?: string | undefined; name?: string | undefined },
+  ): Promise<void> {
     // Each column only when given (COALESCE keeps the stored value for an absent one).
     await this.updateAccount(accountId, "email = COALESCE($2, email), name = CASE WHEN $3 THEN $4 ELSE name END", [
       input.email !== undefined ? normalizeEmail(input.email) : null,
@@ -104,17 +127,19 @@ export class LocalSiteAccounts implements SiteAccounts {
     await revokePasswordSetups(this.db, accountId);
     await withTransaction(this.db, async (tx) => {
       await tx.sql.query("DELETE FROM site_sessions WHERE site_account_id = $1", [accountId]);
-      await tx.sql.query("UPDATE site_accounts SET deleted_at = $2, email = $3, name = NULL, password_hash = NULL, locked = true WHERE id = $1 AND deleted_at IS NULL", [
-        accountId,
-        new Date(),
-        `deleted+${accountId}@invalid`,
-      ]);
+      await tx.sql.query(
+        "UPDATE site_accounts SET deleted_at = $2, email = $3, name = NULL, password_hash = NULL, locked = true WHERE id = $1 AND deleted_at IS NULL",
+        [accountId, new Date(), `deleted+${accountId}@invalid`],
+      );
     });
   }
 
   /** One UPDATE of an account ($1 is its id); a missing account is a 404, as Prisma's update made it. */
   private async updateAccount(accountId: string, set: string, params: unknown[]): Promise<void> {
-    const { rowCount } = await this.db.sql.query(`UPDATE site_accounts SET ${set} WHERE id = $1`, [accountId, ...params]);
+    const { rowCount } = await this.db.sql.query(`UPDATE site_accounts SET ${set} WHERE id = $1`, [
+      accountId,
+      ...params,
+    ]);
     if (!rowCount) throw new AppError("not_found", "this record no longer exists");
   }
 }

@@ -1,5 +1,5 @@
-import type { Sql } from "../db/database";
 import type { UpstreamFailure } from "../conversations/upstream/chat-upstream";
+import type { Sql } from "../db/database";
 import type { RateLimitPolicy } from "../rate-limits/rate-limit";
 
 /** How an upstream answer ended: completed, or the reason it failed. */

@@ -14,5 +14,7 @@ export async function countOrganizationHoldings(db: Database): Promise<Map<strin
             (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())) AS active_keys
      FROM organizations o`,
   );
-  return new Map(rows.map((row) => [row.organization_id, { integrations: row.integrations, activeKeys: row.active_keys }]));
+  return new Map(
+    rows.map((row) => [row.organization_id, { integrations: row.integrations, activeKeys: row.active_keys }]),
+  );
 }

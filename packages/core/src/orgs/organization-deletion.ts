@@ -1,7 +1,7 @@
+import { recordAudit } from "../audit/audit-log";
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
-import { recordAudit } from "../audit/audit-log";
 import { publishKeyChange } from "../keys/key-changes";
 
 /**
@@ -29,8 +29,16 @@ export function describeBlockers(blockers: DeletionBlockers): string {
 }
 
 /** The blockers of each organization by id (all of them when `ids` is omitted), in one statement. */
-export async function findDeletionBlockers(db: Database, ids?: readonly string[]): Promise<Map<string, DeletionBlockers>> {
-  const { rows } = await db.sql.query<{ id: string; active_keys: number; active_integrations: number; partner_users: number }>(
+export async function findDeletionBlockers(
+  db: Database,
+  ids?: readonly string[],
+): Promise<Map<string, DeletionBlockers>> {
+  const { rows } = await db.sql.query<{
+    id: string;
+    active_keys: number;
+    active_integrations: number;
+    partner_users: number;
+  }>(
     `SELECT o.id,
             (SELECT count(*)::int FROM api_keys k WHERE k.organization_id = o.id AND k.status = 'active') AS active_keys,
             (SELECT count(*)::int FROM integrations i WHERE i.organization_id = o.id AND i.status = 'active') AS active_integrations,
@@ -38,7 +46,12 @@ export async function findDeletionBlockers(db: Database, ids?: readonly string[]
      FROM organizations o ${ids ? "WHERE o.id = ANY($1)" : ""}`,
     ids ? [ids] : [],
   );
-  return new Map(rows.map((row) => [row.id, { activeKeys: row.active_keys, activeIntegrations: row.active_integrations, partnerUsers: row.partner_users }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { activeKeys: row.active_keys, activeIntegrations: row.active_integrations, partnerUsers: row.partner_users },
+    ]),
+  );
 }
 
 /**
@@ -49,21 +62,42 @@ export async function findDeletionBlockers(db: Database, ids?: readonly string[]
  * integration created meanwhile either waits and is then counted, or fails. Only rows of this
  * organization's own keys and integrations are touched.
  */
-export async function deleteOrganization(db: Database, id: string, actor: string): Promise<{ id: string; name: string; createdAt: Date }> {
+export async function deleteOrganization(
+  db: Database,
+  id: string,
+  actor: string,
+): Promise<{ id: string; name: string; createdAt: Date }> {
   return withTransaction(db, async (tx) => {
-    const found = await tx.sql.query<{ id: string; name: string; created_at: Date }>("SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE", [id]);
+    const found = await tx.sql.query<{ id: string; name: string; created_at: Date }>(
+      "SELECT id, name, created_at FROM organizations WHERE id = $1 FOR UPDATE",
+      [id],
+    );
     const org = found.rows[0];
     if (!org) throw new AppError("not_found", `organization ${id} not found`);
     const blockers = (await findDeletionBlockers(tx, [id])).get(id) as DeletionBlockers;
     const blocking = describeBlockers(blockers);
     if (blocking) {
-      const todo = [blockers.activeKeys ? "revoke its keys" : "", blockers.activeIntegrations ? "disable its integrations" : "", blockers.partnerUsers ? "delete its partner users" : ""].filter(
-        Boolean,
-      );
-      throw new AppError("invalid_request", `${org.name} still has ${blocking}; ${todo.join(", ")} first`, { status: 409 });
+      const todo = [
+        blockers.activeKeys ? "revoke its keys" : "",
+        blockers.activeIntegrations ? "disable its integrations" : "",
+        blockers.partnerUsers ? "delete its partner users" : "",
+      ].filter(Boolean);
+      throw new AppError("invalid_request", `${org.name} still has ${blocking}; ${todo.join(", ")} first`, {
+        status: 409,
+      });
     }
-    const keys = (await tx.sql.query<{ id: string }>("SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at, id FOR UPDATE", [id])).rows.map((row) => row.id);
-    const integrations = (await tx.sql.query<{ id: string; slug: string }>("SELECT id, slug FROM integrations WHERE organization_id = $1 ORDER BY created_at, id FOR UPDATE", [id])).rows;
+    const keys = (
+      await tx.sql.query<{ id: string }>(
+        "SELECT id FROM api_keys WHERE organization_id = $1 ORDER BY created_at, id FOR UPDATE",
+        [id],
+      )
+    ).rows.map((row) => row.id);
+    const integrations = (
+      await tx.sql.query<{ id: string; slug: string }>(
+        "SELECT id, slug FROM integrations WHERE organization_id = $1 ORDER BY created_at, id FOR UPDATE",
+        [id],
+      )
+    ).rows;
     const integrationIds = integrations.map((row) => row.id);
     // Rows that point at the keys, integrations or deleted users without a foreign key (the
     // organization's own foreign keys cascade to keys, conversations, integrations, aliases, teams, users).
@@ -96,7 +130,11 @@ export async function deleteOrganization(db: Database, id: string, actor: string
       actor,
       action: "organization.delete",
       target: id,
-      details: { name: org.name, revoked_keys_removed: keys, disabled_integrations_removed: integrations.map((row) => row.slug) },
+      details: {
+        name: org.name,
+        revoked_keys_removed: keys,
+        disabled_integrations_removed: integrations.map((row) => row.slug),
+      },
     });
     return { id: org.id, name: org.name, createdAt: org.created_at };
   });

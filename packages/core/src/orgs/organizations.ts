@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
-import { AppError } from "../errors/app-error";
 import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
 import { publishKeyChange } from "../keys/key-changes";
 
@@ -20,7 +20,10 @@ function checkedName(raw: string): string {
 
 export async function createOrganization(db: Database, input: { name: string }): Promise<Organization> {
   const name = checkedName(input.name);
-  const { rows } = await db.sql.query<Organization>(`INSERT INTO organizations (id, name, created_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING ${COLUMNS}`, [newId("org"), name]);
+  const { rows } = await db.sql.query<Organization>(
+    `INSERT INTO organizations (id, name, created_at, updated_at) VALUES ($1, $2, now(), now()) RETURNING ${COLUMNS}`,
+    [newId("org"), name],
+  );
   return rows[0] as Organization;
 }
 
@@ -37,7 +40,11 @@ export async function listOrganizations(db: Database): Promise<Organization[]> {
 }
 
 /** Renames an organization; returns it with the name it had before (for the audit trail). */
-export async function renameOrganization(db: Database, id: string, newName: string): Promise<Organization & { previousName: string }> {
+export async function renameOrganization(
+  db: Database,
+  id: string,
+  newName: string,
+): Promise<Organization & { previousName: string }> {
   const name = checkedName(newName);
   // One statement: an organization deleted meanwhile is a 404, not a failed update. Cached keys
   // carry the name (a tenant without configuration is named after it): announced in the same transaction.

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import type { ServerSecrets } from "../secrets/server-secrets";
+
 import { AppError } from "../errors/app-error";
+import type { ServerSecrets } from "../secrets/server-secrets";
 
 /**
  * Opaque keyset cursors for every list: the position of the last row returned plus a digest of
@@ -31,15 +32,30 @@ export function encodeCursor(secrets: ServerSecrets, position: CursorPosition, f
   return seal(secrets, { c: position.createdAt, i: position.id, ...(position.backward ? { b: 1 } : {}) }, filters);
 }
 
-export function decodeCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown): CursorPosition | undefined {
+export function decodeCursor(
+  secrets: ServerSecrets,
+  cursor: string | undefined,
+  filters: unknown,
+): CursorPosition | undefined {
   const parsed = open(
     secrets,
     cursor,
     filters,
     (body) =>
-      typeof body.c === "string" && ISO_INSTANT.test(body.c) && !Number.isNaN(Date.parse(body.c)) && typeof body.i === "string" && ROW_ID.test(body.i) && (body.b === undefined || body.b === 1),
+      typeof body.c === "string" &&
+      ISO_INSTANT.test(body.c) &&
+      !Number.isNaN(Date.parse(body.c)) &&
+      typeof body.i === "string" &&
+      ROW_ID.test(body.i) &&
+      (body.b === undefined || body.b === 1),
   );
-  return parsed && { createdAt: parsed.c as string, id: parsed.i as string, ...(parsed.b === 1 ? { backward: true as const } : {}) };
+  return (
+    parsed && {
+      createdAt: parsed.c as string,
+      id: parsed.i as string,
+      ...(parsed.b === 1 ? { backward: true as const } : {}),
+    }
+  );
 }
 
 /** A cursor after (or, newest first, before) the row at `position` of its parent. */
@@ -50,8 +66,17 @@ export function encodePositionCursor(secrets: ServerSecrets, position: number, f
 /** The largest position a cursor holds: positions are PostgreSQL integers, and a larger one would be a query error. */
 const MAX_POSITION = 2_147_483_647;
 
-export function decodePositionCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown): number | undefined {
-  const parsed = open(secrets, cursor, filters, (body) => Number.isInteger(body.p) && (body.p as number) >= 0 && (body.p as number) <= MAX_POSITION);
+export function decodePositionCursor(
+  secrets: ServerSecrets,
+  cursor: string | undefined,
+  filters: unknown,
+): number | undefined {
+  const parsed = open(
+    secrets,
+    cursor,
+    filters,
+    (body) => Number.isInteger(body.p) && (body.p as number) >= 0 && (body.p as number) <= MAX_POSITION,
+  );
   return parsed && (parsed.p as number);
 }
 
@@ -60,14 +85,25 @@ export function decodePositionCursor(secrets: ServerSecrets, cursor: string | un
  * by other columns than the time (the console's users by name, say). The list's filters digest
  * includes its order, so a cursor of one order is refused by another.
  */
-export function encodeSortCursor(secrets: ServerSecrets, values: string[], id: string, filters: unknown, backward = false): string {
+export function encodeSortCursor(
+  secrets: ServerSecrets,
+  values: string[],
+  id: string,
+  filters: unknown,
+  backward = false,
+): string {
   return seal(secrets, { k: values, i: id, ...(backward ? { b: 1 } : {}) }, filters);
 }
 
 /** Sort values are short column values (names at most 200 characters). */
 const MAX_SORT_VALUE = 512;
 
-export function decodeSortCursor(secrets: ServerSecrets, cursor: string | undefined, filters: unknown, arity: number): { values: string[]; id: string; backward?: true } | undefined {
+export function decodeSortCursor(
+  secrets: ServerSecrets,
+  cursor: string | undefined,
+  filters: unknown,
+  arity: number,
+): { values: string[]; id: string; backward?: true } | undefined {
   const parsed = open(
     secrets,
     cursor,
@@ -80,7 +116,13 @@ export function decodeSortCursor(secrets: ServerSecrets, cursor: string | undefi
       ROW_ID.test(body.i) &&
       (body.b === undefined || body.b === 1),
   );
-  return parsed && { values: parsed.k as string[], id: parsed.i as string, ...(parsed.b === 1 ? { backward: true as const } : {}) };
+  return (
+    parsed && {
+      values: parsed.k as string[],
+      id: parsed.i as string,
+      ...(parsed.b === 1 ? { backward: true as const } : {}),
+    }
+  );
 }
 
 // The payload of a (timestamp, id) cursor is what it was before positions existed: cursors issued
@@ -90,7 +132,12 @@ function seal(secrets: ServerSecrets, position: Record<string, unknown>, filters
   return `${payload}.${secrets.sign("cursor", payload)}`;
 }
 
-function open(secrets: ServerSecrets, cursor: string | undefined, filters: unknown, wellFormed: (body: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+function open(
+  secrets: ServerSecrets,
+  cursor: string | undefined,
+  filters: unknown,
+  wellFormed: (body: Record<string, unknown>) => boolean,
+): Record<string, unknown> | undefined {
   if (cursor === undefined) return undefined;
   const [payload, mac, extra] = cursor.split(".");
   if (!payload || !mac || extra !== undefined || !secrets.verify("cursor", payload, mac)) throw notOurs();
@@ -104,7 +151,12 @@ function open(secrets: ServerSecrets, cursor: string | undefined, filters: unkno
   // build must not turn into a query error, and one list's cursor is not another kind's.
   if (parsed === null || typeof parsed !== "object" || !wellFormed(parsed as Record<string, unknown>)) throw notOurs();
   const body = parsed as Record<string, unknown>;
-  if (body.f !== digest(filters)) throw new AppError("invalid_request", "cursor: pass next_cursor with the same filters as the request that returned it", { field: "cursor" });
+  if (body.f !== digest(filters))
+    throw new AppError(
+      "invalid_request",
+      "cursor: pass next_cursor with the same filters as the request that returned it",
+      { field: "cursor" },
+    );
   return body;
 }
 
@@ -120,7 +172,10 @@ function digest(filters: unknown): string {
  * back from `from` reads the rows before it in the opposite order (keysetPage turns them
  * round). `comparison` goes between `(created_at, id)` and the cursor's pair.
  */
-export function keysetDirection(from: { backward?: true } | undefined, order: "asc" | "desc"): { comparison: ">" | "<"; order: "ASC" | "DESC" } {
+export function keysetDirection(
+  from: { backward?: true } | undefined,
+  order: "asc" | "desc",
+): { comparison: ">" | "<"; order: "ASC" | "DESC" } {
   const ascending = (order === "asc") !== (from?.backward === true);
   return ascending ? { comparison: ">", order: "ASC" } : { comparison: "<", order: "DESC" };
 }
@@ -138,7 +193,13 @@ export function keysetPage<Row extends { id: string; created_at: Date }>(
   filters: unknown,
   from?: CursorPosition,
 ): { rows: Row[]; nextCursor: string | null; previousCursor: string | null } {
-  return pageBothWays(rows, limit, from, (row, backward) => encodeCursor(secrets, { createdAt: row.created_at.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) }, filters));
+  return pageBothWays(rows, limit, from, (row, backward) =>
+    encodeCursor(
+      secrets,
+      { createdAt: row.created_at.toISOString(), id: row.id, ...(backward ? { backward: true as const } : {}) },
+      filters,
+    ),
+  );
 }
 
 /**
@@ -158,11 +219,19 @@ export function pageBothWays<Row>(
     return { rows: page, nextCursor: at(page.at(-1), false), previousCursor: more ? at(page[0], true) : null };
   }
   const page = rows.slice(0, limit);
-  return { rows: page, nextCursor: more ? at(page.at(-1), false) : null, previousCursor: from ? at(page[0], true) : null };
+  return {
+    rows: page,
+    nextCursor: more ? at(page.at(-1), false) : null,
+    previousCursor: from ? at(page[0], true) : null,
+  };
 }
 
 /** keysetPage for any position: `cursorAfter` makes the cursor from the page's last row. */
-export function pageOf<Row>(rows: Row[], limit: number, cursorAfter: (last: Row) => string): { rows: Row[]; nextCursor: string | null } {
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number,
+  cursorAfter: (last: Row) => string,
+): { rows: Row[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > limit && last !== undefined ? cursorAfter(last) : null };

@@ -10,7 +10,12 @@ export interface TotalOption {
 }
 
 /** `{ total }` from `countSql` (one row, an int column `total`) when asked, else `{}`: spread into the list's result. */
-export async function totalWhenAsked(db: Database, input: TotalOption, countSql: string, params: unknown[]): Promise<{ total?: number }> {
+export async function totalWhenAsked(
+  db: Database,
+  input: TotalOption,
+  countSql: string,
+  params: unknown[],
+): Promise<{ total?: number }> {
   if (!input.withTotal) return {};
   const { rows } = await db.sql.query<{ total: number }>(countSql, params);
   return { total: rows[0]?.total ?? 0 };

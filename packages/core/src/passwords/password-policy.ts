@@ -1,4 +1,5 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
+
 import { AppError } from "../errors/app-error";
 
 /**
@@ -26,7 +27,11 @@ async function strength(password: string) {
 }
 
 async function loadChecker(): Promise<ZxcvbnFactory> {
-  const [{ ZxcvbnFactory }, common, english] = await Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common"), import("@zxcvbn-ts/language-en")]);
+  const [{ ZxcvbnFactory }, common, english] = await Promise.all([
+    import("@zxcvbn-ts/core"),
+    import("@zxcvbn-ts/language-common"),
+    import("@zxcvbn-ts/language-en"),
+  ]);
   return new ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
@@ -39,8 +44,10 @@ async function loadChecker(): Promise<ZxcvbnFactory> {
 
 /** Throws 400 `invalid_request` naming the field when `password` breaks the rule. */
 export async function assertAcceptablePassword(password: string, field = "password"): Promise<void> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw new AppError("invalid_request", `${field}: at most ${MAX_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new AppError("invalid_request", `${field}: at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH)
+    throw new AppError("invalid_request", `${field}: at most ${MAX_PASSWORD_LENGTH} characters`);
   const result = await strength(password);
   if (result.score < MIN_SCORE) {
     const why = result.feedback.warning ?? "it is too easy to guess";

@@ -67,10 +67,20 @@ export class KeyBudgets {
       let slice =
         budget.leasedAt === 0
           ? Math.min(largestSlice(budget.limit), Math.max(1, budget.waiting))
-          : nextSlice({ previous: budget.slice, spentInMs: Date.now() - budget.leasedAt, waiting: budget.waiting, limit: budget.limit });
+          : nextSlice({
+              previous: budget.slice,
+              spentInMs: Date.now() - budget.leasedAt,
+              waiting: budget.waiting,
+              limit: budget.limit,
+            });
       for (;;) {
         const sentAt = Date.now();
-        const result = await leaseTokens(this.db, { keyId, slice, limit: budget.limit, windowSeconds: budget.windowSeconds });
+        const result = await leaseTokens(this.db, {
+          keyId,
+          slice,
+          limit: budget.limit,
+          windowSeconds: budget.windowSeconds,
+        });
         record(budget, result, sentAt, Date.now());
         if (result.granted > 0) {
           budget.tokens += result.granted;
@@ -142,9 +152,19 @@ function resetSeconds(budget: Budget, now: number): number {
 /** Remaining: what no instance has leased yet, plus this instance's unspent tokens. */
 function admitted(budget: Budget, now: number): RateLimitState {
   const remaining = Math.max(0, budget.limit - budget.leasedTotal) + budget.tokens;
-  return { limit: budget.limit, count: budget.limit - remaining, resetSeconds: resetSeconds(budget, now), windowSeconds: budget.windowSeconds };
+  return {
+    limit: budget.limit,
+    count: budget.limit - remaining,
+    resetSeconds: resetSeconds(budget, now),
+    windowSeconds: budget.windowSeconds,
+  };
 }
 
 function refused(budget: Budget, now: number): RateLimitState {
-  return { limit: budget.limit, count: budget.limit + 1, resetSeconds: resetSeconds(budget, now), windowSeconds: budget.windowSeconds };
+  return {
+    limit: budget.limit,
+    count: budget.limit + 1,
+    resetSeconds: resetSeconds(budget, now),
+    windowSeconds: budget.windowSeconds,
+  };
 }

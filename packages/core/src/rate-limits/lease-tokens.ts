@@ -36,13 +36,16 @@ export interface LeaseResult {
   endsInMs: number;
 }
 
-export async function leaseTokens(db: Database, input: { keyId: string; slice: number; limit: number; windowSeconds: number }): Promise<LeaseResult> {
-  const { rows } = await db.sql.query<{ leasedTotal: number | null; seenTotal: number | null; windowStart: number; endsInMs: number }>(LEASE_SQL, [
-    input.keyId,
-    input.slice,
-    input.limit,
-    input.windowSeconds,
-  ]);
+export async function leaseTokens(
+  db: Database,
+  input: { keyId: string; slice: number; limit: number; windowSeconds: number },
+): Promise<LeaseResult> {
+  const { rows } = await db.sql.query<{
+    leasedTotal: number | null;
+    seenTotal: number | null;
+    windowStart: number;
+    endsInMs: number;
+  }>(LEASE_SQL, [input.keyId, input.slice, input.limit, input.windowSeconds]);
   const row = rows[0];
   if (!row) throw new Error("the lease statement returned no row");
   return {

@@ -34,17 +34,24 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-const overKeyLimit = (state: RateLimitState) => `rate limit of ${state.limit} requests per minute exceeded; retry in ${state.resetSeconds}s`;
+const overKeyLimit = (state: RateLimitState) =>
+  `rate limit of ${state.limit} requests per minute exceeded; retry in ${state.resetSeconds}s`;
 
 /**
  * The headers of an admitted state; a refused one throws 429 `rate_limited` with Retry-After, its
  * message from `refusal`, and is reported to `observer` (the host's refusal counter).
  */
-export function enforceRateLimit(state: RateLimitState, refusal: (state: RateLimitState) => string = overKeyLimit, observer: Pick<Observer, "rateLimitRefused"> = NO_OBSERVER): Record<string, string> {
+export function enforceRateLimit(
+  state: RateLimitState,
+  refusal: (state: RateLimitState) => string = overKeyLimit,
+  observer: Pick<Observer, "rateLimitRefused"> = NO_OBSERVER,
+): Record<string, string> {
   const headers = rateLimitHeaders(state);
   if (state.count > state.limit) {
     observer.rateLimitRefused(state.policy ?? "per-key");
-    throw new AppError("rate_limited", refusal(state), { headers: { ...headers, "Retry-After": String(state.resetSeconds) } });
+    throw new AppError("rate_limited", refusal(state), {
+      headers: { ...headers, "Retry-After": String(state.resetSeconds) },
+    });
   }
   return headers;
 }

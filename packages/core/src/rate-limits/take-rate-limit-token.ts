@@ -21,5 +21,9 @@ export async function takeRateLimitToken(
 ): Promise<RateLimitState> {
   // One set of budgets per instance, leasing through the handle that opened it: a transaction's `tx` must not lease (a rollback would undo it).
   const budgets = (db.instance.rateLimitBudgets ??= new KeyBudgets(databaseOf(db)));
-  return budgets.take(input.keyId, input.limitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE, input.windowSeconds ?? RATE_LIMIT_WINDOW_SECONDS);
+  return budgets.take(
+    input.keyId,
+    input.limitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    input.windowSeconds ?? RATE_LIMIT_WINDOW_SECONDS,
+  );
 }

@@ -98,7 +98,8 @@ export async function searchDirectory(db: Database, rawTerm: string): Promise<Di
   if (term.length < 1 || term.length > 254) throw new AppError("invalid_request", "q: must be 1-254 characters");
   const lower = term.toLowerCase();
   const limit = SEARCH_LIMIT + 1;
-  const q = <T extends object>(sql: string, params: unknown[]) => db.sql.query<T & { exact: boolean }>(sql, [...params, limit]).then((result) => result.rows);
+  const q = <T extends object>(sql: string, params: unknown[]) =>
+    db.sql.query<T & { exact: boolean }>(sql, [...params, limit]).then((result) => result.rows);
   const [users, organizations, integrations, keys, conversations, operations] = await Promise.all([
     q<UserHit>(
       `SELECT u.external_user_id AS "externalUserId", u.email, u.name, u.status, i.id AS "integrationId", i.slug AS "integrationSlug",
@@ -109,7 +110,10 @@ export async function searchDirectory(db: Database, rawTerm: string): Promise<Di
        ORDER BY exact DESC, u.created_at, u.id LIMIT $2`,
       [lower],
     ),
-    q<OrganizationHit>(`SELECT id, name, (id = $1 OR lower(name) = $2) AS exact FROM organizations WHERE id = $1 OR strpos(lower(name), $2) > 0 ORDER BY exact DESC, name, id LIMIT $3`, [term, lower]),
+    q<OrganizationHit>(
+      `SELECT id, name, (id = $1 OR lower(name) = $2) AS exact FROM organizations WHERE id = $1 OR strpos(lower(name), $2) > 0 ORDER BY exact DESC, name, id LIMIT $3`,
+      [term, lower],
+    ),
     q<IntegrationHit>(
       `SELECT i.id, i.slug, i.status, o.id AS "organizationId", o.name AS "organizationName", (i.id = $1 OR i.slug = $2) AS exact
        FROM integrations i JOIN organizations o ON o.id = i.organization_id

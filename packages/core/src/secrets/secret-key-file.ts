@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
 import path from "node:path";
+
 import { createFileOnce, readFileIfExists } from "../shared/files";
 import { MIN_SECRET_KEY_LENGTH } from "./server-secrets";
 
@@ -12,10 +13,16 @@ import { MIN_SECRET_KEY_LENGTH } from "./server-secrets";
  */
 export const SECRET_KEY_FILE = "secret-key";
 
-export function resolveSecretKey(options: { secretKey?: string | undefined; databaseUrl?: string | undefined; dataDir: string }): string {
+export function resolveSecretKey(options: {
+  secretKey?: string | undefined;
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): string {
   if (options.secretKey) return options.secretKey;
   if (options.databaseUrl) {
-    throw new Error("SECRET_KEY is required with DATABASE_URL (every instance sharing the database needs the same one): generate it with `openssl rand -base64 32`");
+    throw new Error(
+      "SECRET_KEY is required with DATABASE_URL (every instance sharing the database needs the same one): generate it with `openssl rand -base64 32`",
+    );
   }
   return readOrCreateSecretKey(options.dataDir);
 }
@@ -29,6 +36,7 @@ export function readOrCreateSecretKey(dataDir: string): string {
   }
   chmodSync(file, 0o600);
   const key = text.trim();
-  if (key.length < MIN_SECRET_KEY_LENGTH) throw new Error(`${file} does not hold a usable secret key: delete it to have a new one generated`);
+  if (key.length < MIN_SECRET_KEY_LENGTH)
+    throw new Error(`${file} does not hold a usable secret key: delete it to have a new one generated`);
   return key;
 }

@@ -6,7 +6,8 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
  * replay). `console-forwarding`: the console's signature on the visitor address it forwards.
  * `webhook-secret`: endpoints' signing secrets, sealed (the service must sign with them).
  */
-export type SecretPurpose = "cursor" | "stored-response" | "notification-link" | "console-forwarding" | "webhook-secret";
+export type SecretPurpose =
+  "cursor" | "stored-response" | "notification-link" | "console-forwarding" | "webhook-secret";
 
 /** Purposes whose MACs another process makes, which is given that purpose's key instead of SECRET_KEY. */
 export type ExportedPurpose = Extract<SecretPurpose, "console-forwarding">;
@@ -27,7 +28,8 @@ export interface ServerSecrets {
 export const MIN_SECRET_KEY_LENGTH = 32;
 
 export function serverSecrets(secretKey: string): ServerSecrets {
-  if (secretKey.length < MIN_SECRET_KEY_LENGTH) throw new Error(`SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters`);
+  if (secretKey.length < MIN_SECRET_KEY_LENGTH)
+    throw new Error(`SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters`);
   const keys = new Map<string, Buffer>();
   const keyFor = (purpose: SecretPurpose, use: "mac" | "seal") => {
     const name = `${purpose}/${use}`;
@@ -38,7 +40,8 @@ export function serverSecrets(secretKey: string): ServerSecrets {
     }
     return key;
   };
-  const mac = (purpose: SecretPurpose, data: string) => createHmac("sha256", keyFor(purpose, "mac")).update(data).digest();
+  const mac = (purpose: SecretPurpose, data: string) =>
+    createHmac("sha256", keyFor(purpose, "mac")).update(data).digest();
 
   return {
     sign: (purpose, data) => mac(purpose, data).toString("base64url"),
@@ -51,7 +54,9 @@ export function serverSecrets(secretKey: string): ServerSecrets {
       const nonce = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", keyFor(purpose, "seal"), nonce);
       const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-      return ["v1", nonce, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+      return ["v1", nonce, ciphertext, cipher.getAuthTag()]
+        .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+        .join(".");
     },
     open(purpose, sealed) {
       const [version, nonce, ciphertext, tag] = sealed.split(".");
@@ -59,7 +64,9 @@ export function serverSecrets(secretKey: string): ServerSecrets {
       try {
         const decipher = createDecipheriv("aes-256-gcm", keyFor(purpose, "seal"), Buffer.from(nonce, "base64url"));
         decipher.setAuthTag(Buffer.from(tag, "base64url"));
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
+        return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString(
+          "utf8",
+        );
       } catch {
         return undefined;
       }

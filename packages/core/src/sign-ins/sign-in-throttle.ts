@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 
@@ -20,7 +21,8 @@ import { AppError } from "../errors/app-error";
  * more checks than the limit. Success forgives: the account's count is cleared and the
  * address gets its point back.
  */
-export type SignInSurface = "staff" | "staff-invite" | "site-login" | "site-password-setup" | "site-password-reset" | "site-email-verification";
+export type SignInSurface =
+  "staff" | "staff-invite" | "site-login" | "site-password-setup" | "site-password-reset" | "site-email-verification";
 
 interface Limit {
   attempts: number;
@@ -35,7 +37,10 @@ export const SIGN_IN_LIMITS: Record<SignInSurface, { account?: Limit; address: L
   "site-password-setup": { address: { attempts: 20, windowSeconds: 15 * 60 } },
   "site-email-verification": { address: { attempts: 20, windowSeconds: 15 * 60 } },
   // Each request sends an email: few per address, and per address asked about.
-  "site-password-reset": { account: { attempts: 3, windowSeconds: 60 * 60 }, address: { attempts: 10, windowSeconds: 60 * 60 } },
+  "site-password-reset": {
+    account: { attempts: 3, windowSeconds: 60 * 60 },
+    address: { attempts: 10, windowSeconds: 60 * 60 },
+  },
   "staff-invite": { address: { attempts: 20, windowSeconds: 15 * 60 } },
 };
 
@@ -119,25 +124,41 @@ export function addressBucket(address: string): string {
  * it names (and lock out their owners, who sign in from elsewhere). `account` names the account
  * as the caller normalized it (a lower-cased email, a user's id), if the surface has one.
  */
-export async function beginSignInAttempt(db: Database, surface: SignInSurface, who: { account?: string | undefined; address: string }): Promise<SignInAttempt> {
+export async function beginSignInAttempt(
+  db: Database,
+  surface: SignInSurface,
+  who: { account?: string | undefined; address: string },
+): Promise<SignInAttempt> {
   const byAddress = limiter(db, surface, "address") as RateLimiterPostgres;
   await consumeOrThrow(byAddress, addressKey(who.address), surface, "address");
   const byAccount = who.account === undefined ? undefined : limiter(db, surface, "account");
   if (byAccount) await consumeOrThrow(byAccount, accountKey(who.account as string), surface, "account");
   return {
     async succeeded() {
-      await Promise.all([byAccount?.delete(accountKey(who.account as string)), byAddress.reward(addressKey(who.address))]);
+      await Promise.all([
+        byAccount?.delete(accountKey(who.account as string)),
+        byAddress.reward(addressKey(who.address)),
+      ]);
     },
   };
 }
 
-async function consumeOrThrow(counter: RateLimiterPostgres, key: string, surface: SignInSurface, by: "account" | "address"): Promise<void> {
+async function consumeOrThrow(
+  counter: RateLimiterPostgres,
+  key: string,
+  surface: SignInSurface,
+  by: "account" | "address",
+): Promise<void> {
   try {
     await counter.consume(key);
   } catch (refused) {
     if (!(refused instanceof RateLimiterRes)) throw refused;
     const limit = SIGN_IN_LIMITS[surface][by] as Limit;
-    throw new SignInThrottled({ by, first: refused.consumedPoints === limit.attempts + 1, retryAfterSeconds: Math.max(1, Math.ceil(refused.msBeforeNext / 1000)) });
+    throw new SignInThrottled({
+      by,
+      first: refused.consumedPoints === limit.attempts + 1,
+      retryAfterSeconds: Math.max(1, Math.ceil(refused.msBeforeNext / 1000)),
+    });
   }
 }
 

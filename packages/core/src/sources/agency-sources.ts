@@ -13,7 +13,9 @@ export type AgencySourceType = (typeof AGENCY_SOURCE_TYPES)[number];
  * tenant): a named enum in the OpenAPI document, so a client's generated types refuse "fhaa"
  * before the server has to.
  */
-export const agencySourceTypeSchema = z.enum(AGENCY_SOURCE_TYPES).meta({ id: "AgencySourceType", description: "An agency guideline source the service offers." });
+export const agencySourceTypeSchema = z
+  .enum(AGENCY_SOURCE_TYPES)
+  .meta({ id: "AgencySourceType", description: "An agency guideline source the service offers." });
 
 /** "fannie_mae, freddie_mac, fha, va and usda", for messages. */
 export function describeAgencySources(): string {

@@ -28,7 +28,11 @@ export function buildSourceCatalog(config: TenantConfig): SourceCatalog {
   const tenantSources = tenantKeys.map((key) => described.get(key) ?? { key, label: key, defaultOn: false });
   const assignedShared = config.assignedSharedSourceTypes ?? [];
   const defaultShared = config.defaultSharedSourceTypes ?? [];
-  const sharedEntries = new Map((config.secondarySources ?? []).flatMap((entry) => (entry.type === "shared_source" ? [[entry.sourceType, entry] as const] : [])));
+  const sharedEntries = new Map(
+    (config.secondarySources ?? []).flatMap((entry) =>
+      entry.type === "shared_source" ? [[entry.sourceType, entry] as const] : [],
+    ),
+  );
   const sharedSources = assignedShared.map((sourceType) => {
     const entry = sharedEntries.get(sourceType);
     return {
@@ -46,7 +50,8 @@ export function buildSourceCatalog(config: TenantConfig): SourceCatalog {
     tenant_sources: tenantSources,
     tenant_source_sidebar_mode: config.tenantSourceSidebarMode ?? null,
     secondary_sources: config.secondarySources ?? [],
-    default_tenant_source_keys: config.defaultTenantSourceKeys ?? tenantSources.filter((source) => source.defaultOn).map((source) => source.key),
+    default_tenant_source_keys:
+      config.defaultTenantSourceKeys ?? tenantSources.filter((source) => source.defaultOn).map((source) => source.key),
     shared_source_types: assignedShared,
     shared_sources: sharedSources,
     default_shared_source_types: defaultShared,

@@ -46,28 +46,45 @@ const COLUMNS = "id, email, role, disabled_at, last_sign_in_at, created_at";
 
 /** Every account, with the end of a sign-in lockout where one stands. */
 export async function listStaff(db: Database): Promise<StaffAccountView[]> {
-  const { rows } = await db.sql.query<Omit<AccountRow, "locked_until">>(`SELECT ${COLUMNS} FROM staff_accounts ORDER BY email`);
-  return Promise.all(rows.map(async (row) => toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) })));
+  const { rows } = await db.sql.query<Omit<AccountRow, "locked_until">>(
+    `SELECT ${COLUMNS} FROM staff_accounts ORDER BY email`,
+  );
+  return Promise.all(
+    rows.map(async (row) => toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) })),
+  );
 }
 
-export async function setStaffRole(db: Database, input: { id: string; role: string; actor: StaffMember }): Promise<StaffAccountView> {
+export async function setStaffRole(
+  db: Database,
+  input: { id: string; role: string; actor: StaffMember },
+): Promise<StaffAccountView> {
   const role = input.role;
   assertStaffRole(role);
   return changeColleague(db, input.id, input.actor, "change your own role", async (tx, before) => {
     if (before.role === role) return undefined;
     await tx.sql.query("UPDATE staff_accounts SET role = $2 WHERE id = $1", [before.id, role]);
     const withdrawn = role === "admin" ? [] : await withdrawInvitesBy(tx, before.email, new Date());
-    return { action: "staff.role", details: { email: before.email, from: before.role, to: role, ...withdrawnDetails(withdrawn) } };
+    return {
+      action: "staff.role",
+      details: { email: before.email, from: before.role, to: role, ...withdrawnDetails(withdrawn) },
+    };
   });
 }
 
-export async function setStaffStatus(db: Database, input: { id: string; status: StaffStatus; actor: StaffMember }, now = new Date()): Promise<StaffAccountView> {
+export async function setStaffStatus(
+  db: Database,
+  input: { id: string; status: StaffStatus; actor: StaffMember },
+  now = new Date(),
+): Promise<StaffAccountView> {
   const view = await changeColleague(db, input.id, input.actor, "disable your own account", async (tx, before) => {
     const current = before.disabled_at ? "disabled" : "active";
     if (current === input.status) return undefined;
     if (input.status === "disabled") {
       await tx.sql.query("UPDATE staff_accounts SET disabled_at = $2 WHERE id = $1", [before.id, now]);
-      await tx.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL", [before.id, now]);
+      await tx.sql.query("UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL", [
+        before.id,
+        now,
+      ]);
       const withdrawn = await withdrawInvitesBy(tx, before.email, now);
       return { action: "staff.disable", details: { email: before.email, ...withdrawnDetails(withdrawn) } };
     }
@@ -93,18 +110,29 @@ async function changeColleague(
   id: string,
   actor: StaffMember,
   refusal: string,
-  change: (tx: Database, before: AccountRow) => Promise<{ action: string; details: Record<string, unknown> } | undefined>,
+  change: (
+    tx: Database,
+    before: AccountRow,
+  ) => Promise<{ action: string; details: Record<string, unknown> } | undefined>,
 ): Promise<StaffAccountView> {
   if (id === actor.id) throw new AppError("invalid_request", `you cannot ${refusal}; ask another admin`);
   const row = await withTransaction(db, async (tx) => {
-    const admins = await tx.sql.query<{ id: string }>("SELECT id FROM staff_accounts WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE");
-    if (!admins.rows.some((row) => row.id === actor.id)) throw new AppError("forbidden", "this action needs the admin role");
-    const found = await tx.sql.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1 FOR UPDATE`, [id]);
+    const admins = await tx.sql.query<{ id: string }>(
+      "SELECT id FROM staff_accounts WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE",
+    );
+    if (!admins.rows.some((row) => row.id === actor.id))
+      throw new AppError("forbidden", "this action needs the admin role");
+    const found = await tx.sql.query<AccountRow>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1 FOR UPDATE`, [
+      id,
+    ]);
     const before = found.rows[0];
     if (!before) throw new AppError("not_found", "no staff account with this id");
     const audit = await change(tx, before);
     if (audit) await recordAudit(tx, { actor: actor.email, action: audit.action, target: id, details: audit.details });
-    const after = await tx.sql.query<Omit<AccountRow, "locked_until">>(`SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`, [id]);
+    const after = await tx.sql.query<Omit<AccountRow, "locked_until">>(
+      `SELECT ${COLUMNS} FROM staff_accounts WHERE id = $1`,
+      [id],
+    );
     return after.rows[0] as Omit<AccountRow, "locked_until">;
   });
   return toView({ ...row, locked_until: await lockedUntil(db, "staff", row.email) });

@@ -1,14 +1,15 @@
 import { createHmac } from "node:crypto";
+
+import { recordAudit } from "../audit/audit-log";
 import type { Database } from "../db/database";
-import { checkedEmail } from "../shared/email";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors/app-error";
 import { newId } from "../ids/new-id";
+import { hashSecret, newSecretToken } from "../ids/secret-token";
 import { hashPassword, verifyNothing, verifyPassword } from "../passwords/password-hash";
 import { assertAcceptablePassword } from "../passwords/password-policy";
-import { recordAudit } from "../audit/audit-log";
-import { withTransaction } from "../db/transaction";
+import { checkedEmail } from "../shared/email";
 import { beginSignInAttempt, SignInThrottled } from "../sign-ins/sign-in-throttle";
-import { hashSecret, newSecretToken } from "../ids/secret-token";
 import { STAFF_ROLES, type StaffRole } from "./staff-values";
 
 /**
@@ -44,7 +45,8 @@ export function normalizeStaffEmail(raw: string): string {
 }
 
 export function assertStaffRole(role: string): asserts role is StaffRole {
-  if (!(STAFF_ROLES as readonly string[]).includes(role)) throw new AppError("invalid_request", "role: admin or viewer");
+  if (!(STAFF_ROLES as readonly string[]).includes(role))
+    throw new AppError("invalid_request", "role: admin or viewer");
 }
 
 interface AccountRow {
@@ -57,7 +59,10 @@ interface AccountRow {
 
 const ACCOUNT_COLUMNS = `id, email, password_hash AS "passwordHash", role, disabled_at AS "disabledAt"`;
 
-export async function createStaff(db: Database, input: { email: string; password: string; role: StaffRole; actor: string }): Promise<{ id: string; email: string; role: StaffRole }> {
+export async function createStaff(
+  db: Database,
+  input: { email: string; password: string; role: StaffRole; actor: string },
+): Promise<{ id: string; email: string; role: StaffRole }> {
   const email = normalizeStaffEmail(input.email);
   await assertAcceptablePassword(input.password);
   assertStaffRole(input.role);
@@ -67,8 +72,16 @@ export async function createStaff(db: Database, input: { email: string; password
   const id = newId("stf");
   const passwordHash = await hashPassword(input.password);
   await withTransaction(db, async (tx) => {
-    await tx.sql.query("INSERT INTO staff_accounts (id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, now())", [id, email, passwordHash, input.role]);
-    await recordAudit(tx, { actor: input.actor, action: "staff.create", target: id, details: { email, role: input.role } });
+    await tx.sql.query(
+      "INSERT INTO staff_accounts (id, email, password_hash, role, created_at) VALUES ($1, $2, $3, $4, now())",
+      [id, email, passwordHash, input.role],
+    );
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: "staff.create",
+      target: id,
+      details: { email, role: input.role },
+    });
   });
   return { id, email, role: input.role };
 }
@@ -78,7 +91,11 @@ export async function createStaff(db: Database, input: { email: string; password
  * before the password is checked; wrong passwords and refusals are written to the audit log
  * (a refusal once, when the lock engages, so a locked-out flood cannot fill the log).
  */
-export async function signInStaff(db: Database, input: { email: string; password: string; address: string }, now = new Date()): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
+export async function signInStaff(
+  db: Database,
+  input: { email: string; password: string; address: string },
+  now = new Date(),
+): Promise<{ sessionToken: string; expiresAt: Date; staff: StaffMember }> {
   const email = input.email.trim().toLowerCase();
   // The audit log names who tried, but what was typed for an email may be a password typed in
   // the wrong box: only something shaped like an address is written down.
@@ -89,10 +106,13 @@ export async function signInStaff(db: Database, input: { email: string; password
   try {
     attempt = await beginSignInAttempt(db, "staff", { account: email, address: input.address });
   } catch (error) {
-    if (error instanceof SignInThrottled && error.refusal.first) await audit("staff.sign_in_locked", who, { by: error.refusal.by });
+    if (error instanceof SignInThrottled && error.refusal.first)
+      await audit("staff.sign_in_locked", who, { by: error.refusal.by });
     throw error;
   }
-  const account = (await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE email = $1`, [email])).rows[0];
+  const account = (
+    await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE email = $1`, [email])
+  ).rows[0];
   const ok = account ? await verifyPassword(input.password, account.passwordHash) : await verifyNothing(input.password);
   if (!account || !ok) {
     await audit("staff.sign_in_failed", account?.id ?? who);
@@ -109,29 +129,47 @@ export async function signInStaff(db: Database, input: { email: string; password
   // The session and its audit row commit together.
   await withTransaction(db, async (tx) => {
     await tx.sql.query("UPDATE staff_accounts SET last_sign_in_at = $2 WHERE id = $1", [account.id, now]);
-    await tx.sql.query("INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)", [
-      newId("sts"),
-      account.id,
-      hashSecret(sessionToken),
-      now,
-      expiresAt,
-    ]);
+    await tx.sql.query(
+      "INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
+      [newId("sts"), account.id, hashSecret(sessionToken), now, expiresAt],
+    );
     await audit("staff.sign_in", account.id, {}, tx);
   });
-  return { sessionToken, expiresAt, staff: { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) } };
+  return {
+    sessionToken,
+    expiresAt,
+    staff: {
+      id: account.id,
+      email: account.email,
+      role: account.role as StaffRole,
+      csrfToken: staffCsrfToken(sessionToken),
+    },
+  };
 }
 
-export async function authenticateStaff(db: Database, sessionToken: string | undefined, now = new Date()): Promise<StaffMember> {
+export async function authenticateStaff(
+  db: Database,
+  sessionToken: string | undefined,
+  now = new Date(),
+): Promise<StaffMember> {
   if (!sessionToken) throw new AppError("unauthorized", "sign in first");
   const { rows: sessions } = await db.sql.query<{ staffId: string; expiresAt: Date; revokedAt: Date | null }>(
     `SELECT staff_id AS "staffId", expires_at AS "expiresAt", revoked_at AS "revokedAt" FROM staff_sessions WHERE token_hash = $1`,
     [hashSecret(sessionToken)],
   );
   const session = sessions[0];
-  if (!session || session.revokedAt || session.expiresAt <= now) throw new AppError("unauthorized", "your session has ended; sign in again");
-  const account = (await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE id = $1`, [session.staffId])).rows[0];
+  if (!session || session.revokedAt || session.expiresAt <= now)
+    throw new AppError("unauthorized", "your session has ended; sign in again");
+  const account = (
+    await db.sql.query<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM staff_accounts WHERE id = $1`, [session.staffId])
+  ).rows[0];
   if (!account || account.disabledAt) throw new AppError("unauthorized", "your session has ended; sign in again");
-  return { id: account.id, email: account.email, role: account.role as StaffRole, csrfToken: staffCsrfToken(sessionToken) };
+  return {
+    id: account.id,
+    email: account.email,
+    role: account.role as StaffRole,
+    csrfToken: staffCsrfToken(sessionToken),
+  };
 }
 
 /** Ends the session, audited in the same transaction; a session already ended records nothing more. */

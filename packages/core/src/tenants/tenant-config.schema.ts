@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { AGENCY_SOURCE_TYPES, agencySourceTypeSchema, describeAgencySources } from "../sources/agency-sources";
 
 /**
@@ -57,7 +58,11 @@ const offered = new Set<string>(AGENCY_SOURCE_TYPES);
 const agencySources = uniqueIds
   .superRefine((items, ctx) => {
     for (const source of items) {
-      if (!offered.has(source)) ctx.addIssue({ code: "custom", message: `Unknown agency source "${source}": the service offers ${describeAgencySources()}.` });
+      if (!offered.has(source))
+        ctx.addIssue({
+          code: "custom",
+          message: `Unknown agency source "${source}": the service offers ${describeAgencySources()}.`,
+        });
     }
   })
   .pipe(z.array(agencySourceTypeSchema));

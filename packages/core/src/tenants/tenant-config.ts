@@ -3,7 +3,7 @@ import { withTransaction } from "../db/transaction";
 import { parseOrThrow } from "../errors/zod-issues";
 import { publishKeyChange } from "../keys/key-changes";
 import { getOrganization } from "../orgs/organizations";
-import { type TenantConfig, tenantConfigSchema } from "./tenant-config.schema";
+import { tenantConfigSchema, type TenantConfig } from "./tenant-config.schema";
 
 export interface FieldIssue {
   /** The top-level field of the configuration ("baseSources"), or "" for the whole object. */
@@ -16,7 +16,9 @@ export interface FieldIssue {
  * Checks a configuration without storing it, as issues per top-level field, so a form can
  * show each problem beside its input (the admin console) instead of one 400 message.
  */
-export function validateTenantConfig(config: unknown): { ok: true; config: TenantConfig } | { ok: false; issues: FieldIssue[] } {
+export function validateTenantConfig(
+  config: unknown,
+): { ok: true; config: TenantConfig } | { ok: false; issues: FieldIssue[] } {
   const result = tenantConfigSchema.safeParse(config);
   if (result.success) return { ok: true, config: result.data };
   return {
@@ -25,13 +27,23 @@ export function validateTenantConfig(config: unknown): { ok: true; config: Tenan
       const unknownKeys = issue.code === "unrecognized_keys" ? issue.keys : [];
       const field = issue.path.length ? String(issue.path[0]) : (unknownKeys[0] ?? "");
       const inner = issue.path.slice(1).map(String).join(".");
-      return { field, message: unknownKeys.length ? `unknown field: ${unknownKeys.join(", ")}` : inner ? `${inner}: ${issue.message}` : issue.message };
+      return {
+        field,
+        message: unknownKeys.length
+          ? `unknown field: ${unknownKeys.join(", ")}`
+          : inner
+            ? `${inner}: ${issue.message}`
+            : issue.message,
+      };
     }),
   };
 }
 
 /** Validates and stores an organization's tenant configuration (replacing the previous one). */
-export async function configureTenant(db: Database, input: { organizationId: string; config: unknown }): Promise<TenantConfig> {
+export async function configureTenant(
+  db: Database,
+  input: { organizationId: string; config: unknown },
+): Promise<TenantConfig> {
   await getOrganization(db, input.organizationId);
   const config = parseOrThrow(tenantConfigSchema, input.config, "tenant");
   await withTransaction(db, async (tx) => {
@@ -58,6 +70,9 @@ export function resolveTenantConfig(stored: unknown, organizationName: string): 
 
 export async function getTenantConfig(db: Database, organizationId: string): Promise<TenantConfig> {
   const org = await getOrganization(db, organizationId);
-  const { rows } = await db.sql.query<{ config: unknown }>("SELECT config FROM tenant_configurations WHERE organization_id = $1", [organizationId]);
+  const { rows } = await db.sql.query<{ config: unknown }>(
+    "SELECT config FROM tenant_configurations WHERE organization_id = $1",
+    [organizationId],
+  );
   return resolveTenantConfig(rows[0]?.config, org.name);
 }

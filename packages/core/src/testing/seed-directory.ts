@@ -82,7 +82,9 @@ export async function seedDirectory(db: Database, input: SeedDirectoryInput): Pr
        FROM seed_users s LEFT JOIN seed_linked l USING (i)`,
       [input.integrationId, teamExternalIds, teams],
     );
-    await tx.sql.query(`INSERT INTO chat_identities (id, partner_user_id, generation, created_at) SELECT chat_identity_id, id, 1, now() FROM seed_linked`);
+    await tx.sql.query(
+      `INSERT INTO chat_identities (id, partner_user_id, generation, created_at) SELECT chat_identity_id, id, 1, now() FROM seed_linked`,
+    );
   });
   await db.sql.query("ANALYZE partner_users");
   return { teamExternalIds };

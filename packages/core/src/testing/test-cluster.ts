@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+
 import { openDatabase, type Database, type OpenDatabaseOptions } from "../db/database";
 import { ensureDatabase, quoteIdent, startEmbeddedPostgres } from "../db/embedded-postgres";
 import { migrateDatabase } from "../db/migrate";
@@ -24,7 +25,11 @@ export async function startTestCluster(): Promise<{ adminUrl: string; stop(): Pr
   const dir = mkdtempSync(path.join(os.tmpdir(), "mga-test-pg-"));
   // When running as root, PostgreSQL runs as the `postgres` user, which must reach the data directory.
   chmodSync(dir, 0o755);
-  const cluster = await startEmbeddedPostgres({ dataDir: path.join(dir, "data"), database: "postgres", persistent: false });
+  const cluster = await startEmbeddedPostgres({
+    dataDir: path.join(dir, "data"),
+    database: "postgres",
+    persistent: false,
+  });
   return {
     adminUrl: cluster.url,
     async stop() {
@@ -42,7 +47,8 @@ export interface TestDatabase {
 
 export async function createTestDatabase(options: Pick<OpenDatabaseOptions, "wrapSql"> = {}): Promise<TestDatabase> {
   const adminUrl = process.env[TEST_ADMIN_URL_ENV];
-  if (!adminUrl) throw new Error(`${TEST_ADMIN_URL_ENV} is not set: add @mga/core/testing's globalSetup to vitest.config`);
+  if (!adminUrl)
+    throw new Error(`${TEST_ADMIN_URL_ENV} is not set: add @mga/core/testing's globalSetup to vitest.config`);
   const name = `t_${randomBase62(12).toLowerCase()}`;
   await ensureDatabase(adminUrl, name);
   const url = withDatabase(adminUrl, name);

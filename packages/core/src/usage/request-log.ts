@@ -43,7 +43,10 @@ const COLUMNS = `request_id AS "requestId", at, organization_id AS "organization
  * the list's signed cursor. The key filter is combined with the organization's, so another
  * organization's key reads nothing.
  */
-export async function listRequestLog(db: Database, filters: RequestLogFilters & { limit: number; cursor?: string | undefined }): Promise<RequestLogPage> {
+export async function listRequestLog(
+  db: Database,
+  filters: RequestLogFilters & { limit: number; cursor?: string | undefined },
+): Promise<RequestLogPage> {
   const { limit, cursor, ...where } = filters;
   const cursorFilters = { ...where, since: where.since?.toISOString(), until: where.until?.toISOString() };
   const after = decodeCursor(db.secrets, cursor, cursorFilters);
@@ -77,18 +80,26 @@ export async function listRequestLog(db: Database, filters: RequestLogFilters & 
   const last = page.at(-1);
   return {
     requests: page,
-    nextCursor: rows.length > limit && last ? encodeCursor(db.secrets, { createdAt: last.at.toISOString(), id: last.requestId }, cursorFilters) : null,
+    nextCursor:
+      rows.length > limit && last
+        ? encodeCursor(db.secrets, { createdAt: last.at.toISOString(), id: last.requestId }, cursorFilters)
+        : null,
   };
 }
 
 /** The route templates an organization's log holds (the console's route filter). */
 export async function loggedRoutes(db: Database, organizationId: string): Promise<string[]> {
-  const { rows } = await db.sql.query<{ route: string }>(`SELECT DISTINCT route FROM request_log WHERE organization_id = $1 ORDER BY route`, [organizationId]);
+  const { rows } = await db.sql.query<{ route: string }>(
+    `SELECT DISTINCT route FROM request_log WHERE organization_id = $1 ORDER BY route`,
+    [organizationId],
+  );
   return rows.map((row) => row.route);
 }
 
 /** One logged request by its id (the console's search), whichever organization it belongs to. */
 export async function findLoggedRequest(db: Database, requestId: string): Promise<LoggedRequest | undefined> {
-  const { rows } = await db.sql.query<LoggedRequest>(`SELECT ${COLUMNS} FROM request_log WHERE request_id = $1`, [requestId]);
+  const { rows } = await db.sql.query<LoggedRequest>(`SELECT ${COLUMNS} FROM request_log WHERE request_id = $1`, [
+    requestId,
+  ]);
   return rows[0];
 }

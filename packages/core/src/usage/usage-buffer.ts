@@ -115,7 +115,12 @@ export function recordFinishedRequest(db: Database, request: FinishedRequest): v
     if (request.launch) {
       const { integrationId, partnerUserId } = request.launch;
       const launchId = `${integrationId}\u0000${day}`;
-      const launches = pending.launches.get(launchId) ?? { day, integrationId, organizationId: request.organizationId, launches: 0 };
+      const launches = pending.launches.get(launchId) ?? {
+        day,
+        integrationId,
+        organizationId: request.organizationId,
+        launches: 0,
+      };
       launches.launches += 1;
       pending.launches.set(launchId, launches);
       pending.activeUsers.set(`${launchId}\u0000${partnerUserId}`, { day, integrationId, partnerUserId });
@@ -195,7 +200,16 @@ function putBack(db: Database, buffer: UsageBuffer, failed: Pending): void {
   for (const [id, counters] of failed.usage) {
     const now = current.usage.get(id);
     if (!now) current.usage.set(id, counters);
-    else for (const field of ["requests", "streamedAnswers", "jsonAnswers", "tokensUsed", "upstreamErrors", "rateLimited"] as const) now[field] += counters[field];
+    else
+      for (const field of [
+        "requests",
+        "streamedAnswers",
+        "jsonAnswers",
+        "tokensUsed",
+        "upstreamErrors",
+        "rateLimited",
+      ] as const)
+        now[field] += counters[field];
   }
   for (const [id, launches] of failed.launches) {
     const now = current.launches.get(id);
@@ -260,7 +274,12 @@ async function writeLaunches(db: Database, launches: LaunchCounter[], users: Act
        FROM unnest($1::date[], $2::text[], $3::text[], $4::bigint[]) AS r(day, integration_id, organization_id, launches)
        WHERE EXISTS (SELECT 1 FROM integrations i WHERE i.id = r.integration_id)
        ON CONFLICT (integration_id, day) DO UPDATE SET launches = u.launches + EXCLUDED.launches`,
-      [launches.map((row) => row.day), launches.map((row) => row.integrationId), launches.map((row) => row.organizationId), launches.map((row) => row.launches)],
+      [
+        launches.map((row) => row.day),
+        launches.map((row) => row.integrationId),
+        launches.map((row) => row.organizationId),
+        launches.map((row) => row.launches),
+      ],
     );
   }
   if (users.length > 0) {

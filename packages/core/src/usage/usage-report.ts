@@ -1,6 +1,6 @@
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
-import { MIN_USAGE_RETENTION_DAYS, USAGE_STATUS_CLASSES, type UsageStatusClass, utcDay } from "./usage-values";
+import { MIN_USAGE_RETENTION_DAYS, USAGE_STATUS_CLASSES, utcDay, type UsageStatusClass } from "./usage-values";
 
 /** The longest range one usage read covers: everything usage keeps. */
 export const MAX_USAGE_RANGE_DAYS = MIN_USAGE_RETENTION_DAYS;
@@ -59,18 +59,28 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * The range a read asks for, checked: real calendar days, `from` ≤ `to`, at most
  * MAX_USAGE_RANGE_DAYS days. Without `from`/`to`: the last `days` days up to today (UTC).
  */
-export function usageRange(input: { from?: string | undefined; to?: string | undefined; days?: number | undefined }, now = new Date()): UsageRange {
+export function usageRange(
+  input: { from?: string | undefined; to?: string | undefined; days?: number | undefined },
+  now = new Date(),
+): UsageRange {
   const to = input.to ?? utcDay(now);
   checkDay("to", to);
   const from = input.from ?? addDays(to, -((input.days ?? 30) - 1));
   checkDay("from", from);
   if (from > to) throw new AppError("invalid_request", "from: after to", { field: "from" });
-  if (dayCount(from, to) > MAX_USAGE_RANGE_DAYS) throw new AppError("invalid_request", `from: the range is longer than ${MAX_USAGE_RANGE_DAYS} days`, { field: "from" });
+  if (dayCount(from, to) > MAX_USAGE_RANGE_DAYS)
+    throw new AppError("invalid_request", `from: the range is longer than ${MAX_USAGE_RANGE_DAYS} days`, {
+      field: "from",
+    });
   return { from, to };
 }
 
 function checkDay(field: "from" | "to", value: string): void {
-  if (!DAY.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) || utcDay(new Date(`${value}T00:00:00Z`)) !== value) {
+  if (
+    !DAY.test(value) ||
+    Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
+    utcDay(new Date(`${value}T00:00:00Z`)) !== value
+  ) {
     throw new AppError("invalid_request", `${field}: not a date (YYYY-MM-DD)`, { field });
   }
 }
@@ -102,7 +112,10 @@ interface UsageRow {
  * An organization's usage (or one of its keys'), per UTC day. The key filter is always
  * combined with the organization, so a key id of another organization reads nothing.
  */
-export async function readUsage(db: Database, input: UsageRange & { organizationId: string; apiKeyId?: string | undefined }): Promise<UsageReport> {
+export async function readUsage(
+  db: Database,
+  input: UsageRange & { organizationId: string; apiKeyId?: string | undefined },
+): Promise<UsageReport> {
   const { rows } = await db.sql.query<UsageRow>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, route_group AS "routeGroup", status_class AS "statusClass",
             sum(requests) AS requests, sum(streamed_answers) AS "streamedAnswers", sum(json_answers) AS "jsonAnswers",
@@ -136,8 +149,18 @@ function add(counts: UsageCounts, row: UsageRow): void {
   counts.byStatusClass[row.statusClass] += requests;
 }
 
-async function readIntegrationUsage(db: Database, input: UsageRange & { organizationId: string }): Promise<IntegrationUsage[]> {
-  const { rows } = await db.sql.query<{ id: string; slug: string; day: string | null; launches: string | null; activeUsers: string | null; activeTotal: string }>(
+async function readIntegrationUsage(
+  db: Database,
+  input: UsageRange & { organizationId: string },
+): Promise<IntegrationUsage[]> {
+  const { rows } = await db.sql.query<{
+    id: string;
+    slug: string;
+    day: string | null;
+    launches: string | null;
+    activeUsers: string | null;
+    activeTotal: string;
+  }>(
     `SELECT i.id, i.slug, to_char(u.day, 'YYYY-MM-DD') AS day, u.launches,
             (SELECT count(*) FROM integration_active_users a WHERE a.integration_id = i.id AND a.day = u.day) AS "activeUsers",
             (SELECT count(DISTINCT a.partner_user_id) FROM integration_active_users a WHERE a.integration_id = i.id AND a.day BETWEEN $2::date AND $3::date) AS "activeTotal"
@@ -151,7 +174,13 @@ async function readIntegrationUsage(db: Database, input: UsageRange & { organiza
   for (const row of rows) {
     let integration = byId.get(row.id);
     if (!integration) {
-      integration = { integrationId: row.id, slug: row.slug, launches: 0, activeUsers: Number(row.activeTotal), days: [] };
+      integration = {
+        integrationId: row.id,
+        slug: row.slug,
+        launches: 0,
+        activeUsers: Number(row.activeTotal),
+        days: [],
+      };
       byId.set(row.id, integration);
     }
     if (row.day === null) continue;
@@ -174,7 +203,15 @@ export interface OrganizationUsage {
 
 /** Every organization with its usage over the range, the busiest first (then by name). */
 export async function usageOverview(db: Database, range: UsageRange): Promise<OrganizationUsage[]> {
-  const { rows } = await db.sql.query<{ id: string; name: string; requests: string; answers: string; tokensUsed: string; upstreamErrors: string; rateLimited: string }>(
+  const { rows } = await db.sql.query<{
+    id: string;
+    name: string;
+    requests: string;
+    answers: string;
+    tokensUsed: string;
+    upstreamErrors: string;
+    rateLimited: string;
+  }>(
     `SELECT o.id, o.name,
             coalesce(sum(u.requests), 0) AS requests, coalesce(sum(u.streamed_answers + u.json_answers), 0) AS answers,
             coalesce(sum(u.tokens_used), 0) AS "tokensUsed", coalesce(sum(u.upstream_errors), 0) AS "upstreamErrors",

@@ -1,10 +1,10 @@
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import type { JobQueue } from "../jobs/job-queue";
-import { type DeliveryJob, enqueueDelivery } from "./dispatch-events";
+import { enqueueDelivery, type DeliveryJob } from "./dispatch-events";
 import { openEndpointSecret, signatureHeader } from "./endpoint-secrets";
 import { safePost, type SafePostResult } from "./safe-post";
-import { DISABLE_AFTER_MS, RETRY_DELAYS_MS, type WebhookOptions, withJitter } from "./webhook-options";
+import { DISABLE_AFTER_MS, RETRY_DELAYS_MS, withJitter, type WebhookOptions } from "./webhook-options";
 
 /** How much of a receiver's answer is read before the connection is dropped. */
 export const MAX_RESPONSE_BYTES = 4096;
@@ -31,7 +31,12 @@ interface ClaimedDelivery {
  * which makes delivery at least once. The outcome, the next attempt's job and the endpoint's
  * health are written in one transaction.
  */
-export async function deliverWebhook(db: Database, queue: JobQueue, options: WebhookOptions, job: DeliveryJob): Promise<void> {
+export async function deliverWebhook(
+  db: Database,
+  queue: JobQueue,
+  options: WebhookOptions,
+  job: DeliveryJob,
+): Promise<void> {
   const leaseMs = options.leaseMs ?? 15_000;
   const timeoutMs = options.timeoutMs ?? 5_000;
   const claimed = await db.sql.query<ClaimedDelivery>(
@@ -49,13 +54,15 @@ export async function deliverWebhook(db: Database, queue: JobQueue, options: Web
   const delivery = claimed.rows[0];
   if (!delivery) return deferIfWaiting(db, queue, job.deliveryId);
   if (delivery.endpoint_status !== "enabled") {
-    await db.sql.query("UPDATE webhook_deliveries SET status = 'failed', locked_until = NULL, next_attempt_at = NULL, last_error = $2, updated_at = now() WHERE id = $1", [
-      delivery.id,
-      "not sent: the endpoint is disabled",
-    ]);
+    await db.sql.query(
+      "UPDATE webhook_deliveries SET status = 'failed', locked_until = NULL, next_attempt_at = NULL, last_error = $2, updated_at = now() WHERE id = $1",
+      [delivery.id, "not sent: the endpoint is disabled"],
+    );
     return;
   }
-  const secrets = [delivery.secret_sealed, delivery.previous_secret_sealed].filter((sealed): sealed is string => sealed !== null).map((sealed) => openEndpointSecret(db.secrets, sealed));
+  const secrets = [delivery.secret_sealed, delivery.previous_secret_sealed]
+    .filter((sealed): sealed is string => sealed !== null)
+    .map((sealed) => openEndpointSecret(db.secrets, sealed));
   const timestamp = new Date();
   const result = await safePost(
     delivery.url,
@@ -104,7 +111,13 @@ async function wakeNext(tx: Database, queue: JobQueue, deliveryId: string): Prom
   if (rows[0]) await enqueueDelivery(queue, tx, rows[0].id);
 }
 
-async function recordOutcome(db: Database, queue: JobQueue, options: WebhookOptions, delivery: ClaimedDelivery, result: SafePostResult): Promise<void> {
+async function recordOutcome(
+  db: Database,
+  queue: JobQueue,
+  options: WebhookOptions,
+  delivery: ClaimedDelivery,
+  result: SafePostResult,
+): Promise<void> {
   await withTransaction(db, async (tx) => {
     if (result.ok) {
       await tx.sql.query(
@@ -112,7 +125,10 @@ async function recordOutcome(db: Database, queue: JobQueue, options: WebhookOpti
            last_error = NULL, updated_at = now() WHERE id = $1`,
         [delivery.id, result.status, result.latencyMs],
       );
-      await tx.sql.query("UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL", [delivery.endpoint_id]);
+      await tx.sql.query(
+        "UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL",
+        [delivery.endpoint_id],
+      );
       await wakeNext(tx, queue, delivery.id);
       return;
     }
@@ -138,6 +154,12 @@ async function recordOutcome(db: Database, queue: JobQueue, options: WebhookOpti
        WHERE id = $1 RETURNING failing_since`,
       [delivery.endpoint_id, options.disableAfterMs ?? DISABLE_AFTER_MS, result.error],
     );
-    if (disabled.rows[0]) options.log?.("webhook delivery failed", { delivery_id: delivery.id, endpoint_id: delivery.endpoint_id, attempts: delivery.attempts, error: result.error });
+    if (disabled.rows[0])
+      options.log?.("webhook delivery failed", {
+        delivery_id: delivery.id,
+        endpoint_id: delivery.endpoint_id,
+        attempts: delivery.attempts,
+        error: result.error,
+      });
   });
 }

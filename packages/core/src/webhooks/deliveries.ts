@@ -41,7 +41,13 @@ interface DeliveryRow {
 /** An endpoint's deliveries, newest first (the console's deliveries table). */
 export async function listWebhookDeliveries(
   db: Database,
-  input: { organizationId: string; endpointId: string; status?: WebhookDeliveryStatus | undefined; limit: number; cursor?: string | undefined },
+  input: {
+    organizationId: string;
+    endpointId: string;
+    status?: WebhookDeliveryStatus | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  },
 ): Promise<{ deliveries: WebhookDeliveryRecord[]; nextCursor: string | null }> {
   const filters = { endpoint: input.endpointId, status: input.status ?? null };
   const position = decodeCursor(db.secrets, input.cursor, filters);
@@ -51,7 +57,14 @@ export async function listWebhookDeliveries(
      FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
        AND ($4::timestamptz IS NULL OR (created_at, id) < ($4::timestamptz, $5::text))
      ORDER BY created_at DESC, id DESC LIMIT $6`,
-    [input.organizationId, input.endpointId, filters.status, position?.createdAt ?? null, position?.id ?? "", input.limit + 1],
+    [
+      input.organizationId,
+      input.endpointId,
+      filters.status,
+      position?.createdAt ?? null,
+      position?.id ?? "",
+      input.limit + 1,
+    ],
   );
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return {
@@ -78,7 +91,11 @@ export async function listWebhookDeliveries(
  * receiver's idempotency key), a new retry window. A delivery being attempted right now is
  * refused rather than attempted twice at once.
  */
-export async function redeliverWebhook(db: Database, queue: JobQueue, input: { organizationId: string; deliveryId: string }): Promise<void> {
+export async function redeliverWebhook(
+  db: Database,
+  queue: JobQueue,
+  input: { organizationId: string; deliveryId: string },
+): Promise<void> {
   await withTransaction(db, async (tx) => {
     const { rows } = await tx.sql.query<{ busy: boolean; endpoint_status: string }>(
       `SELECT d.locked_until > clock_timestamp() AS busy, e.status AS endpoint_status FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
@@ -87,15 +104,26 @@ export async function redeliverWebhook(db: Database, queue: JobQueue, input: { o
     );
     const row = rows[0];
     if (!row) throw new AppError("not_found", `webhook delivery ${input.deliveryId} not found`);
-    if (row.busy) throw new AppError("invalid_request", "this delivery is being attempted right now; try again in a few seconds", { status: 409 });
-    if (row.endpoint_status !== "enabled") throw new AppError("invalid_request", "the endpoint is disabled; enable it first", { status: 409 });
-    await tx.sql.query("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), window_started_at = now(), updated_at = now() WHERE id = $1", [input.deliveryId]);
+    if (row.busy)
+      throw new AppError("invalid_request", "this delivery is being attempted right now; try again in a few seconds", {
+        status: 409,
+      });
+    if (row.endpoint_status !== "enabled")
+      throw new AppError("invalid_request", "the endpoint is disabled; enable it first", { status: 409 });
+    await tx.sql.query(
+      "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), window_started_at = now(), updated_at = now() WHERE id = $1",
+      [input.deliveryId],
+    );
     await enqueueDelivery(queue, tx, input.deliveryId);
   });
 }
 
 /** "Send test event": a `webhook.test` event to this endpoint only (never recorded, never in GET /v1/events). */
-export async function sendTestEvent(db: Database, queue: JobQueue, input: { organizationId: string; endpointId: string }): Promise<string> {
+export async function sendTestEvent(
+  db: Database,
+  queue: JobQueue,
+  input: { organizationId: string; endpointId: string },
+): Promise<string> {
   return withTransaction(db, async (tx) => {
     const { rows } = await tx.sql.query<{ slug: string | null; status: string }>(
       "SELECT i.slug, e.status FROM webhook_endpoints e LEFT JOIN integrations i ON i.id = e.integration_id WHERE e.id = $1 AND e.organization_id = $2",
@@ -103,10 +131,17 @@ export async function sendTestEvent(db: Database, queue: JobQueue, input: { orga
     );
     const endpoint = rows[0];
     if (!endpoint) throw new AppError("not_found", `webhook endpoint ${input.endpointId} not found`);
-    if (endpoint.status !== "enabled") throw new AppError("invalid_request", "the endpoint is disabled; enable it first", { status: 409 });
+    if (endpoint.status !== "enabled")
+      throw new AppError("invalid_request", "the endpoint is disabled; enable it first", { status: 409 });
     const eventId = newId("evt");
     const createdAt = new Date();
-    const payload = JSON.stringify({ id: eventId, type: TEST_EVENT_TYPE, created_at: createdAt.toISOString(), integration: endpoint.slug, data: { endpoint_id: input.endpointId } });
+    const payload = JSON.stringify({
+      id: eventId,
+      type: TEST_EVENT_TYPE,
+      created_at: createdAt.toISOString(),
+      integration: endpoint.slug,
+      data: { endpoint_id: input.endpointId },
+    });
     const id = newId("whd");
     await tx.sql.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, event_created_at, payload, status, next_attempt_at, created_at, updated_at)

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import { withTransaction } from "../db/transaction";
 import { newId } from "../ids/new-id";
-import { type JobQueue, QUEUES } from "../jobs/job-queue";
+import { QUEUES, type JobQueue } from "../jobs/job-queue";
 import { EVENT_SELECT, toStoredEvent } from "./list-events";
 import type { WebhookOptions } from "./webhook-options";
 
@@ -12,9 +12,20 @@ export interface DeliveryJob {
 }
 
 /** Enqueues one attempt of a delivery; with a `tx`, only if that transaction commits. */
-export async function enqueueDelivery(queue: JobQueue, db: Database, deliveryId: string, startAfter?: Date): Promise<void> {
+export async function enqueueDelivery(
+  queue: JobQueue,
+  db: Database,
+  deliveryId: string,
+  startAfter?: Date,
+): Promise<void> {
   // A key of its own per enqueue: the delivery's lease (deliver.ts), not the queue, keeps attempts apart.
-  await queue.enqueue(db, QUEUES.webhooks, { deliveryId } satisfies DeliveryJob, `${deliveryId}:${newId("whd")}`, startAfter ? { startAfter } : {});
+  await queue.enqueue(
+    db,
+    QUEUES.webhooks,
+    { deliveryId } satisfies DeliveryJob,
+    `${deliveryId}:${newId("whd")}`,
+    startAfter ? { startAfter } : {},
+  );
 }
 
 /**
@@ -24,11 +35,23 @@ export async function enqueueDelivery(queue: JobQueue, db: Database, deliveryId:
  * marks the events dispatched. One instance at a time (a transaction-scoped advisory lock), so
  * deliveries are made in event order. Returns how many events it dispatched.
  */
-export async function dispatchEvents(db: Database, queue: JobQueue, options: Pick<WebhookOptions, "renderEvent" | "log">): Promise<number> {
+export async function dispatchEvents(
+  db: Database,
+  queue: JobQueue,
+  options: Pick<WebhookOptions, "renderEvent" | "log">,
+): Promise<number> {
   return withTransaction(db, async (tx) => {
-    const lock = await tx.sql.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended('mga:webhook-dispatch', 0)) AS ok");
+    const lock = await tx.sql.query<{ ok: boolean }>(
+      "SELECT pg_try_advisory_xact_lock(hashtextextended('mga:webhook-dispatch', 0)) AS ok",
+    );
     if (!lock.rows[0]?.ok) return 0;
-    const { rows } = await tx.sql.query<Parameters<typeof toStoredEvent>[0] & { organization_id: string; integration_id: string | null; ordering_key: string | null }>(
+    const { rows } = await tx.sql.query<
+      Parameters<typeof toStoredEvent>[0] & {
+        organization_id: string;
+        integration_id: string | null;
+        ordering_key: string | null;
+      }
+    >(
       `${EVENT_SELECT.replace("SELECT e.id", "SELECT e.organization_id, e.integration_id, e.ordering_key, e.id")}
        WHERE e.dispatched_at IS NULL ORDER BY e.created_at, e.id LIMIT ${BATCH}`,
     );
@@ -57,7 +80,10 @@ export async function dispatchEvents(db: Database, queue: JobQueue, options: Pic
         await enqueueDelivery(queue, tx, id);
       }
     }
-    if (rows.length) await tx.sql.query("UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])", [rows.map((row) => row.id)]);
+    if (rows.length)
+      await tx.sql.query("UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])", [
+        rows.map((row) => row.id),
+      ]);
     return rows.length;
   });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
+
 import type { ServerSecrets } from "../secrets/server-secrets";
 
 /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64 (what its libraries take as is). */

@@ -72,68 +72,127 @@ export function checkEndpointUrl(url: string, options: { allowPrivateAddresses: 
   } catch {
     throw new AppError("invalid_request", "url: not a valid absolute URL", { field: "url" });
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new AppError("invalid_request", "url: must be an http or https URL", { field: "url" });
-  if (parsed.username || parsed.password) throw new AppError("invalid_request", "url: must not contain a user name or password", { field: "url" });
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw new AppError("invalid_request", "url: must be an http or https URL", { field: "url" });
+  if (parsed.username || parsed.password)
+    throw new AppError("invalid_request", "url: must not contain a user name or password", { field: "url" });
   if (url.length > 2048) throw new AppError("invalid_request", "url: at most 2048 characters", { field: "url" });
   const literal = addressLiteral(parsed.hostname);
-  if (!options.allowPrivateAddresses && (parsed.hostname === "localhost" || (literal !== undefined && !isPublicAddress(literal)))) {
-    throw new AppError("invalid_request", "url: loopback, private, link-local and reserved addresses are not delivered to", { field: "url" });
+  if (
+    !options.allowPrivateAddresses &&
+    (parsed.hostname === "localhost" || (literal !== undefined && !isPublicAddress(literal)))
+  ) {
+    throw new AppError(
+      "invalid_request",
+      "url: loopback, private, link-local and reserved addresses are not delivered to",
+      { field: "url" },
+    );
   }
   return parsed.toString();
 }
 
 function checkEventTypes(types: string[]): EventType[] {
   const unknown = types.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown.length) throw new AppError("invalid_request", `event_types: unknown ${unknown.join(", ")}`, { field: "event_types" });
-  if (types.length === 0) throw new AppError("invalid_request", "event_types: choose at least one event type", { field: "event_types" });
+  if (unknown.length)
+    throw new AppError("invalid_request", `event_types: unknown ${unknown.join(", ")}`, { field: "event_types" });
+  if (types.length === 0)
+    throw new AppError("invalid_request", "event_types: choose at least one event type", { field: "event_types" });
   return [...new Set(types)] as EventType[];
 }
 
-async function integrationIdOf(db: Database, organizationId: string, slug: string | null | undefined): Promise<string | null> {
+async function integrationIdOf(
+  db: Database,
+  organizationId: string,
+  slug: string | null | undefined,
+): Promise<string | null> {
   if (!slug) return null;
-  const { rows } = await db.sql.query<{ id: string }>("SELECT id FROM integrations WHERE organization_id = $1 AND slug = $2", [organizationId, slug]);
-  if (!rows[0]) throw new AppError("invalid_request", `integration: ${slug} is not an integration of this organization`, { field: "integration" });
+  const { rows } = await db.sql.query<{ id: string }>(
+    "SELECT id FROM integrations WHERE organization_id = $1 AND slug = $2",
+    [organizationId, slug],
+  );
+  if (!rows[0])
+    throw new AppError("invalid_request", `integration: ${slug} is not an integration of this organization`, {
+      field: "integration",
+    });
   return rows[0].id;
 }
 
 /** A new endpoint and its signing secret, which is returned here only (shown once). */
 export async function createWebhookEndpoint(
   db: Database,
-  input: { organizationId: string; url: string; eventTypes: string[]; integration?: string | null; description?: string | null; allowPrivateAddresses: boolean },
+  input: {
+    organizationId: string;
+    url: string;
+    eventTypes: string[];
+    integration?: string | null;
+    description?: string | null;
+    allowPrivateAddresses: boolean;
+  },
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const url = checkEndpointUrl(input.url, input);
   const eventTypes = checkEventTypes(input.eventTypes);
   const integrationId = await integrationIdOf(db, input.organizationId, input.integration);
-  const org = await db.sql.query<{ endpoints: number }>("SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = o.id) AS endpoints FROM organizations o WHERE o.id = $1", [
-    input.organizationId,
-  ]);
+  const org = await db.sql.query<{ endpoints: number }>(
+    "SELECT (SELECT count(*)::int FROM webhook_endpoints WHERE organization_id = o.id) AS endpoints FROM organizations o WHERE o.id = $1",
+    [input.organizationId],
+  );
   if (!org.rows[0]) throw new AppError("not_found", `organization ${input.organizationId} not found`);
-  if (org.rows[0].endpoints >= MAX_ENDPOINTS_PER_ORGANIZATION) throw new AppError("invalid_request", `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`);
+  if (org.rows[0].endpoints >= MAX_ENDPOINTS_PER_ORGANIZATION)
+    throw new AppError(
+      "invalid_request",
+      `an organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints`,
+    );
   const id = newId("we");
   const secret = newEndpointSecret();
   await db.sql.query(
     `INSERT INTO webhook_endpoints (id, organization_id, integration_id, url, event_types, description, secret_sealed, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'enabled', now(), now())`,
-    [id, input.organizationId, integrationId, url, eventTypes, input.description ?? null, sealEndpointSecret(db.secrets, secret)],
+    [
+      id,
+      input.organizationId,
+      integrationId,
+      url,
+      eventTypes,
+      input.description ?? null,
+      sealEndpointSecret(db.secrets, secret),
+    ],
   );
   return { endpoint: await getWebhookEndpoint(db, input.organizationId, id), secret };
 }
 
-export async function getWebhookEndpoint(db: Database, organizationId: string, endpointId: string): Promise<WebhookEndpointRecord> {
-  const { rows } = await db.sql.query<EndpointRow>(`${SELECT} WHERE e.id = $1 AND e.organization_id = $2`, [endpointId, organizationId]);
+export async function getWebhookEndpoint(
+  db: Database,
+  organizationId: string,
+  endpointId: string,
+): Promise<WebhookEndpointRecord> {
+  const { rows } = await db.sql.query<EndpointRow>(`${SELECT} WHERE e.id = $1 AND e.organization_id = $2`, [
+    endpointId,
+    organizationId,
+  ]);
   if (!rows[0]) throw new AppError("not_found", `webhook endpoint ${endpointId} not found`);
   return toRecord(rows[0]);
 }
 
 export async function listWebhookEndpoints(db: Database, organizationId: string): Promise<WebhookEndpointRecord[]> {
-  const { rows } = await db.sql.query<EndpointRow>(`${SELECT} WHERE e.organization_id = $1 ORDER BY e.created_at, e.id`, [organizationId]);
+  const { rows } = await db.sql.query<EndpointRow>(
+    `${SELECT} WHERE e.organization_id = $1 ORDER BY e.created_at, e.id`,
+    [organizationId],
+  );
   return rows.map(toRecord);
 }
 
 /** Changes what was given. Enabling an endpoint again clears why it was disabled and its failing streak. */
 export async function updateWebhookEndpoint(
   db: Database,
-  input: { organizationId: string; endpointId: string; url?: string; eventTypes?: string[]; description?: string | null; status?: WebhookEndpointStatus; allowPrivateAddresses: boolean },
+  input: {
+    organizationId: string;
+    endpointId: string;
+    url?: string;
+    eventTypes?: string[];
+    description?: string | null;
+    status?: WebhookEndpointStatus;
+    allowPrivateAddresses: boolean;
+  },
 ): Promise<WebhookEndpointRecord> {
   const url = input.url === undefined ? null : checkEndpointUrl(input.url, input);
   const eventTypes = input.eventTypes === undefined ? null : checkEventTypes(input.eventTypes);
@@ -143,7 +202,15 @@ export async function updateWebhookEndpoint(
        disabled_reason = CASE WHEN $7 IS NULL THEN disabled_reason ELSE NULL END,
        failing_since = CASE WHEN $7 = 'enabled' THEN NULL ELSE failing_since END, updated_at = now()
      WHERE id = $1 AND organization_id = $2`,
-    [input.endpointId, input.organizationId, url, eventTypes, input.description !== undefined, input.description ?? null, input.status ?? null],
+    [
+      input.endpointId,
+      input.organizationId,
+      url,
+      eventTypes,
+      input.description !== undefined,
+      input.description ?? null,
+      input.status ?? null,
+    ],
   );
   if (rowCount !== 1) throw new AppError("not_found", `webhook endpoint ${input.endpointId} not found`);
   return getWebhookEndpoint(db, input.organizationId, input.endpointId);
@@ -153,7 +220,11 @@ export async function updateWebhookEndpoint(
  * A new signing secret (returned here only). The one it replaces keeps signing for 24 hours
  * beside it (two signatures in `webhook-signature`), so receivers can switch without a gap.
  */
-export async function rollWebhookSecret(db: Database, organizationId: string, endpointId: string): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
+export async function rollWebhookSecret(
+  db: Database,
+  organizationId: string,
+  endpointId: string,
+): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const secret = newEndpointSecret();
   const { rowCount } = await db.sql.query(
     `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = now() + make_interval(hours => $4),
@@ -166,6 +237,9 @@ export async function rollWebhookSecret(db: Database, organizationId: string, en
 
 /** Removes the endpoint and its deliveries (pending ones are not sent). */
 export async function deleteWebhookEndpoint(db: Database, organizationId: string, endpointId: string): Promise<void> {
-  const { rowCount } = await db.sql.query("DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2", [endpointId, organizationId]);
+  const { rowCount } = await db.sql.query("DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2", [
+    endpointId,
+    organizationId,
+  ]);
   if (rowCount !== 1) throw new AppError("not_found", `webhook endpoint ${endpointId} not found`);
 }

@@ -24,9 +24,16 @@ interface EventRow {
   data: EventSubject;
 }
 
-export const toStoredEvent = (row: EventRow): StoredEvent => ({ id: row.id, type: row.type, createdAt: row.created_at, integration: row.slug, subject: row.data });
+export const toStoredEvent = (row: EventRow): StoredEvent => ({
+  id: row.id,
+  type: row.type,
+  createdAt: row.created_at,
+  integration: row.slug,
+  subject: row.data,
+});
 
-export const EVENT_SELECT = "SELECT e.id, e.type, e.created_at, i.slug, e.data FROM events e LEFT JOIN integrations i ON i.id = e.integration_id";
+export const EVENT_SELECT =
+  "SELECT e.id, e.type, e.created_at, i.slug, e.data FROM events e LEFT JOIN integrations i ON i.id = e.integration_id";
 
 /**
  * GET /v1/events: an organization's events of the last 30 days, newest first, filtered by type,
@@ -59,7 +66,17 @@ export async function listEvents(
        AND ($5::timestamptz IS NULL OR e.created_at >= $5) AND ($6::timestamptz IS NULL OR e.created_at < $6)
        AND ($7::timestamptz IS NULL OR (e.created_at, e.id) < ($7::timestamptz, $8::text))
      ORDER BY e.created_at DESC, e.id DESC LIMIT $9`,
-    [input.organizationId, EVENT_RETENTION_DAYS, filters.types, filters.integration, filters.after, filters.before, position?.createdAt ?? null, position?.id ?? "", input.limit + 1],
+    [
+      input.organizationId,
+      EVENT_RETENTION_DAYS,
+      filters.types,
+      filters.integration,
+      filters.after,
+      filters.before,
+      position?.createdAt ?? null,
+      position?.id ?? "",
+      input.limit + 1,
+    ],
   );
   const page = keysetPage(db.secrets, rows, input.limit, filters);
   return { events: page.rows.map(toStoredEvent), nextCursor: page.nextCursor };
@@ -67,7 +84,12 @@ export async function listEvents(
 
 /** The retention sweep: events older than 30 days, and the finished deliveries of that age. */
 export async function sweepOldEvents(db: Database): Promise<number> {
-  const { rowCount } = await db.sql.query("DELETE FROM events WHERE created_at < now() - make_interval(days => $1)", [EVENT_RETENTION_DAYS]);
-  await db.sql.query("DELETE FROM webhook_deliveries WHERE created_at < now() - make_interval(days => $1) AND status <> 'pending'", [EVENT_RETENTION_DAYS]);
+  const { rowCount } = await db.sql.query("DELETE FROM events WHERE created_at < now() - make_interval(days => $1)", [
+    EVENT_RETENTION_DAYS,
+  ]);
+  await db.sql.query(
+    "DELETE FROM webhook_deliveries WHERE created_at < now() - make_interval(days => $1) AND status <> 'pending'",
+    [EVENT_RETENTION_DAYS],
+  );
   return rowCount ?? 0;
 }

@@ -1,5 +1,12 @@
 import type { Database } from "../db/database";
-import { launchEligibility, type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "../partners/users/partner-user";
+import {
+  launchEligibility,
+  toPartnerUser,
+  USER_COLUMNS,
+  USER_FROM,
+  type PartnerUserRecord,
+  type UserRow,
+} from "../partners/users/partner-user";
 import { recordEvent } from "./record-event";
 
 /**
@@ -17,19 +24,36 @@ export interface UserSnapshot {
 
 export async function userSnapshots(db: Database, userIds: string[]): Promise<UserSnapshot[]> {
   if (userIds.length === 0) return [];
-  const { rows } = await db.sql.query<UserRow & { slug: string; organization_id: string; integration_id: string; launch_announced: boolean }>(
+  const { rows } = await db.sql.query<
+    UserRow & { slug: string; organization_id: string; integration_id: string; launch_announced: boolean }
+  >(
     `SELECT ${USER_COLUMNS}, i.slug, i.organization_id, i.id AS integration_id, u.launch_announced
      FROM ${USER_FROM} JOIN integrations i ON i.id = u.integration_id WHERE u.id = ANY($1::text[]) ORDER BY u.id`,
     [userIds],
   );
-  return rows.map((row) => ({ user: toPartnerUser(row.slug, row), organizationId: row.organization_id, integrationId: row.integration_id, launchAnnounced: row.launch_announced }));
+  return rows.map((row) => ({
+    user: toPartnerUser(row.slug, row),
+    organizationId: row.organization_id,
+    integrationId: row.integration_id,
+    launchAnnounced: row.launch_announced,
+  }));
 }
 
 /** `user.disabled`, `user.reactivated`, `user.deleted` or `user.provisioning_failed` for one user, then its launch eligibility. */
-export async function recordUserEvent(db: Database, type: "user.disabled" | "user.reactivated" | "user.deleted" | "user.provisioning_failed", userId: string): Promise<void> {
+export async function recordUserEvent(
+  db: Database,
+  type: "user.disabled" | "user.reactivated" | "user.deleted" | "user.provisioning_failed",
+  userId: string,
+): Promise<void> {
   const [snapshot] = await userSnapshots(db, [userId]);
   if (!snapshot) return;
-  await recordEvent(db, { type, organizationId: snapshot.organizationId, integrationId: snapshot.integrationId, subject: { user: snapshot.user }, orderingKey: userId });
+  await recordEvent(db, {
+    type,
+    organizationId: snapshot.organizationId,
+    integrationId: snapshot.integrationId,
+    subject: { user: snapshot.user },
+    orderingKey: userId,
+  });
   await announceLaunchEligibility(db, [userId]);
 }
 
@@ -42,7 +66,10 @@ export async function announceLaunchEligibility(db: Database, userIds: string[])
   for (const snapshot of await userSnapshots(db, userIds)) {
     const canLaunch = launchEligibility(snapshot.user).canLaunch;
     if (canLaunch === snapshot.launchAnnounced) continue;
-    const { rowCount } = await db.sql.query("UPDATE partner_users SET launch_announced = $2 WHERE id = $1 AND launch_announced <> $2", [snapshot.user.id, canLaunch]);
+    const { rowCount } = await db.sql.query(
+      "UPDATE partner_users SET launch_announced = $2 WHERE id = $1 AND launch_announced <> $2",
+      [snapshot.user.id, canLaunch],
+    );
     if (rowCount !== 1) continue;
     await recordEvent(db, {
       type: "user.launch_eligibility_changed",

@@ -1,7 +1,7 @@
 import type { Database } from "../db/database";
 import { newId } from "../ids/new-id";
-import type { OperationRecord } from "../partners/operations/operation-record";
 import type { ImportRecord } from "../partners/imports/imports";
+import type { OperationRecord } from "../partners/operations/operation-record";
 import type { PartnerUserRecord } from "../partners/users/partner-user";
 import type { EventType } from "./event-values";
 
@@ -17,7 +17,11 @@ export interface KeyEventRecord {
 }
 
 /** The resource an event reports, in core's shape; the API renders its public form from it. */
-export type EventSubject = { user: PartnerUserRecord } | { operation: OperationRecord; user?: PartnerUserRecord } | { import: ImportEventRecord } | { key: KeyEventRecord };
+export type EventSubject =
+  | { user: PartnerUserRecord }
+  | { operation: OperationRecord; user?: PartnerUserRecord }
+  | { import: ImportEventRecord }
+  | { key: KeyEventRecord };
 
 export interface RecordEventInput {
   type: EventType;
@@ -36,13 +40,16 @@ export interface RecordEventInput {
  */
 export async function recordEvent(db: Database, input: RecordEventInput): Promise<string> {
   const id = newId("evt");
-  await db.sql.query("INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())", [
-    id,
-    input.organizationId,
-    input.integrationId,
-    input.type,
-    JSON.stringify(input.subject),
-    input.orderingKey ?? null,
-  ]);
+  await db.sql.query(
+    "INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())",
+    [
+      id,
+      input.organizationId,
+      input.integrationId,
+      input.type,
+      JSON.stringify(input.subject),
+      input.orderingKey ?? null,
+    ],
+  );
   return id;
 }

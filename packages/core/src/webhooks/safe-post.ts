@@ -2,6 +2,7 @@ import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+
 import { addressLiteral, isPublicAddress } from "./address-rules";
 
 export interface SafePostOptions {
@@ -13,7 +14,9 @@ export interface SafePostOptions {
   maxResponseBytes: number;
 }
 
-export type SafePostResult = { ok: true; status: number; latencyMs: number } | { ok: false; status: number | null; latencyMs: number; error: string };
+export type SafePostResult =
+  | { ok: true; status: number; latencyMs: number }
+  | { ok: false; status: number | null; latencyMs: number; error: string };
 
 /**
  * One POST to a partner's URL, with the SSRF rules (docs/decisions.md): the name is resolved
@@ -23,33 +26,55 @@ export type SafePostResult = { ok: true; status: number; latencyMs: number } | {
  * not followed (a 3xx is a failure); the body is read up to a small cap; everything within
  * `timeoutMs`. Never throws: the outcome says what happened, in words staff can read.
  */
-export async function safePost(url: string, body: string, headers: Record<string, string>, options: SafePostOptions): Promise<SafePostResult> {
+export async function safePost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SafePostOptions,
+): Promise<SafePostResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(options.timeoutMs);
-  const failed = (error: string, status: number | null = null): SafePostResult => ({ ok: false, status, latencyMs: latency(), error });
+  const failed = (error: string, status: number | null = null): SafePostResult => ({
+    ok: false,
+    status,
+    latencyMs: latency(),
+    error,
+  });
   let target: URL;
   try {
     target = new URL(url);
   } catch {
     return failed("the endpoint URL is not a valid URL");
   }
-  if (target.protocol !== "https:" && target.protocol !== "http:") return failed("only http and https URLs are delivered to");
+  if (target.protocol !== "https:" && target.protocol !== "http:")
+    return failed("only http and https URLs are delivered to");
   let address: { address: string; family: number };
   try {
     address = await resolveOnce(target.hostname, options.allowPrivateAddresses, signal);
   } catch (error) {
-    return failed(signal.aborted ? `timed out after ${options.timeoutMs} ms resolving ${target.hostname}` : (error as Error).message);
+    return failed(
+      signal.aborted
+        ? `timed out after ${options.timeoutMs} ms resolving ${target.hostname}`
+        : (error as Error).message,
+    );
   }
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [address]);
+    if (lookupOptions.all)
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [address]);
     else callback(null, address.address, address.family);
   };
   return new Promise<SafePostResult>((resolve) => {
     const client = target.protocol === "https:" ? https : http;
     const request = client.request(
       target,
-      { method: "POST", headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) }, lookup: pinned, agent: false, signal },
+      {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)) },
+        lookup: pinned,
+        agent: false,
+        signal,
+      },
       (response) => {
         let read = 0;
         const status = response.statusCode ?? 0;
@@ -70,19 +95,31 @@ export async function safePost(url: string, body: string, headers: Record<string
       },
     );
     request.on("error", (error: NodeJS.ErrnoException) => {
-      resolve(failed(signal.aborted ? `timed out after ${options.timeoutMs} ms` : `connection failed: ${error.code ?? error.message}`));
+      resolve(
+        failed(
+          signal.aborted
+            ? `timed out after ${options.timeoutMs} ms`
+            : `connection failed: ${error.code ?? error.message}`,
+        ),
+      );
     });
     request.end(body);
   });
 }
 
-async function resolveOnce(hostname: string, allowPrivate: boolean, signal: AbortSignal): Promise<{ address: string; family: number }> {
+async function resolveOnce(
+  hostname: string,
+  allowPrivate: boolean,
+  signal: AbortSignal,
+): Promise<{ address: string; family: number }> {
   const literal = addressLiteral(hostname);
   const addresses = literal
     ? [{ address: literal, family: literal.includes(":") ? 6 : 4 }]
     : await Promise.race([
         lookup(hostname, { all: true, verbatim: true }),
-        new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("timed out")), { once: true })),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener("abort", () => reject(new Error("timed out")), { once: true }),
+        ),
       ]).catch((error: NodeJS.ErrnoException) => {
         if (signal.aborted) throw error;
         throw new Error(`${hostname} did not resolve (${error.code ?? error.message})`);
@@ -91,6 +128,9 @@ async function resolveOnce(hostname: string, allowPrivate: boolean, signal: Abor
   if (!first) throw new Error(`${hostname} did not resolve`);
   // Every address must be allowed: a name that also resolves to a private one is refused whole.
   const refused = allowPrivate ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
-  if (refused) throw new Error(`refused: ${hostname} resolves to ${refused.address}, a loopback, private, link-local or reserved address`);
+  if (refused)
+    throw new Error(
+      `refused: ${hostname} resolves to ${refused.address}, a loopback, private, link-local or reserved address`,
+    );
   return first;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { endAbandonedAnswers } from "../../src/answers/abandoned-answers";
 import { AnswerStreams } from "../../src/answers/answer-streams";
 import { insertConversationStarts } from "../../src/conversations/append-messages";
@@ -27,7 +28,9 @@ afterAll(() => t.drop());
 let conversations = 0;
 async function conversation(): Promise<string> {
   const id = `conv_test${String((conversations += 1)).padStart(18, "0")}`;
-  await insertConversationStarts(t.db, [{ apiKeyId, conversation: { id, organizationId, user: { external_user_id: "lo-1" } }, messages: [] }]);
+  await insertConversationStarts(t.db, [
+    { apiKeyId, conversation: { id, organizationId, user: { external_user_id: "lo-1" } }, messages: [] },
+  ]);
   return id;
 }
 
@@ -65,7 +68,10 @@ describe("the frame writer", () => {
       );
       expect(rows).toHaveLength(20);
       for (const row of rows) expect(row.seqs).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-      const ended = await t.db.sql.query("SELECT count(*)::int AS n FROM answer_streams WHERE id = ANY($1) AND status = 'complete' AND last_seq = 100", [answers.map((answer) => answer.id)]);
+      const ended = await t.db.sql.query(
+        "SELECT count(*)::int AS n FROM answer_streams WHERE id = ANY($1) AND status = 'complete' AND last_seq = 100",
+        [answers.map((answer) => answer.id)],
+      );
       expect(ended.rows[0].n).toBe(20);
     } finally {
       await streams.stop();
@@ -120,10 +126,21 @@ describe("an answer whose instance stopped", () => {
       expect(await endAbandonedAnswers(t.db)).toBe(0);
       const stream = await t.db.sql.query("SELECT status, last_seq FROM answer_streams WHERE id = $1", [answer.id]);
       expect(stream.rows).toEqual([{ status: "failed", last_seq: 3 }]);
-      const last = await t.db.sql.query("SELECT data FROM answer_stream_frames WHERE stream_id = $1 AND seq = 3", [answer.id]);
-      expect(JSON.parse(last.rows[0].data)).toMatchObject({ type: "error", status: 502, error: { code: "upstream_error", request_id: "req_dead" } });
-      const stored = await t.db.sql.query("SELECT id, status, content, position FROM messages WHERE conversation_id = $1", [conversationId]);
-      expect(stored.rows).toEqual([{ id: "msg_dead0000000000000000", status: "incomplete", content: "part 0. part 1. ", position: 1 }]);
+      const last = await t.db.sql.query("SELECT data FROM answer_stream_frames WHERE stream_id = $1 AND seq = 3", [
+        answer.id,
+      ]);
+      expect(JSON.parse(last.rows[0].data)).toMatchObject({
+        type: "error",
+        status: 502,
+        error: { code: "upstream_error", request_id: "req_dead" },
+      });
+      const stored = await t.db.sql.query(
+        "SELECT id, status, content, position FROM messages WHERE conversation_id = $1",
+        [conversationId],
+      );
+      expect(stored.rows).toEqual([
+        { id: "msg_dead0000000000000000", status: "incomplete", content: "part 0. part 1. ", position: 1 },
+      ]);
     } finally {
       await db.close();
     }

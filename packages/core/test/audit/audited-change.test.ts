@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { withAudit } from "../../src/audit/audited-change";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
@@ -7,15 +8,27 @@ let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();
   // Stands for any failure to write the row (a full disk, a constraint): the insert raises.
-  await t.db.sql.query(`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`);
-  await t.db.sql.query(`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = 'refused.action') EXECUTE FUNCTION refuse_audit()`);
+  await t.db.sql.query(
+    `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit row refused'; END $$`,
+  );
+  await t.db.sql.query(
+    `CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW WHEN (NEW.action = 'refused.action') EXECUTE FUNCTION refuse_audit()`,
+  );
 });
 afterAll(async () => {
   await t.drop();
 });
 
-const orgCount = async (name: string) => (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE name = $1", [name])).rows[0]?.n;
-const auditOf = async (target: string) => (await t.db.sql.query<{ actor: string; action: string; details: unknown }>("SELECT actor, action, details FROM audit_log WHERE target = $1", [target])).rows;
+const orgCount = async (name: string) =>
+  (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE name = $1", [name])).rows[0]
+    ?.n;
+const auditOf = async (target: string) =>
+  (
+    await t.db.sql.query<{ actor: string; action: string; details: unknown }>(
+      "SELECT actor, action, details FROM audit_log WHERE target = $1",
+      [target],
+    )
+  ).rows;
 
 describe("withAudit", () => {
   it("commits the change with its audit row, described from the change's result", async () => {
@@ -26,7 +39,9 @@ describe("withAudit", () => {
       (created) => ({ action: "organization.create", target: created.id, details: { name: created.name } }),
     );
     expect(await orgCount("Audited Lending")).toBe(1);
-    expect(await auditOf(org.id)).toEqual([{ actor: "staff@mga.test", action: "organization.create", details: { name: "Audited Lending" } }]);
+    expect(await auditOf(org.id)).toEqual([
+      { actor: "staff@mga.test", action: "organization.create", details: { name: "Audited Lending" } },
+    ]);
   });
 
   it("rolls the change back when its audit row cannot be written", async () => {

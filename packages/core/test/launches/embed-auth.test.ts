@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_SESSION_SECONDS, CHAT_TOKEN_HOURS, completeSiteLogin, consumeLaunchCode, exchangeSessionForChatToken, GRANT_HOURS, verifyChatToken } from "../../src/launches/embed-auth";
+
+import {
+  AUTH_SESSION_SECONDS,
+  CHAT_TOKEN_HOURS,
+  completeSiteLogin,
+  consumeLaunchCode,
+  exchangeSessionForChatToken,
+  GRANT_HOURS,
+  verifyChatToken,
+} from "../../src/launches/embed-auth";
 import { bindLaunchKey } from "../../src/launches/launch-bindings";
 import { LAUNCH_CODE_SECONDS } from "../../src/launches/launches";
 import { setAliasGrant } from "../../src/partners/integrations/integrations";
 import { requestDeletion } from "../../src/partners/operations/index";
 import { setPartnerUserStatus } from "../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../support/fixtures";
 
 /** After issue (spec 3.6): code → sign-in session → 24-hour grant → one chat token, each step re-checking the launch. */
 let f: Fixtures;
@@ -44,10 +53,15 @@ describe("the launch code", () => {
     const t0 = Date.now();
     const code = await launch();
     const session = await consumeLaunchCode(f.db, code, at(t0 + 30 * SECOND));
-    expect(session).toMatchObject({ loginRequired: true, expiresAt: new Date(t0 + 30 * SECOND + AUTH_SESSION_SECONDS * SECOND) });
+    expect(session).toMatchObject({
+      loginRequired: true,
+      expiresAt: new Date(t0 + 30 * SECOND + AUTH_SESSION_SECONDS * SECOND),
+    });
     expect(await refusal(consumeLaunchCode(f.db, code, at(t0 + 31 * SECOND)))).toBe("unauthorized");
     const late = await launch();
-    expect(await refusal(consumeLaunchCode(f.db, late, at(Date.now() + (LAUNCH_CODE_SECONDS + 1) * SECOND)))).toBe("unauthorized");
+    expect(await refusal(consumeLaunchCode(f.db, late, at(Date.now() + (LAUNCH_CODE_SECONDS + 1) * SECOND)))).toBe(
+      "unauthorized",
+    );
     expect(await refusal(consumeLaunchCode(f.db, "never-issued"))).toBe("unauthorized");
   });
 
@@ -65,23 +79,51 @@ describe("the sign-in session, grant and chat token", () => {
     const other = await launching();
     const t0 = Date.now();
     const session = await consumeLaunchCode(f.db, await launch(), at(t0));
-    expect(await refusal(completeSiteLogin(f.db, { sessionToken: session.sessionToken, siteAccountId: other.siteAccountId }, at(t0 + 60 * SECOND)))).toBe("forbidden");
-    expect(await refusal(completeSiteLogin(f.db, { sessionToken: session.sessionToken, siteAccountId }, at(t0 + (AUTH_SESSION_SECONDS + 1) * SECOND)))).toBe("unauthorized");
-    expect(await exchangeSessionForChatToken(f.db, session.sessionToken, at(t0 + 120 * SECOND))).toEqual({ status: "login_pending" });
+    expect(
+      await refusal(
+        completeSiteLogin(
+          f.db,
+          { sessionToken: session.sessionToken, siteAccountId: other.siteAccountId },
+          at(t0 + 60 * SECOND),
+        ),
+      ),
+    ).toBe("forbidden");
+    expect(
+      await refusal(
+        completeSiteLogin(
+          f.db,
+          { sessionToken: session.sessionToken, siteAccountId },
+          at(t0 + (AUTH_SESSION_SECONDS + 1) * SECOND),
+        ),
+      ),
+    ).toBe("unauthorized");
+    expect(await exchangeSessionForChatToken(f.db, session.sessionToken, at(t0 + 120 * SECOND))).toEqual({
+      status: "login_pending",
+    });
   });
 
   it("a login gives a 24-hour grant and one 8-hour chat token, never a second; a relaunch within the grant skips the login", async () => {
     const { launch, siteAccountId } = await launching();
     const t0 = Date.now();
     const session = await consumeLaunchCode(f.db, await launch(), at(t0));
-    const { grantExpiresAt } = await completeSiteLogin(f.db, { sessionToken: session.sessionToken, siteAccountId }, at(t0 + 60 * SECOND));
+    const { grantExpiresAt } = await completeSiteLogin(
+      f.db,
+      { sessionToken: session.sessionToken, siteAccountId },
+      at(t0 + 60 * SECOND),
+    );
     expect(grantExpiresAt).toEqual(new Date(t0 + 60 * SECOND + GRANT_HOURS * HOUR));
     const token = await exchangeSessionForChatToken(f.db, session.sessionToken, at(t0 + 120 * SECOND));
     if (token.status !== "authorized") throw new Error("expected a chat token");
     expect(token.expiresAt).toEqual(new Date(t0 + 120 * SECOND + CHAT_TOKEN_HOURS * HOUR));
-    expect(await refusal(exchangeSessionForChatToken(f.db, session.sessionToken, at(t0 + 180 * SECOND)))).toBe("unauthorized");
-    expect((await verifyChatToken(f.db, token.chatToken, at(t0 + 7 * HOUR))).loanContext).toEqual({ external_loan_id: "LN-1" });
-    expect(await refusal(verifyChatToken(f.db, token.chatToken, at(t0 + 120 * SECOND + CHAT_TOKEN_HOURS * HOUR)))).toBe("unauthorized");
+    expect(await refusal(exchangeSessionForChatToken(f.db, session.sessionToken, at(t0 + 180 * SECOND)))).toBe(
+      "unauthorized",
+    );
+    expect((await verifyChatToken(f.db, token.chatToken, at(t0 + 7 * HOUR))).loanContext).toEqual({
+      external_loan_id: "LN-1",
+    });
+    expect(await refusal(verifyChatToken(f.db, token.chatToken, at(t0 + 120 * SECOND + CHAT_TOKEN_HOURS * HOUR)))).toBe(
+      "unauthorized",
+    );
 
     const relaunch = await consumeLaunchCode(f.db, await launch());
     expect(relaunch.loginRequired).toBe(false);
@@ -109,7 +151,13 @@ describe("revocation ends the chat at once", () => {
     const integration = await f.integration({ aliases: ["via-alias"] });
     const user = await f.user({ integration });
     const key = await f.apiKey({ org: { id: integration.organizationId }, scopes: ["embed:launch"] });
-    const grant = (granted: boolean) => setAliasGrant(f.db, { organizationId: integration.organizationId, alias: "via-alias", apiKeyId: key.id, granted });
+    const grant = (granted: boolean) =>
+      setAliasGrant(f.db, {
+        organizationId: integration.organizationId,
+        alias: "via-alias",
+        apiKeyId: key.id,
+        granted,
+      });
     await grant(true);
     await bindLaunchKey(f.db, { apiKeyId: key.id, publicName: "via-alias" });
     const { code } = await f.launch({ key, integration, externalUserId: user.externalUserId, publicName: "via-alias" });

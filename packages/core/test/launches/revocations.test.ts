@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { Database } from "../../src/db/database";
-import { completeSiteLogin, consumeLaunchCode, exchangeSessionForChatToken, verifyChatToken } from "../../src/launches/embed-auth";
+import {
+  completeSiteLogin,
+  consumeLaunchCode,
+  exchangeSessionForChatToken,
+  verifyChatToken,
+} from "../../src/launches/embed-auth";
 import { bindLaunchKey, unbindLaunchKey } from "../../src/launches/launch-bindings";
 import { issueLaunch } from "../../src/launches/launches";
 import { setAliasGrant, updateIntegration } from "../../src/partners/integrations/integrations";
-import { type Fixtures, openFixtures, refusal } from "../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../support/fixtures";
 
 /**
  * Revocations that stay revoked (issue 21, item 2): the binding's version and the integration's
@@ -23,12 +29,19 @@ async function launching(alias?: string) {
   const user = await f.user({ integration });
   const publicName = alias ?? integration.slug;
   const key = await f.apiKey({ org: { id: integration.organizationId }, scopes: ["embed:launch"] });
-  const grant = (granted: boolean) => setAliasGrant(f.db, { organizationId: integration.organizationId, alias: publicName, apiKeyId: key.id, granted });
+  const grant = (granted: boolean) =>
+    setAliasGrant(f.db, { organizationId: integration.organizationId, alias: publicName, apiKeyId: key.id, granted });
   if (alias) await grant(true);
   await bindLaunchKey(f.db, { apiKeyId: key.id, publicName });
   const siteAccountId = (await f.siteAccountOf(integration, user.externalUserId)) as string;
   const launch = async (db: Database = f.db, launchKey = key) => {
-    const issued = await issueLaunch(db, { key: launchKey, publicName, externalUserId: user.externalUserId, loanContext: { external_loan_id: "LN-1" }, appUrl: "https://chat.example.test" });
+    const issued = await issueLaunch(db, {
+      key: launchKey,
+      publicName,
+      externalUserId: user.externalUserId,
+      loanContext: { external_loan_id: "LN-1" },
+      appUrl: "https://chat.example.test",
+    });
     return new URLSearchParams(new URL(issued.launchUrl).hash.slice(1)).get("code") as string;
   };
   return { integration, user, key, publicName, grant, siteAccountId, launch };
@@ -59,7 +72,12 @@ function racing(meanwhile: () => Promise<unknown>): Database {
   return { ...f.db, sql: { query } };
 }
 
-const revocations: Array<{ name: string; alias?: string; revoke(s: Launching): Promise<unknown>; undo(s: Launching): Promise<unknown> }> = [
+const revocations: Array<{
+  name: string;
+  alias?: string;
+  revoke(s: Launching): Promise<unknown>;
+  undo(s: Launching): Promise<unknown>;
+}> = [
   {
     name: "unbinding the key, then binding it again",
     revoke: (s) => unbindLaunchKey(f.db, s.key.id),
@@ -67,24 +85,42 @@ const revocations: Array<{ name: string; alias?: string; revoke(s: Launching): P
   },
   {
     name: "disabling the integration, then enabling it",
-    revoke: (s) => updateIntegration(f.db, { organizationId: s.integration.organizationId, slug: s.integration.slug, status: "disabled" }),
-    undo: (s) => updateIntegration(f.db, { organizationId: s.integration.organizationId, slug: s.integration.slug, status: "active" }),
+    revoke: (s) =>
+      updateIntegration(f.db, {
+        organizationId: s.integration.organizationId,
+        slug: s.integration.slug,
+        status: "disabled",
+      }),
+    undo: (s) =>
+      updateIntegration(f.db, {
+        organizationId: s.integration.organizationId,
+        slug: s.integration.slug,
+        status: "active",
+      }),
   },
-  { name: "withdrawing the alias grant, then granting it again", alias: "brand-x", revoke: (s) => s.grant(false), undo: (s) => s.grant(true) },
+  {
+    name: "withdrawing the alias grant, then granting it again",
+    alias: "brand-x",
+    revoke: (s) => s.grant(false),
+    undo: (s) => s.grant(true),
+  },
 ];
 
 describe("a launch racing a revocation", () => {
-  it.each(revocations)("$name, both committed between the launch's reads and its write, leaves the launch dead", async ({ alias, revoke, undo }) => {
-    const s = await launching(alias);
-    const code = await s.launch(
-      racing(async () => {
-        await revoke(s);
-        await undo(s);
-      }),
-    );
-    expect(await refusal(consumeLaunchCode(f.db, code))).toBe("unauthorized");
-    expect((await consumeLaunchCode(f.db, await s.launch())).loginRequired).toBe(true);
-  });
+  it.each(revocations)(
+    "$name, both committed between the launch's reads and its write, leaves the launch dead",
+    async ({ alias, revoke, undo }) => {
+      const s = await launching(alias);
+      const code = await s.launch(
+        racing(async () => {
+          await revoke(s);
+          await undo(s);
+        }),
+      );
+      expect(await refusal(consumeLaunchCode(f.db, code))).toBe("unauthorized");
+      expect((await consumeLaunchCode(f.db, await s.launch())).loginRequired).toBe(true);
+    },
+  );
 });
 
 describe("changes that end what was issued before", () => {
@@ -95,8 +131,17 @@ describe("changes that end what was issued before", () => {
     await verifyChatToken(f.db, chatToken);
     expect((await consumeLaunchCode(f.db, await s.launch())).loginRequired).toBe(false);
 
-    await updateIntegration(f.db, { organizationId: s.integration.organizationId, slug: s.integration.slug, addAliases: ["elsewhere"] });
-    await setAliasGrant(f.db, { organizationId: s.integration.organizationId, alias: "elsewhere", apiKeyId: s.key.id, granted: true });
+    await updateIntegration(f.db, {
+      organizationId: s.integration.organizationId,
+      slug: s.integration.slug,
+      addAliases: ["elsewhere"],
+    });
+    await setAliasGrant(f.db, {
+      organizationId: s.integration.organizationId,
+      alias: "elsewhere",
+      apiKeyId: s.key.id,
+      granted: true,
+    });
     await bindLaunchKey(f.db, { apiKeyId: s.key.id, publicName: "elsewhere" });
     await bindLaunchKey(f.db, { apiKeyId: s.key.id, publicName: s.integration.slug });
     expect(await refusal(verifyChatToken(f.db, chatToken))).toBe("unauthorized");

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { LocalChatIdentities } from "../../src/local-site/chat-identities";
 import { issuePasswordSetup, issuePasswordSetups } from "../../src/local-site/password-setup";
+import { LocalSiteAccounts } from "../../src/local-site/site-accounts";
 import { createChatIdentities } from "../../src/partners/ports/chat-identities";
 import { sendPasswordSetups } from "../../src/partners/ports/site-accounts";
-import { LocalChatIdentities } from "../../src/local-site/chat-identities";
-import { LocalSiteAccounts } from "../../src/local-site/site-accounts";
-import { type Fixtures, openFixtures } from "../support/fixtures";
+import { openFixtures, type Fixtures } from "../support/fixtures";
 
 /** The built-in ports' batch methods end each item as the single method would, and one item's failure is its own. */
 let f: Fixtures;
@@ -15,14 +16,20 @@ afterAll(() => f.close());
 
 /** An account's password-setup links (live or not) and its notifications. */
 async function linksOf(accountId: string) {
-  const tokens = await f.db.sql.query<{ id: string; revoked: boolean }>("SELECT id, revoked_at IS NOT NULL AS revoked FROM site_password_tokens WHERE site_account_id = $1 ORDER BY created_at, id", [
-    accountId,
-  ]);
+  const tokens = await f.db.sql.query<{ id: string; revoked: boolean }>(
+    "SELECT id, revoked_at IS NOT NULL AS revoked FROM site_password_tokens WHERE site_account_id = $1 ORDER BY created_at, id",
+    [accountId],
+  );
   const sent = await f.db.sql.query<{ token_id: string; recipient: string }>(
     "SELECT payload->>'token_id' AS token_id, recipient FROM notification_outbox WHERE site_account_id = $1 AND kind = 'password_setup' ORDER BY created_at, id",
     [accountId],
   );
-  return { live: tokens.rows.filter((t) => !t.revoked).map((t) => t.id), total: tokens.rows.length, notified: sent.rows.map((n) => n.token_id), recipients: sent.rows.map((n) => n.recipient) };
+  return {
+    live: tokens.rows.filter((t) => !t.revoked).map((t) => t.id),
+    total: tokens.rows.length,
+    notified: sent.rows.map((n) => n.token_id),
+    recipients: sent.rows.map((n) => n.recipient),
+  };
 }
 
 async function account(): Promise<{ id: string; email: string }> {
@@ -69,7 +76,9 @@ describe("password-setup links in a batch", () => {
     await f.db.sql.query(
       `CREATE FUNCTION refuse_outbox() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.recipient = '${b.email}' THEN RAISE EXCEPTION 'outbox refused'; END IF; RETURN NEW; END $$`,
     );
-    await f.db.sql.query("CREATE TRIGGER refuse_outbox BEFORE INSERT ON notification_outbox FOR EACH ROW EXECUTE FUNCTION refuse_outbox()");
+    await f.db.sql.query(
+      "CREATE TRIGGER refuse_outbox BEFORE INSERT ON notification_outbox FOR EACH ROW EXECUTE FUNCTION refuse_outbox()",
+    );
     try {
       await expect(issuePasswordSetups(f.db, [a.id, b.id])).rejects.toThrow("outbox refused");
       await expect(issuePasswordSetup(f.db, b.id)).rejects.toThrow("outbox refused");
@@ -86,10 +95,17 @@ describe("password-setup links in a batch", () => {
     const calls: string[] = [];
     const remote = {
       ...Object.fromEntries(
-        ["findByEmail", "createPartnerAccount", "lock", "unlock", "destroySessions", "resetPassword", "sendEmailVerification", "updateProfile", "deleteAccount"].map((m) => [
-          m,
-          () => Promise.reject(new Error("unused")),
-        ]),
+        [
+          "findByEmail",
+          "createPartnerAccount",
+          "lock",
+          "unlock",
+          "destroySessions",
+          "resetPassword",
+          "sendEmailVerification",
+          "updateProfile",
+          "deleteAccount",
+        ].map((m) => [m, () => Promise.reject(new Error("unused"))]),
       ),
       sendPasswordSetup: (id: string) => {
         calls.push(id);
@@ -125,20 +141,36 @@ describe("chat identities in a batch", () => {
   it("a store without the batch method is called once per input, each failure its own", async () => {
     const local = new LocalChatIdentities(f.db);
     const [x, y] = [await f.user(), await f.user()];
-    const results = await createChatIdentities({ create: (input) => (input.partnerUserId === y.id ? Promise.reject(new Error("refused")) : local.create(input)), block: () => Promise.resolve() }, [
-      { partnerUserId: x.id, generation: 3 },
-      { partnerUserId: y.id, generation: 3 },
-    ]);
+    const results = await createChatIdentities(
+      {
+        create: (input) => (input.partnerUserId === y.id ? Promise.reject(new Error("refused")) : local.create(input)),
+        block: () => Promise.resolve(),
+      },
+      [
+        { partnerUserId: x.id, generation: 3 },
+        { partnerUserId: y.id, generation: 3 },
+      ],
+    );
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected"]);
-    const stored = await f.db.sql.query<{ partner_user_id: string }>("SELECT partner_user_id FROM chat_identities WHERE generation = 3 AND partner_user_id = ANY($1::text[])", [[x.id, y.id]]);
+    const stored = await f.db.sql.query<{ partner_user_id: string }>(
+      "SELECT partner_user_id FROM chat_identities WHERE generation = 3 AND partner_user_id = ANY($1::text[])",
+      [[x.id, y.id]],
+    );
     expect(stored.rows.map((r) => r.partner_user_id)).toEqual([x.id]);
   });
 
   it("a batch that fails as a whole fails every input", async () => {
-    const results = await createChatIdentities({ create: () => Promise.reject(new Error("x")), block: () => Promise.resolve(), createMany: () => Promise.reject(new Error("down")) }, [
-      { partnerUserId: "a", generation: 1 },
-      { partnerUserId: "b", generation: 1 },
-    ]);
+    const results = await createChatIdentities(
+      {
+        create: () => Promise.reject(new Error("x")),
+        block: () => Promise.resolve(),
+        createMany: () => Promise.reject(new Error("down")),
+      },
+      [
+        { partnerUserId: "a", generation: 1 },
+        { partnerUserId: "b", generation: 1 },
+      ],
+    );
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
   });
 });

@@ -1,6 +1,15 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeCursor, decodePositionCursor, encodeCursor, encodePositionCursor, keysetDirection, keysetPage, pageOf } from "../../src/paging/cursor";
+
+import {
+  decodeCursor,
+  decodePositionCursor,
+  encodeCursor,
+  encodePositionCursor,
+  keysetDirection,
+  keysetPage,
+  pageOf,
+} from "../../src/paging/cursor";
 import { serverSecrets } from "../../src/secrets/server-secrets";
 
 /** The signed cursors of every list: a (time, id) position or a row's position in its parent, each bound to its filters. */
@@ -14,10 +23,17 @@ describe("cursors", () => {
       .update(JSON.stringify({ status: "active" }))
       .digest("base64url")
       .slice(0, 16);
-    const payload = Buffer.from(JSON.stringify({ c: "2026-11-20T14:03:12.000Z", i: "team_1", f })).toString("base64url");
+    const payload = Buffer.from(JSON.stringify({ c: "2026-11-20T14:03:12.000Z", i: "team_1", f })).toString(
+      "base64url",
+    );
     const issued = `${payload}.${secrets.sign("cursor", payload)}`;
-    expect(decodeCursor(secrets, issued, { status: "active" })).toEqual({ createdAt: "2026-11-20T14:03:12.000Z", id: "team_1" });
-    expect(encodeCursor(secrets, { createdAt: "2026-11-20T14:03:12.000Z", id: "team_1" }, { status: "active" })).toBe(issued);
+    expect(decodeCursor(secrets, issued, { status: "active" })).toEqual({
+      createdAt: "2026-11-20T14:03:12.000Z",
+      id: "team_1",
+    });
+    expect(encodeCursor(secrets, { createdAt: "2026-11-20T14:03:12.000Z", id: "team_1" }, { status: "active" })).toBe(
+      issued,
+    );
   });
 
   it("a position round-trips with its filters only", () => {
@@ -39,8 +55,13 @@ describe("cursors", () => {
     }
     // Signed, but not a position: refused as not ours rather than reaching a query.
     for (const p of [-1, 1.5, "3", null, 2 ** 31, 2 ** 53]) {
-      const body = Buffer.from(JSON.stringify({ p, f: JSON.parse(Buffer.from(payload, "base64url").toString()).f })).toString("base64url");
-      expect(() => decodePositionCursor(secrets, `${body}.${secrets.sign("cursor", body)}`, filters), String(p)).toThrow(/not a cursor returned by this API/);
+      const body = Buffer.from(
+        JSON.stringify({ p, f: JSON.parse(Buffer.from(payload, "base64url").toString()).f }),
+      ).toString("base64url");
+      expect(
+        () => decodePositionCursor(secrets, `${body}.${secrets.sign("cursor", body)}`, filters),
+        String(p),
+      ).toThrow(/not a cursor returned by this API/);
     }
   });
 
@@ -52,7 +73,10 @@ describe("cursors", () => {
 });
 
 describe("paging back (keysetPage with a backward cursor)", () => {
-  const rows = Array.from({ length: 7 }, (_, index) => ({ id: `row_${index}`, created_at: new Date(Date.UTC(2026, 10, 20, 12, index)) }));
+  const rows = Array.from({ length: 7 }, (_, index) => ({
+    id: `row_${index}`,
+    created_at: new Date(Date.UTC(2026, 10, 20, 12, index)),
+  }));
   const listFilters = { list: "rows" };
 
   it("a page after the first gives a backward cursor before its first row; reading back turns the rows round", () => {
@@ -71,14 +95,25 @@ describe("paging back (keysetPage with a backward cursor)", () => {
     const again = keysetPage(secrets, [rows[2], rows[1], rows[0]] as typeof rows, 3, listFilters, back);
     expect(again.rows.map((row) => row.id)).toEqual(["row_0", "row_1", "row_2"]);
     expect(again.previousCursor).toBeNull();
-    expect(decodeCursor(secrets, again.nextCursor ?? undefined, listFilters)).toEqual({ createdAt: rows[2]?.created_at.toISOString(), id: "row_2" });
+    expect(decodeCursor(secrets, again.nextCursor ?? undefined, listFilters)).toEqual({
+      createdAt: rows[2]?.created_at.toISOString(),
+      id: "row_2",
+    });
   });
 
   it("a backward cursor is bound to its filters and signed like any other", () => {
-    const back = encodeCursor(secrets, { createdAt: "2026-11-20T14:03:12.000Z", id: "row_1", backward: true }, listFilters);
+    const back = encodeCursor(
+      secrets,
+      { createdAt: "2026-11-20T14:03:12.000Z", id: "row_1", backward: true },
+      listFilters,
+    );
     expect(() => decodeCursor(secrets, back, { list: "other" })).toThrow(/same filters/);
     const [payload] = back.split(".") as [string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), b: 2 })).toString("base64url");
-    expect(() => decodeCursor(secrets, `${forged}.${secrets.sign("cursor", forged)}`, listFilters)).toThrow(/not a cursor returned by this API/);
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), b: 2 }),
+    ).toString("base64url");
+    expect(() => decodeCursor(secrets, `${forged}.${secrets.sign("cursor", forged)}`, listFilters)).toThrow(
+      /not a cursor returned by this API/,
+    );
   });
 });

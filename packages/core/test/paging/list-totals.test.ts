@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { recordAudit } from "../../src/audit/audit-log";
 import { listAudit } from "../../src/audit/list-audit";
-import { createImport, listImports } from "../../src/partners/imports/imports";
 import { addToOutbox, listOutbox } from "../../src/local-site/outbox";
+import { createImport, listImports } from "../../src/partners/imports/imports";
 import { listTeams } from "../../src/partners/teams/teams";
 import { listPartnerUsers } from "../../src/partners/users/list-users";
-import { type Fixtures, openFixtures } from "../support/fixtures";
+import { openFixtures, type Fixtures } from "../support/fixtures";
 
 /** Every paged list counts its `total` one way: only when the caller asks (withTotal), never by default. */
 let f: Fixtures;
@@ -19,8 +20,15 @@ describe("paged lists' totals", () => {
     const integration = await f.integration();
     await recordAudit(f.db, { actor: "totals@mga.test", action: "totals.test", target: "t" });
     await createImport(f.deps, integration, [{ external_user_id: "totals-1", email: f.email() }]);
-    const { rows } = await f.db.sql.query<{ id: string }>("INSERT INTO site_accounts (id, email, origin) VALUES ('sa_totals', 'totals@outbox.test', 'self') RETURNING id");
-    await addToOutbox(f.db, { accountId: rows[0]?.id as string, kind: "email_verification", recipient: "totals@outbox.test", payload: {} });
+    const { rows } = await f.db.sql.query<{ id: string }>(
+      "INSERT INTO site_accounts (id, email, origin) VALUES ('sa_totals', 'totals@outbox.test', 'self') RETURNING id",
+    );
+    await addToOutbox(f.db, {
+      accountId: rows[0]?.id as string,
+      kind: "email_verification",
+      recipient: "totals@outbox.test",
+      payload: {},
+    });
 
     const lists = {
       audit: (withTotal?: boolean) => listAudit(f.db, { actor: "totals@mga.test", limit: 10, withTotal }),

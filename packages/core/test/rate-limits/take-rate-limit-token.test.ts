@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { openDatabase, type Database } from "../../src/db/database";
 import { AppError } from "../../src/errors/app-error";
 import { createApiKey } from "../../src/keys/api-keys";
@@ -42,12 +43,23 @@ async function insideOneWindow(windowSeconds: number, neededMs: number): Promise
 const isAdmitted = (state: RateLimitState) => state.count <= state.limit;
 const admittedCount = (states: RateLimitState[]) => states.filter(isAdmitted).length;
 
-function burst(db: Database, keyId: string, requests: number, limitPerMinute: number, windowSeconds = HOUR): Promise<RateLimitState[]> {
-  return Promise.all(Array.from({ length: requests }, () => takeRateLimitToken(db, { keyId, limitPerMinute, windowSeconds })));
+function burst(
+  db: Database,
+  keyId: string,
+  requests: number,
+  limitPerMinute: number,
+  windowSeconds = HOUR,
+): Promise<RateLimitState[]> {
+  return Promise.all(
+    Array.from({ length: requests }, () => takeRateLimitToken(db, { keyId, limitPerMinute, windowSeconds })),
+  );
 }
 
 async function leasedInDatabase(keyId: string): Promise<number> {
-  const { rows } = await t.db.sql.query<{ total: number }>("SELECT coalesce(sum(count), 0)::int AS total FROM rate_limit_counters WHERE api_key_id = $1", [keyId]);
+  const { rows } = await t.db.sql.query<{ total: number }>(
+    "SELECT coalesce(sum(count), 0)::int AS total FROM rate_limit_counters WHERE api_key_id = $1",
+    [keyId],
+  );
   return rows[0]?.total ?? 0;
 }
 
@@ -58,7 +70,10 @@ function counting(db: Database): { db: Database; statements: () => number } {
     statements += 1;
     return db.sql.query(...args);
   }) as Database["sql"]["query"];
-  return { db: { ...db, sql: { query }, instance: { ...db.instance, rateLimitBudgets: undefined } }, statements: () => statements };
+  return {
+    db: { ...db, sql: { query }, instance: { ...db.instance, rateLimitBudgets: undefined } },
+    statements: () => statements,
+  };
 }
 
 function refusal(state: RateLimitState): AppError {
@@ -119,20 +134,31 @@ describe("rate limits from leased tokens", () => {
     const retryAfter = Number(error.headers["Retry-After"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(error.headers).toMatchObject({ RateLimit: `"per-key";r=0;t=${retryAfter}`, "X-RateLimit-Remaining": "0", "RateLimit-Policy": '"per-key";q=100;w=60' });
+    expect(error.headers).toMatchObject({
+      RateLimit: `"per-key";r=0;t=${retryAfter}`,
+      "X-RateLimit-Remaining": "0",
+      "RateLimit-Policy": '"per-key";q=100;w=60',
+    });
     expect(refusal(await takeRateLimitToken(first, { keyId, limitPerMinute: 100 })).code).toBe("rate_limited");
 
     // Remaining includes the other instance's leases as of this instance's last lease.
     const shared = await newKeyId();
-    expect(enforceRateLimit(await takeRateLimitToken(first, { keyId: shared, limitPerMinute: 10 }))["X-RateLimit-Remaining"]).toBe("9");
-    expect(enforceRateLimit(await takeRateLimitToken(second, { keyId: shared, limitPerMinute: 10 }))["X-RateLimit-Remaining"]).toBe("8");
+    expect(
+      enforceRateLimit(await takeRateLimitToken(first, { keyId: shared, limitPerMinute: 10 }))["X-RateLimit-Remaining"],
+    ).toBe("9");
+    expect(
+      enforceRateLimit(await takeRateLimitToken(second, { keyId: shared, limitPerMinute: 10 }))[
+        "X-RateLimit-Remaining"
+      ],
+    ).toBe("8");
   });
 
   it("a refused request that waits its Retry-After is admitted", async () => {
     const windowSeconds = 2;
     await insideOneWindow(windowSeconds, 1_000);
     const keyId = await newKeyId();
-    for (const db of [first, second]) expect(isAdmitted(await takeRateLimitToken(db, { keyId, limitPerMinute: 2, windowSeconds }))).toBe(true);
+    for (const db of [first, second])
+      expect(isAdmitted(await takeRateLimitToken(db, { keyId, limitPerMinute: 2, windowSeconds }))).toBe(true);
     const refused = await takeRateLimitToken(first, { keyId, limitPerMinute: 2, windowSeconds });
     const retryAfter = Number(refusal(refused).headers["Retry-After"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
@@ -149,7 +175,8 @@ describe("rate limits from leased tokens", () => {
     // One at a time: slices double from 1 (1 + 2 + … + 512 = 1,023), so at most ceil(log2(1,001)) = 10 leases.
     const sequential = counting(first);
     const keyId = await newKeyId();
-    for (let i = 0; i < 1000; i += 1) expect(isAdmitted(await takeRateLimitToken(sequential.db, { keyId, limitPerMinute: 100_000 }))).toBe(true);
+    for (let i = 0; i < 1000; i += 1)
+      expect(isAdmitted(await takeRateLimitToken(sequential.db, { keyId, limitPerMinute: 100_000 }))).toBe(true);
     expect(sequential.statements()).toBeLessThanOrEqual(Math.ceil(Math.log2(1001)));
     // All at once: the first lease is one token, the next covers every request waiting for it.
     const concurrent = counting(first);

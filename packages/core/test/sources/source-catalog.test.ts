@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { buildSourceCatalog } from "../../src/sources/source-catalog";
 
 describe("source catalog", () => {
@@ -19,7 +20,12 @@ describe("source catalog", () => {
   });
 
   it("lists an assigned bucket without a description under its key", () => {
-    const catalog = buildSourceCatalog({ clientName: "Acme", enabledSources: [], baseSources: [], tenantSourceKeys: ["x"] });
+    const catalog = buildSourceCatalog({
+      clientName: "Acme",
+      enabledSources: [],
+      baseSources: [],
+      tenantSourceKeys: ["x"],
+    });
     expect(catalog.tenant_sources).toEqual([{ key: "x", label: "x", defaultOn: false }]);
   });
 });

@@ -5,17 +5,17 @@ import { authenticateApiKey, type AuthenticatedKey } from "../../src/keys/authen
 import { type Scope } from "../../src/keys/scopes";
 import { bindLaunchKey } from "../../src/launches/launch-bindings";
 import { issueLaunch, type LoanContext } from "../../src/launches/launches";
+import { localDirectory } from "../../src/local-site/directory";
 import { createOrganization, type Organization } from "../../src/orgs/organizations";
 import { runImportJob } from "../../src/partners/imports/imports";
 import { type IntegrationStatus } from "../../src/partners/integrations/integration-status";
 import { createIntegration, type IntegrationRecord } from "../../src/partners/integrations/integrations";
-import { type OperationDeps, requestDeletion } from "../../src/partners/operations/index";
+import { requestDeletion, type OperationDeps } from "../../src/partners/operations/index";
 import { runLifecycleJob } from "../../src/partners/operations/run-operation";
-import { localDirectory } from "../../src/local-site/directory";
 import { type SiteAccounts } from "../../src/partners/ports/site-accounts";
 import { putTeam, type TeamRecord } from "../../src/partners/teams/teams";
-import { type PartnerUserRecord } from "../../src/partners/users/partner-user";
 import { getPartnerUser, provisionPartnerUser, setPartnerUserStatus } from "../../src/partners/users/index";
+import { type PartnerUserRecord } from "../../src/partners/users/partner-user";
 import { runProvisioningJob } from "../../src/partners/users/provisioning-job";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 
@@ -37,7 +37,12 @@ export interface Fixtures {
   outage: { siteAccounts: boolean };
   email(): string;
   organization(input?: { name?: string }): Promise<Organization>;
-  integration(input?: { org?: { id: string }; slug?: string; aliases?: string[]; status?: IntegrationStatus }): Promise<IntegrationRecord>;
+  integration(input?: {
+    org?: { id: string };
+    slug?: string;
+    aliases?: string[];
+    status?: IntegrationStatus;
+  }): Promise<IntegrationRecord>;
   team(input: { integration: IntegrationRecord; externalTeamId?: string; name?: string }): Promise<TeamRecord>;
   /** A provisioned user, then brought to `status` ("pending": provisioned while the site-account system is down). */
   user(input?: {
@@ -66,7 +71,12 @@ export interface Fixtures {
   runOperation(operationId: string, attempt?: { last: boolean }): Promise<void>;
   /** The job that creates and sends an email change's verification link; returns the link's token. */
   sendVerification(operationId: string): Promise<string>;
-  runImport(importId: string, integration: IntegrationRecord, attempt?: { last: boolean }, chunkRows?: number): Promise<void>;
+  runImport(
+    importId: string,
+    integration: IntegrationRecord,
+    attempt?: { last: boolean },
+    chunkRows?: number,
+  ): Promise<void>;
   runProvisioning(integration: IntegrationRecord, externalUserId: string, attempt?: { last: boolean }): Promise<void>;
   close(): Promise<void>;
 }
@@ -82,7 +92,12 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
   const { db } = t;
   const outage = { siteAccounts: false };
   const local = localDirectory(db);
-  const deps: OperationDeps = { db, queue, siteAccounts: withOutage(local.siteAccounts, outage), chatIdentities: local.chatIdentities };
+  const deps: OperationDeps = {
+    db,
+    queue,
+    siteAccounts: withOutage(local.siteAccounts, outage),
+    chatIdentities: local.chatIdentities,
+  };
   const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   let counter = 0;
   const unique = (prefix: string) => `${prefix}-${run}-${++counter}`;
@@ -96,10 +111,17 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
     organization: (input = {}) => createOrganization(db, { name: input.name ?? unique("Lender") }),
     async integration(input = {}) {
       const org = input.org ?? (await f.organization());
-      return createIntegration(db, { organizationId: org.id, slug: input.slug ?? unique("los"), aliases: input.aliases, status: input.status });
+      return createIntegration(db, {
+        organizationId: org.id,
+        slug: input.slug ?? unique("los"),
+        aliases: input.aliases,
+        status: input.status,
+      });
     },
     async team(input) {
-      const { team } = await putTeam(db, input.integration, input.externalTeamId ?? unique("team"), { name: input.name ?? "Retail branch" });
+      const { team } = await putTeam(db, input.integration, input.externalTeamId ?? unique("team"), {
+        name: input.name ?? "Retail branch",
+      });
       return team;
     },
     async user(input = {}) {
@@ -109,7 +131,11 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
       const status = input.status ?? "active";
       outage.siteAccounts = status === "pending";
       try {
-        await provisionPartnerUser(deps, integration, externalUserId, { email, name: input.name ?? "Loan Officer", teamExternalId: input.team?.externalTeamId });
+        await provisionPartnerUser(deps, integration, externalUserId, {
+          email,
+          name: input.name ?? "Loan Officer",
+          teamExternalId: input.team?.externalTeamId,
+        });
       } finally {
         outage.siteAccounts = false;
       }
@@ -119,18 +145,25 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
     },
     async selfSiteAccount(input = {}) {
       const account = { id: unique("sa_self"), email: input.email ?? f.email() };
-      await db.sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ($1, $2, 'self')", [account.id, account.email]);
+      await db.sql.query("INSERT INTO site_accounts (id, email, origin) VALUES ($1, $2, 'self')", [
+        account.id,
+        account.email,
+      ]);
       return account;
     },
     async siteAccountOf(integration, externalUserId) {
-      const { rows } = await db.sql.query<{ site_account_id: string | null }>("SELECT site_account_id FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [
-        integration.id,
-        externalUserId,
-      ]);
+      const { rows } = await db.sql.query<{ site_account_id: string | null }>(
+        "SELECT site_account_id FROM partner_users WHERE integration_id = $1 AND external_user_id = $2",
+        [integration.id, externalUserId],
+      );
       return rows[0]?.site_account_id ?? null;
     },
     async apiKey(input) {
-      const { plaintext } = await createApiKey(db, { organizationId: input.org.id, name: unique("key"), scopes: input.scopes ?? ["chat:read"] });
+      const { plaintext } = await createApiKey(db, {
+        organizationId: input.org.id,
+        name: unique("key"),
+        scopes: input.scopes ?? ["chat:read"],
+      });
       return authenticateApiKey(db, plaintext);
     },
     async launchKey(input) {
@@ -153,14 +186,18 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
     runOperation: (operationId, attempt = { last: false }) => runLifecycleJob(deps, { operationId }, attempt),
     async sendVerification(operationId) {
       await runLifecycleJob(deps, { operationId, sendVerification: true }, { last: false });
-      const { rows } = await db.sql.query<{ payload: { link: string } }>("SELECT payload FROM notification_outbox WHERE kind = 'email_verification' ORDER BY created_at DESC, id DESC LIMIT 1");
+      const { rows } = await db.sql.query<{ payload: { link: string } }>(
+        "SELECT payload FROM notification_outbox WHERE kind = 'email_verification' ORDER BY created_at DESC, id DESC LIMIT 1",
+      );
       const link = rows[0] ? db.secrets.open("notification-link", rows[0].payload.link) : undefined;
       const token = link?.split("#token=")[1];
       if (!token) throw new Error(`no verification link was sent for ${operationId}`);
       return token;
     },
-    runImport: (importId, integration, attempt = { last: false }, chunkRows) => runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt, chunkRows),
-    runProvisioning: (integration, externalUserId, attempt = { last: false }) => runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
+    runImport: (importId, integration, attempt = { last: false }, chunkRows) =>
+      runImportJob(deps, { importId, integrationId: integration.id, slug: integration.slug }, attempt, chunkRows),
+    runProvisioning: (integration, externalUserId, attempt = { last: false }) =>
+      runProvisioningJob(deps, { integrationId: integration.id, slug: integration.slug, externalUserId }, attempt),
     async close() {
       await queue.stop();
       await t.drop();
@@ -175,7 +212,10 @@ function withOutage(siteAccounts: SiteAccounts, outage: { siteAccounts: boolean 
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => (outage.siteAccounts ? Promise.reject(new Error("the site-account system is unavailable")) : value.apply(target, args));
+      return (...args: unknown[]) =>
+        outage.siteAccounts
+          ? Promise.reject(new Error("the site-account system is unavailable"))
+          : value.apply(target, args);
     },
   });
 }

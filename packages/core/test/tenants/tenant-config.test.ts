@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { AppError } from "../../src/errors/app-error";
 import { parseOrThrow } from "../../src/errors/zod-issues";
 import { tenantConfigSchema } from "../../src/tenants/tenant-config.schema";
@@ -38,7 +39,10 @@ describe("tenant configuration", () => {
     [{ ...valid, defaultSharedSourceTypes: ["federal"] }, "tenant.defaultSharedSourceTypes"],
     [{ ...valid, tenantSourceSidebarMode: "tree" }, "tenant.tenantSourceSidebarMode"],
     [{ ...valid, enabledSources: ["fha", "fha"] }, "must not repeat"],
-    [{ ...valid, secondarySources: [{ type: "shared_source", sourceType: "federal", label: "F", defaultOn: true }] }, "tenant.secondarySources"],
+    [
+      { ...valid, secondarySources: [{ type: "shared_source", sourceType: "federal", label: "F", defaultOn: true }] },
+      "tenant.secondarySources",
+    ],
     [{ ...valid, tenantSources: [{ key: "acme", label: "Acme" }] }, "tenant.tenantSources.0.defaultOn"],
   ])("rejects %j naming the field", (config, expected) => {
     expect(messageOf(config)).toContain(expected);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/database";
+
+import { openDatabase, type Database } from "../../src/db/database";
 import { createApiKey } from "../../src/keys/api-keys";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, TEST_SECRETS, type TestDatabase } from "../../src/testing/index";
@@ -32,7 +33,10 @@ async function newKey() {
 }
 
 let sequence = 0;
-function finished(key: { organizationId: string; keyId: string } | undefined, extra: Partial<FinishedRequest> = {}): FinishedRequest {
+function finished(
+  key: { organizationId: string; keyId: string } | undefined,
+  extra: Partial<FinishedRequest> = {},
+): FinishedRequest {
   sequence += 1;
   return {
     requestId: `req_${String(sequence).padStart(22, "0")}`,
@@ -58,13 +62,30 @@ describe("the usage buffer", () => {
     const key = await newKey();
     const before = statements.length;
     for (let i = 0; i < 100; i += 1) recordFinishedRequest(db, finished(key));
-    recordFinishedRequest(db, finished(key, { route: "POST /v1/messages", routeGroup: "conversations", answer: "json", tokensUsed: 40 }));
-    recordFinishedRequest(db, finished(key, { route: "POST /v1/messages", routeGroup: "conversations", status: 502, errorCode: "upstream_error" }));
+    recordFinishedRequest(
+      db,
+      finished(key, { route: "POST /v1/messages", routeGroup: "conversations", answer: "json", tokensUsed: 40 }),
+    );
+    recordFinishedRequest(
+      db,
+      finished(key, {
+        route: "POST /v1/messages",
+        routeGroup: "conversations",
+        status: 502,
+        errorCode: "upstream_error",
+      }),
+    );
     expect(statements.length).toBe(before);
     await flushUsage(db);
     expect(statements.slice(before)).toHaveLength(2);
     const report = await readUsage(t.db, { ...usageRange({ days: 1 }), organizationId: key.organizationId });
-    expect(report.totals).toMatchObject({ requests: 102, jsonAnswers: 1, tokensUsed: 40, upstreamErrors: 1, byRouteGroup: { keys: 100, conversations: 2 } });
+    expect(report.totals).toMatchObject({
+      requests: 102,
+      jsonAnswers: 1,
+      tokensUsed: 40,
+      upstreamErrors: 1,
+      byRouteGroup: { keys: 100, conversations: 2 },
+    });
     expect(report.totals.byStatusClass).toEqual({ "2xx": 101, "3xx": 0, "4xx": 0, "5xx": 1 });
     const log = await listRequestLog(t.db, { organizationId: key.organizationId, status: "5xx", limit: 10 });
     expect(log.requests.map((entry) => entry.errorCode)).toEqual(["upstream_error"]);
@@ -94,8 +115,12 @@ describe("the usage buffer", () => {
     await t.db.sql.query(`DELETE FROM api_keys WHERE id = $1`, [gone.keyId]);
     await t.db.sql.query(`DELETE FROM organizations WHERE id = $1`, [gone.organizationId]);
     await flushUsage(db);
-    expect((await readUsage(t.db, { ...usageRange({ days: 1 }), organizationId: kept.organizationId })).totals.requests).toBe(1);
-    const { rows } = await t.db.sql.query(`SELECT count(*)::int AS n FROM request_log WHERE organization_id IS NULL AND status = 401`);
+    expect(
+      (await readUsage(t.db, { ...usageRange({ days: 1 }), organizationId: kept.organizationId })).totals.requests,
+    ).toBe(1);
+    const { rows } = await t.db.sql.query(
+      `SELECT count(*)::int AS n FROM request_log WHERE organization_id IS NULL AND status = 401`,
+    );
     expect(rows[0].n).toBeGreaterThanOrEqual(1);
   });
 
@@ -110,7 +135,10 @@ describe("the usage buffer", () => {
     const log = await listRequestLog(t.db, { organizationId: key.organizationId, limit: 10 });
     expect(log.requests).toHaveLength(1);
     // usageDays below 400 is raised to 400: the 8-day-old day stays, the 401-day-old one goes.
-    const { rows } = await t.db.sql.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM usage_daily WHERE api_key_id = $1 ORDER BY day`, [key.keyId]);
+    const { rows } = await t.db.sql.query(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM usage_daily WHERE api_key_id = $1 ORDER BY day`,
+      [key.keyId],
+    );
     expect(rows.map((row) => row.day)).toEqual([old.toISOString().slice(0, 10), new Date().toISOString().slice(0, 10)]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { isPublicAddress } from "../../src/webhooks/address-rules";
 import { RETRY_DELAYS_MS, withJitter } from "../../src/webhooks/webhook-options";
 
@@ -30,9 +31,12 @@ describe("webhook address rules", () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(["8.8.8.8", "93.184.216.34", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])("allows %s", (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(["8.8.8.8", "93.184.216.34", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
+    "allows %s",
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 });
 
 describe("retry schedule", () => {

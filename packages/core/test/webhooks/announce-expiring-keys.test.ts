@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { openDatabase } from "../../src/db/database";
 import { createApiKey } from "../../src/keys/api-keys";
 import { rollApiKey } from "../../src/keys/roll-api-key";
@@ -28,20 +29,38 @@ async function expiringEvents(organizationId: string) {
 describe("announceExpiringKeys", () => {
   it("announces a key within 7 days of its expiry once, not one further out, never its secret", async () => {
     const org = await createOrganization(t.db, { name: "Expiring Lending" });
-    const soon = await createApiKey(t.db, { organizationId: org.id, name: "soon", scopes: "chat:read", expiresAt: new Date(Date.now() + 3 * DAY) });
-    await createApiKey(t.db, { organizationId: org.id, name: "later", scopes: "chat:read", expiresAt: new Date(Date.now() + 30 * DAY) });
+    const soon = await createApiKey(t.db, {
+      organizationId: org.id,
+      name: "soon",
+      scopes: "chat:read",
+      expiresAt: new Date(Date.now() + 3 * DAY),
+    });
+    await createApiKey(t.db, {
+      organizationId: org.id,
+      name: "later",
+      scopes: "chat:read",
+      expiresAt: new Date(Date.now() + 30 * DAY),
+    });
     await createApiKey(t.db, { organizationId: org.id, name: "never", scopes: "chat:read" });
 
     await announceExpiringKeys(t.db);
     await announceExpiringKeys(t.db);
     const events = await expiringEvents(org.id);
-    expect(events).toEqual([{ id: soon.key.id, name: "soon", lastFour: soon.key.lastFour, expiresAt: soon.key.expiresAt?.toISOString() }]);
+    expect(events).toEqual([
+      { id: soon.key.id, name: "soon", lastFour: soon.key.lastFour, expiresAt: soon.key.expiresAt?.toISOString() },
+    ]);
     expect(JSON.stringify(events)).not.toContain(soon.plaintext);
   });
 
   it("two instances sweeping at once record each key once", async () => {
     const org = await createOrganization(t.db, { name: "Racing Lending" });
-    for (let i = 0; i < 20; i++) await createApiKey(t.db, { organizationId: org.id, name: `racing ${i}`, scopes: "chat:read", expiresAt: new Date(Date.now() + 2 * DAY) });
+    for (let i = 0; i < 20; i++)
+      await createApiKey(t.db, {
+        organizationId: org.id,
+        name: `racing ${i}`,
+        scopes: "chat:read",
+        expiresAt: new Date(Date.now() + 2 * DAY),
+      });
     const [a, b] = [openDatabase(t.url, { secrets: t.db.secrets }), openDatabase(t.url, { secrets: t.db.secrets })];
     try {
       await Promise.all(Array.from({ length: 8 }, (_, i) => announceExpiringKeys(i % 2 ? a : b)));
@@ -53,7 +72,12 @@ describe("announceExpiringKeys", () => {
 
   it("announces again when a roll brings the expiry forward", async () => {
     const org = await createOrganization(t.db, { name: "Rolling Lending" });
-    const key = await createApiKey(t.db, { organizationId: org.id, name: "rolling", scopes: "chat:read", expiresAt: new Date(Date.now() + 5 * DAY) });
+    const key = await createApiKey(t.db, {
+      organizationId: org.id,
+      name: "rolling",
+      scopes: "chat:read",
+      expiresAt: new Date(Date.now() + 5 * DAY),
+    });
     await announceExpiringKeys(t.db);
     await rollApiKey(t.db, key.key.id, { oldKeyExpiresInSeconds: 3600 });
     await announceExpiringKeys(t.db);

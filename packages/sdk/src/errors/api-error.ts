@@ -28,7 +28,13 @@ export class ApiError extends MgaError {
   /** Seconds the API asked to wait (Retry-After), when it said. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(init: { status: number; code: ErrorCode; message: string; requestId?: string | undefined; retryAfterSeconds?: number | undefined }) {
+  constructor(init: {
+    status: number;
+    code: ErrorCode;
+    message: string;
+    requestId?: string | undefined;
+    retryAfterSeconds?: number | undefined;
+  }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -39,7 +45,10 @@ export class ApiError extends MgaError {
 
   /** `ApiError [404 not_found]: No such conversation (request_id req_…)`, the form of Node's coded errors. */
   override toString(): string {
-    const notes = [this.requestId && `request_id ${this.requestId}`, this.retryAfterSeconds !== undefined && `retry after ${this.retryAfterSeconds} s`].filter(Boolean);
+    const notes = [
+      this.requestId && `request_id ${this.requestId}`,
+      this.retryAfterSeconds !== undefined && `retry after ${this.retryAfterSeconds} s`,
+    ].filter(Boolean);
     return `${this.name} [${this.status} ${this.code}]: ${this.message}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`;
   }
 
@@ -49,10 +58,14 @@ export class ApiError extends MgaError {
     const retryAfter = Number(response.headers.get("retry-after"));
     return new ApiError({
       status: response.status,
-      code: envelope?.code ?? CODE_OF_STATUS[response.status] ?? (response.status >= 500 ? "internal_error" : "invalid_request"),
+      code:
+        envelope?.code ??
+        CODE_OF_STATUS[response.status] ??
+        (response.status >= 500 ? "internal_error" : "invalid_request"),
       message: envelope?.message ?? `The API answered ${response.status} ${response.statusText}`.trim(),
       requestId: envelope?.request_id ?? response.headers.get("x-request-id") ?? undefined,
-      retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has("retry-after") ? retryAfter : undefined,
+      retryAfterSeconds:
+        Number.isFinite(retryAfter) && retryAfter >= 0 && response.headers.has("retry-after") ? retryAfter : undefined,
     });
   }
 }
@@ -60,5 +73,10 @@ export class ApiError extends MgaError {
 function isEnvelope(body: unknown): body is { error: { code: ErrorCode; message: string; request_id: string } } {
   if (typeof body !== "object" || body === null || !("error" in body)) return false;
   const error = (body as { error: unknown }).error;
-  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string" && typeof (error as { message?: unknown }).message === "string";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === "string" &&
+    typeof (error as { message?: unknown }).message === "string"
+  );
 }

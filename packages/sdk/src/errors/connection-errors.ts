@@ -19,7 +19,10 @@ export class ApiConnectionError extends MgaError {
   readonly url: string;
 
   constructor(init: RequestTarget & { cause?: unknown; message?: string }) {
-    super(init.message ?? `Could not reach the API (${init.method} ${init.url}): ${describeCause(init.cause)}`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      init.message ?? `Could not reach the API (${init.method} ${init.url}): ${describeCause(init.cause)}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.method = init.method;
     this.url = init.url;
   }

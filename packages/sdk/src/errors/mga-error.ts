@@ -40,6 +40,7 @@ export class MgaError extends Error {
    */
   protected restateStack(): void {
     const written = Error.prototype.toString.call(this);
-    if (typeof this.stack === "string" && this.stack.startsWith(written)) this.stack = this.toString() + this.stack.slice(written.length);
+    if (typeof this.stack === "string" && this.stack.startsWith(written))
+      this.stack = this.toString() + this.stack.slice(written.length);
   }
 }

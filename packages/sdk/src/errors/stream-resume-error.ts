@@ -16,7 +16,14 @@ export class StreamResumeError extends ApiConnectionError {
   /** The resumes tried in a row without a frame. */
   readonly attempts: number;
 
-  constructor(init: { method: string; url: string; conversationId: string; lastEventId: string; attempts: number; cause: unknown }) {
+  constructor(init: {
+    method: string;
+    url: string;
+    conversationId: string;
+    lastEventId: string;
+    attempts: number;
+    cause: unknown;
+  }) {
     const reason = init.cause instanceof Error ? init.cause.message : String(init.cause);
     super({
       ...init,

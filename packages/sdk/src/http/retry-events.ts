@@ -24,10 +24,18 @@ export interface Logger {
  * formatted string per line, so that loggers whose extra arguments mean something else (pino's
  * are interpolation values) print it whole.
  */
-export function retryListener(limits: { maxRetries: number; maxStreamResumes: number }, onRetry: ((event: RetryEvent) => void) | undefined, logger: Logger | undefined): (event: RetryEvent) => void {
+export function retryListener(
+  limits: { maxRetries: number; maxStreamResumes: number },
+  onRetry: ((event: RetryEvent) => void) | undefined,
+  logger: Logger | undefined,
+): (event: RetryEvent) => void {
   return (event) => {
-    const reason = typeof event.reason === "number" ? String(event.reason) : `${event.reason.name}: ${event.reason.message}`;
-    const what = event.lastEventId === undefined ? `retry ${event.attempt}/${limits.maxRetries}` : `resume ${event.attempt}/${limits.maxStreamResumes} (after event ${event.lastEventId})`;
+    const reason =
+      typeof event.reason === "number" ? String(event.reason) : `${event.reason.name}: ${event.reason.message}`;
+    const what =
+      event.lastEventId === undefined
+        ? `retry ${event.attempt}/${limits.maxRetries}`
+        : `resume ${event.attempt}/${limits.maxStreamResumes} (after event ${event.lastEventId})`;
     logger?.debug(`[mga] ${what} of ${event.method} ${event.url} in ${event.delayMs} ms after ${reason}`);
     onRetry?.(event);
   };

@@ -50,7 +50,8 @@ export function shouldRetry(request: Request, response: Response): boolean {
   if (response.status === 429) return true;
   // The same Idempotency-Key while its first request is still running: 409 with Retry-After (spec 8).
   // Waiting for it is the point of the key; a new key instead could do the work twice.
-  if (response.status === 409 && request.headers.has("Idempotency-Key") && response.headers.has("Retry-After")) return true;
+  if (response.status === 409 && request.headers.has("Idempotency-Key") && response.headers.has("Retry-After"))
+    return true;
   return isTransientStatus(response.status) && isSafeToRepeat(request);
 }
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
+
 import { ApiConnectionError, ApiTimeoutError } from "../errors/connection-errors";
 import type { RetryEvent } from "./retry-events";
-import { backoffDelayMs, isSafeToRepeat, retryAfterMs, type RetrySettings, shouldRetry } from "./retry-policy";
+import { backoffDelayMs, isSafeToRepeat, retryAfterMs, shouldRetry, type RetrySettings } from "./retry-policy";
 
 export interface RetryingFetchOptions {
   retry: RetrySettings;
@@ -35,13 +36,18 @@ export function retryingFetch(options: RetryingFetchOptions) {
       const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
       let response: Response;
       try {
-        response = await options.fetch(request.clone(), { signal: timeout ? AbortSignal.any([request.signal, timeout]) : request.signal });
+        response = await options.fetch(request.clone(), {
+          signal: timeout ? AbortSignal.any([request.signal, timeout]) : request.signal,
+        });
         // A JSON answer, and any refusal (a small envelope), is read within the attempt; a stream's frames are not.
         if (timeoutMs !== undefined || !response.ok) response = await readWhole(response);
       } catch (error) {
         // The caller's own cancellation is final, and theirs to recognize: it is not a connection error.
         if (request.signal.aborted) throw error;
-        const failure = timeout?.aborted && timeoutMs !== undefined ? new ApiTimeoutError({ ...target, timeoutMs, cause: error }) : new ApiConnectionError({ ...target, cause: error });
+        const failure =
+          timeout?.aborted && timeoutMs !== undefined
+            ? new ApiTimeoutError({ ...target, timeoutMs, cause: error })
+            : new ApiConnectionError({ ...target, cause: error });
         if (!canRetry || !isSafeToRepeat(request)) throw failure;
         await waitBeforeRetry(retry, backoffDelayMs(retry, options.retry), failure);
         continue;
@@ -62,5 +68,9 @@ const NULL_BODY_STATUSES: readonly number[] = [204, 205, 304];
 /** The response with its body read into memory, so that a failure while it arrives happens inside the attempt. */
 async function readWhole(response: Response): Promise<Response> {
   const body = await response.arrayBuffer();
-  return new Response(NULL_BODY_STATUSES.includes(response.status) ? null : body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(NULL_BODY_STATUSES.includes(response.status) ? null : body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

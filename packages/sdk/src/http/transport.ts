@@ -1,4 +1,5 @@
 import createClient, { type Client as FetchClient } from "openapi-fetch";
+
 import type { ClientSettings } from "../client-options";
 import { ApiError } from "../errors/api-error";
 import type { paths } from "../generated/openapi";
@@ -32,10 +33,19 @@ export function createTransport(settings: ClientSettings): Transport {
   const base = { baseUrl: settings.baseUrl, headers: { Authorization: `Bearer ${settings.apiKey}` } };
   return {
     baseUrl: settings.baseUrl,
-    json: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, onRetry, timeoutMs: settings.timeoutMs }) }),
-    answer: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, onRetry, timeoutMs: settings.answerTimeoutMs }) }),
+    json: createClient<paths>({
+      ...base,
+      fetch: retryingFetch({ retry, fetch, onRetry, timeoutMs: settings.timeoutMs }),
+    }),
+    answer: createClient<paths>({
+      ...base,
+      fetch: retryingFetch({ retry, fetch, onRetry, timeoutMs: settings.answerTimeoutMs }),
+    }),
     stream: createClient<paths>({ ...base, fetch: retryingFetch({ retry, fetch, onRetry, timeoutMs: undefined }) }),
-    resume: createClient<paths>({ ...base, fetch: retryingFetch({ retry: { ...retry, maxRetries: 0 }, fetch, onRetry, timeoutMs: undefined }) }),
+    resume: createClient<paths>({
+      ...base,
+      fetch: retryingFetch({ retry: { ...retry, maxRetries: 0 }, fetch, onRetry, timeoutMs: undefined }),
+    }),
     resumes: { maxResumes: settings.maxStreamResumes, retry, onResume: onRetry },
   };
 }
@@ -48,9 +58,17 @@ export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; respo
 }
 
 /** A streamed response's body and the URL it came from, or the ApiError its refusal stands for. */
-export async function unwrapStream(call: Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>): Promise<{ body: ReadableStream<Uint8Array>; url: string }> {
+export async function unwrapStream(
+  call: Promise<{ data?: ReadableStream<Uint8Array> | null; error?: unknown; response: Response }>,
+): Promise<{ body: ReadableStream<Uint8Array>; url: string }> {
   const { data, error, response } = await call;
   if (!response.ok) throw ApiError.fromResponse(response, error);
-  if (!data) throw new ApiError({ status: 502, code: "upstream_error", message: "The API answered a stream without a body", requestId: response.headers.get("x-request-id") ?? undefined });
+  if (!data)
+    throw new ApiError({
+      status: 502,
+      code: "upstream_error",
+      message: "The API answered a stream without a body",
+      requestId: response.headers.get("x-request-id") ?? undefined,
+    });
   return { body: data, url: response.url };
 }

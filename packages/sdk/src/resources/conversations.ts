@@ -1,7 +1,16 @@
-import { type Transport, unwrap, unwrapStream } from "../http/transport";
-import { type CallOptions, idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
-import { type Page, paginate } from "../paging";
-import type { CancelAnswerResponse, Conversation, CreateConversationParams, ListConversationsQuery, ListMessagesQuery, Message, SendMessageResponse, SendToConversationParams } from "../types";
+import { unwrap, unwrapStream, type Transport } from "../http/transport";
+import { idempotencyHeader, type CallOptions, type IdempotentCallOptions } from "../idempotency";
+import { paginate, type Page } from "../paging";
+import type {
+  CancelAnswerResponse,
+  Conversation,
+  CreateConversationParams,
+  ListConversationsQuery,
+  ListMessagesQuery,
+  Message,
+  SendMessageResponse,
+  SendToConversationParams,
+} from "../types";
 import { requestCancel, requestResume } from "./answer-requests";
 import { openMessageStream, type ResumeOptions, type StreamCallOptions } from "./open-message-stream";
 
@@ -15,11 +24,22 @@ export class ConversationsResource {
   }
 
   create(params: CreateConversationParams, options: IdempotentCallOptions = {}) {
-    return unwrap(this.transport.json.POST("/v1/conversations", { body: params, params: { header: idempotencyHeader(options) }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.POST("/v1/conversations", {
+        body: params,
+        params: { header: idempotencyHeader(options) },
+        signal: options.signal,
+      }),
+    );
   }
 
   get(conversationId: string, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/conversations/{conversationId}", { params: { path: { conversationId } }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/conversations/{conversationId}", {
+        params: { path: { conversationId } },
+        signal: options.signal,
+      }),
+    );
   }
 
   /**
@@ -28,7 +48,9 @@ export class ConversationsResource {
    * received, then the live answer to its end, or at once for an answer that ended.
    */
   resume(conversationId: string, options: ResumeOptions = {}) {
-    return openMessageStream(this.transport, { ...options, method: "GET", conversationId }, (signal) => requestResume(this.transport.stream, conversationId, options.lastEventId, signal));
+    return openMessageStream(this.transport, { ...options, method: "GET", conversationId }, (signal) =>
+      requestResume(this.transport.stream, conversationId, options.lastEventId, signal),
+    );
   }
 
   /**
@@ -58,7 +80,11 @@ export class ConversationMessagesResource {
   constructor(private readonly transport: Transport) {}
 
   /** POST /v1/conversations/{id}/messages: the whole answer as one JSON body. */
-  create(conversationId: string, params: SendToConversationParams, options: IdempotentCallOptions = {}): Promise<SendMessageResponse> {
+  create(
+    conversationId: string,
+    params: SendToConversationParams,
+    options: IdempotentCallOptions = {},
+  ): Promise<SendMessageResponse> {
     // The route's 200 is typed with both media types; sent without `stream` it is always the JSON one.
     return unwrap(
       this.transport.answer.POST("/v1/conversations/{conversationId}/messages", {
@@ -72,7 +98,14 @@ export class ConversationMessagesResource {
   /** The same, streamed: frames as they are generated (no Idempotency-Key: streams take none). */
   stream(conversationId: string, params: SendToConversationParams, options: StreamCallOptions = {}) {
     return openMessageStream(this.transport, { ...options, method: "POST", conversationId }, (signal) =>
-      unwrapStream(this.transport.stream.POST("/v1/conversations/{conversationId}/messages", { params: { path: { conversationId } }, body: { ...params, stream: true }, parseAs: "stream", signal })),
+      unwrapStream(
+        this.transport.stream.POST("/v1/conversations/{conversationId}/messages", {
+          params: { path: { conversationId } },
+          body: { ...params, stream: true },
+          parseAs: "stream",
+          signal,
+        }),
+      ),
     );
   }
 
@@ -81,10 +114,19 @@ export class ConversationMessagesResource {
    * first); with `limit` or `cursor`, one page, whose `next_cursor` is the next one's `cursor`. An
    * answer still being generated is the newest message, with `metadata.generating: true`.
    */
-  list(conversationId: string, query: ListMessagesQuery & { cursor?: string } & CallOptions = {}, options: CallOptions = {}) {
+  list(
+    conversationId: string,
+    query: ListMessagesQuery & { cursor?: string } & CallOptions = {},
+    options: CallOptions = {},
+  ) {
     // Before paging the second argument was the call options: `list(id, { signal })` still works.
     const { signal = options.signal, ...params } = query;
-    return unwrap(this.transport.json.GET("/v1/conversations/{conversationId}/messages", { params: { path: { conversationId }, query: params }, signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/conversations/{conversationId}/messages", {
+        params: { path: { conversationId }, query: params },
+        signal,
+      }),
+    );
   }
 
   /** Every message in `order`, fetched page by page (100 a page unless `limit` says otherwise) as the loop goes. */

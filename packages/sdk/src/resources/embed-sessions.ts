@@ -1,4 +1,4 @@
-import { type Transport, unwrap } from "../http/transport";
+import { unwrap, type Transport } from "../http/transport";
 import { idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
 import type { CreateEmbedSessionParams } from "../types";
 
@@ -8,6 +8,12 @@ export class EmbedSessionsResource {
 
   /** Use the returned `launch_url` unchanged; each launch gets a new Idempotency-Key unless you pass one. */
   create(params: CreateEmbedSessionParams, options: IdempotentCallOptions = {}) {
-    return unwrap(this.transport.json.POST("/v1/embed-sessions", { params: { header: idempotencyHeader(options) }, body: params, signal: options.signal }));
+    return unwrap(
+      this.transport.json.POST("/v1/embed-sessions", {
+        params: { header: idempotencyHeader(options) },
+        body: params,
+        signal: options.signal,
+      }),
+    );
   }
 }

@@ -1,6 +1,6 @@
-import { type Transport, unwrap } from "../http/transport";
+import { unwrap, type Transport } from "../http/transport";
 import type { CallOptions } from "../idempotency";
-import { type Page, paginate } from "../paging";
+import { paginate, type Page } from "../paging";
 import type { Event, ListEventsQuery } from "../types";
 
 /** GET /v1/events: the organization's events of the last 30 days, newest first (catch up after downtime). */

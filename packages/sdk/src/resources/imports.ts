@@ -1,5 +1,5 @@
-import { type Transport, unwrap } from "../http/transport";
-import { type CallOptions, idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
+import { unwrap, type Transport } from "../http/transport";
+import { idempotencyHeader, type CallOptions, type IdempotentCallOptions } from "../idempotency";
 import { pollUntil, type WaitOptions } from "../polling";
 import type { CreateImportParams, ImportJob, ImportStatus } from "../types";
 
@@ -24,7 +24,12 @@ export class ImportsResource {
   }
 
   get(jobId: string, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/integrations/{integration}/user-imports/{job_id}", { params: { path: { integration: this.integration, job_id: jobId } }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/integrations/{integration}/user-imports/{job_id}", {
+        params: { path: { integration: this.integration, job_id: jobId } },
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Polls until the job is completed or failed and returns it; throws WaitTimeoutError when it is not by `timeoutMs`. */

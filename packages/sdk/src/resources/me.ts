@@ -1,4 +1,4 @@
-import { type Transport, unwrap } from "../http/transport";
+import { unwrap, type Transport } from "../http/transport";
 import type { CallOptions } from "../idempotency";
 
 /** GET /v1/me: the key making the call. */

@@ -1,4 +1,4 @@
-import { type Transport, unwrap, unwrapStream } from "../http/transport";
+import { unwrap, unwrapStream, type Transport } from "../http/transport";
 import { idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
 import type { SendMessageParams, SendMessageResponse } from "../types";
 import { openMessageStream, type StreamCallOptions } from "./open-message-stream";
@@ -11,14 +11,23 @@ export class MessagesResource {
   create(params: SendMessageParams, options: IdempotentCallOptions = {}): Promise<SendMessageResponse> {
     // The route's 200 is typed with both media types; sent without `stream` it is always the JSON one.
     return unwrap(
-      this.transport.answer.POST("/v1/messages", { body: { ...params, stream: false }, params: { header: idempotencyHeader(options) }, signal: options.signal }),
+      this.transport.answer.POST("/v1/messages", {
+        body: { ...params, stream: false },
+        params: { header: idempotencyHeader(options) },
+        signal: options.signal,
+      }),
     ) as Promise<SendMessageResponse>;
   }
 
   /** The answer as a stream of typed frames; see MessageStream. Streams take no Idempotency-Key (spec 8). */
   stream(params: SendMessageParams, options: StreamCallOptions = {}) {
-    return openMessageStream(this.transport, { ...options, method: "POST", conversationId: params.conversation_id }, (signal) =>
-      unwrapStream(this.transport.stream.POST("/v1/messages", { body: { ...params, stream: true }, parseAs: "stream", signal })),
+    return openMessageStream(
+      this.transport,
+      { ...options, method: "POST", conversationId: params.conversation_id },
+      (signal) =>
+        unwrapStream(
+          this.transport.stream.POST("/v1/messages", { body: { ...params, stream: true }, parseAs: "stream", signal }),
+        ),
     );
   }
 }

@@ -28,5 +28,13 @@ export async function openMessageStream(
   const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
   const { body, url } = await send(signal);
   const request = { controller, signal, method: call.method, url };
-  return new MessageStream(new ResumableFrames({ body, target: request }, request, answerEndpoints(transport), transport.resumes, call.conversationId));
+  return new MessageStream(
+    new ResumableFrames(
+      { body, target: request },
+      request,
+      answerEndpoints(transport),
+      transport.resumes,
+      call.conversationId,
+    ),
+  );
 }

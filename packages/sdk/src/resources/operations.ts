@@ -1,10 +1,15 @@
-import { type Transport, unwrap } from "../http/transport";
+import { unwrap, type Transport } from "../http/transport";
 import type { CallOptions } from "../idempotency";
 import { pollUntil, type WaitOptions } from "../polling";
 import type { LifecycleOperation, OperationStatus } from "../types";
 
 /** The statuses an operation never leaves (spec 3.2). */
-export const TERMINAL_OPERATION_STATUSES = ["completed", "failed", "expired", "cancelled"] as const satisfies readonly OperationStatus[];
+export const TERMINAL_OPERATION_STATUSES = [
+  "completed",
+  "failed",
+  "expired",
+  "cancelled",
+] as const satisfies readonly OperationStatus[];
 
 /** /v1/integrations/{integration}/user-operations: profile changes, deletions and reprovisions. */
 export class OperationsResource {

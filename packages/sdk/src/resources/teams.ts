@@ -1,6 +1,6 @@
-import { type Transport, unwrap } from "../http/transport";
+import { unwrap, type Transport } from "../http/transport";
 import type { CallOptions } from "../idempotency";
-import { type Page, paginate } from "../paging";
+import { paginate, type Page } from "../paging";
 import type { ListTeamsQuery, PartnerTeam, PutTeamParams, UpdateTeamParams } from "../types";
 
 /** /v1/integrations/{integration}/teams (scopes embed:teams:read, embed:teams:write). */
@@ -12,7 +12,12 @@ export class TeamsResource {
 
   /** One page of teams; pass the previous page's `next_cursor` as `cursor` for the next. */
   list(query: ListTeamsQuery & { cursor?: string } = {}, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/integrations/{integration}/teams", { params: { path: { integration: this.integration }, query }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/integrations/{integration}/teams", {
+        params: { path: { integration: this.integration }, query },
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Every team matching the filters, fetched page by page as the loop goes. */
@@ -24,17 +29,34 @@ export class TeamsResource {
   }
 
   get(externalTeamId: string, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/integrations/{integration}/teams/{external_team_id}", { params: { path: this.path(externalTeamId) }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/integrations/{integration}/teams/{external_team_id}", {
+        params: { path: this.path(externalTeamId) },
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Creates the team, or updates it when it exists (PUT: safe to repeat, so retried). */
   put(externalTeamId: string, params: PutTeamParams, options: CallOptions = {}) {
-    return unwrap(this.transport.json.PUT("/v1/integrations/{integration}/teams/{external_team_id}", { params: { path: this.path(externalTeamId) }, body: params, signal: options.signal }));
+    return unwrap(
+      this.transport.json.PUT("/v1/integrations/{integration}/teams/{external_team_id}", {
+        params: { path: this.path(externalTeamId) },
+        body: params,
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Renames or archives (`status: "archived"`) or reactivates the team. */
   update(externalTeamId: string, params: UpdateTeamParams, options: CallOptions = {}) {
-    return unwrap(this.transport.json.PATCH("/v1/integrations/{integration}/teams/{external_team_id}", { params: { path: this.path(externalTeamId) }, body: params, signal: options.signal }));
+    return unwrap(
+      this.transport.json.PATCH("/v1/integrations/{integration}/teams/{external_team_id}", {
+        params: { path: this.path(externalTeamId) },
+        body: params,
+        signal: options.signal,
+      }),
+    );
   }
 
   private path(externalTeamId: string) {

@@ -1,7 +1,15 @@
-import { type Transport, unwrap } from "../http/transport";
-import { type CallOptions, idempotencyHeader, type IdempotentCallOptions } from "../idempotency";
-import { type Page, paginate } from "../paging";
-import type { DeletionParams, ListUsersQuery, PartnerUser, ProfileChangeParams, PutUserParams, ReprovisionParams, UpdateUserParams } from "../types";
+import { unwrap, type Transport } from "../http/transport";
+import { idempotencyHeader, type CallOptions, type IdempotentCallOptions } from "../idempotency";
+import { paginate, type Page } from "../paging";
+import type {
+  DeletionParams,
+  ListUsersQuery,
+  PartnerUser,
+  ProfileChangeParams,
+  PutUserParams,
+  ReprovisionParams,
+  UpdateUserParams,
+} from "../types";
 
 /** /v1/integrations/{integration}/users (scopes embed:users:read, embed:users:write, embed:users:delete). */
 export class UsersResource {
@@ -12,7 +20,12 @@ export class UsersResource {
 
   /** One page of users with the integration's counts; pass `next_cursor` as `cursor` for the next. */
   list(query: ListUsersQuery & { cursor?: string } = {}, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/integrations/{integration}/users", { params: { path: { integration: this.integration }, query }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/integrations/{integration}/users", {
+        params: { path: { integration: this.integration }, query },
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Every user matching the filters, fetched page by page as the loop goes. */
@@ -24,17 +37,34 @@ export class UsersResource {
   }
 
   get(externalUserId: string, options: CallOptions = {}) {
-    return unwrap(this.transport.json.GET("/v1/integrations/{integration}/users/{external_user_id}", { params: { path: this.path(externalUserId) }, signal: options.signal }));
+    return unwrap(
+      this.transport.json.GET("/v1/integrations/{integration}/users/{external_user_id}", {
+        params: { path: this.path(externalUserId) },
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Provisions the user (or matches the existing one) and sets the team (PUT: safe to repeat, so retried). */
   put(externalUserId: string, params: PutUserParams, options: CallOptions = {}) {
-    return unwrap(this.transport.json.PUT("/v1/integrations/{integration}/users/{external_user_id}", { params: { path: this.path(externalUserId) }, body: params, signal: options.signal }));
+    return unwrap(
+      this.transport.json.PUT("/v1/integrations/{integration}/users/{external_user_id}", {
+        params: { path: this.path(externalUserId) },
+        body: params,
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Disables (`status: "disabled"`) or reactivates (`status: "active"`) the user. */
   update(externalUserId: string, params: UpdateUserParams, options: CallOptions = {}) {
-    return unwrap(this.transport.json.PATCH("/v1/integrations/{integration}/users/{external_user_id}", { params: { path: this.path(externalUserId) }, body: params, signal: options.signal }));
+    return unwrap(
+      this.transport.json.PATCH("/v1/integrations/{integration}/users/{external_user_id}", {
+        params: { path: this.path(externalUserId) },
+        body: params,
+        signal: options.signal,
+      }),
+    );
   }
 
   /** Starts a profile change (an operation: wait for it with `operations.waitFor`). */

@@ -42,7 +42,12 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     try {
       for await (const frame of this.source.frames()) {
         if (frame.type === "error") {
-          throw new ApiError({ status: frame.status, code: frame.error.code, message: frame.error.message, requestId: frame.error.request_id });
+          throw new ApiError({
+            status: frame.status,
+            code: frame.error.code,
+            message: frame.error.message,
+            requestId: frame.error.request_id,
+          });
         }
         this.collector.add(frame);
         yield frame;
@@ -64,7 +69,11 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     const answer = this.collector.answer;
     if (answer) return answer;
     if (this.cancelling) throw new MgaError("The stream was cancelled before its answer was complete");
-    throw new ApiError({ status: 502, code: "upstream_error", message: "The event stream ended before the answer was complete" });
+    throw new ApiError({
+      status: 502,
+      code: "upstream_error",
+      message: "The event stream ended before the answer was complete",
+    });
   }
 
   /**

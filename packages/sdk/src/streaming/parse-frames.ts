@@ -1,4 +1,5 @@
 import { createParser } from "eventsource-parser";
+
 import type { StreamEvent } from "../types";
 
 /** A frame's JSON is small (the whole answer at most); a line longer than this is not our stream. */

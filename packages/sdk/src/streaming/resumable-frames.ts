@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+
 import { ApiError } from "../errors/api-error";
 import { ApiConnectionError, type RequestTarget } from "../errors/connection-errors";
 import { StreamResumeError } from "../errors/stream-resume-error";
@@ -20,7 +21,11 @@ export interface AnswerEndpoints {
   /** The URL of GET /v1/conversations/{id}/stream, named in retry events and errors before it is requested. */
   resumeUrl(conversationId: string): string;
   /** The conversation's answer after `lastEventId`; a refusal is thrown as its ApiError, a failure to connect as an ApiConnectionError. */
-  resume(conversationId: string, lastEventId: string, signal: AbortSignal): Promise<{ body: ReadableStream<Uint8Array>; url: string }>;
+  resume(
+    conversationId: string,
+    lastEventId: string,
+    signal: AbortSignal,
+  ): Promise<{ body: ReadableStream<Uint8Array>; url: string }>;
   /** POST /v1/conversations/{id}/cancel. */
   cancel(conversationId: string): Promise<unknown>;
 }
@@ -80,7 +85,9 @@ export class ResumableFrames {
     const conversationId = this.ended ? undefined : this.conversationId;
     this.cancelled = true;
     this.close();
-    return conversationId === undefined ? Promise.resolve() : this.endpoints.cancel(conversationId).then(() => undefined);
+    return conversationId === undefined
+      ? Promise.resolve()
+      : this.endpoints.cancel(conversationId).then(() => undefined);
   }
 
   private async *follow(): AsyncGenerator<StreamEvent> {
@@ -96,7 +103,12 @@ export class ResumableFrames {
         if (interruption.kind === "reset") throw interruption.error;
         return;
       }
-      ({ body, target, emptyResumes } = await this.resume(conversationId, lastEventId, interruption.error, emptyResumes));
+      ({ body, target, emptyResumes } = await this.resume(
+        conversationId,
+        lastEventId,
+        interruption.error,
+        emptyResumes,
+      ));
     }
   }
 
@@ -105,11 +117,24 @@ export class ResumableFrames {
    * in a row without a frame (`emptyResumes` so far) allow; a refusal other than 429, 502 or 503
    * is thrown as it is, running out of resumes as a StreamResumeError.
    */
-  private async resume(conversationId: string, lastEventId: string, interruption: ApiConnectionError, emptyResumes: number) {
+  private async resume(
+    conversationId: string,
+    lastEventId: string,
+    interruption: ApiConnectionError,
+    emptyResumes: number,
+  ) {
     const url = this.endpoints.resumeUrl(conversationId);
     let failure: ApiConnectionError | ApiError = interruption;
     for (let attempt = emptyResumes + 1; ; attempt++) {
-      if (attempt > this.settings.maxResumes) throw new StreamResumeError({ method: "GET", url, conversationId, lastEventId, attempts: attempt - 1, cause: failure });
+      if (attempt > this.settings.maxResumes)
+        throw new StreamResumeError({
+          method: "GET",
+          url,
+          conversationId,
+          lastEventId,
+          attempts: attempt - 1,
+          cause: failure,
+        });
       const delayMs = this.delayBefore(attempt, failure);
       this.settings.onResume({ attempt, delayMs, reason: reasonOf(failure), method: "GET", url, lastEventId });
       await sleep(delayMs, undefined, { signal: this.request.signal });
@@ -124,12 +149,22 @@ export class ResumableFrames {
   }
 
   /** One body's frames, noting each one's id and what it tells of the answer; then why it stopped, unless at the answer's end. */
-  private async *read(body: ReadableStream<Uint8Array>, target: RequestTarget): AsyncGenerator<StreamEvent, Interruption | undefined> {
+  private async *read(
+    body: ReadableStream<Uint8Array>,
+    target: RequestTarget,
+  ): AsyncGenerator<StreamEvent, Interruption | undefined> {
     let framesRead = 0;
     try {
       for await (const item of parseStream(body)) {
         if (item.kind === "reconnect") {
-          return { kind: "reconnect", framesRead, error: new ApiConnectionError({ ...target, message: `The server of ${target.method} ${target.url} is restarting and asked to resume the stream` }) };
+          return {
+            kind: "reconnect",
+            framesRead,
+            error: new ApiConnectionError({
+              ...target,
+              message: `The server of ${target.method} ${target.url} is restarting and asked to resume the stream`,
+            }),
+          };
         }
         const { id, frame } = item;
         if (id !== undefined) this.lastEventId = id;
@@ -145,7 +180,14 @@ export class ResumableFrames {
       return { kind: "reset", framesRead, error: new ApiConnectionError({ ...target, cause: error }) };
     }
     if (this.ended) return undefined;
-    return { kind: "ended", framesRead, error: new ApiConnectionError({ ...target, message: `The event stream of ${target.method} ${target.url} ended before the answer's last frame` }) };
+    return {
+      kind: "ended",
+      framesRead,
+      error: new ApiConnectionError({
+        ...target,
+        message: `The event stream of ${target.method} ${target.url} ended before the answer's last frame`,
+      }),
+    };
   }
 
   /** The wait before the `resume`th resume: the Retry-After of the last refusal (a 429, a draining server's 503; thrown when longer than the SDK waits), else the jittered back-off. */

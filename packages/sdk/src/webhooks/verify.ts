@@ -1,4 +1,5 @@
 import { Webhook } from "standardwebhooks";
+
 import { WebhookVerificationError } from "../errors/webhook-verification-error";
 import type { WebhookEvent } from "../types";
 
@@ -7,7 +8,10 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 
 function headerRecord(headers: WebhookHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries: Iterable<[string, string | string[] | undefined]> = typeof (headers as Headers).entries === "function" && headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  const entries: Iterable<[string, string | string[] | undefined]> =
+    typeof (headers as Headers).entries === "function" && headers instanceof Headers
+      ? headers.entries()
+      : Object.entries(headers);
   for (const [name, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;
     if (first !== undefined) out[name.toLowerCase()] = first;

@@ -1,5 +1,4 @@
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 
 /** A loopback port nothing listens on (bound, then released), so a connection to it is refused. */
 export async function closedPort(): Promise<number> {

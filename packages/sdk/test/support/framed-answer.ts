@@ -1,4 +1,5 @@
 import { http, HttpResponse } from "msw";
+
 import type { StreamEvent } from "../../src/index";
 import { BASE } from "./mock-api";
 
@@ -8,7 +9,12 @@ export const FRAMES: StreamEvent[] = [
   { type: "content", content: "FHA needs 3.5 % down — " },
   { type: "content", content: "with a 580 score. ✓" },
   { type: "content_postprocessed", content: "FHA needs 3.5 % down — with a 580 score. ✓ [1]" },
-  { type: "complete", metadata: { tokens_used: 42 }, citations: [{ id: "fha-1", title: "FHA down payment" }], sources: [{ source_type: "fha", label: "FHA" }] },
+  {
+    type: "complete",
+    metadata: { tokens_used: 42 },
+    citations: [{ id: "fha-1", title: "FHA down payment" }],
+    sources: [{ source_type: "fha", label: "FHA" }],
+  },
   { type: "public_api_complete", request_id: "req_s", conversation_id: "conv_1", message_id: "msg_9" },
 ];
 export const FRAME_IDS = FRAMES.map((_, i) => `ans_A.${i + 1}`);
@@ -28,7 +34,8 @@ export function positionAfter(lastEventId: string | null): number {
 
 export const RECONNECT = ": reconnect: this server is restarting; resume with the last event id\n\n";
 
-export const eventStream = (body: string | ReadableStream<Uint8Array>) => new HttpResponse(body, { headers: { "Content-Type": "text/event-stream" } });
+export const eventStream = (body: string | ReadableStream<Uint8Array>) =>
+  new HttpResponse(body, { headers: { "Content-Type": "text/event-stream" } });
 
 /** A body that sends `text` and then stays open, as a live answer's connection does. */
 export function openBody(text: string): ReadableStream<Uint8Array> {
@@ -40,7 +47,8 @@ export function openBody(text: string): ReadableStream<Uint8Array> {
 }
 
 /** POST /v1/messages answered with the first `count` frames, then `tail`, then the body ends (a stream cut short). */
-export const postAnswers = (count: number, tail = "") => http.post(`${BASE}/v1/messages`, () => eventStream(framesText(0, count) + tail));
+export const postAnswers = (count: number, tail = "") =>
+  http.post(`${BASE}/v1/messages`, () => eventStream(framesText(0, count) + tail));
 
 /**
  * GET /v1/conversations/conv_1/stream answered as the service does: the frames after Last-Event-ID,
@@ -54,5 +62,13 @@ export const resumeServes = (perResume = FRAMES.length) =>
 
 export const cancelAnswers = () =>
   http.post(`${BASE}/v1/conversations/:conversationId/cancel`, ({ params }) =>
-    HttpResponse.json({ request_id: "req_c", conversation_id: String(params.conversationId), message_id: "msg_9", status: "generating" }, { status: 202 }),
+    HttpResponse.json(
+      {
+        request_id: "req_c",
+        conversation_id: String(params.conversationId),
+        message_id: "msg_9",
+        status: "generating",
+      },
+      { status: 202 },
+    ),
   );

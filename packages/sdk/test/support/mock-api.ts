@@ -1,5 +1,6 @@
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
+
 import { Client, type ClientOptions } from "../../src/index";
 
 /** Where the msw handlers answer as the API. */

@@ -10,7 +10,11 @@ export default function ConsoleError({ error, reset }: { error: Error & { digest
   return (
     <section className="panel panel-error" role="alert">
       <h2>This page could not be loaded</h2>
-      <p>{generic ? "The API did not answer as expected. Try again; if it persists, the server log has the details." : error.message}</p>
+      <p>
+        {generic
+          ? "The API did not answer as expected. Try again; if it persists, the server log has the details."
+          : error.message}
+      </p>
       {error.digest ? <p className="hint">Reference: {error.digest}</p> : null}
       <button type="button" className="button" onClick={() => reset()}>
         Try again

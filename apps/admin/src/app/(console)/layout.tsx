@@ -1,9 +1,10 @@
-import Link from "next/link";
-import { type ReactNode, Suspense } from "react";
+import { signOutAction } from "@/app/sign-in/actions";
 import { Tabs } from "@/components/tabs";
 import { currentStaff } from "@/lib/current-staff";
 import { describeValue } from "@/lib/words";
-import { signOutAction } from "@/app/sign-in/actions";
+import Link from "next/link";
+import { Suspense, type ReactNode } from "react";
+
 import { GlobalSearchBox } from "./global-search-box";
 
 // Every console page reads live data as the signed-in staff member: never prerendered.

@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useState } from "react";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { formatTime } from "@/lib/format";
+import { useEffect, useState } from "react";
+
 import { acceptInviteAction, describeInviteAction, type InviteDescription } from "./actions";
 
 /** Where this tab keeps the token once it is out of the address bar (sessionStorage: this tab only, never sent anywhere). */
@@ -33,7 +34,9 @@ export function AcceptInviteForm() {
       }
       setToken(found);
       setInvite("loading");
-      describeInviteAction(found).then(setInvite, () => setInvite({ ok: false, message: "The API could not be reached. Try again in a moment." }));
+      describeInviteAction(found).then(setInvite, () =>
+        setInvite({ ok: false, message: "The API could not be reached. Try again in a moment." }),
+      );
     };
     read();
     window.addEventListener("hashchange", read);
@@ -47,7 +50,10 @@ export function AcceptInviteForm() {
       </p>
     );
   }
-  if (invite === "missing") return <p className="notice-box">This page opens from an invitation link. Ask an admin of the console to invite you.</p>;
+  if (invite === "missing")
+    return (
+      <p className="notice-box">This page opens from an invitation link. Ask an admin of the console to invite you.</p>
+    );
   if (!invite.ok) {
     return (
       <p className="form-error" role="alert">
@@ -58,13 +64,22 @@ export function AcceptInviteForm() {
   return (
     <>
       <p>
-        You are invited as <strong>{invite.role}</strong>. Choose a password; the link works until {formatTime(invite.expiresAt)}.
+        You are invited as <strong>{invite.role}</strong>. Choose a password; the link works until{" "}
+        {formatTime(invite.expiresAt)}.
       </p>
       <ActionForm action={acceptInviteAction} label="Choose a password" key={token}>
         <input type="hidden" name="token" value={token} />
         {/* Read only: it names the account, and password managers file the password under it. */}
         <Field label="Email" name="email" type="email" value={invite.email} readOnly autoComplete="username" />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 12 characters, and not a common or easily guessed password." autoFocus />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 12 characters, and not a common or easily guessed password."
+          autoFocus
+        />
         <Field label="Password again" name="confirm" type="password" autoComplete="new-password" required />
         <SubmitButton pendingLabel="Creating your account…">Create account and sign in</SubmitButton>
       </ActionForm>

@@ -1,12 +1,13 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { describeApiError, describeApiErrorMessage } from "@/lib/describe-error";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
 import { openSession } from "@/lib/session";
 import { createApiClient } from "@/lib/trpc";
+import { redirect } from "next/navigation";
 
-export type InviteDescription = { ok: true; email: string; role: string; expiresAt: string } | { ok: false; message: string };
+export type InviteDescription =
+  { ok: true; email: string; role: string; expiresAt: string } | { ok: false; message: string };
 
 /** Whom the link invites, or why it no longer works. */
 export async function describeInviteAction(token: string): Promise<InviteDescription> {

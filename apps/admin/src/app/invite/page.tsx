@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+
 import { AcceptInviteForm } from "./accept-invite-form";
 
 export const metadata: Metadata = { title: "Accept an invitation · Staff console", referrer: "no-referrer" };

@@ -1,11 +1,11 @@
 "use server";
 
-import { TRPCClientError } from "@trpc/client";
-import { redirect } from "next/navigation";
-import { type FormState, text } from "@/lib/form-state";
-import { sentence } from "@/lib/words";
+import { text, type FormState } from "@/lib/form-state";
 import { clearCredentials, openSession, readCredentials } from "@/lib/session";
 import { apiBaseUrl, createApiClient } from "@/lib/trpc";
+import { sentence } from "@/lib/words";
+import { TRPCClientError } from "@trpc/client";
+import { redirect } from "next/navigation";
 
 export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
   const email = text(form, "email");

@@ -1,15 +1,20 @@
-import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { param } from "@/lib/format";
 import { readCredentials } from "@/lib/session";
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+
 import { signInAction } from "./actions";
 
 export const metadata: Metadata = { title: "Sign in · Staff console" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const expired = param(await searchParams, "expired") === "1";
   if (!expired && (await readCredentials())) redirect("/organizations");
   return (
@@ -23,7 +28,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
       </ActionForm>
       <p className="hint">
-        No account yet? Ask an admin for an invitation link. The very first account is made on the API host: <code>pnpm cli staff:create --email you@example.com --password …</code>
+        No account yet? Ask an admin for an invitation link. The very first account is made on the API host:{" "}
+        <code>pnpm cli staff:create --email you@example.com --password …</code>
       </p>
     </main>
   );

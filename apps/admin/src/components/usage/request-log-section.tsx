@@ -1,9 +1,10 @@
-import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Empty, Section, Table, Time } from "@/components/ui";
 import type { LoggedRequest } from "@/lib/api-types";
 import { param, queryString } from "@/lib/format";
 import type { Refusal } from "@/lib/session";
+import Link from "next/link";
+
 import { ResourceLink } from "./resource-link";
 import styles from "./usage.module.css";
 
@@ -18,7 +19,12 @@ export interface RequestLogFilters {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function requestLogFilters(query: Record<string, string | string[] | undefined>): RequestLogFilters {
-  return { status: param(query, "status"), route: param(query, "route"), from: param(query, "from"), to: param(query, "to") };
+  return {
+    status: param(query, "status"),
+    route: param(query, "route"),
+    from: param(query, "from"),
+    to: param(query, "to"),
+  };
 }
 
 /**
@@ -33,7 +39,11 @@ export function requestLogQuery(filters: RequestLogFilters) {
     status: status as number | "2xx" | "3xx" | "4xx" | "5xx" | undefined,
     route: filters.route,
     since: filters.from ? (DAY.test(filters.from) ? `${filters.from}T00:00:00Z` : filters.from) : undefined,
-    until: filters.to ? (DAY.test(filters.to) && !Number.isNaN(Date.parse(filters.to)) ? nextDay(filters.to) : filters.to) : undefined,
+    until: filters.to
+      ? DAY.test(filters.to) && !Number.isNaN(Date.parse(filters.to))
+        ? nextDay(filters.to)
+        : filters.to
+      : undefined,
   };
 }
 
@@ -57,8 +67,17 @@ export function RequestLogSection({
   const filtered = Boolean(filters.status || filters.route || filters.from || filters.to);
   return (
     <Section title="Request log">
-      <p className="hint">Every /v1 request and stream of the last days (time, status, latency, error code); never bodies, keys or personal data.</p>
-      <form method="get" action={path} className="form form-inline filters" role="search" aria-label="Filter the request log">
+      <p className="hint">
+        Every /v1 request and stream of the last days (time, status, latency, error code); never bodies, keys or
+        personal data.
+      </p>
+      <form
+        method="get"
+        action={path}
+        className="form form-inline filters"
+        role="search"
+        aria-label="Filter the request log"
+      >
         <div className="field">
           <label htmlFor="log-status">Status</label>
           <select id="log-status" name="status" defaultValue={filters.status ?? ""}>
@@ -66,7 +85,9 @@ export function RequestLogSection({
             <option value="2xx">2xx (success)</option>
             <option value="4xx">4xx (refused)</option>
             <option value="5xx">5xx (failed)</option>
-            {filters.status && !["2xx", "4xx", "5xx"].includes(filters.status) ? <option value={filters.status}>{filters.status}</option> : null}
+            {filters.status && !["2xx", "4xx", "5xx"].includes(filters.status) ? (
+              <option value={filters.status}>{filters.status}</option>
+            ) : null}
           </select>
         </div>
         <div className={`field ${styles.routeField}`}>
@@ -103,7 +124,10 @@ export function RequestLogSection({
         <Empty>{filtered ? "No requests match these filters." : "No requests logged yet."}</Empty>
       ) : (
         <div className={styles.scroll}>
-          <Table headers={["When", "Request id", showKey && "Key", "Route", "Status", "Latency", "Error", "Touched"]} className={styles.log}>
+          <Table
+            headers={["When", "Request id", showKey && "Key", "Route", "Status", "Latency", "Error", "Touched"]}
+            className={styles.log}
+          >
             {page.requests.map((entry) => (
               <tr key={entry.request_id} data-request={entry.request_id}>
                 <td className="nowrap">
@@ -114,7 +138,9 @@ export function RequestLogSection({
                     <code>{entry.request_id}</code>
                   </Link>
                 </td>
-                {showKey ? <td>{entry.key_id ? <Link href={`/keys/${entry.key_id}`}>{entry.key_id}</Link> : "—"}</td> : null}
+                {showKey ? (
+                  <td>{entry.key_id ? <Link href={`/keys/${entry.key_id}`}>{entry.key_id}</Link> : "—"}</td>
+                ) : null}
                 <td>
                   <code>{entry.route}</code>
                   {entry.streamed ? <span className="hint"> (stream)</span> : null}
@@ -132,7 +158,9 @@ export function RequestLogSection({
       )}
       <nav className="pager" aria-label="Pages">
         {cursor ? <Link href={`${path}${queryString({ ...filters })}`}>Newest</Link> : null}
-        {page.next_cursor ? <Link href={`${path}${queryString({ ...filters, cursor: page.next_cursor })}`}>Older</Link> : null}
+        {page.next_cursor ? (
+          <Link href={`${path}${queryString({ ...filters, cursor: page.next_cursor })}`}>Older</Link>
+        ) : null}
       </nav>
     </Section>
   );

@@ -1,6 +1,18 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+
 import styles from "./usage.module.css";
 
 export interface ChartDay {
@@ -23,7 +35,12 @@ export function UsageCharts({ days }: { days: ChartDay[] }) {
   return (
     <>
       <h3 className={styles.chartTitle}>Requests and answers per day</h3>
-      <div className={styles.chart} data-chart="requests" role="img" aria-label={`Requests and answers per day, ${days.length} days`}>
+      <div
+        className={styles.chart}
+        data-chart="requests"
+        role="img"
+        aria-label={`Requests and answers per day, ${days.length} days`}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={days} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
@@ -31,15 +48,48 @@ export function UsageCharts({ days }: { days: ChartDay[] }) {
             <YAxis allowDecimals={false} stroke="var(--muted)" width={48} />
             <Tooltip contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }} />
             <Legend />
-            <Line type="monotone" dataKey="requests" name="Requests" stroke="var(--link)" dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="answers" name="Answers" stroke="var(--good)" dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="upstream_errors" name="Upstream errors" stroke="var(--bad)" dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="rate_limited" name="Rate-limited" stroke="var(--warn)" dot={false} isAnimationActive={false} />
+            <Line
+              type="monotone"
+              dataKey="requests"
+              name="Requests"
+              stroke="var(--link)"
+              dot={false}
+              isAnimationActive={false}
+            />
+            <Line
+              type="monotone"
+              dataKey="answers"
+              name="Answers"
+              stroke="var(--good)"
+              dot={false}
+              isAnimationActive={false}
+            />
+            <Line
+              type="monotone"
+              dataKey="upstream_errors"
+              name="Upstream errors"
+              stroke="var(--bad)"
+              dot={false}
+              isAnimationActive={false}
+            />
+            <Line
+              type="monotone"
+              dataKey="rate_limited"
+              name="Rate-limited"
+              stroke="var(--warn)"
+              dot={false}
+              isAnimationActive={false}
+            />
           </LineChart>
         </ResponsiveContainer>
       </div>
       <h3 className={styles.chartTitle}>Tokens used per day</h3>
-      <div className={styles.chart} data-chart="tokens" role="img" aria-label={`Tokens used per day, ${days.length} days`}>
+      <div
+        className={styles.chart}
+        data-chart="tokens"
+        role="img"
+        aria-label={`Tokens used per day, ${days.length} days`}
+      >
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={days} margin={{ top: 8, right: 12, bottom: 0, left: 0 }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />

@@ -1,5 +1,5 @@
-import { stringify } from "csv-stringify/sync";
 import type { UsageReport } from "@/lib/api-types";
+import { stringify } from "csv-stringify/sync";
 
 /**
  * A usage report as CSV: one row per day, a column per count, route group and status class
@@ -31,7 +31,10 @@ export function usageCsv(report: UsageReport): string {
     ...classes.map((name) => day.by_status_class[name as keyof typeof day.by_status_class]),
     ...groups.map((group) => day.by_route_group[group] ?? 0),
   ]);
-  return stringify([header.map(defuse), ...rows.map((row) => row.map((cell) => (typeof cell === "string" ? defuse(cell) : cell)))]);
+  return stringify([
+    header.map(defuse),
+    ...rows.map((row) => row.map((cell) => (typeof cell === "string" ? defuse(cell) : cell))),
+  ]);
 }
 
 const defuse = (cell: string) => (/^[=+\-@]/.test(cell) ? `'${cell}` : cell);
@@ -39,6 +42,10 @@ const defuse = (cell: string) => (/^[=+\-@]/.test(cell) ? `'${cell}` : cell);
 /** The CSV as a download. */
 export function csvResponse(csv: string, filename: string): Response {
   return new Response(csv, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+      "Cache-Control": "no-store",
+    },
   });
 }

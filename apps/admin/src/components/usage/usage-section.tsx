@@ -1,6 +1,7 @@
-import Link from "next/link";
 import { Empty, Section, Table } from "@/components/ui";
 import type { UsageReport } from "@/lib/api-types";
+import Link from "next/link";
+
 import { UsageCharts } from "./usage-charts";
 import { USAGE_RANGES } from "./usage-range";
 import styles from "./usage.module.css";

@@ -1,4 +1,5 @@
 import { migrateDatabase } from "@mga/core/db";
+
 import { type Command } from "./command";
 
 /** The database. */

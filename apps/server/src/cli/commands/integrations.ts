@@ -3,12 +3,14 @@ import { AppError } from "@mga/core/errors";
 import { ALIAS_GRANT_RULE } from "@mga/core/launches";
 import { createIntegration, listIntegrations, setAliasGrant, updateIntegration } from "@mga/core/partners/integrations";
 import { DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE, MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE } from "@mga/core/rate-limits";
-import { type Command, str, list } from "./command";
+
+import { list, str, type Command } from "./command";
 
 /** Partner integrations and their aliases. */
 function parseIntegrationStatus(value: string | boolean | string[] | undefined): "active" | "disabled" | undefined {
   if (value === undefined) return undefined;
-  if (value !== "active" && value !== "disabled") throw new AppError("invalid_request", "--status: must be active or disabled");
+  if (value !== "active" && value !== "disabled")
+    throw new AppError("invalid_request", "--status: must be active or disabled");
   return value;
 }
 
@@ -18,7 +20,10 @@ function parseChatAnswersPerUser(value: string | boolean | string[] | undefined)
   if (value === "default") return null;
   const parsed = Number(value);
   if (typeof value !== "string" || value.trim() === "" || !Number.isInteger(parsed)) {
-    throw new AppError("invalid_request", "--chat-answers-per-user: must be a whole number of answers per minute, or default");
+    throw new AppError(
+      "invalid_request",
+      "--chat-answers-per-user: must be a whole number of answers per minute, or default",
+    );
   }
   return parsed;
 }
@@ -27,9 +32,16 @@ const CHAT_ANSWERS_PER_USER = `hosted-chat answers each user may get per minute,
 
 export const integrationsCommands = {
   "integration:create": {
-    usage: "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled] [--chat-answers-per-user <n>|default]",
+    usage:
+      "integration:create --org <id> --slug <slug> [--alias <slug> ...] [--status active|disabled] [--chat-answers-per-user <n>|default]",
     summary: `Configure a partner integration (canonical slug, optional public aliases; --chat-answers-per-user: ${CHAT_ANSWERS_PER_USER}). ${ALIAS_GRANT_RULE}`,
-    options: { org: { type: "string" }, slug: { type: "string" }, alias: { type: "string", multiple: true }, status: { type: "string" }, "chat-answers-per-user": { type: "string" } },
+    options: {
+      org: { type: "string" },
+      slug: { type: "string" },
+      alias: { type: "string", multiple: true },
+      status: { type: "string" },
+      "chat-answers-per-user": { type: "string" },
+    },
     required: ["org", "slug"],
     async run({ db }, flags) {
       return integrationToOperatorView(
@@ -44,7 +56,8 @@ export const integrationsCommands = {
     },
   },
   "integration:update": {
-    usage: "integration:update --org <id> --slug <slug> [--status active|disabled] [--add-alias <slug> ...] [--remove-alias <slug> ...] [--chat-answers-per-user <n>|default]",
+    usage:
+      "integration:update --org <id> --slug <slug> [--status active|disabled] [--add-alias <slug> ...] [--remove-alias <slug> ...] [--chat-answers-per-user <n>|default]",
     summary: `Enable or disable an integration, add or remove aliases, set ${CHAT_ANSWERS_PER_USER}.`,
     options: {
       org: { type: "string" },
@@ -74,7 +87,11 @@ export const integrationsCommands = {
     options: { org: { type: "string" } },
     required: ["org"],
     async run({ db }, flags) {
-      return { integrations: (await listIntegrations(db, str(flags, "org"))).map((integration) => integrationToOperatorView(integration)) };
+      return {
+        integrations: (await listIntegrations(db, str(flags, "org"))).map((integration) =>
+          integrationToOperatorView(integration),
+        ),
+      };
     },
   },
   "alias:grant": {
@@ -83,7 +100,14 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
     required: ["org", "alias", "key"],
     async run({ db }, flags) {
-      return integrationToOperatorView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: true }));
+      return integrationToOperatorView(
+        await setAliasGrant(db, {
+          organizationId: str(flags, "org"),
+          alias: str(flags, "alias"),
+          apiKeyId: str(flags, "key"),
+          granted: true,
+        }),
+      );
     },
   },
   "alias:revoke": {
@@ -92,7 +116,14 @@ export const integrationsCommands = {
     options: { org: { type: "string" }, alias: { type: "string" }, key: { type: "string" } },
     required: ["org", "alias", "key"],
     async run({ db }, flags) {
-      return integrationToOperatorView(await setAliasGrant(db, { organizationId: str(flags, "org"), alias: str(flags, "alias"), apiKeyId: str(flags, "key"), granted: false }));
+      return integrationToOperatorView(
+        await setAliasGrant(db, {
+          organizationId: str(flags, "org"),
+          alias: str(flags, "alias"),
+          apiKeyId: str(flags, "key"),
+          granted: false,
+        }),
+      );
     },
   },
 } satisfies Record<string, Command>;

@@ -1,6 +1,6 @@
 import { keyToOperatorView } from "@mga/api";
-import { AppError } from "@mga/core/errors";
 import { withAudit } from "@mga/core/audit";
+import { AppError } from "@mga/core/errors";
 import {
   createApiKey,
   EXPIRING_SOON_DAYS,
@@ -16,14 +16,16 @@ import {
   updateApiKey,
 } from "@mga/core/keys";
 import { ALIAS_GRANT_RULE, bindLaunchKey, listLaunchBindings, unbindLaunchKey } from "@mga/core/launches";
-import { type Command, str } from "./command";
+
+import { str, type Command } from "./command";
 
 /** API keys and launch bindings. */
 
 function parseRateLimit(value: string | boolean | string[] | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed)) throw new AppError("invalid_request", "--rate-limit: must be a whole number of requests per minute");
+  if (!Number.isInteger(parsed))
+    throw new AppError("invalid_request", "--rate-limit: must be a whole number of requests per minute");
   return parsed;
 }
 
@@ -32,8 +34,14 @@ function parseDateTime(value: string | boolean | string[] | undefined, flag: str
   if (value === undefined) return undefined;
   const text = String(value);
   const parsed = new Date(text);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(parsed.getTime())) {
-    throw new AppError("invalid_request", `--${flag}: must be an ISO 8601 date-time with its offset, e.g. 2027-01-31T00:00:00Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text) ||
+    Number.isNaN(parsed.getTime())
+  ) {
+    throw new AppError(
+      "invalid_request",
+      `--${flag}: must be an ISO 8601 date-time with its offset, e.g. 2027-01-31T00:00:00Z`,
+    );
   }
   return parsed;
 }
@@ -52,9 +60,16 @@ const CLI_ACTOR = "cli";
 
 export const keysCommands = {
   "key:create": {
-    usage: "key:create --org <id> --name <name> --scopes <comma list> [--rate-limit <requests per minute>] [--expires-at <ISO date-time>]",
+    usage:
+      "key:create --org <id> --name <name> --scopes <comma list> [--rate-limit <requests per minute>] [--expires-at <ISO date-time>]",
     summary: `Create an API key; the plaintext is printed once. Scopes: ${SCOPES.join(", ")}. An expiry is optional, at most ${MAX_KEY_LIFETIME_DAYS} days ahead.`,
-    options: { org: { type: "string" }, name: { type: "string" }, scopes: { type: "string" }, "rate-limit": { type: "string" }, "expires-at": { type: "string" } },
+    options: {
+      org: { type: "string" },
+      name: { type: "string" },
+      scopes: { type: "string" },
+      "rate-limit": { type: "string" },
+      "expires-at": { type: "string" },
+    },
     required: ["org", "name", "scopes"],
     note: "Store the key now: it is shown only this once and only its hash is kept.",
     async run({ db }, flags) {
@@ -81,14 +96,22 @@ export const keysCommands = {
     options: { id: { type: "string" }, name: { type: "string" }, scopes: { type: "string" } },
     required: ["id"],
     async run({ db }, flags) {
-      const changed = { name: flags.name === undefined ? undefined : str(flags, "name"), scopes: flags.scopes === undefined ? undefined : str(flags, "scopes") };
-      if (changed.name === undefined && changed.scopes === undefined) throw new AppError("invalid_request", "give --name, --scopes or both");
+      const changed = {
+        name: flags.name === undefined ? undefined : str(flags, "name"),
+        scopes: flags.scopes === undefined ? undefined : str(flags, "scopes"),
+      };
+      if (changed.name === undefined && changed.scopes === undefined)
+        throw new AppError("invalid_request", "give --name, --scopes or both");
       const before = await getApiKey(db, str(flags, "id"));
       const key = await withAudit(
         db,
         CLI_ACTOR,
         (tx) => updateApiKey(tx, before.id, changed),
-        (updated) => ({ action: "key.update", target: updated.id, details: keyUpdateAuditDetails(before, updated, changed) }),
+        (updated) => ({
+          action: "key.update",
+          target: updated.id,
+          details: keyUpdateAuditDetails(before, updated, changed),
+        }),
       );
       return { id: key.id, name: key.name, scopes: key.scopes };
     },
@@ -101,7 +124,10 @@ export const keysCommands = {
     required: ["id", "old-key-expires-in"],
     note: "Store the new key now: it is shown only this once. Replace the old key before it expires.",
     async run({ db }, flags) {
-      const roll = { oldKeyExpiresInSeconds: parseDuration(flags["old-key-expires-in"], "old-key-expires-in"), expiresAt: parseDateTime(flags["expires-at"], "expires-at") };
+      const roll = {
+        oldKeyExpiresInSeconds: parseDuration(flags["old-key-expires-in"], "old-key-expires-in"),
+        expiresAt: parseDateTime(flags["expires-at"], "expires-at"),
+      };
       const rolled = await withAudit(
         db,
         CLI_ACTOR,
@@ -124,7 +150,10 @@ export const keysCommands = {
     required: [],
     async run({ db }, flags) {
       const withinDays = flags["within-days"] === undefined ? EXPIRING_SOON_DAYS : Number(flags["within-days"]);
-      const keys = await listKeysExpiringWithin(db, { withinDays, organizationId: flags.org === undefined ? undefined : str(flags, "org") });
+      const keys = await listKeysExpiringWithin(db, {
+        withinDays,
+        organizationId: flags.org === undefined ? undefined : str(flags, "org"),
+      });
       return { keys: keys.map((key) => keyToOperatorView(key)) };
     },
   },
@@ -144,7 +173,10 @@ export const keysCommands = {
     options: { org: { type: "string" } },
     required: ["org"],
     async run({ db }, flags) {
-      const [keys, bindings] = await Promise.all([listApiKeys(db, str(flags, "org")), listLaunchBindings(db, str(flags, "org"))]);
+      const [keys, bindings] = await Promise.all([
+        listApiKeys(db, str(flags, "org")),
+        listLaunchBindings(db, str(flags, "org")),
+      ]);
       return { keys: keys.map((key) => keyToOperatorView(key, bindings.get(key.id))) };
     },
   },
@@ -155,7 +187,12 @@ export const keysCommands = {
     required: ["id", "integration"],
     async run({ db }, flags) {
       const binding = await bindLaunchKey(db, { apiKeyId: str(flags, "id"), publicName: str(flags, "integration") });
-      return { id: binding.apiKeyId, integration: binding.publicName, canonical_integration: binding.integration, enabled: binding.enabled };
+      return {
+        id: binding.apiKeyId,
+        integration: binding.publicName,
+        canonical_integration: binding.integration,
+        enabled: binding.enabled,
+      };
     },
   },
   "key:unbind-launch": {

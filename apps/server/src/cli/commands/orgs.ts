@@ -1,5 +1,6 @@
 import { createOrganization, listOrganizations } from "@mga/core/orgs";
-import { type Command, str } from "./command";
+
+import { str, type Command } from "./command";
 
 /** Organizations. */
 export const orgsCommands = {
@@ -20,7 +21,9 @@ export const orgsCommands = {
     required: [],
     async run({ db }) {
       const orgs = await listOrganizations(db);
-      return { organizations: orgs.map((org) => ({ id: org.id, name: org.name, created_at: org.createdAt.toISOString() })) };
+      return {
+        organizations: orgs.map((org) => ({ id: org.id, name: org.name, created_at: org.createdAt.toISOString() })),
+      };
     },
   },
 } satisfies Record<string, Command>;

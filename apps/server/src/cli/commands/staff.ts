@@ -1,5 +1,6 @@
 import { createStaff, type StaffRole } from "@mga/core/staff";
-import { type Command, str } from "./command";
+
+import { str, type Command } from "./command";
 
 /** Staff of the admin console. */
 export const staffCommands = {
@@ -15,7 +16,8 @@ export const staffCommands = {
   },
   "console:forwarding-key": {
     usage: "console:forwarding-key",
-    summary: "Print the console's ADMIN_FORWARDING_KEY: derived from SECRET_KEY, it signs the visitor address the console forwards to the admin listener.",
+    summary:
+      "Print the console's ADMIN_FORWARDING_KEY: derived from SECRET_KEY, it signs the visitor address the console forwards to the admin listener.",
     options: {},
     required: [],
     note: "Set it as ADMIN_FORWARDING_KEY where the console runs (the run command does this itself); it changes with SECRET_KEY.",

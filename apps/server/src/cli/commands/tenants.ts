@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+
 import { AppError } from "@mga/core/errors";
 import { configureTenant, getTenantConfig } from "@mga/core/tenants";
-import { type Command, str } from "./command";
+
+import { str, type Command } from "./command";
 
 /** Tenant configurations (spec 2.3/2.4). */
 export const tenantsCommands = {
@@ -15,7 +17,10 @@ export const tenantsCommands = {
       try {
         config = JSON.parse(readFileSync(str(flags, "file"), "utf8"));
       } catch (error) {
-        throw new AppError("invalid_request", `--file: cannot read JSON from ${str(flags, "file")}: ${(error as Error).message}`);
+        throw new AppError(
+          "invalid_request",
+          `--file: cannot read JSON from ${str(flags, "file")}: ${(error as Error).message}`,
+        );
       }
       return configureTenant(db, { organizationId: str(flags, "org"), config });
     },

@@ -1,14 +1,17 @@
 import { JobQueue } from "@mga/core/jobs";
+import { localDirectory } from "@mga/core/local-site";
 import { getIntegration } from "@mga/core/partners/integrations";
 import { applyProfileOverride } from "@mga/core/partners/operations";
-import { localDirectory } from "@mga/core/local-site";
-import { type Command, str } from "./command";
+
+import { str, type Command } from "./command";
 
 /** Operator actions on partner users. */
 export const usersCommands = {
   "user:override-profile": {
-    usage: "user:override-profile --org <id> --integration <slug> --user <external_user_id> [--email <email>] [--name <name>] --reason <text> --actor <staff id>",
-    summary: "Audited staff override of a user's profile (name-only or unverified email change to a pre-existing account). The running server's workers apply it.",
+    usage:
+      "user:override-profile --org <id> --integration <slug> --user <external_user_id> [--email <email>] [--name <name>] --reason <text> --actor <staff id>",
+    summary:
+      "Audited staff override of a user's profile (name-only or unverified email change to a pre-existing account). The running server's workers apply it.",
     options: {
       org: { type: "string" },
       integration: { type: "string" },

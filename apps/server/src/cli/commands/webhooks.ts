@@ -12,8 +12,9 @@ import {
   updateWebhookEndpoint,
   type WebhookEndpointRecord,
 } from "@mga/core/webhooks";
+
 import { loadEnv } from "../../env";
-import { type Command, str } from "./command";
+import { str, type Command } from "./command";
 
 /** An organization's webhook endpoints (docs/decisions.md, "Events and webhooks"). */
 
@@ -46,9 +47,16 @@ async function withQueue<T>(url: string, work: (queue: JobQueue) => Promise<T>):
 
 export const webhooksCommands = {
   "webhook:create": {
-    usage: "webhook:create --org <id> --url <https URL> --events <comma list> [--integration <slug>] [--description <text>]",
+    usage:
+      "webhook:create --org <id> --url <https URL> --events <comma list> [--integration <slug>] [--description <text>]",
     summary: `Add a webhook endpoint; its signing secret is printed once. Events: ${EVENT_TYPES.join(", ")}.`,
-    options: { org: { type: "string" }, url: { type: "string" }, events: { type: "string" }, integration: { type: "string" }, description: { type: "string" } },
+    options: {
+      org: { type: "string" },
+      url: { type: "string" },
+      events: { type: "string" },
+      integration: { type: "string" },
+      description: { type: "string" },
+    },
     required: ["org", "url", "events"],
     note: "Store the signing secret now: it is shown only this once (roll it to get a new one).",
     async run({ db }, flags) {
@@ -73,13 +81,21 @@ export const webhooksCommands = {
     },
   },
   "webhook:update": {
-    usage: "webhook:update --org <id> --id <endpoint id> [--url <URL>] [--events <comma list>] [--status enabled|disabled]",
+    usage:
+      "webhook:update --org <id> --id <endpoint id> [--url <URL>] [--events <comma list>] [--status enabled|disabled]",
     summary: "Change an endpoint's URL or event types, or enable or disable it (enabling clears its failure streak).",
-    options: { org: { type: "string" }, id: { type: "string" }, url: { type: "string" }, events: { type: "string" }, status: { type: "string" } },
+    options: {
+      org: { type: "string" },
+      id: { type: "string" },
+      url: { type: "string" },
+      events: { type: "string" },
+      status: { type: "string" },
+    },
     required: ["org", "id"],
     async run({ db }, flags) {
       const status = flags.status as string | undefined;
-      if (status !== undefined && status !== "enabled" && status !== "disabled") throw new AppError("invalid_request", "--status: enabled or disabled");
+      if (status !== undefined && status !== "enabled" && status !== "disabled")
+        throw new AppError("invalid_request", "--status: enabled or disabled");
       const endpoint = await updateWebhookEndpoint(db, {
         organizationId: str(flags, "org"),
         endpointId: str(flags, "id"),
@@ -118,7 +134,11 @@ export const webhooksCommands = {
     options: { org: { type: "string" }, id: { type: "string" } },
     required: ["org", "id"],
     async run({ db }, flags) {
-      const page = await listWebhookDeliveries(db, { organizationId: str(flags, "org"), endpointId: str(flags, "id"), limit: 50 });
+      const page = await listWebhookDeliveries(db, {
+        organizationId: str(flags, "org"),
+        endpointId: str(flags, "id"),
+        limit: 50,
+      });
       return { deliveries: page.deliveries };
     },
   },
@@ -128,7 +148,9 @@ export const webhooksCommands = {
     options: { org: { type: "string" }, delivery: { type: "string" } },
     required: ["org", "delivery"],
     async run({ db, url }, flags) {
-      await withQueue(url, (queue) => redeliverWebhook(db, queue, { organizationId: str(flags, "org"), deliveryId: str(flags, "delivery") }));
+      await withQueue(url, (queue) =>
+        redeliverWebhook(db, queue, { organizationId: str(flags, "org"), deliveryId: str(flags, "delivery") }),
+      );
       return { delivery_id: str(flags, "delivery"), queued: true };
     },
   },
@@ -138,7 +160,9 @@ export const webhooksCommands = {
     options: { org: { type: "string" }, id: { type: "string" } },
     required: ["org", "id"],
     async run({ db, url }, flags) {
-      const deliveryId = await withQueue(url, (queue) => sendTestEvent(db, queue, { organizationId: str(flags, "org"), endpointId: str(flags, "id") }));
+      const deliveryId = await withQueue(url, (queue) =>
+        sendTestEvent(db, queue, { organizationId: str(flags, "org"), endpointId: str(flags, "id") }),
+      );
       return { delivery_id: deliveryId, queued: true };
     },
   },

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ServerResponse } from "node:http";
+
 import { sendScript } from "../html";
 
 /**

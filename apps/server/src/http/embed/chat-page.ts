@@ -1,12 +1,13 @@
 import type { ServerResponse } from "node:http";
+
 import { sendPage, sendScript } from "../html";
 import { fillTemplate } from "../template";
 import { CHAT_LIBRARIES } from "./chat-libraries";
 import CHAT_STYLES from "./static/chat.css?raw";
 import CHAT_PAGE from "./static/chat.html?raw";
+import CHAT_SCRIPT from "./static/chat.js?raw";
 import DEMO_PARTNER_REFUSED from "./static/demo-partner-refused.html?raw";
 import DEMO_PARTNER_PAGE from "./static/demo-partner.html?raw";
-import CHAT_SCRIPT from "./static/chat.js?raw";
 
 /**
  * The hosted chat page, opened inside a partner's loan origination system as an iframe on
@@ -48,7 +49,13 @@ export function sendDemoPartnerPage(res: ServerResponse, launchUrl: string, appU
 function isOwnLaunchUrl(candidate: string, appOrigin: string): boolean {
   try {
     const url = new URL(candidate);
-    return url.origin === appOrigin && /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(url.pathname) && url.search === "" && url.username === "" && url.password === "";
+    return (
+      url.origin === appOrigin &&
+      /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/.test(url.pathname) &&
+      url.search === "" &&
+      url.username === "" &&
+      url.password === ""
+    );
   } catch {
     return false;
   }

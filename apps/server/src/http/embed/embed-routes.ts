@@ -1,9 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, embedApiRoutes, type EmbedApiDeps, writeErrorResponse } from "@mga/api";
+
+import { embedApiRoutes, writeErrorResponse, type ApiRequest, type EmbedApiDeps } from "@mga/api";
 import { AppError } from "@mga/core/errors";
+
 import type { Route } from "../route-table";
-import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 import { CHAT_LIBRARIES, sendChatLibrary } from "./chat-libraries";
+import { sendChatPage, sendChatScript, sendDemoPartnerPage } from "./chat-page";
 
 /**
  * The hosted chat's browser-facing routes (same origin as the chat page, so no CORS and no
@@ -32,18 +34,40 @@ export interface EmbedDeps extends EmbedApiDeps {
 
 export function embedRoutes(deps: EmbedDeps): Route[] {
   const retired = (req: ApiRequest, res: ServerResponse) =>
-    writeErrorResponse(res, req.requestId ?? "", new AppError("not_found", "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions", { status: 410 }));
+    writeErrorResponse(
+      res,
+      req.requestId ?? "",
+      new AppError(
+        "not_found",
+        "the origin-bound launch route is retired; open the launch_url returned by POST /v1/embed-sessions",
+        { status: 410 },
+      ),
+    );
   return [
     // Every method of the retired route is gone (spec 5 item 6), never a redirect.
-    ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((method) => ({ method, path: RETIRED, handle: retired })),
-    { method: "GET", path: /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/, template: "/embed/partner/{partner}", handle: (_req, res) => sendChatPage(res) },
+    ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map((method) => ({
+      method,
+      path: RETIRED,
+      handle: retired,
+    })),
+    {
+      method: "GET",
+      path: /^\/embed\/partner\/[a-z][a-z0-9_-]{2,63}$/,
+      template: "/embed/partner/{partner}",
+      handle: (_req, res) => sendChatPage(res),
+    },
     {
       method: "GET",
       path: "/embed/demo-partner",
-      handle: (req, res) => sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl),
+      handle: (req, res) =>
+        sendDemoPartnerPage(res, new URL(req.url ?? "/", "http://local").searchParams.get("launch") ?? "", deps.appUrl),
     },
     { method: "GET", path: "/embed/assets/chat.js", handle: (_req, res) => sendChatScript(res) },
-    ...CHAT_LIBRARIES.map((library) => ({ method: "GET" as const, path: library.path, handle: (_req: ApiRequest, res: ServerResponse) => sendChatLibrary(res, library) })),
+    ...CHAT_LIBRARIES.map((library) => ({
+      method: "GET" as const,
+      path: library.path,
+      handle: (_req: ApiRequest, res: ServerResponse) => sendChatLibrary(res, library),
+    })),
     ...embedApiRoutes(deps),
   ];
 }

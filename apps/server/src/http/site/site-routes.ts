@@ -1,27 +1,34 @@
 import type { ServerResponse } from "node:http";
-import { type ApiRequest, type DirectoryPorts, siteApiRoutes, toApiError } from "@mga/api";
+
+import { siteApiRoutes, toApiError, type ApiRequest, type DirectoryPorts } from "@mga/api";
 import { type Database } from "@mga/core/db";
 import { isAppError } from "@mga/core/errors";
 import { type JobQueue } from "@mga/core/jobs";
+import {
+  PASSWORD_SETUP_DAYS,
+  requestPasswordSetup,
+  setPasswordFromSetupLink,
+  signInAtLocalSite,
+} from "@mga/core/local-site";
 import { confirmEmailVerification } from "@mga/core/partners/operations";
-import { PASSWORD_SETUP_DAYS, requestPasswordSetup, setPasswordFromSetupLink, signInAtLocalSite } from "@mga/core/local-site";
 import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from "@mga/core/passwords";
+
 import { sendPage, sendScript } from "../html";
+import type { Route } from "../route-table";
 import { fillTemplate } from "../template";
 import ERROR_LINE from "./static/error.html?raw";
 import LOGIN_PAGE from "./static/login.html?raw";
+import LOGIN_SCRIPT from "./static/login.js?raw";
 import PASSWORD_SET_PAGE from "./static/password-set.html?raw";
 import PASSWORD_PAGE from "./static/password.html?raw";
+import PASSWORD_SCRIPT from "./static/password.js?raw";
 import RESET_SENT_PAGE from "./static/reset-sent.html?raw";
 import RESET_PAGE from "./static/reset.html?raw";
 import SIGNED_IN_PAGE from "./static/signed-in.html?raw";
+import TOKEN_SCRIPT from "./static/token.js?raw";
 import VERIFY_CONFIRMED_PAGE from "./static/verify-confirmed.html?raw";
 import VERIFY_EXPIRED_PAGE from "./static/verify-expired.html?raw";
 import VERIFY_PAGE from "./static/verify.html?raw";
-import LOGIN_SCRIPT from "./static/login.js?raw";
-import PASSWORD_SCRIPT from "./static/password.js?raw";
-import TOKEN_SCRIPT from "./static/token.js?raw";
-import type { Route } from "../route-table";
 
 /**
  * The built-in site-account system's pages (the embedded default):
@@ -61,7 +68,10 @@ export function siteRoutes(deps: SiteDeps): Route[] {
         const email = form(req).get("email") ?? "";
         try {
           await requestPasswordSetup(db, { email, address: address(req) });
-          sendPage(res, 200, { title: "Check your email", body: fillTemplate(RESET_SENT_PAGE, { email, days: PASSWORD_SETUP_DAYS }) });
+          sendPage(res, 200, {
+            title: "Check your email",
+            body: fillTemplate(RESET_SENT_PAGE, { email, days: PASSWORD_SETUP_DAYS }),
+          });
         } catch (error) {
           refusal(res, error, (status, message) => resetPage(res, status, message, email));
         }
@@ -74,7 +84,12 @@ export function siteRoutes(deps: SiteDeps): Route[] {
       async handle(req, res) {
         const fields = form(req);
         try {
-          await signInAtLocalSite(db, { sessionToken: fields.get("session") ?? "", email: fields.get("email") ?? "", password: fields.get("password") ?? "", address: address(req) });
+          await signInAtLocalSite(db, {
+            sessionToken: fields.get("session") ?? "",
+            email: fields.get("email") ?? "",
+            password: fields.get("password") ?? "",
+            address: address(req),
+          });
           sendPage(res, 200, {
             title: "Signed in",
             body: fillTemplate(SIGNED_IN_PAGE),
@@ -92,7 +107,11 @@ export function siteRoutes(deps: SiteDeps): Route[] {
       async handle(req, res) {
         const token = form(req).get("token") ?? "";
         try {
-          await setPasswordFromSetupLink(db, { token, password: form(req).get("password") ?? "", address: address(req) });
+          await setPasswordFromSetupLink(db, {
+            token,
+            password: form(req).get("password") ?? "",
+            address: address(req),
+          });
           sendPage(res, 200, {
             title: "Password set",
             // No link to /site/login: opened on its own it has no sign-in session, so its form
@@ -111,8 +130,14 @@ export function siteRoutes(deps: SiteDeps): Route[] {
       path: "/site/verify-email",
       async handle(req, res) {
         try {
-          const operation = await confirmEmailVerification({ db, queue: deps.queue, ...deps.directory }, { token: form(req).get("token") ?? "", address: address(req) });
-          sendPage(res, 200, { title: "Email address", body: fillTemplate(operation.status === "expired" ? VERIFY_EXPIRED_PAGE : VERIFY_CONFIRMED_PAGE) });
+          const operation = await confirmEmailVerification(
+            { db, queue: deps.queue, ...deps.directory },
+            { token: form(req).get("token") ?? "", address: address(req) },
+          );
+          sendPage(res, 200, {
+            title: "Email address",
+            body: fillTemplate(operation.status === "expired" ? VERIFY_EXPIRED_PAGE : VERIFY_CONFIRMED_PAGE),
+          });
         } catch (error) {
           refusal(res, error, (status, message) => verifyPage(res, status, message));
         }
@@ -130,27 +155,44 @@ function refusal(res: ServerResponse, error: unknown, page: (status: number, mes
 }
 
 /** Messages of the domain start in lower case for composition; a page shows a sentence. */
-const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
+const sentence = (message: string) =>
+  `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? "" : "."}`;
 
 /** A refused form's reason above it, or nothing. */
 const errorLine = (error: string | undefined) => (error ? fillTemplate(ERROR_LINE, { message: error }) : "");
 
 function loginPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, { title: "Sign in", body: fillTemplate(LOGIN_PAGE, { error: errorLine(error), email }), script: "/site/login.js" });
+  sendPage(res, status, {
+    title: "Sign in",
+    body: fillTemplate(LOGIN_PAGE, { error: errorLine(error), email }),
+    script: "/site/login.js",
+  });
 }
 
 function resetPage(res: ServerResponse, status: number, error?: string, email = ""): void {
-  sendPage(res, status, { title: "Set or reset your password", body: fillTemplate(RESET_PAGE, { error: errorLine(error), email }) });
+  sendPage(res, status, {
+    title: "Set or reset your password",
+    body: fillTemplate(RESET_PAGE, { error: errorLine(error), email }),
+  });
 }
 
 function passwordPage(res: ServerResponse, status: number, token: string, error?: string): void {
   sendPage(res, status, {
     title: "Set your password",
-    body: fillTemplate(PASSWORD_PAGE, { error: errorLine(error), token, minLength: MIN_PASSWORD_LENGTH, rule: PASSWORD_RULE }),
+    body: fillTemplate(PASSWORD_PAGE, {
+      error: errorLine(error),
+      token,
+      minLength: MIN_PASSWORD_LENGTH,
+      rule: PASSWORD_RULE,
+    }),
     script: "/site/password.js",
   });
 }
 
 function verifyPage(res: ServerResponse, status: number, error?: string): void {
-  sendPage(res, status, { title: "Confirm your email address", body: fillTemplate(VERIFY_PAGE, { error: errorLine(error) }), script: "/site/token.js" });
+  sendPage(res, status, {
+    title: "Confirm your email address",
+    body: fillTemplate(VERIFY_PAGE, { error: errorLine(error) }),
+    script: "/site/token.js",
+  });
 }

@@ -8,9 +8,17 @@ const fhaOnly = { agency_source_types: ["fha"] };
 
 const me = await client.me.get();
 const sources = await client.sources.list();
-const answer = await client.messages.create({ message: "What is the minimum down payment for an FHA loan?", user, search_options: fhaOnly });
+const answer = await client.messages.create({
+  message: "What is the minimum down payment for an FHA loan?",
+  user,
+  search_options: fhaOnly,
+});
 
-const stream = await client.conversations.messages.stream(answer.conversation_id, { message: "Can the down payment be a gift?", user, search_options: fhaOnly });
+const stream = await client.conversations.messages.stream(answer.conversation_id, {
+  message: "Can the down payment be a gift?",
+  user,
+  search_options: fhaOnly,
+});
 const frames = [];
 for await (const frame of stream) frames.push(frame.type);
 const streamed = await stream.finalAnswer();
@@ -25,8 +33,19 @@ console.log(
     scopes: me.key.scopes,
     agencySources: sources.agency_source_types,
     answer: { conversationId: answer.conversation_id, text: answer.response, citations: answer.citations.length },
-    stream: { frames, text: streamed.text, conversationId: streamed.conversationId, messageId: streamed.messageId, citations: streamed.citations.length },
+    stream: {
+      frames,
+      text: streamed.text,
+      conversationId: streamed.conversationId,
+      messageId: streamed.messageId,
+      citations: streamed.citations.length,
+    },
     historyLength: history.messages.length,
-    error: { isApiError: refusal instanceof ApiError, status: refusal.status, code: refusal.code, requestId: refusal.requestId },
+    error: {
+      isApiError: refusal instanceof ApiError,
+      status: refusal.status,
+      code: refusal.code,
+      requestId: refusal.requestId,
+    },
   }),
 );

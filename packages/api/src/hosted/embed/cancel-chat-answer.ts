@@ -2,6 +2,7 @@ import { cancelNewestAnswer } from "@mga/core/answers";
 import { getOwnedConversation } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import { embeddedOwner } from "@mga/core/launches";
+
 import { cancelAnswerInput, cancelAnswerOutput } from "../../routers/conversations/conversations.types";
 import { answerStreams } from "../../streams/write-answer-stream";
 import { jsonRoute, pathParameter } from "../hosted-route";
@@ -27,7 +28,12 @@ export const cancelChatAnswer = (db: Database) =>
       const answer = await cancelNewestAnswer(answerStreams(db), input.conversationId);
       return {
         status: answer.stopping ? 202 : 200,
-        body: { request_id: requestId, conversation_id: input.conversationId, message_id: answer.messageId, status: answer.status },
+        body: {
+          request_id: requestId,
+          conversation_id: input.conversationId,
+          message_id: answer.messageId,
+          status: answer.status,
+        },
       };
     },
   });

@@ -1,6 +1,7 @@
+import type { Database } from "@mga/core/db";
 import { AppError } from "@mga/core/errors";
 import { verifyChatToken } from "@mga/core/launches";
-import type { Database } from "@mga/core/db";
+
 import type { ApiRequest } from "../../context";
 import { bearerToken } from "../../pipeline/bearer-token";
 
@@ -17,4 +18,5 @@ export function presentedToken(req: ApiRequest): string {
 export type ChatAuthority = Awaited<ReturnType<typeof verifyChatToken>>;
 
 /** The chat token's authority (its user, loan and launch), or a 401. */
-export const chatAuthority = (db: Database, req: ApiRequest): Promise<ChatAuthority> => verifyChatToken(db, presentedToken(req));
+export const chatAuthority = (db: Database, req: ApiRequest): Promise<ChatAuthority> =>
+  verifyChatToken(db, presentedToken(req));

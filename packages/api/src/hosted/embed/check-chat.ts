@@ -1,6 +1,8 @@
-import { chatHeader } from "@mga/core/launches";
-import type { Database } from "@mga/core/db";
 import { z } from "zod";
+
+import type { Database } from "@mga/core/db";
+import { chatHeader } from "@mga/core/launches";
+
 import { jsonRoute } from "../hosted-route";
 import { chatAuthority } from "./chat-authority";
 import { chatCheckOutput } from "./embed.types";

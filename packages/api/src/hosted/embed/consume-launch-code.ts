@@ -1,5 +1,6 @@
 import type { Database } from "@mga/core/db";
 import { consumeLaunchCode as consume } from "@mga/core/launches";
+
 import { jsonRoute } from "../hosted-route";
 import { consumeLaunchCodeInput, consumeLaunchCodeOutput } from "./embed.types";
 

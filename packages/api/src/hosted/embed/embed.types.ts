@@ -1,7 +1,9 @@
-import { MESSAGE_ROLES } from "@mga/core/conversations";
 import { z } from "zod";
-import { requestIdField } from "../../schemas/common";
+
+import { MESSAGE_ROLES } from "@mga/core/conversations";
+
 import { citationSchema } from "../../routers/conversations/conversations.types";
+import { requestIdField } from "../../schemas/common";
 
 /**
  * The hosted chat's JSON shapes (/embed/api/…, embed-api-routes.ts): what its page sends and
@@ -20,7 +22,12 @@ export const consumeLaunchCodeOutput = z.strictObject({
 });
 
 export const exchangeSessionOutput = z.discriminatedUnion("status", [
-  z.strictObject({ request_id: requestIdField, status: z.literal("authorized"), chat_token: z.string().min(1), expires_at: z.iso.datetime() }),
+  z.strictObject({
+    request_id: requestIdField,
+    status: z.literal("authorized"),
+    chat_token: z.string().min(1),
+    expires_at: z.iso.datetime(),
+  }),
   z.strictObject({ request_id: requestIdField, status: z.literal("login_pending") }),
 ]);
 
@@ -28,11 +35,19 @@ export const chatCheckOutput = z.strictObject({
   request_id: requestIdField,
   expires_at: z.iso.datetime(),
   /** The launch's loan in words (no email, no internal id). */
-  loan: z.strictObject({ external_loan_id: z.string(), program: z.string().nullable(), purpose: z.string().nullable(), property_state: z.string().nullable() }),
+  loan: z.strictObject({
+    external_loan_id: z.string(),
+    program: z.string().nullable(),
+    purpose: z.string().nullable(),
+    property_state: z.string().nullable(),
+  }),
   user: z.strictObject({ display_name: z.string().nullable() }),
 });
 
-export const chatMessageInput = z.strictObject({ message: z.string().min(1).max(4000), conversation_id: z.string().min(1).max(64).optional() });
+export const chatMessageInput = z.strictObject({
+  message: z.string().min(1).max(4000),
+  conversation_id: z.string().min(1).max(64).optional(),
+});
 
 /** A conversation id from the path: any text (an unknown one is simply not found, 404). */
 export const chatHistoryInput = z.strictObject({ conversationId: z.string() });

@@ -1,6 +1,8 @@
+import { z } from "zod";
+
 import type { Database } from "@mga/core/db";
 import { exchangeSessionForChatToken } from "@mga/core/launches";
-import { z } from "zod";
+
 import { jsonRoute } from "../hosted-route";
 import { presentedToken } from "./chat-authority";
 import { exchangeSessionOutput } from "./embed.types";
@@ -21,7 +23,12 @@ export const exchangeSession = (db: Database) =>
       return {
         body:
           result.status === "authorized"
-            ? { request_id: requestId, status: "authorized" as const, chat_token: result.chatToken, expires_at: result.expiresAt.toISOString() }
+            ? {
+                request_id: requestId,
+                status: "authorized" as const,
+                chat_token: result.chatToken,
+                expires_at: result.expiresAt.toISOString(),
+              }
             : { request_id: requestId, status: "login_pending" as const },
       };
     },

@@ -1,6 +1,7 @@
 import { listMessages } from "@mga/core/conversations";
 import type { Database } from "@mga/core/db";
 import { embeddedOwner } from "@mga/core/launches";
+
 import { jsonRoute, pathParameter } from "../hosted-route";
 import { chatAuthority } from "./chat-authority";
 import { chatHistoryInput, chatHistoryOutput } from "./embed.types";

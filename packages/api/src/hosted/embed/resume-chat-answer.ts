@@ -1,9 +1,10 @@
 import { getOwnedConversation } from "@mga/core/conversations";
 import { embeddedOwner } from "@mga/core/launches";
+
 import { resumeAnswerInput } from "../../routers/conversations/conversations.types";
 import { resumePoint, writeFollowedAnswer } from "../../streams/resume-stream";
 import type { HostedChatStreamDeps } from "../../streams/stream-handler";
-import { type HostedRoute, parseInput, pathParameter } from "../hosted-route";
+import { parseInput, pathParameter, type HostedRoute } from "../hosted-route";
 import { chatAuthority } from "./chat-authority";
 
 export const CHAT_RESUME_PATH = /^\/embed\/api\/chat\/conversations\/([^/]+)\/stream$/;
@@ -20,7 +21,11 @@ export const resumeChatAnswer = (deps: HostedChatStreamDeps): HostedRoute => ({
     const authority = await chatAuthority(deps.db, req);
     const query = Object.fromEntries(new URL(req.url ?? "/", "http://local").searchParams);
     const header = req.headers["last-event-id"];
-    const input = parseInput(resumeAnswerInput, { last_event_id: Array.isArray(header) ? header[0] : header, ...query, conversationId: pathParameter(match) });
+    const input = parseInput(resumeAnswerInput, {
+      last_event_id: Array.isArray(header) ? header[0] : header,
+      ...query,
+      conversationId: pathParameter(match),
+    });
     await getOwnedConversation(deps.db, embeddedOwner(authority), input.conversationId);
     const from = await resumePoint(deps.db, input.conversationId, input.last_event_id);
     await writeFollowedAnswer(deps.db, req, res, from, { ...deps, headers: {} });

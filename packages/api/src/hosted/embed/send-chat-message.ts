@@ -1,6 +1,7 @@
 import { embeddedMessageInput } from "@mga/core/launches";
-import { type HostedChatStreamDeps, writeHostedChatAnswer } from "../../streams/stream-handler";
-import { type HostedRoute, parseInput } from "../hosted-route";
+
+import { writeHostedChatAnswer, type HostedChatStreamDeps } from "../../streams/stream-handler";
+import { parseInput, type HostedRoute } from "../hosted-route";
 import { chatAuthority } from "./chat-authority";
 import { chatMessageInput } from "./embed.types";
 
@@ -15,8 +16,17 @@ export const sendChatMessage = (deps: HostedChatStreamDeps): HostedRoute => ({
   async handle(req, res) {
     await writeHostedChatAnswer(deps, req, res, async () => {
       const authority = await chatAuthority(deps.db, req);
-      const input = parseInput(chatMessageInput, req.body, 'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)');
-      return embeddedMessageInput(deps.db, authority, { requestId: req.requestId ?? "", message: input.message, conversationId: input.conversation_id }, deps.observer);
+      const input = parseInput(
+        chatMessageInput,
+        req.body,
+        'send {"message": "…", "conversation_id"?: "…"} (message 1-4000 characters)',
+      );
+      return embeddedMessageInput(
+        deps.db,
+        authority,
+        { requestId: req.requestId ?? "", message: input.message, conversationId: input.conversation_id },
+        deps.observer,
+      );
     });
   },
 });

@@ -1,5 +1,6 @@
 import type { Database } from "@mga/core/db";
 import { isPasswordSetupLinkUsable } from "@mga/core/local-site";
+
 import { jsonRoute } from "../hosted-route";
 import { passwordSetupCheckInput, passwordSetupCheckOutput } from "./site.types";
 

@@ -2,6 +2,7 @@ import type { Database } from "@mga/core/db";
 import { AppError } from "@mga/core/errors";
 import { sameSecret } from "@mga/core/ids";
 import { completeSiteLogin } from "@mga/core/launches";
+
 import { bearerToken } from "../../pipeline/bearer-token";
 import { jsonRoute } from "../hosted-route";
 import { siteLoginReportInput, siteLoginReportOutput } from "./site.types";
@@ -18,7 +19,8 @@ export const reportSiteLogin = (db: Database, secret: string | undefined) =>
     method: "POST",
     path: "/site/api/login-complete",
     caller(req) {
-      if (!secret || !sameSecret(bearerToken(req.headers.authorization) ?? "", secret)) throw new AppError("unauthorized", "unknown site credentials");
+      if (!secret || !sameSecret(bearerToken(req.headers.authorization) ?? "", secret))
+        throw new AppError("unauthorized", "unknown site credentials");
     },
     read: (req) => req.body ?? {},
     input: siteLoginReportInput,

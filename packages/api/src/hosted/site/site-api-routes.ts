@@ -1,4 +1,5 @@
 import type { Database } from "@mga/core/db";
+
 import type { HostedRoute } from "../hosted-route";
 import { checkPasswordSetup } from "./check-password-setup";
 import { reportSiteLogin } from "./report-site-login";

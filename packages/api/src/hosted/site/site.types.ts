@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { requestIdField } from "../../schemas/common";
 
 /** The built-in site's JSON shapes (/site/api/…, site-api-routes.ts); not part of the public /v1 document. */

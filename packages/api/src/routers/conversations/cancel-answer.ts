@@ -1,5 +1,6 @@
 import { cancelNewestAnswer } from "@mga/core/answers";
 import { getOwnedConversation } from "@mga/core/conversations";
+
 import { answerStreams } from "../../streams/write-answer-stream";
 import { apiProcedure } from "../../trpc";
 import { cancelAnswerInput, cancelAnswerOutput } from "./conversations.types";
@@ -16,7 +17,10 @@ export const cancelAnswer = apiProcedure
       protect: true,
     },
     scope: "chat:write",
-    successStatuses: { 200: "The newest answer had already ended: nothing to stop", 202: "The answer is being stopped" },
+    successStatuses: {
+      200: "The newest answer had already ended: nothing to stop",
+      202: "The answer is being stopped",
+    },
     errors: [404],
   })
   .input(cancelAnswerInput)
@@ -25,5 +29,10 @@ export const cancelAnswer = apiProcedure
     await getOwnedConversation(ctx.db, ctx.key.id, input.conversationId);
     const answer = await cancelNewestAnswer(answerStreams(ctx.db), input.conversationId);
     if (answer.stopping) ctx.response.status = 202;
-    return { request_id: ctx.requestId, conversation_id: input.conversationId, message_id: answer.messageId, status: answer.status };
+    return {
+      request_id: ctx.requestId,
+      conversation_id: input.conversationId,
+      message_id: answer.messageId,
+      status: answer.status,
+    };
   });

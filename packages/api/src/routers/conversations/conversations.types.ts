@@ -1,9 +1,11 @@
-import { emailAddressSchema } from "@mga/core/partners/users";
-import { HISTORY_ORDERS, MESSAGE_ROLES } from "@mga/core/conversations";
-import { agencySourceTypeSchema } from "@mga/core/sources";
+import { z } from "zod";
+
 import { FRAME_ID_PATTERN } from "@mga/core/answers";
 import { ANSWER_STREAM_STATUSES } from "@mga/core/closed-values";
-import { z } from "zod";
+import { HISTORY_ORDERS, MESSAGE_ROLES } from "@mga/core/conversations";
+import { emailAddressSchema } from "@mga/core/partners/users";
+import { agencySourceTypeSchema } from "@mga/core/sources";
+
 import { errorEnvelopeSchema, idempotencyKeySchema, requestIdField } from "../../schemas/common";
 import { cursorSchema, externalUserIdSchema } from "../../schemas/partner-ids";
 
@@ -12,9 +14,13 @@ const MAX_METADATA_BYTES = 16 * 1024;
 
 export const metadataSchema = z
   .record(z.string(), z.unknown())
-  .refine((value) => JSON.stringify(value).length <= MAX_METADATA_BYTES, `must be at most ${MAX_METADATA_BYTES} bytes of JSON`)
+  .refine(
+    (value) => JSON.stringify(value).length <= MAX_METADATA_BYTES,
+    `must be at most ${MAX_METADATA_BYTES} bytes of JSON`,
+  )
   .meta({
-    description: "Free-form object, stored and returned as sent (at most 16 KiB of JSON). Its keys and strings, at any depth, may not contain a NUL character or an unpaired UTF-16 surrogate.",
+    description:
+      "Free-form object, stored and returned as sent (at most 16 KiB of JSON). Its keys and strings, at any depth, may not contain a NUL character or an unpaired UTF-16 surrogate.",
   });
 
 export const endUserSchema = z
@@ -40,7 +46,9 @@ export const searchOptionsSchema = z
 export const messageTextSchema = z.string().min(1).max(4000);
 export const conversationIdSchema = z.string().min(1).max(64);
 
-export const completionMetadataSchema = z.looseObject({ tokens_used: z.int().min(0).max(Number.MAX_SAFE_INTEGER) }).meta({ id: "CompletionMetadata" });
+export const completionMetadataSchema = z
+  .looseObject({ tokens_used: z.int().min(0).max(Number.MAX_SAFE_INTEGER) })
+  .meta({ id: "CompletionMetadata" });
 
 export const citationSchema = z
   .strictObject({
@@ -99,7 +107,9 @@ export const createConversationInput = z.strictObject({
   title: z.string().min(1).max(200).optional(),
   metadata: metadataSchema.optional(),
 });
-export const createConversationOutput = z.strictObject({ request_id: requestIdField, conversation_id: z.string().min(1) }).meta({ id: "CreateConversationResponse" });
+export const createConversationOutput = z
+  .strictObject({ request_id: requestIdField, conversation_id: z.string().min(1) })
+  .meta({ id: "CreateConversationResponse" });
 
 // POST /v1/messages
 export const sendMessageInput = z.strictObject({
@@ -140,7 +150,9 @@ export const sendMessageOutput = z
 
 // GET /v1/conversations/{conversationId}
 export const getConversationInput = z.strictObject({ conversationId: conversationIdSchema });
-export const getConversationOutput = z.strictObject({ request_id: requestIdField, conversation: conversationSchema }).meta({ id: "GetConversationResponse" });
+export const getConversationOutput = z
+  .strictObject({ request_id: requestIdField, conversation: conversationSchema })
+  .meta({ id: "GetConversationResponse" });
 
 // POST /v1/conversations/{conversationId}/cancel
 export const cancelAnswerInput = z.strictObject({ conversationId: conversationIdSchema });
@@ -148,30 +160,43 @@ export const cancelAnswerOutput = z
   .strictObject({
     request_id: requestIdField,
     conversation_id: z.string().min(1),
-    message_id: z.string().min(1).meta({ description: "The answer's message: stored as incomplete (metadata.error_code `cancelled`) once it stopped." }),
+    message_id: z.string().min(1).meta({
+      description: "The answer's message: stored as incomplete (metadata.error_code `cancelled`) once it stopped.",
+    }),
     status: z.enum(ANSWER_STREAM_STATUSES).meta({
-      description: "`generating` with 202: asked to stop, which takes effect within moments on whichever server generates it. With 200 the answer had already ended: complete, failed or cancelled.",
+      description:
+        "`generating` with 202: asked to stop, which takes effect within moments on whichever server generates it. With 200 the answer had already ended: complete, failed or cancelled.",
     }),
   })
   .meta({ id: "CancelAnswerResponse" });
 
 // GET /v1/conversations/{conversationId}/stream
 const lastEventIdSchema = z.string().regex(FRAME_ID_PATTERN).meta({
-  description: "The `id:` of the last frame received (opaque: send it back as it came). Without it, the conversation's newest answer is replayed from its first frame.",
+  description:
+    "The `id:` of the last frame received (opaque: send it back as it came). Without it, the conversation's newest answer is replayed from its first frame.",
   example: "ans_2Ws9Xk4Lp7Qr1Tv6Yb3Nc8.12",
 });
-export const resumeAnswerInput = z.strictObject({ conversationId: conversationIdSchema, last_event_id: lastEventIdSchema.optional() });
+export const resumeAnswerInput = z.strictObject({
+  conversationId: conversationIdSchema,
+  last_event_id: lastEventIdSchema.optional(),
+});
 /**
  * The route answers text/event-stream only (the document says so); this is the shape of nothing
  * the adapter sends, so it is no component of the document (one nothing refers to).
  */
 export const resumeAnswerOutput = z.strictObject({});
 export const resumeAnswerHeaders = z.object({
-  "Last-Event-ID": lastEventIdSchema.optional().meta({ description: "As the SSE standard has a client send it when it reconnects; the same as `last_event_id`, which wins when both are sent." }),
+  "Last-Event-ID": lastEventIdSchema.optional().meta({
+    description:
+      "As the SSE standard has a client send it when it reconnects; the same as `last_event_id`, which wins when both are sent.",
+  }),
 });
 
 // GET /v1/conversations/{conversationId}/messages
-const historyCursorSchema = cursorSchema.meta({ description: "The `next_cursor` of the previous page, sent with the same `order`; another conversation's, another order's or one altered is a 400." });
+const historyCursorSchema = cursorSchema.meta({
+  description:
+    "The `next_cursor` of the previous page, sent with the same `order`; another conversation's, another order's or one altered is a 400.",
+});
 
 export const listMessagesInput = z.strictObject({
   conversationId: conversationIdSchema,
@@ -180,29 +205,43 @@ export const listMessagesInput = z.strictObject({
     .min(1)
     .max(100)
     .meta({
-      description: "Pages the history: at most this many stored messages a page (100 when only `cursor` is sent). Without `limit` and `cursor`, every message in one answer, without `next_cursor`.",
+      description:
+        "Pages the history: at most this many stored messages a page (100 when only `cursor` is sent). Without `limit` and `cursor`, every message in one answer, without `next_cursor`.",
     })
     .optional(),
   cursor: historyCursorSchema.optional(),
-  order: z.enum(HISTORY_ORDERS).default("asc").meta({ description: "By position in the conversation: `asc` oldest first, `desc` newest first." }),
+  order: z
+    .enum(HISTORY_ORDERS)
+    .default("asc")
+    .meta({ description: "By position in the conversation: `asc` oldest first, `desc` newest first." }),
 });
 export const listMessagesOutput = z
   .strictObject({
     request_id: requestIdField,
     conversation_id: z.string().min(1),
     messages: z.array(messageSchema),
-    next_cursor: z.string().nullable().optional().meta({ description: "Present when paging (`limit` or `cursor` sent): the cursor of the next page, null on the last." }),
+    next_cursor: z.string().nullable().optional().meta({
+      description: "Present when paging (`limit` or `cursor` sent): the cursor of the next page, null on the last.",
+    }),
   })
   .meta({ id: "ListMessagesResponse" });
 
 // GET /v1/conversations
 export const listConversationsInput = z.strictObject({
-  external_user_id: externalUserIdSchema.meta({ description: "The end user the conversations were created for (`user.external_user_id`); spec 2.1's format." }),
+  external_user_id: externalUserIdSchema.meta({
+    description: "The end user the conversations were created for (`user.external_user_id`); spec 2.1's format.",
+  }),
   limit: z.int().min(1).max(100).default(20),
-  cursor: cursorSchema.meta({ description: "The `next_cursor` of the previous page, sent with the same `external_user_id`." }).optional(),
+  cursor: cursorSchema
+    .meta({ description: "The `next_cursor` of the previous page, sent with the same `external_user_id`." })
+    .optional(),
 });
 export const listConversationsOutput = z
-  .strictObject({ request_id: requestIdField, conversations: z.array(conversationSchema), next_cursor: z.string().nullable() })
+  .strictObject({
+    request_id: requestIdField,
+    conversations: z.array(conversationSchema),
+    next_cursor: z.string().nullable(),
+  })
   .meta({ id: "ListConversationsResponse" });
 
 /**
@@ -210,26 +249,67 @@ export const listConversationsOutput = z
  * the OpenAPI document (so clients generate a type per frame), used by the SSE route and tests.
  */
 export const conversationFrameSchema = z
-  .strictObject({ type: z.literal("public_api_conversation"), request_id: z.string(), conversation_id: z.string(), conversation_created: z.boolean() })
-  .meta({ id: "StreamEventConversation", description: "First, only on POST /v1/messages: the conversation the answer belongs to." });
+  .strictObject({
+    type: z.literal("public_api_conversation"),
+    request_id: z.string(),
+    conversation_id: z.string(),
+    conversation_created: z.boolean(),
+  })
+  .meta({
+    id: "StreamEventConversation",
+    description: "First, only on POST /v1/messages: the conversation the answer belongs to.",
+  });
 export const contentFrameSchema = z
   .strictObject({ type: z.literal("content"), content: z.string() })
   .meta({ id: "StreamEventContent", description: "A fragment of the answer text; zero or more, in order." });
 export const contentPostprocessedFrameSchema = z
   .strictObject({ type: z.literal("content_postprocessed"), content: z.string() })
-  .meta({ id: "StreamEventContentPostprocessed", description: "The whole answer text after post-processing; replaces the fragments." });
+  .meta({
+    id: "StreamEventContentPostprocessed",
+    description: "The whole answer text after post-processing; replaces the fragments.",
+  });
 export const completeFrameSchema = z
-  .strictObject({ type: z.literal("complete"), metadata: completionMetadataSchema, citations: z.array(citationSchema), sources: z.array(sourceSchema) })
-  .meta({ id: "StreamEventComplete", description: "Generation finished: token count, citations and sources of the answer." });
+  .strictObject({
+    type: z.literal("complete"),
+    metadata: completionMetadataSchema,
+    citations: z.array(citationSchema),
+    sources: z.array(sourceSchema),
+  })
+  .meta({
+    id: "StreamEventComplete",
+    description: "Generation finished: token count, citations and sources of the answer.",
+  });
 export const publicApiCompleteFrameSchema = z
-  .strictObject({ type: z.literal("public_api_complete"), request_id: z.string(), conversation_id: z.string(), message_id: z.string() })
-  .meta({ id: "StreamEventPublicApiComplete", description: "Last frame of a successful answer, sent once the assistant message is stored." });
+  .strictObject({
+    type: z.literal("public_api_complete"),
+    request_id: z.string(),
+    conversation_id: z.string(),
+    message_id: z.string(),
+  })
+  .meta({
+    id: "StreamEventPublicApiComplete",
+    description: "Last frame of a successful answer, sent once the assistant message is stored.",
+  });
 export const errorFrameSchema = z
   .strictObject({ type: z.literal("error"), status: z.int().min(400).max(599), error: errorEnvelopeSchema.shape.error })
-  .meta({ id: "StreamEventError", description: "Terminal frame of a stream that failed after it started: the HTTP status and the error envelope's body it would have had." });
+  .meta({
+    id: "StreamEventError",
+    description:
+      "Terminal frame of a stream that failed after it started: the HTTP status and the error envelope's body it would have had.",
+  });
 export const streamEventSchema = z
-  .discriminatedUnion("type", [conversationFrameSchema, contentFrameSchema, contentPostprocessedFrameSchema, completeFrameSchema, publicApiCompleteFrameSchema, errorFrameSchema])
-  .meta({ id: "StreamEvent", description: "One frame of the event stream: `data: <this JSON>` followed by a blank line." });
+  .discriminatedUnion("type", [
+    conversationFrameSchema,
+    contentFrameSchema,
+    contentPostprocessedFrameSchema,
+    completeFrameSchema,
+    publicApiCompleteFrameSchema,
+    errorFrameSchema,
+  ])
+  .meta({
+    id: "StreamEvent",
+    description: "One frame of the event stream: `data: <this JSON>` followed by a blank line.",
+  });
 export type StreamEvent = z.infer<typeof streamEventSchema>;
 
 /** Documents the optional Idempotency-Key header of the POST routes (withIdempotency parses it with the same pattern). */

@@ -1,4 +1,5 @@
 import { createConversation as create } from "@mga/core/conversations";
+
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { createConversationInput, createConversationOutput, idempotencyHeaders } from "./conversations.types";

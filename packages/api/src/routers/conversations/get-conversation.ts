@@ -1,4 +1,5 @@
 import { getOwnedConversation } from "@mga/core/conversations";
+
 import { apiProcedure } from "../../trpc";
 import { getConversationInput, getConversationOutput } from "./conversations.types";
 import { conversationToWire } from "./to-wire";

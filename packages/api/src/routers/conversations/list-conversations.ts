@@ -1,4 +1,5 @@
 import { listConversations as list } from "@mga/core/conversations";
+
 import { apiProcedure } from "../../trpc";
 import { listConversationsInput, listConversationsOutput } from "./conversations.types";
 import { conversationToWire } from "./to-wire";
@@ -19,6 +20,14 @@ export const listConversations = apiProcedure
   .input(listConversationsInput)
   .output(listConversationsOutput)
   .query(async ({ ctx, input }) => {
-    const page = await list(ctx.db, ctx.key.id, { externalUserId: input.external_user_id, limit: input.limit, cursor: input.cursor });
-    return { request_id: ctx.requestId, conversations: page.conversations.map(conversationToWire), next_cursor: page.nextCursor };
+    const page = await list(ctx.db, ctx.key.id, {
+      externalUserId: input.external_user_id,
+      limit: input.limit,
+      cursor: input.cursor,
+    });
+    return {
+      request_id: ctx.requestId,
+      conversations: page.conversations.map(conversationToWire),
+      next_cursor: page.nextCursor,
+    };
   });

@@ -1,4 +1,5 @@
 import { messageHistory } from "@mga/core/conversations";
+
 import { apiProcedure } from "../../trpc";
 import { listMessagesInput, listMessagesOutput } from "./conversations.types";
 import { historyEntryToWire } from "./to-wire";
@@ -20,7 +21,11 @@ export const listMessages = apiProcedure
   .input(listMessagesInput)
   .output(listMessagesOutput)
   .query(async ({ ctx, input }) => {
-    const history = await messageHistory(ctx.db, ctx.key.id, input.conversationId, { order: input.order, limit: input.limit, cursor: input.cursor });
+    const history = await messageHistory(ctx.db, ctx.key.id, input.conversationId, {
+      order: input.order,
+      limit: input.limit,
+      cursor: input.cursor,
+    });
     return {
       request_id: ctx.requestId,
       conversation_id: input.conversationId,

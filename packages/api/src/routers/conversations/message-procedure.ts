@@ -1,5 +1,6 @@
 import { sendMessage } from "@mga/core/conversations";
 import { AppError } from "@mga/core/errors";
+
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders, sendMessageOutput } from "./conversations.types";
@@ -31,10 +32,14 @@ export function messageProcedure<Input extends MessageInputSchema>(route: Messag
     .mutation(({ ctx, input }) =>
       withIdempotency(ctx, { route: `POST ${route.path}`, input, status: 200, stream: input.stream }, async () => {
         if (input.stream) throw new AppError("invalid_request", STREAM_ON_REST_ONLY);
-        const result = await sendMessage({ db: ctx.db, upstream: ctx.upstream }, toSendMessageInput(ctx.key, ctx.requestId, input), {
-          mode: "json",
-          signal: ctx.signal,
-        });
+        const result = await sendMessage(
+          { db: ctx.db, upstream: ctx.upstream },
+          toSendMessageInput(ctx.key, ctx.requestId, input),
+          {
+            mode: "json",
+            signal: ctx.signal,
+          },
+        );
         ctx.record.answer = "json";
         ctx.record.tokensUsed = result.tokensUsed;
         return answerToWire(ctx.requestId, result, route.announcesConversation);

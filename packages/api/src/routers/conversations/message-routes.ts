@@ -1,4 +1,5 @@
 import type { Scope } from "@mga/core/keys";
+
 import { sendMessageInput, sendToConversationInput } from "./conversations.types";
 
 export type MessageInputSchema = typeof sendMessageInput | typeof sendToConversationInput;

@@ -1,4 +1,5 @@
 import { AppError } from "@mga/core/errors";
+
 import { RESUME_PATH } from "../../streams/resume-stream";
 import { apiProcedure } from "../../trpc";
 import { resumeAnswerHeaders, resumeAnswerInput, resumeAnswerOutput } from "./conversations.types";

@@ -1,13 +1,19 @@
+import type { z } from "zod";
+
 import type { SendMessageInput } from "@mga/core/conversations";
 import type { AuthenticatedKey } from "@mga/core/keys";
-import type { z } from "zod";
+
 import type { sendMessageInput, sendToConversationInput } from "./conversations.types";
 
 /**
  * The wire body of either message route → core's sendMessage input. Shared by the JSON
  * procedures and the streamed answers (streams/message-stream.ts), so they cannot drift apart.
  */
-export function toSendMessageInput(key: AuthenticatedKey, requestId: string, input: z.infer<typeof sendMessageInput> | z.infer<typeof sendToConversationInput>): SendMessageInput {
+export function toSendMessageInput(
+  key: AuthenticatedKey,
+  requestId: string,
+  input: z.infer<typeof sendMessageInput> | z.infer<typeof sendToConversationInput>,
+): SendMessageInput {
   return {
     key,
     requestId,

@@ -1,5 +1,6 @@
 import { frameId, type GeneratingAnswer } from "@mga/core/answers";
 import type { ConversationRecord, HistoryEntry, MessageRecord, SendMessageResult } from "@mga/core/conversations";
+
 import { RESUME_PATH } from "../../streams/resume-stream";
 
 /** Domain records → the spec's wire shapes (snake_case, ISO timestamps). */

@@ -1,5 +1,7 @@
-import { EVENT_TYPES, TEST_EVENT_TYPE } from "@mga/core/webhooks";
 import { z } from "zod";
+
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "@mga/core/webhooks";
+
 import { requestIdField } from "../../schemas/common";
 import { cursorSchema, integrationSlugSchema } from "../../schemas/partner-ids";
 import { importJobSchema } from "../partners/imports/imports.types";
@@ -12,7 +14,10 @@ import { partnerUserSchema } from "../partners/users/users.types";
  * (the same schemas, so never names, emails, passwords or audit notes).
  */
 
-const eventIdSchema = z.string().min(1).max(64).meta({ description: "Unique id of the event; also the `webhook-id` header of its deliveries (the receiver's idempotency key)." });
+const eventIdSchema = z.string().min(1).max(64).meta({
+  description:
+    "Unique id of the event; also the `webhook-id` header of its deliveries (the receiver's idempotency key).",
+});
 
 const envelope = <T extends string, D extends z.ZodType>(type: T, data: D, id: string, description: string) =>
   z
@@ -20,7 +25,9 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D, id: s
       id: eventIdSchema,
       type: z.literal(type),
       created_at: z.iso.datetime(),
-      integration: integrationSlugSchema.nullable().meta({ description: "The integration the resource belongs to; null for organization-wide events." }),
+      integration: integrationSlugSchema
+        .nullable()
+        .meta({ description: "The integration the resource belongs to; null for organization-wide events." }),
       data,
     })
     .meta({ id, description });
@@ -32,23 +39,65 @@ const operationData = z.strictObject({ operation: operationSchema, user: partner
 export const importEventSchema = importJobSchema.omit({ results: true }).meta({ id: "ImportJobSummary" });
 
 /** A key about to expire (never its secret). */
-export const keyEventSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1), last_four: z.string().min(1), expires_at: z.iso.datetime() }).meta({ id: "ExpiringApiKey" });
+export const keyEventSchema = z
+  .strictObject({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    last_four: z.string().min(1),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: "ExpiringApiKey" });
 
 export const EVENT_SCHEMAS = {
-  "operation.completed": envelope("operation.completed", operationData, "EventOperationCompleted", "A lifecycle operation (profile change, deletion, reprovision) completed."),
-  "operation.failed": envelope("operation.failed", operationData, "EventOperationFailed", "A lifecycle operation failed; `operation.error_code` says why."),
-  "import.completed": envelope("import.completed", z.strictObject({ import: importEventSchema }), "EventImportCompleted", "A bulk import finished, with its summary counts."),
-  "user.disabled": envelope("user.disabled", userData, "EventUserDisabled", "A user was disabled (PATCH status, or a deletion request)."),
-  "user.reactivated": envelope("user.reactivated", userData, "EventUserReactivated", "A disabled user was made active again."),
+  "operation.completed": envelope(
+    "operation.completed",
+    operationData,
+    "EventOperationCompleted",
+    "A lifecycle operation (profile change, deletion, reprovision) completed.",
+  ),
+  "operation.failed": envelope(
+    "operation.failed",
+    operationData,
+    "EventOperationFailed",
+    "A lifecycle operation failed; `operation.error_code` says why.",
+  ),
+  "import.completed": envelope(
+    "import.completed",
+    z.strictObject({ import: importEventSchema }),
+    "EventImportCompleted",
+    "A bulk import finished, with its summary counts.",
+  ),
+  "user.disabled": envelope(
+    "user.disabled",
+    userData,
+    "EventUserDisabled",
+    "A user was disabled (PATCH status, or a deletion request).",
+  ),
+  "user.reactivated": envelope(
+    "user.reactivated",
+    userData,
+    "EventUserReactivated",
+    "A disabled user was made active again.",
+  ),
   "user.deleted": envelope("user.deleted", userData, "EventUserDeleted", "A user's deletion completed."),
-  "user.provisioning_failed": envelope("user.provisioning_failed", userData, "EventUserProvisioningFailed", "A user's provisioning gave up after its retries."),
+  "user.provisioning_failed": envelope(
+    "user.provisioning_failed",
+    userData,
+    "EventUserProvisioningFailed",
+    "A user's provisioning gave up after its retries.",
+  ),
   "user.launch_eligibility_changed": envelope(
     "user.launch_eligibility_changed",
     userData,
     "EventUserLaunchEligibilityChanged",
     "`user.launch_eligibility.can_launch` changed; `blocking_reasons` says why a user cannot launch.",
   ),
-  "key.expiring_soon": envelope("key.expiring_soon", z.strictObject({ key: keyEventSchema }), "EventKeyExpiringSoon", "An API key of the organization expires soon."),
+  "key.expiring_soon": envelope(
+    "key.expiring_soon",
+    z.strictObject({ key: keyEventSchema }),
+    "EventKeyExpiringSoon",
+    "An API key of the organization expires soon.",
+  ),
 } as const satisfies Record<(typeof EVENT_TYPES)[number], z.ZodType>;
 
 export const testEventSchema = envelope(
@@ -72,12 +121,15 @@ const catalogue = [
 ] as const;
 
 /** One event as GET /v1/events lists it. */
-export const eventSchema = z.discriminatedUnion("type", catalogue).meta({ id: "Event", description: "An event of the catalogue, discriminated by `type`." });
+export const eventSchema = z
+  .discriminatedUnion("type", catalogue)
+  .meta({ id: "Event", description: "An event of the catalogue, discriminated by `type`." });
 
 /** The body of a webhook delivery: an event, or the test event. */
 export const webhookPayloadSchema = z.discriminatedUnion("type", [...catalogue, testEventSchema]).meta({
   id: "WebhookPayload",
-  description: "The JSON body of a webhook delivery, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).",
+  description:
+    "The JSON body of a webhook delivery, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature).",
 });
 
 export const listEventsInput = z.strictObject({
@@ -89,4 +141,6 @@ export const listEventsInput = z.strictObject({
   cursor: cursorSchema.optional(),
 });
 
-export const listEventsOutput = z.strictObject({ request_id: requestIdField, events: z.array(eventSchema), next_cursor: z.string().nullable() }).meta({ id: "ListEventsResponse" });
+export const listEventsOutput = z
+  .strictObject({ request_id: requestIdField, events: z.array(eventSchema), next_cursor: z.string().nullable() })
+  .meta({ id: "ListEventsResponse" });

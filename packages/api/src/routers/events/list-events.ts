@@ -1,4 +1,5 @@
 import { listEvents as listStoredEvents } from "@mga/core/webhooks";
+
 import { apiProcedure } from "../../trpc";
 import { listEventsInput, listEventsOutput } from "./events.types";
 import { eventToWire } from "./to-wire";

@@ -1,7 +1,9 @@
+import type { z } from "zod";
+
 import type { OperationRecord } from "@mga/core/partners/operations";
 import type { PartnerUserRecord } from "@mga/core/partners/users";
 import type { EventSubject, ImportEventRecord, StoredEvent } from "@mga/core/webhooks";
-import type { z } from "zod";
+
 import { operationToWire } from "../partners/operations/to-wire";
 import { userToWire } from "../partners/users/to-wire";
 import { eventSchema } from "./events.types";
@@ -14,10 +16,17 @@ const reviveUser = (user: PartnerUserRecord): PartnerUserRecord => ({
   ...user,
   createdAt: date(user.createdAt),
   updatedAt: date(user.updatedAt),
-  lifecycleOperation: user.lifecycleOperation ? { ...user.lifecycleOperation, updatedAt: date(user.lifecycleOperation.updatedAt) } : null,
+  lifecycleOperation: user.lifecycleOperation
+    ? { ...user.lifecycleOperation, updatedAt: date(user.lifecycleOperation.updatedAt) }
+    : null,
 });
 
-const reviveOperation = (op: OperationRecord): OperationRecord => ({ ...op, createdAt: date(op.createdAt), updatedAt: date(op.updatedAt), completedAt: dateOrNull(op.completedAt) });
+const reviveOperation = (op: OperationRecord): OperationRecord => ({
+  ...op,
+  createdAt: date(op.createdAt),
+  updatedAt: date(op.updatedAt),
+  completedAt: dateOrNull(op.completedAt),
+});
 
 function importToWire(job: ImportEventRecord) {
   return {
@@ -33,11 +42,17 @@ function importToWire(job: ImportEventRecord) {
 }
 
 function dataToWire(subject: EventSubject): Record<string, unknown> {
-  if ("operation" in subject) return { operation: operationToWire(reviveOperation(subject.operation)), ...(subject.user ? { user: userToWire(reviveUser(subject.user)) } : {}) };
+  if ("operation" in subject)
+    return {
+      operation: operationToWire(reviveOperation(subject.operation)),
+      ...(subject.user ? { user: userToWire(reviveUser(subject.user)) } : {}),
+    };
   if ("user" in subject) return { user: userToWire(reviveUser(subject.user)) };
   if ("import" in subject) return { import: importToWire(subject.import) };
   const key = subject.key;
-  return { key: { id: key.id, name: key.name, last_four: key.lastFour, expires_at: date(key.expiresAt).toISOString() } };
+  return {
+    key: { id: key.id, name: key.name, last_four: key.lastFour, expires_at: date(key.expiresAt).toISOString() },
+  };
 }
 
 /**
@@ -46,5 +61,11 @@ function dataToWire(subject: EventSubject): Record<string, unknown> {
  * each item of GET /v1/events.
  */
 export function eventToWire(event: StoredEvent): z.infer<typeof eventSchema> {
-  return eventSchema.parse({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), integration: event.integration, data: dataToWire(event.subject) });
+  return eventSchema.parse({
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    integration: event.integration,
+    data: dataToWire(event.subject),
+  });
 }

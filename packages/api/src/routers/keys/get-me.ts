@@ -8,7 +8,8 @@ export const getMe = apiProcedure
       path: "/v1/me",
       tags: ["keys"],
       summary: "The authenticated API key",
-      description: "Returns the key record with its resolved tenant configuration and client identity. Any active key may call it.",
+      description:
+        "Returns the key record with its resolved tenant configuration and client identity. Any active key may call it.",
       protect: true,
     },
   })

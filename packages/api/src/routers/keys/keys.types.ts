@@ -1,6 +1,8 @@
 import { z } from "zod";
+
 import { KEY_STATUSES, SCOPES } from "@mga/core/keys";
 import { tenantConfigSchema } from "@mga/core/tenants";
+
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 export const clientSchema = z
@@ -31,4 +33,6 @@ export const apiKeyRecordSchema = z
   .meta({ id: "ApiKeyRecord" });
 
 export const getMeInput = noParamsSchema;
-export const getMeOutput = z.strictObject({ request_id: requestIdField, key: apiKeyRecordSchema }).meta({ id: "GetMeResponse" });
+export const getMeOutput = z
+  .strictObject({ request_id: requestIdField, key: apiKeyRecordSchema })
+  .meta({ id: "GetMeResponse" });

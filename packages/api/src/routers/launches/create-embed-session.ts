@@ -1,4 +1,5 @@
 import { issueLaunch } from "@mga/core/launches";
+
 import { withIdempotency } from "../../idempotency/with-idempotency";
 import { apiProcedure } from "../../trpc";
 import { idempotencyHeaders } from "../conversations/conversations.types";
@@ -17,7 +18,9 @@ export const createEmbedSession = apiProcedure
       requestHeaders: idempotencyHeaders,
     },
     scope: "embed:launch",
-    successStatuses: { 201: "The single-use launch URL, valid for two minutes (an Idempotency-Key retry returns the same code and expiry)" },
+    successStatuses: {
+      201: "The single-use launch URL, valid for two minutes (an Idempotency-Key retry returns the same code and expiry)",
+    },
     errors: [409],
   })
   .input(createEmbedSessionInput)
@@ -32,6 +35,11 @@ export const createEmbedSession = apiProcedure
         appUrl: ctx.appUrl,
       });
       ctx.record.launch = { integrationId: launch.integrationId, partnerUserId: launch.partnerUserId };
-      return { request_id: ctx.requestId, launch_id: launch.launchId, launch_url: launch.launchUrl, expires_at: launch.expiresAt.toISOString() };
+      return {
+        request_id: ctx.requestId,
+        launch_id: launch.launchId,
+        launch_url: launch.launchUrl,
+        expires_at: launch.expiresAt.toISOString(),
+      };
     }),
   );

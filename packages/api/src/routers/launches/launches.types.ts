@@ -1,5 +1,7 @@
-import { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "@mga/core/launches";
 import { z } from "zod";
+
+import { LOAN_PROGRAMS, LOAN_PURPOSES, MILESTONES, OCCUPANCIES, PROPERTY_TYPES } from "@mga/core/launches";
+
 import { requestIdField } from "../../schemas/common";
 import { externalUserIdSchema, integrationSlugSchema } from "../../schemas/partner-ids";
 

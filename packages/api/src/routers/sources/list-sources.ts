@@ -1,4 +1,5 @@
 import { buildSourceCatalog } from "@mga/core/sources";
+
 import { apiProcedure } from "../../trpc";
 import { listSourcesInput, listSourcesOutput } from "./sources.types";
 
@@ -9,7 +10,8 @@ export const listSources = apiProcedure
       path: "/v1/sources",
       tags: ["sources"],
       summary: "Sources the key may select",
-      description: "Agency sources, tenant buckets and shared sources of the key's tenant, with the defaults used when a message omits search_options.",
+      description:
+        "Agency sources, tenant buckets and shared sources of the key's tenant, with the defaults used when a message omits search_options.",
       protect: true,
     },
     scope: "sources:read",

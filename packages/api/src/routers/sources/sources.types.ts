@@ -1,6 +1,8 @@
 import { z } from "zod";
+
 import { agencySourceTypeSchema } from "@mga/core/sources";
 import { secondarySourceSchema, sidebarModeSchema, tenantSourceSchema } from "@mga/core/tenants";
+
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
 const ids = z.array(z.string());

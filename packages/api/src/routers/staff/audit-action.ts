@@ -1,6 +1,7 @@
-import { type AuditRecord, withAudit } from "@mga/core/audit";
+import { withAudit, type AuditRecord } from "@mga/core/audit";
 import type { Database } from "@mga/core/db";
 import { type StaffMember } from "@mga/core/staff";
+
 import type { ApiContext } from "../../context";
 
 /**
@@ -8,6 +9,10 @@ import type { ApiContext } from "../../context";
  * target, shown in the console's audit log) commit together in core (withAudit), never the
  * change without its row. `change` must make its writes through the `tx` it is given.
  */
-export function auditedStaffChange<T>(ctx: ApiContext & { staff: StaffMember }, change: (tx: Database) => Promise<T>, describe: (result: T) => AuditRecord): Promise<T> {
+export function auditedStaffChange<T>(
+  ctx: ApiContext & { staff: StaffMember },
+  change: (tx: Database) => Promise<T>,
+  describe: (result: T) => AuditRecord,
+): Promise<T> {
   return withAudit(ctx.db, ctx.staff.email, change, describe);
 }

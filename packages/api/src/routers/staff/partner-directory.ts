@@ -1,4 +1,5 @@
 import { getIntegrationById, type ResolvedIntegration } from "@mga/core/partners/integrations";
+
 import type { ApiContext } from "../../context";
 
 /** Staff name integrations by id; partner procedures of core take the canonical integration. */

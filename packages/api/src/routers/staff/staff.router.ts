@@ -14,8 +14,8 @@ import { search } from "./search/search";
 import { me } from "./session/me";
 import { signIn } from "./session/sign-in";
 import { signOut } from "./session/sign-out";
-import { staffWebhooksRouter } from "./webhooks/webhooks.router";
 import { staffUsageRouter } from "./usage/usage.router";
+import { staffWebhooksRouter } from "./webhooks/webhooks.router";
 
 /**
  * The admin console's procedures (served on /trpc, never on /v1). Queries need a signed-in

@@ -1,5 +1,6 @@
-import { STAFF_ROLES } from "@mga/core/staff";
 import { z } from "zod";
+
+import { STAFF_ROLES } from "@mga/core/staff";
 
 /** Ids the console passes back (org_…, int_…, key_…); checked for shape, looked up by core. */
 export const staffId = z.string().trim().min(1).max(100);

@@ -1,4 +1,5 @@
 import { readUsage, usageRange } from "@mga/core/usage";
+
 import { apiProcedure } from "../../trpc";
 import { getUsageInput, getUsageOutput, usageToWire } from "./usage.types";
 
@@ -19,6 +20,10 @@ export const getUsage = apiProcedure
   .output(getUsageOutput)
   .query(async ({ ctx, input }) => {
     const range = usageRange(input);
-    const report = await readUsage(ctx.db, { ...range, organizationId: ctx.key.organizationId, apiKeyId: input.key_id });
+    const report = await readUsage(ctx.db, {
+      ...range,
+      organizationId: ctx.key.organizationId,
+      apiKeyId: input.key_id,
+    });
     return { request_id: ctx.requestId, ...usageToWire(report) };
   });

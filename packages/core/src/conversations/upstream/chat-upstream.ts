@@ -35,7 +35,8 @@ export interface ChatUpstream {
   stream(request: UpstreamRequest): AsyncIterable<UpstreamEvent>;
 }
 
-export type UpstreamFailure = "unreachable" | "http_status" | "timeout" | "malformed" | "truncated" | "upstream_reported" | "cancelled";
+export type UpstreamFailure =
+  "unreachable" | "http_status" | "timeout" | "malformed" | "truncated" | "upstream_reported" | "cancelled";
 
 export class UpstreamError extends Error {
   constructor(

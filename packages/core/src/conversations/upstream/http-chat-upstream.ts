@@ -1,7 +1,14 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
 import https from "node:https";
+
 import { NO_OBSERVER, type Observer } from "../../observe/observer";
-import { type ChatUpstream, UpstreamError, type UpstreamEvent, type UpstreamFailure, type UpstreamRequest } from "./chat-upstream";
+import {
+  UpstreamError,
+  type ChatUpstream,
+  type UpstreamEvent,
+  type UpstreamFailure,
+  type UpstreamRequest,
+} from "./chat-upstream";
 import { parseSseData } from "./sse-parser";
 
 export interface HttpChatUpstreamOptions {
@@ -45,7 +52,8 @@ export class HttpChatUpstream implements ChatUpstream {
     try {
       return await this.send(headers, body, signal);
     } catch (error) {
-      if (!(error instanceof StaleConnectionError) || signal.aborted) throw error instanceof StaleConnectionError ? error.cause : error;
+      if (!(error instanceof StaleConnectionError) || signal.aborted)
+        throw error instanceof StaleConnectionError ? error.cause : error;
       return this.send(headers, body, signal);
     }
   }
@@ -54,7 +62,16 @@ export class HttpChatUpstream implements ChatUpstream {
     // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
     const request = this.endpoint.protocol === "https:" ? https.request : http.request;
     return new Promise((resolve, reject) => {
-      const req = request(this.endpoint, { method: "POST", headers: { ...headers, "Content-Length": Buffer.byteLength(body) }, agent: this.agent, signal }, resolve);
+      const req = request(
+        this.endpoint,
+        {
+          method: "POST",
+          headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
+          agent: this.agent,
+          signal,
+        },
+        resolve,
+      );
       req.once("error", (error: NodeJS.ErrnoException) => {
         const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
         reject(stale ? new StaleConnectionError(error) : error);
@@ -195,15 +212,22 @@ function parseEvent(data: string): UpstreamEvent | undefined {
   } catch {
     throw new UpstreamError("malformed", "the upstream sent an event that is not JSON");
   }
-  if (typeof value !== "object" || value === null) throw new UpstreamError("malformed", "the upstream sent an event that is not an object");
+  if (typeof value !== "object" || value === null)
+    throw new UpstreamError("malformed", "the upstream sent an event that is not an object");
   const event = value as Record<string, unknown>;
   switch (event.type) {
     case "content":
     case "content_postprocessed":
-      if (typeof event.content !== "string") throw new UpstreamError("malformed", `the upstream sent a ${event.type} event without content`);
-      return event.type === "content" ? { type: "content", content: event.content } : { type: "content_postprocessed", content: event.content, citations: event.citations, sources: event.sources };
+      if (typeof event.content !== "string")
+        throw new UpstreamError("malformed", `the upstream sent a ${event.type} event without content`);
+      return event.type === "content"
+        ? { type: "content", content: event.content }
+        : { type: "content_postprocessed", content: event.content, citations: event.citations, sources: event.sources };
     case "complete": {
-      const metadata = (typeof event.metadata === "object" && event.metadata !== null ? event.metadata : {}) as Record<string, unknown>;
+      const metadata = (typeof event.metadata === "object" && event.metadata !== null ? event.metadata : {}) as Record<
+        string,
+        unknown
+      >;
       const tokens = metadata.tokens_used ?? metadata.tokensUsed ?? event.tokens_used ?? event.tokensUsed;
       if (typeof tokens !== "number" || !Number.isInteger(tokens) || tokens < 0) {
         throw new UpstreamError("malformed", "the upstream's complete event has no valid tokens_used");

@@ -5,12 +5,12 @@ import { newId } from "../../ids/new-id";
 import { normalizeEmail } from "../../shared/email";
 import { forEachConcurrently } from "../../shared/for-each-concurrently";
 import type { ResolvedIntegration } from "../integrations/integrations";
-import { emailTakenError, findEmailHolders } from "../users/one-user-per-email";
-import { assertMatchesExistingUser, assignableTeamId, teamChange } from "../users/provisioning-rules";
 import { completeProvisioning } from "../users/complete-provisioning";
 import type { DirectoryDeps } from "../users/directory-deps";
+import { emailTakenError, findEmailHolders } from "../users/one-user-per-email";
 import { provisionPartnerUser } from "../users/provision-user";
 import { retryProvisioningLater } from "../users/provisioning-job";
+import { assertMatchesExistingUser, assignableTeamId, teamChange } from "../users/provisioning-rules";
 import { STORED_USER_COLUMNS, type StoredUser } from "../users/stored-user";
 import type { RowOutcome } from "./import-values";
 
@@ -62,21 +62,36 @@ function refusedByDatabase(error: unknown): boolean {
   return typeof code === "string" && /^(23|40)/.test(code);
 }
 
-export async function importChunk(deps: DirectoryDeps, integration: ResolvedIntegration, jobId: string, rows: ImportRow[]): Promise<void> {
+export async function importChunk(
+  deps: DirectoryDeps,
+  integration: ResolvedIntegration,
+  jobId: string,
+  rows: ImportRow[],
+): Promise<void> {
   let decided: RowToComplete[];
   try {
     decided = await withTransaction(deps.db, (tx) => decideChunk(tx, integration, jobId, rows));
   } catch (error) {
     if (!refusedByDatabase(error)) throw error;
-    deps.log?.("import chunk refused by the database; its rows are provisioned one by one", { import_id: jobId, error: String(error) });
+    deps.log?.("import chunk refused by the database; its rows are provisioned one by one", {
+      import_id: jobId,
+      error: String(error),
+    });
     await importRowByRow(deps, integration, jobId, rows);
     return;
   }
   await completeRows(deps, integration, jobId, decided);
 }
 
-async function decideChunk(tx: Database, integration: ResolvedIntegration, jobId: string, rows: ImportRow[]): Promise<RowToComplete[]> {
-  const teamIds = [...new Set(rows.flatMap((row) => (row.team_given && row.team_external_id ? [row.team_external_id] : [])))];
+async function decideChunk(
+  tx: Database,
+  integration: ResolvedIntegration,
+  jobId: string,
+  rows: ImportRow[],
+): Promise<RowToComplete[]> {
+  const teamIds = [
+    ...new Set(rows.flatMap((row) => (row.team_given && row.team_external_id ? [row.team_external_id] : []))),
+  ];
   const teams = new Map<string, { id: string; status: string }>();
   if (teamIds.length) {
     const found = await tx.sql.query<{ external_team_id: string; id: string; status: string }>(
@@ -93,13 +108,18 @@ async function decideChunk(tx: Database, integration: ResolvedIntegration, jobId
 
   // The rules in PUT user's order: the team first, then the existing user's match or the new user's email.
   const results: RowResult[] = [];
-  const failed = (row: ImportRow, error: AppError) => results.push({ position: row.position, outcome: "failed", code: error.code, message: error.message });
+  const failed = (row: ImportRow, error: AppError) =>
+    results.push({ position: row.position, outcome: "failed", code: error.code, message: error.message });
   const claims: Array<{ row: ImportRow; email: string; teamId: string | null }> = [];
   const matched: Array<{ row: ImportRow; user: StoredUser; newTeam: string | null | undefined }> = [];
   for (const row of rows) {
     const email = normalizeEmail(row.email);
     try {
-      const teamId = !row.team_given ? undefined : row.team_external_id ? assignableTeamId(row.team_external_id, teams.get(row.team_external_id)) : null;
+      const teamId = !row.team_given
+        ? undefined
+        : row.team_external_id
+          ? assignableTeamId(row.team_external_id, teams.get(row.team_external_id))
+          : null;
       const user = existing.get(row.external_user_id);
       if (user) {
         assertMatchesExistingUser(row.external_user_id, user, email);
@@ -163,10 +183,15 @@ async function decideChunk(tx: Database, integration: ResolvedIntegration, jobId
 
   const decided: RowToComplete[] = [
     ...inserted.rows.map((user): RowToComplete => {
-      const position = creates.find((claim) => claim.row.external_user_id === user.external_user_id)?.row.position ?? -1;
+      const position =
+        creates.find((claim) => claim.row.external_user_id === user.external_user_id)?.row.position ?? -1;
       return { position, externalUserId: user.external_user_id, outcome: "created", created: user };
     }),
-    ...matched.map((match): RowToComplete => ({ position: match.row.position, externalUserId: match.row.external_user_id, outcome: "existing" })),
+    ...matched.map((match): RowToComplete => ({
+      position: match.row.position,
+      externalUserId: match.row.external_user_id,
+      outcome: "existing",
+    })),
   ];
   for (const row of decided) results.push({ position: row.position, outcome: row.outcome, code: null, message: null });
   await storeOutcomes(tx, jobId, results);
@@ -175,7 +200,12 @@ async function decideChunk(tx: Database, integration: ResolvedIntegration, jobId
 }
 
 /** Completes the decided rows' provisioning; the rows that cannot finish yet become `pending` (PUT user's 202). */
-export async function completeRows(deps: DirectoryDeps, integration: ResolvedIntegration, jobId: string, rows: RowToComplete[]): Promise<void> {
+export async function completeRows(
+  deps: DirectoryDeps,
+  integration: ResolvedIntegration,
+  jobId: string,
+  rows: RowToComplete[],
+): Promise<void> {
   const matched = rows.filter((row) => !row.created).map((row) => row.externalUserId);
   const stored = new Map<string, StoredUser>();
   if (matched.length) {
@@ -202,7 +232,12 @@ export async function completeRows(deps: DirectoryDeps, integration: ResolvedInt
 }
 
 /** The chunk through PUT user's own path, row by row: a domain refusal is that row's failure, not the job's. */
-async function importRowByRow(deps: DirectoryDeps, integration: ResolvedIntegration, jobId: string, rows: ImportRow[]): Promise<void> {
+async function importRowByRow(
+  deps: DirectoryDeps,
+  integration: ResolvedIntegration,
+  jobId: string,
+  rows: ImportRow[],
+): Promise<void> {
   await forEachConcurrently(rows, ROW_CONCURRENCY, async (row) => {
     let result: RowResult;
     try {
@@ -226,6 +261,12 @@ async function storeOutcomes(db: Database, jobId: string, results: RowResult[]):
     `UPDATE import_job_rows r SET outcome = o.outcome, error_code = o.code, error_message = o.message
      FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS o(position, outcome, code, message)
      WHERE r.job_id = $1 AND r.position = o.position`,
-    [jobId, results.map((r) => r.position), results.map((r) => r.outcome), results.map((r) => r.code), results.map((r) => r.message)],
+    [
+      jobId,
+      results.map((r) => r.position),
+      results.map((r) => r.outcome),
+      results.map((r) => r.code),
+      results.map((r) => r.message),
+    ],
   );
 }

@@ -1,15 +1,15 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
-import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
-import { type TotalOption, totalWhenAsked } from "../../paging/total";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
-import { type JobQueue, QUEUES } from "../../jobs/job-queue";
+import { QUEUES, type JobQueue } from "../../jobs/job-queue";
+import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
+import { totalWhenAsked, type TotalOption } from "../../paging/total";
+import { recordEvent } from "../../webhooks/record-event";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import type { DirectoryDeps } from "../users/directory-deps";
-import { completeRows, type ImportRow, importChunk } from "./import-chunk";
+import { completeRows, importChunk, type ImportRow } from "./import-chunk";
 import type { ImportStatus, RowOutcome } from "./import-values";
-import { recordEvent } from "../../webhooks/record-event";
 
 /**
  * Bulk imports (spec 2.13, 3.8, 4.10): provisioning and identity matching only, at most
@@ -33,33 +33,63 @@ export interface ImportRecord {
   status: ImportStatus;
   total: number;
   summary: Record<RowOutcome, number> & { processed: number };
-  results: Array<{ externalUserId: string; outcome: RowOutcome; errorCode: string | null; errorMessage: string | null }>;
+  results: Array<{
+    externalUserId: string;
+    outcome: RowOutcome;
+    errorCode: string | null;
+    errorMessage: string | null;
+  }>;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
 }
 
-export async function createImport(deps: { db: Database; queue: JobQueue }, integration: ResolvedIntegration, rows: ImportRowInput[]): Promise<string> {
+export async function createImport(
+  deps: { db: Database; queue: JobQueue },
+  integration: ResolvedIntegration,
+  rows: ImportRowInput[],
+): Promise<string> {
   if (rows.length === 0) throw new AppError("invalid_request", "users: at least one user is required");
-  if (rows.length > MAX_IMPORT_USERS) throw new AppError("invalid_request", `users: at most ${MAX_IMPORT_USERS} users per import (got ${rows.length}); split the import`);
+  if (rows.length > MAX_IMPORT_USERS)
+    throw new AppError(
+      "invalid_request",
+      `users: at most ${MAX_IMPORT_USERS} users per import (got ${rows.length}); split the import`,
+    );
   const seen = new Set<string>();
   const duplicates = new Set<string>();
   for (const row of rows) {
     if (seen.has(row.external_user_id)) duplicates.add(row.external_user_id);
     seen.add(row.external_user_id);
   }
-  if (duplicates.size) throw new AppError("invalid_request", `users: external_user_id must be unique within an import; repeated: ${[...duplicates].slice(0, 10).join(", ")}`);
+  if (duplicates.size)
+    throw new AppError(
+      "invalid_request",
+      `users: external_user_id must be unique within an import; repeated: ${[...duplicates].slice(0, 10).join(", ")}`,
+    );
 
   const id = newId("imp");
   await withTransaction(deps.db, async (tx) => {
-    await tx.sql.query("INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())", [id, integration.id, rows.length]);
+    await tx.sql.query(
+      "INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())",
+      [id, integration.id, rows.length],
+    );
     await tx.sql.query(
       `INSERT INTO import_job_rows (job_id, position, external_user_id, email, name, team_external_id, team_given)
        SELECT $1, r.position, r.external_user_id, r.email, r.name, r.team_external_id, r.team_given
        FROM jsonb_to_recordset($2::jsonb) AS r(position int, external_user_id text, email text, name text, team_external_id text, team_given boolean)`,
-      [id, JSON.stringify(rows.map((row, position) => ({ position, ...row, team_given: row.team_external_id !== undefined })))],
+      [
+        id,
+        JSON.stringify(
+          rows.map((row, position) => ({ position, ...row, team_given: row.team_external_id !== undefined })),
+        ),
+      ],
     );
-    await deps.queue.enqueue(tx, QUEUES.imports, { importId: id, integrationId: integration.id, slug: integration.slug }, id);
+    await deps.queue.enqueue(
+      tx,
+      QUEUES.imports,
+      { importId: id, integrationId: integration.id, slug: integration.slug },
+      id,
+    );
   });
   return id;
 }
@@ -74,13 +104,25 @@ export interface ImportJobData {
 export const IMPORT_CHUNK_ROWS = 100;
 
 /** `chunkRows` exists so tests can cross chunk boundaries with a few rows instead of hundreds. */
-export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, attempt: { last: boolean }, chunkRows = IMPORT_CHUNK_ROWS): Promise<void> {
+export async function runImportJob(
+  deps: DirectoryDeps,
+  job: ImportJobData,
+  attempt: { last: boolean },
+  chunkRows = IMPORT_CHUNK_ROWS,
+): Promise<void> {
   const { db } = deps;
   const integration: ResolvedIntegration = { id: job.integrationId, organizationId: "", slug: job.slug };
-  await db.sql.query("UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'", [job.importId]);
+  await db.sql.query(
+    "UPDATE import_jobs SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'",
+    [job.importId],
+  );
   try {
     // A crash after a chunk committed and before its provisioning finished: finish it now.
-    const unfinished = await db.sql.query<{ position: number; external_user_id: string; outcome: "created" | "existing" }>(
+    const unfinished = await db.sql.query<{
+      position: number;
+      external_user_id: string;
+      outcome: "created" | "existing";
+    }>(
       `SELECT r.position, r.external_user_id, r.outcome FROM import_job_rows r
        JOIN partner_users u ON u.integration_id = $2 AND u.external_user_id = r.external_user_id
        WHERE r.job_id = $1 AND r.outcome IN ('created', 'existing') AND u.provisioning_status <> 'active' AND u.status <> 'deleted'`,
@@ -90,7 +132,11 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
       deps,
       integration,
       job.importId,
-      unfinished.rows.map((row) => ({ position: row.position, externalUserId: row.external_user_id, outcome: row.outcome })),
+      unfinished.rows.map((row) => ({
+        position: row.position,
+        externalUserId: row.external_user_id,
+        outcome: row.outcome,
+      })),
     );
     const { rows } = await db.sql.query<ImportRow>(
       "SELECT position, external_user_id, email, name, team_external_id, team_given FROM import_job_rows WHERE job_id = $1 AND outcome IS NULL ORDER BY position",
@@ -100,7 +146,10 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
       await importChunk(deps, integration, job.importId, rows.slice(start, start + chunkRows));
     }
     await withTransaction(db, async (tx) => {
-      const { rowCount } = await tx.sql.query("UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1 AND status <> 'completed'", [job.importId]);
+      const { rowCount } = await tx.sql.query(
+        "UPDATE import_jobs SET status = 'completed', completed_at = now(), updated_at = now() WHERE id = $1 AND status <> 'completed'",
+        [job.importId],
+      );
       if (rowCount === 1) await recordImportCompleted(tx, job.importId);
     });
   } catch (error) {
@@ -110,14 +159,30 @@ export async function runImportJob(deps: DirectoryDeps, job: ImportJobData, atte
   }
 }
 
-export async function getImport(db: Database, integration: ResolvedIntegration, importId: string): Promise<ImportRecord> {
-  const { rows } = await db.sql.query<{ id: string; status: ImportStatus; total: number; created_at: Date; updated_at: Date; completed_at: Date | null }>(
+export async function getImport(
+  db: Database,
+  integration: ResolvedIntegration,
+  importId: string,
+): Promise<ImportRecord> {
+  const { rows } = await db.sql.query<{
+    id: string;
+    status: ImportStatus;
+    total: number;
+    created_at: Date;
+    updated_at: Date;
+    completed_at: Date | null;
+  }>(
     "SELECT id, status, total, created_at, updated_at, completed_at FROM import_jobs WHERE id = $1 AND integration_id = $2",
     [importId, integration.id],
   );
   const job = rows[0];
   if (!job) throw new AppError("not_found", `import ${importId} not found`);
-  const results = await db.sql.query<{ external_user_id: string; outcome: RowOutcome; error_code: string | null; error_message: string | null }>(
+  const results = await db.sql.query<{
+    external_user_id: string;
+    outcome: RowOutcome;
+    error_code: string | null;
+    error_message: string | null;
+  }>(
     "SELECT external_user_id, outcome, error_code, error_message FROM import_job_rows WHERE job_id = $1 AND outcome IS NOT NULL ORDER BY position",
     [importId],
   );
@@ -129,7 +194,12 @@ export async function getImport(db: Database, integration: ResolvedIntegration, 
     status: job.status,
     total: job.total,
     summary,
-    results: results.rows.map((row) => ({ externalUserId: row.external_user_id, outcome: row.outcome, errorCode: row.error_code, errorMessage: row.error_message })),
+    results: results.rows.map((row) => ({
+      externalUserId: row.external_user_id,
+      outcome: row.outcome,
+      errorCode: row.error_code,
+      errorMessage: row.error_message,
+    })),
     createdAt: job.created_at,
     updatedAt: job.updated_at,
     completedAt: job.completed_at,
@@ -151,11 +221,24 @@ export async function listImports(
   db: Database,
   integration: ResolvedIntegration,
   input: { limit: number; cursor?: string | undefined } & TotalOption,
-): Promise<{ imports: ImportSummaryRecord[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
+): Promise<{
+  imports: ImportSummaryRecord[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+  total?: number;
+}> {
   const filters = { integration: integration.id };
   const from = decodeCursor(db.secrets, input.cursor, filters);
   const way = keysetDirection(from, "desc");
-  const { rows } = await db.sql.query<{ id: string; status: ImportStatus; total: number; processed: number; failed: number; created_at: Date; completed_at: Date | null }>(
+  const { rows } = await db.sql.query<{
+    id: string;
+    status: ImportStatus;
+    total: number;
+    processed: number;
+    failed: number;
+    created_at: Date;
+    completed_at: Date | null;
+  }>(
     `SELECT j.id, j.status, j.total, j.created_at, j.completed_at,
             count(r.outcome)::int AS processed, count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
      FROM import_jobs j LEFT JOIN import_job_rows r ON r.job_id = j.id
@@ -163,12 +246,25 @@ export async function listImports(
      GROUP BY j.id ORDER BY j.created_at ${way.order}, j.id ${way.order} LIMIT $4`,
     [integration.id, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
-  const counted = await totalWhenAsked(db, input, "SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1", [integration.id]);
+  const counted = await totalWhenAsked(
+    db,
+    input,
+    "SELECT count(*)::int AS total FROM import_jobs WHERE integration_id = $1",
+    [integration.id],
+  );
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
   return {
     ...counted,
     previousCursor: page.previousCursor,
-    imports: page.rows.map((row) => ({ id: row.id, status: row.status, total: row.total, processed: row.processed, failed: row.failed, createdAt: row.created_at, completedAt: row.completed_at })),
+    imports: page.rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      total: row.total,
+      processed: row.processed,
+      failed: row.failed,
+      createdAt: row.created_at,
+      completedAt: row.completed_at,
+    })),
     nextCursor: page.nextCursor,
   };
 }
@@ -181,6 +277,15 @@ async function recordImportCompleted(db: Database, importId: string): Promise<vo
   );
   const integration = rows[0];
   if (!integration) return;
-  const { results: _results, ...job } = await getImport(db, { id: integration.id, organizationId: integration.organization_id, slug: integration.slug }, importId);
-  await recordEvent(db, { type: "import.completed", organizationId: integration.organization_id, integrationId: integration.id, subject: { import: job } });
+  const { results: _results, ...job } = await getImport(
+    db,
+    { id: integration.id, organizationId: integration.organization_id, slug: integration.slug },
+    importId,
+  );
+  await recordEvent(db, {
+    type: "import.completed",
+    organizationId: integration.organization_id,
+    integrationId: integration.id,
+    subject: { import: job },
+  });
 }

@@ -27,7 +27,13 @@ export interface ResolvedIntegration {
 
 export async function createIntegration(
   db: Database,
-  input: { organizationId: string; slug: string; aliases?: string[]; status?: IntegrationStatus; chatAnswersPerUserPerMinute?: number | null },
+  input: {
+    organizationId: string;
+    slug: string;
+    aliases?: string[];
+    status?: IntegrationStatus;
+    chatAnswersPerUserPerMinute?: number | null;
+  },
 ): Promise<IntegrationRecord> {
   await getOrganization(db, input.organizationId);
   assertChatAnswersPerUser(input.chatAnswersPerUserPerMinute ?? null);
@@ -38,13 +44,10 @@ export async function createIntegration(
   await assertSlugsFree(db, input.organizationId, aliases, "aliases");
   const id = newId("int");
   await withTransaction(db, async (tx) => {
-    await tx.sql.query("INSERT INTO integrations (id, organization_id, slug, status, chat_answers_per_user_per_minute) VALUES ($1, $2, $3, $4, $5)", [
-      id,
-      input.organizationId,
-      slug,
-      input.status ?? "active",
-      input.chatAnswersPerUserPerMinute ?? null,
-    ]);
+    await tx.sql.query(
+      "INSERT INTO integrations (id, organization_id, slug, status, chat_answers_per_user_per_minute) VALUES ($1, $2, $3, $4, $5)",
+      [id, input.organizationId, slug, input.status ?? "active", input.chatAnswersPerUserPerMinute ?? null],
+    );
     for (const alias of aliases) await addAlias(tx, id, input.organizationId, alias);
   });
   return getIntegration(db, input.organizationId, slug);
@@ -67,41 +70,55 @@ export async function updateIntegration(
   const add = [...new Set((input.addAliases ?? []).map((alias) => assertIntegrationSlug(alias, "alias")))];
   // Adding an alias the integration already has is refused, not reported as done.
   const existing = add.filter((alias) => current.aliases.some((known) => known.slug === alias));
-  if (existing.length) throw new AppError("invalid_request", `the name ${existing.join(", ")} is already an alias of ${current.slug}`, { field: "alias" });
+  if (existing.length)
+    throw new AppError("invalid_request", `the name ${existing.join(", ")} is already an alias of ${current.slug}`, {
+      field: "alias",
+    });
   await assertSlugsFree(db, input.organizationId, add, "alias");
   // The per-user chat limit is read by each answer's count: it applies from the next answer on, on every instance.
   const changes: Array<[column: string, value: unknown]> = [];
   if (input.status) changes.push(["status", input.status]);
-  if (input.chatAnswersPerUserPerMinute !== undefined) changes.push(["chat_answers_per_user_per_minute", input.chatAnswersPerUserPerMinute]);
+  if (input.chatAnswersPerUserPerMinute !== undefined)
+    changes.push(["chat_answers_per_user_per_minute", input.chatAnswersPerUserPerMinute]);
   await withTransaction(db, async (tx) => {
     if (changes.length) {
       const set = changes.map(([column], index) => `${column} = $${index + 2}`).join(", ");
       // Disabling moves access_version: launches snapshot it, so enabling again revives nothing issued before.
       const bump = input.status && input.status !== "active" ? ", access_version = access_version + 1" : "";
-      const { rowCount } = await tx.sql.query(`UPDATE integrations SET ${set}${bump}, updated_at = now() WHERE id = $1`, [current.id, ...changes.map(([, value]) => value)]);
+      const { rowCount } = await tx.sql.query(
+        `UPDATE integrations SET ${set}${bump}, updated_at = now() WHERE id = $1`,
+        [current.id, ...changes.map(([, value]) => value)],
+      );
       // Removed meanwhile: a 404, as Prisma's update made it.
       if (!rowCount) throw new AppError("not_found", "this record no longer exists");
     }
     for (const alias of add) await addAlias(tx, current.id, input.organizationId, alias);
-    const removed = await tx.sql.query<{ slug: string }>("DELETE FROM integration_aliases WHERE integration_id = $1 AND slug = ANY($2::text[]) RETURNING slug", [
-      current.id,
-      input.removeAliases ?? [],
-    ]);
+    const removed = await tx.sql.query<{ slug: string }>(
+      "DELETE FROM integration_aliases WHERE integration_id = $1 AND slug = ANY($2::text[]) RETURNING slug",
+      [current.id, input.removeAliases ?? []],
+    );
     // Removing an alias withdraws it from every key it was granted to.
-    if (removed.rowCount) await endLaunchesThroughAlias(tx, { integrationId: current.id, aliases: removed.rows.map((row) => row.slug) });
+    if (removed.rowCount)
+      await endLaunchesThroughAlias(tx, { integrationId: current.id, aliases: removed.rows.map((row) => row.slug) });
   });
   return getIntegration(db, input.organizationId, input.slug);
 }
 
 /** Grants (or revokes) one key the use of an alias: without a grant the alias resolves for no one. */
-export async function setAliasGrant(db: Database, input: { organizationId: string; alias: string; apiKeyId: string; granted: boolean }): Promise<IntegrationRecord> {
+export async function setAliasGrant(
+  db: Database,
+  input: { organizationId: string; alias: string; apiKeyId: string; granted: boolean },
+): Promise<IntegrationRecord> {
   const { rows: aliases } = await db.sql.query<{ id: string; integrationId: string; integrationSlug: string }>(
     `SELECT a.id, i.id AS "integrationId", i.slug AS "integrationSlug" FROM integration_aliases a JOIN integrations i ON i.id = a.integration_id WHERE a.organization_id = $1 AND a.slug = $2`,
     [input.organizationId, input.alias],
   );
   const alias = aliases[0];
   if (!alias) throw new AppError("not_found", `alias ${input.alias} not found in this organization`);
-  const { rows: keys } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM api_keys WHERE id = $1 AND organization_id = $2", [input.apiKeyId, input.organizationId]);
+  const { rows: keys } = await db.sql.query<{ id: string; status: string }>(
+    "SELECT id, status FROM api_keys WHERE id = $1 AND organization_id = $2",
+    [input.apiKeyId, input.organizationId],
+  );
   const key = keys[0];
   if (!key) throw new AppError("not_found", `key ${input.apiKeyId} not found in this organization`);
   if (input.granted && key.status !== "active") throw new AppError("invalid_request", `key ${key.id} is revoked`);
@@ -113,13 +130,21 @@ export async function setAliasGrant(db: Database, input: { organizationId: strin
        WHERE id = $1`,
       [alias.id, key.id, input.granted],
     );
-    if (!input.granted) await endLaunchesThroughAlias(tx, { integrationId: alias.integrationId, aliases: [input.alias], apiKeyId: key.id });
+    if (!input.granted)
+      await endLaunchesThroughAlias(tx, {
+        integrationId: alias.integrationId,
+        aliases: [input.alias],
+        apiKeyId: key.id,
+      });
   });
   return getIntegration(db, input.organizationId, alias.integrationSlug);
 }
 
 export async function getIntegration(db: Database, organizationId: string, slug: string): Promise<IntegrationRecord> {
-  const { rows } = await db.sql.query<IntegrationRecord>(`SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2`, [organizationId, slug]);
+  const { rows } = await db.sql.query<IntegrationRecord>(
+    `SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 AND i.slug = $2`,
+    [organizationId, slug],
+  );
   if (!rows[0]) throw new AppError("not_found", `integration ${slug} not found in this organization`);
   return rows[0];
 }
@@ -133,7 +158,10 @@ export async function getIntegrationById(db: Database, id: string): Promise<Inte
 
 export async function listIntegrations(db: Database, organizationId: string): Promise<IntegrationRecord[]> {
   await getOrganization(db, organizationId);
-  const { rows } = await db.sql.query<IntegrationRecord>(`SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 ORDER BY i.created_at`, [organizationId]);
+  const { rows } = await db.sql.query<IntegrationRecord>(
+    `SELECT ${COLUMNS} FROM integrations i WHERE i.organization_id = $1 ORDER BY i.created_at`,
+    [organizationId],
+  );
   return rows;
 }
 
@@ -152,11 +180,22 @@ LIMIT 1`;
  * `accessVersion` is read with the status, for a launch to snapshot (a disabling committed after
  * this read moves it past the snapshot).
  */
-export async function resolveIntegration(db: Database, key: { id: string; organizationId: string }, slug: string): Promise<ResolvedIntegration & { accessVersion: number }> {
+export async function resolveIntegration(
+  db: Database,
+  key: { id: string; organizationId: string },
+  slug: string,
+): Promise<ResolvedIntegration & { accessVersion: number }> {
   assertIntegrationSlug(slug);
-  const { rows } = await db.sql.query<{ id: string; organization_id: string; slug: string; status: string; access_version: number }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
+  const { rows } = await db.sql.query<{
+    id: string;
+    organization_id: string;
+    slug: string;
+    status: string;
+    access_version: number;
+  }>(RESOLVE_SQL, [key.organizationId, slug, key.id]);
   const row = rows[0];
-  if (!row || row.status !== "active") throw new AppError("forbidden", `integration ${slug} is not available to this key`);
+  if (!row || row.status !== "active")
+    throw new AppError("forbidden", `integration ${slug} is not available to this key`);
   return { id: row.id, organizationId: row.organization_id, slug: row.slug, accessVersion: row.access_version };
 }
 
@@ -169,7 +208,12 @@ async function assertSlugsFree(db: Database, organizationId: string, slugs: stri
     [organizationId, slugs],
   );
   const taken = rows.map((row) => row.slug);
-  if (taken.length) throw new AppError("invalid_request", `the name ${taken.join(", ")} is already used by an integration or alias of this organization`, { field });
+  if (taken.length)
+    throw new AppError(
+      "invalid_request",
+      `the name ${taken.join(", ")} is already used by an integration or alias of this organization`,
+      { field },
+    );
 }
 
 /** An integration as IntegrationRecord, its aliases by slug (select FROM integrations i). */
@@ -177,5 +221,8 @@ const COLUMNS = `i.id, i.organization_id AS "organizationId", i.slug, i.status, 
   COALESCE((SELECT json_agg(json_build_object('slug', a.slug, 'grantedKeyIds', a.granted_key_ids) ORDER BY a.slug) FROM integration_aliases a WHERE a.integration_id = i.id), '[]') AS aliases`;
 
 async function addAlias(tx: Database, integrationId: string, organizationId: string, slug: string): Promise<void> {
-  await tx.sql.query("INSERT INTO integration_aliases (id, integration_id, organization_id, slug) VALUES ($1, $2, $3, $4)", [newId("ali"), integrationId, organizationId, slug]);
+  await tx.sql.query(
+    "INSERT INTO integration_aliases (id, integration_id, organization_id, slug) VALUES ($1, $2, $3, $4)",
+    [newId("ali"), integrationId, organizationId, slug],
+  );
 }

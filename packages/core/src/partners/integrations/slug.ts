@@ -9,7 +9,10 @@ export function isIntegrationSlug(value: string): boolean {
 
 export function assertIntegrationSlug(value: string, field = "integration"): string {
   if (!isIntegrationSlug(value)) {
-    throw new AppError("invalid_request", `${field}: must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators`);
+    throw new AppError(
+      "invalid_request",
+      `${field}: must be 3-64 lowercase letters or digits, starting with a letter, with single - or _ separators`,
+    );
   }
   return value;
 }

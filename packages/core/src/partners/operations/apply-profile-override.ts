@@ -21,7 +21,10 @@ export async function applyProfileOverride(
 ): Promise<OperationRecord> {
   const reason = input.reason.trim();
   if (reason.length < MIN_OVERRIDE_REASON_LENGTH) {
-    throw new AppError("invalid_request", `reason: an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`);
+    throw new AppError(
+      "invalid_request",
+      `reason: an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`,
+    );
   }
   const id = await requestProfileChange(deps, integration, externalUserId, {
     email: input.email,

@@ -2,9 +2,13 @@ import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import type { ResolvedIntegration } from "../integrations/integrations";
 import { expireStaleVerifications } from "./expire-stale-verifications";
-import { type OperationRecord, selectOperations } from "./operation-record";
+import { selectOperations, type OperationRecord } from "./operation-record";
 
-export async function getOperation(db: Database, integration: ResolvedIntegration, operationId: string): Promise<OperationRecord> {
+export async function getOperation(
+  db: Database,
+  integration: ResolvedIntegration,
+  operationId: string,
+): Promise<OperationRecord> {
   await expireStaleVerifications(db, operationId);
   const op = await findOperation(db, "o.id = $1 AND o.integration_id = $2", [operationId, integration.id]);
   if (!op) throw new AppError("not_found", `operation ${operationId} not found`);

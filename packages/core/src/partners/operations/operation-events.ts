@@ -7,7 +7,10 @@ import { getOperationById } from "./get-operation";
 export async function recordOperationOutcome(db: Database, operationId: string): Promise<void> {
   const operation = await getOperationById(db, operationId);
   if (operation.status !== "completed" && operation.status !== "failed") return;
-  const { rows } = await db.sql.query<{ partner_user_id: string }>("SELECT partner_user_id FROM lifecycle_operations WHERE id = $1", [operationId]);
+  const { rows } = await db.sql.query<{ partner_user_id: string }>(
+    "SELECT partner_user_id FROM lifecycle_operations WHERE id = $1",
+    [operationId],
+  );
   const userId = rows[0]?.partner_user_id;
   if (!userId) return;
   const [snapshot] = await userSnapshots(db, [userId]);
@@ -19,7 +22,9 @@ export async function recordOperationOutcome(db: Database, operationId: string):
     subject: { operation, user: snapshot.user },
     orderingKey: userId,
   });
-  if (operation.type === "deletion" && operation.status === "completed") await recordUserEvent(db, "user.deleted", userId);
-  else if (operation.type === "reprovision" && operation.status === "failed") await recordUserEvent(db, "user.provisioning_failed", userId);
+  if (operation.type === "deletion" && operation.status === "completed")
+    await recordUserEvent(db, "user.deleted", userId);
+  else if (operation.type === "reprovision" && operation.status === "failed")
+    await recordUserEvent(db, "user.provisioning_failed", userId);
   else await announceLaunchEligibility(db, [userId]);
 }

@@ -3,8 +3,8 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
 import { QUEUES } from "../../jobs/job-queue";
-import type { ResolvedIntegration } from "../integrations/integrations";
 import { announceLaunchEligibility } from "../../webhooks/partner-events";
+import type { ResolvedIntegration } from "../integrations/integrations";
 import type { OperationDeps } from "./operation-deps";
 import type { OperationAuthority, OperationStatus, OperationType } from "./operation-values";
 import { VERIFICATION_HOURS } from "./verification-link";
@@ -91,6 +91,9 @@ export async function insertOperation(
       input.authorizedBy ?? null,
     ],
   );
-  await tx.sql.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [input.userId, id]);
+  await tx.sql.query("UPDATE partner_users SET last_operation_id = $2, updated_at = now() WHERE id = $1", [
+    input.userId,
+    id,
+  ]);
   return id;
 }

@@ -2,7 +2,15 @@
 export const OPERATION_TYPES = ["profile_change", "deletion", "reprovision"] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
-export const OPERATION_STATUSES = ["queued", "verification_pending", "processing", "completed", "failed", "expired", "cancelled"] as const;
+export const OPERATION_STATUSES = [
+  "queued",
+  "verification_pending",
+  "processing",
+  "completed",
+  "failed",
+  "expired",
+  "cancelled",
+] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** authorized_by: what lets a change alter a site account the partner's mapping does not solely own (null: the request alone). */

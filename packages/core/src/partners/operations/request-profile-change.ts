@@ -1,7 +1,7 @@
 import { recordAudit } from "../../audit/audit-log";
 import { AppError } from "../../errors/app-error";
-import type { ResolvedIntegration } from "../integrations/integrations";
 import { checkedEmail } from "../../shared/email";
+import type { ResolvedIntegration } from "../integrations/integrations";
 import { claimEmailInIntegration } from "../users/one-user-per-email";
 import type { OperationDeps } from "./operation-deps";
 import { insertOperation, withLockedUser } from "./operation-request";
@@ -24,25 +24,41 @@ export async function requestProfileChange(
   const email = input.email === undefined ? undefined : checkedEmail(input.email);
   return withLockedUser(deps, integration, externalUserId, async (tx, user) => {
     if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted`);
-    if (user.provisioning_status !== "active") throw new AppError("identity_conflict", `user ${externalUserId} is not provisioned yet; retry once provisioning has completed`);
+    if (user.provisioning_status !== "active")
+      throw new AppError(
+        "identity_conflict",
+        `user ${externalUserId} is not provisioned yet; retry once provisioning has completed`,
+      );
     const emailChanges = email !== undefined && email !== user.email;
     const nameChanges = input.name !== undefined && input.name !== user.name;
-    if (!emailChanges && !nameChanges) throw new AppError("invalid_request", "email, name: nothing to change (both equal the current profile)");
+    if (!emailChanges && !nameChanges)
+      throw new AppError("invalid_request", "email, name: nothing to change (both equal the current profile)");
     const partnerCreated = user.identity_origin === "partner_created";
     if (!input.override && !partnerCreated && !emailChanges) {
-      throw new AppError("identity_conflict", "a name change to a pre-existing account needs an audited staff override");
+      throw new AppError(
+        "identity_conflict",
+        "a name change to a pre-existing account needs an audited staff override",
+      );
     }
     if (emailChanges) await claimEmailInIntegration(tx, { integrationId: integration.id, email, externalUserId });
     await tx.sql.query(
       "UPDATE lifecycle_operations SET status = 'cancelled', updated_at = now() WHERE partner_user_id = $1 AND type = 'profile_change' AND status IN ('queued', 'verification_pending')",
       [user.id],
     );
-    const values = { integrationId: integration.id, userId: user.id, type: "profile_change" as const, email: emailChanges ? email : null, name: nameChanges ? input.name : null };
+    const values = {
+      integrationId: integration.id,
+      userId: user.id,
+      type: "profile_change" as const,
+      email: emailChanges ? email : null,
+      name: nameChanges ? input.name : null,
+    };
     // The worker checks ownership again under the account's lock: an account shared meanwhile
     // turns a direct email change into one that needs verification.
     const direct = input.override !== undefined || !emailChanges || (partnerCreated && !user.shared);
     if (direct) {
-      await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [user.id]);
+      await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'pending', updated_at = now() WHERE id = $1", [
+        user.id,
+      ]);
       const id = await insertOperation(tx, {
         ...values,
         status: "queued",

@@ -1,15 +1,15 @@
 import type { Database } from "../../db/database";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
-import { type JobQueue, QUEUES } from "../../jobs/job-queue";
-import { type EmailHolder, emailTakenError, findEmailHolder } from "../users/one-user-per-email";
-import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
+import { QUEUES, type JobQueue } from "../../jobs/job-queue";
 import { completeProvisioning } from "../users/complete-provisioning";
 import type { DirectoryDeps } from "../users/directory-deps";
+import { emailTakenError, findEmailHolder, type EmailHolder } from "../users/one-user-per-email";
+import { ownsSiteAccount, reconcileSiteAccountLock, withSiteAccount } from "../users/site-account-ownership";
 import { readStoredUser } from "../users/stored-user";
-import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./verification-link";
-import type { OperationAuthority } from "./operation-values";
 import { recordOperationOutcome } from "./operation-events";
+import type { OperationAuthority } from "./operation-values";
+import { createVerificationToken, enqueueVerification, VERIFICATION_HOURS } from "./verification-link";
 
 /**
  * The worker side of lifecycle operations. Every step is idempotent and checks what is
@@ -39,7 +39,11 @@ interface OperationRow {
   chat_identity_id: string | null;
 }
 
-export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue }, job: LifecycleJob, attempt: { last: boolean }): Promise<void> {
+export async function runLifecycleJob(
+  deps: DirectoryDeps & { queue: JobQueue },
+  job: LifecycleJob,
+  attempt: { last: boolean },
+): Promise<void> {
   const { db } = deps;
   const { rows } = await db.sql.query<OperationRow>(
     `SELECT o.id, o.type, o.status, o.authorized_by, o.requested_email, o.requested_name, o.partner_user_id, o.integration_id, i.slug,
@@ -55,7 +59,8 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     if (op.status !== "verification_pending" || !op.site_account_id || !op.requested_email) return;
     // A retry makes a new token: the link of a failed send never worked anyway.
     const token = await createVerificationToken(db, op.id);
-    if (token) await deps.siteAccounts.sendEmailVerification(op.site_account_id, { newEmail: op.requested_email, token });
+    if (token)
+      await deps.siteAccounts.sendEmailVerification(op.site_account_id, { newEmail: op.requested_email, token });
     return;
   }
   if (op.status !== "queued" && op.status !== "processing") return;
@@ -71,9 +76,20 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
     if (!attempt.last) throw error;
     const code = error instanceof AppError ? error.code : `${op.type}_failed`;
     await withTransaction(db, async (tx) => {
-      await tx.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1", [op.id, code]);
-      if (op.type === "reprovision") await tx.sql.query("UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
-      if (op.type === "profile_change") await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+      await tx.sql.query(
+        "UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1",
+        [op.id, code],
+      );
+      if (op.type === "reprovision")
+        await tx.sql.query(
+          "UPDATE partner_users SET provisioning_status = 'failed', updated_at = now() WHERE id = $1",
+          [op.partner_user_id],
+        );
+      if (op.type === "profile_change")
+        await tx.sql.query(
+          "UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1",
+          [op.partner_user_id],
+        );
       await recordOperationOutcome(tx, op.id);
     });
   }
@@ -86,14 +102,19 @@ export async function runLifecycleJob(deps: DirectoryDeps & { queue: JobQueue },
  * or in the queue. From here until it completes, the change holds the address.
  */
 async function startProcessing(db: Database, op: OperationRow): Promise<EmailHolder | undefined> {
-  const markProcessing = "UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'";
+  const markProcessing =
+    "UPDATE lifecycle_operations SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'queued'";
   const email = op.type === "profile_change" ? op.requested_email : null;
   if (!email) {
     await db.sql.query(markProcessing, [op.id]);
     return undefined;
   }
   return withTransaction(db, async (tx) => {
-    const holder = await findEmailHolder(tx, { integrationId: op.integration_id, email, externalUserId: op.external_user_id });
+    const holder = await findEmailHolder(tx, {
+      integrationId: op.integration_id,
+      email,
+      externalUserId: op.external_user_id,
+    });
     if (!holder) await tx.sql.query(markProcessing, [op.id]);
     return holder;
   });
@@ -108,12 +129,14 @@ async function refuseTakenEmail(deps: DirectoryDeps, op: OperationRow, holder: E
 async function refuseEmailChange(deps: DirectoryDeps, op: OperationRow, error: AppError): Promise<void> {
   deps.log?.("lifecycle step refused", { operation_id: op.id, error_code: error.code, error: error.message });
   await withTransaction(deps.db, async (tx) => {
-    const { rowCount } = await tx.sql.query("UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')", [
-      op.id,
-      error.code,
-    ]);
+    const { rowCount } = await tx.sql.query(
+      "UPDATE lifecycle_operations SET status = 'failed', error_code = $2, updated_at = now() WHERE id = $1 AND status IN ('queued', 'processing')",
+      [op.id, error.code],
+    );
     if (rowCount !== 1) return;
-    await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+    await tx.sql.query("UPDATE partner_users SET profile_sync_status = 'failed', updated_at = now() WHERE id = $1", [
+      op.partner_user_id,
+    ]);
     await recordOperationOutcome(tx, op.id);
   });
 }
@@ -154,8 +177,11 @@ async function runDeletion(deps: DirectoryDeps, op: OperationRow): Promise<void>
 
 /** Reprovision: new site and chat identities for the new generation (the request already moved it). */
 async function runReprovision(deps: DirectoryDeps, op: OperationRow): Promise<void> {
-  const [provisioned] = await completeProvisioning(deps, [await readStoredUser(deps.db, op.integration_id, op.external_user_id)]);
-  if (!provisioned) throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
+  const [provisioned] = await completeProvisioning(deps, [
+    await readStoredUser(deps.db, op.integration_id, op.external_user_id),
+  ]);
+  if (!provisioned)
+    throw new AppError("upstream_error", "the site-account system or chat identity store is unavailable");
   await withTransaction(deps.db, async (tx) => {
     const { rowCount } = await tx.sql.query(
       "UPDATE lifecycle_operations SET status = 'completed', error_code = NULL, completed_at = now(), updated_at = now() WHERE id = $1 AND status = 'processing'",
@@ -208,7 +234,10 @@ async function runProfileChange(deps: DirectoryDeps & { queue: JobQueue }, op: O
         // site system on every retry: refused at once, in words, with nothing changed.
         const holder = op.requested_email ? await deps.siteAccounts.findByEmail(op.requested_email) : null;
         if (holder && holder.id !== accountId) return refuseEmailChange(deps, op, ADDRESS_HAS_ACCOUNT);
-        await deps.siteAccounts.updateProfile(accountId, { email: op.requested_email ?? undefined, name: op.requested_name ?? undefined });
+        await deps.siteAccounts.updateProfile(accountId, {
+          email: op.requested_email ?? undefined,
+          name: op.requested_name ?? undefined,
+        });
         if (op.requested_email) {
           await deps.siteAccounts.destroySessions(accountId);
           // Every step repeats harmlessly, so the link goes out before the operation completes.
@@ -242,7 +271,10 @@ async function requireVerification(deps: DirectoryDeps & { queue: JobQueue }, op
     [op.id, VERIFICATION_HOURS],
   );
   if (rowCount !== 1) return;
-  await deps.db.sql.query("UPDATE partner_users SET profile_sync_status = 'applied', updated_at = now() WHERE id = $1", [op.partner_user_id]);
+  await deps.db.sql.query(
+    "UPDATE partner_users SET profile_sync_status = 'applied', updated_at = now() WHERE id = $1",
+    [op.partner_user_id],
+  );
   await enqueueVerification(deps, deps.db, op.id);
 }
 

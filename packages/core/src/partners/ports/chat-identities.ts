@@ -16,8 +16,15 @@ export interface ChatIdentities {
 }
 
 /** The port's createMany, or create once per input; a call that fails as a whole fails every input. */
-export function createChatIdentities(port: ChatIdentities, inputs: ChatIdentityInput[]): Promise<Array<PromiseSettledResult<{ id: string }>>> {
+export function createChatIdentities(
+  port: ChatIdentities,
+  inputs: ChatIdentityInput[],
+): Promise<Array<PromiseSettledResult<{ id: string }>>> {
   if (inputs.length === 0) return Promise.resolve([]);
   if (!port.createMany) return Promise.allSettled(inputs.map((input) => port.create(input)));
-  return port.createMany(inputs).catch((reason: unknown) => inputs.map((): PromiseSettledResult<{ id: string }> => ({ status: "rejected", reason })));
+  return port
+    .createMany(inputs)
+    .catch((reason: unknown) =>
+      inputs.map((): PromiseSettledResult<{ id: string }> => ({ status: "rejected", reason })),
+    );
 }

@@ -1,5 +1,5 @@
-import { HttpRefused, httpJson, type HttpTarget } from "./http-json";
 import type { ChatIdentities } from "./chat-identities";
+import { httpJson, HttpRefused, type HttpTarget } from "./http-json";
 
 /**
  * The hosted chat's identity store over HTTP (contract: docs/site-accounts-contract.md,
@@ -10,11 +10,21 @@ export class HttpChatIdentities implements ChatIdentities {
   private readonly target: HttpTarget;
 
   constructor(options: { url: string; token: string; timeoutMs?: number }) {
-    this.target = { baseUrl: options.url, service: "the chat identity store", timeoutMs: options.timeoutMs ?? 10_000, headers: { Authorization: `Bearer ${options.token}` } };
+    this.target = {
+      baseUrl: options.url,
+      service: "the chat identity store",
+      timeoutMs: options.timeoutMs ?? 10_000,
+      headers: { Authorization: `Bearer ${options.token}` },
+    };
   }
 
   async create(input: { partnerUserId: string; generation: number }): Promise<{ id: string }> {
-    const { data } = await httpJson<{ id: string }>(this.target, "PUT", `/v1/identities/${encodeURIComponent(input.partnerUserId)}/generations/${input.generation}`, {});
+    const { data } = await httpJson<{ id: string }>(
+      this.target,
+      "PUT",
+      `/v1/identities/${encodeURIComponent(input.partnerUserId)}/generations/${input.generation}`,
+      {},
+    );
     if (!data?.id) throw new HttpRefused(200, "the chat identity store answered without an id");
     return { id: data.id };
   }

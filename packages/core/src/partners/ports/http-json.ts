@@ -28,12 +28,21 @@ export class HttpRefused extends Error {
   }
 }
 
-export async function httpJson<T>(target: HttpTarget, method: string, path: string, body?: unknown): Promise<{ status: number; data: T }> {
+export async function httpJson<T>(
+  target: HttpTarget,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; data: T }> {
   let response: Response;
   try {
     response = await fetch(`${target.baseUrl.replace(/\/+$/, "")}${path}`, {
       method,
-      headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...target.headers },
+      headers: {
+        Accept: "application/json",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...target.headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(target.timeoutMs),
     });
@@ -44,7 +53,8 @@ export async function httpJson<T>(target: HttpTarget, method: string, path: stri
   if (response.status >= 500 || response.status === 429) {
     throw new DirectoryUnavailable(`${target.service} answered HTTP ${response.status} (${method} ${path})`);
   }
-  if (response.status >= 400) throw new HttpRefused(response.status, `${target.service} refused ${method} ${path}: HTTP ${response.status}`);
+  if (response.status >= 400)
+    throw new HttpRefused(response.status, `${target.service} refused ${method} ${path}: HTTP ${response.status}`);
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;

@@ -1,5 +1,5 @@
 import { normalizeEmail } from "../../shared/email";
-import { HttpRefused, httpJson, type HttpTarget } from "./http-json";
+import { httpJson, HttpRefused, type HttpTarget } from "./http-json";
 import type { SiteAccount, SiteAccounts } from "./site-accounts";
 
 /**
@@ -22,13 +22,19 @@ export class HttpSiteAccounts implements SiteAccounts {
       baseUrl: options.url,
       service: "the site-account system",
       timeoutMs: options.timeoutMs ?? 10_000,
-      headers: { Authorization: `Basic ${Buffer.from(`${options.username}:${options.applicationPassword}`).toString("base64")}` },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${options.username}:${options.applicationPassword}`).toString("base64")}`,
+      },
     };
   }
 
   async findByEmail(email: string): Promise<SiteAccount | null> {
     const wanted = normalizeEmail(email);
-    const { data } = await httpJson<WpUser[]>(this.target, "GET", `/wp-json/wp/v2/users?context=edit&search=${encodeURIComponent(wanted)}&search_columns=user_email`);
+    const { data } = await httpJson<WpUser[]>(
+      this.target,
+      "GET",
+      `/wp-json/wp/v2/users?context=edit&search=${encodeURIComponent(wanted)}&search_columns=user_email`,
+    );
     // `search` matches substrings: only an exact (case-insensitive) address counts.
     const match = (data ?? []).find((user) => user.email !== undefined && normalizeEmail(user.email) === wanted);
     return match ? toAccount(match) : null;
@@ -84,7 +90,10 @@ export class HttpSiteAccounts implements SiteAccounts {
     });
   }
 
-  async updateProfile(accountId: string, input: { email?: string | undefined; name?: string | undefined }): Promise<void> {
+  async updateProfile(
+    accountId: string,
+    input: { email?: string | undefined; name?: string | undefined },
+  ): Promise<void> {
     await httpJson(this.target, "POST", `/wp-json/wp/v2/users/${accountId}`, {
       ...(input.email !== undefined ? { email: normalizeEmail(input.email) } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),

@@ -20,7 +20,9 @@ export interface SiteAccounts {
    * per input, in order, each as the single call would have ended. Without it,
    * createPartnerAccounts calls createPartnerAccount once per input.
    */
-  createPartnerAccounts?(inputs: Array<{ email: string; name?: string | undefined }>): Promise<Array<PromiseSettledResult<SiteAccount>>>;
+  createPartnerAccounts?(
+    inputs: Array<{ email: string; name?: string | undefined }>,
+  ): Promise<Array<PromiseSettledResult<SiteAccount>>>;
   lock(accountId: string): Promise<void>;
   unlock(accountId: string): Promise<void>;
   destroySessions(accountId: string): Promise<void>;
@@ -44,15 +46,25 @@ export interface SiteAccounts {
 }
 
 /** The port's sendPasswordSetups, or sendPasswordSetup once per account; a call that fails as a whole fails every account. */
-export function sendPasswordSetups(port: SiteAccounts, accountIds: string[]): Promise<Array<PromiseSettledResult<void>>> {
+export function sendPasswordSetups(
+  port: SiteAccounts,
+  accountIds: string[],
+): Promise<Array<PromiseSettledResult<void>>> {
   if (accountIds.length === 0) return Promise.resolve([]);
   if (!port.sendPasswordSetups) return Promise.allSettled(accountIds.map((id) => port.sendPasswordSetup(id)));
-  return port.sendPasswordSetups(accountIds).catch((reason: unknown) => accountIds.map((): PromiseSettledResult<void> => ({ status: "rejected", reason })));
+  return port
+    .sendPasswordSetups(accountIds)
+    .catch((reason: unknown) => accountIds.map((): PromiseSettledResult<void> => ({ status: "rejected", reason })));
 }
 
 /** The port's createPartnerAccounts, or createPartnerAccount once per input; a call that fails as a whole fails every input. */
-export function createPartnerAccounts(port: SiteAccounts, inputs: Array<{ email: string; name?: string | undefined }>): Promise<Array<PromiseSettledResult<SiteAccount>>> {
+export function createPartnerAccounts(
+  port: SiteAccounts,
+  inputs: Array<{ email: string; name?: string | undefined }>,
+): Promise<Array<PromiseSettledResult<SiteAccount>>> {
   if (inputs.length === 0) return Promise.resolve([]);
   if (!port.createPartnerAccounts) return Promise.allSettled(inputs.map((input) => port.createPartnerAccount(input)));
-  return port.createPartnerAccounts(inputs).catch((reason: unknown) => inputs.map((): PromiseSettledResult<SiteAccount> => ({ status: "rejected", reason })));
+  return port
+    .createPartnerAccounts(inputs)
+    .catch((reason: unknown) => inputs.map((): PromiseSettledResult<SiteAccount> => ({ status: "rejected", reason })));
 }

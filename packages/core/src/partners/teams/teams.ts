@@ -1,9 +1,9 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
 import { newId } from "../../ids/new-id";
-import type { ResolvedIntegration } from "../integrations/integrations";
 import { decodeCursor, keysetDirection, keysetPage } from "../../paging/cursor";
-import { type TotalOption, totalWhenAsked } from "../../paging/total";
+import { totalWhenAsked, type TotalOption } from "../../paging/total";
+import type { ResolvedIntegration } from "../integrations/integrations";
 import type { TeamStatus } from "./team-status";
 
 export interface TeamRecord {
@@ -44,14 +44,26 @@ function toTeam(integration: ResolvedIntegration, row: TeamRow): TeamRecord {
   };
 }
 
-export async function getTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<TeamRecord> {
-  const { rows } = await db.sql.query<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`, [integration.id, externalTeamId]);
+export async function getTeam(
+  db: Database,
+  integration: ResolvedIntegration,
+  externalTeamId: string,
+): Promise<TeamRecord> {
+  const { rows } = await db.sql.query<TeamRow>(
+    `SELECT ${TEAM_COLUMNS} FROM partner_teams t WHERE t.integration_id = $1 AND t.external_team_id = $2`,
+    [integration.id, externalTeamId],
+  );
   if (!rows[0]) throw new AppError("not_found", `team ${externalTeamId} not found`);
   return toTeam(integration, rows[0]);
 }
 
 /** PUT: creates the team (active, no users) or renames it; its status is changed only by PATCH. */
-export async function putTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string, input: { name: string }): Promise<{ team: TeamRecord; created: boolean }> {
+export async function putTeam(
+  db: Database,
+  integration: ResolvedIntegration,
+  externalTeamId: string,
+  input: { name: string },
+): Promise<{ team: TeamRecord; created: boolean }> {
   const { rows } = await db.sql.query<{ created: boolean }>(
     `INSERT INTO partner_teams (id, integration_id, external_team_id, name, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'active', now(), now())
@@ -67,7 +79,12 @@ export async function putTeam(db: Database, integration: ResolvedIntegration, ex
  * PATCH: rename and/or archive or reactivate. Archiving a team that still has users
  * (current or queued) is 409 team_in_use; the check and the update are one statement.
  */
-export async function patchTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string, input: { name?: string | undefined; status?: TeamStatus | undefined }): Promise<TeamRecord> {
+export async function patchTeam(
+  db: Database,
+  integration: ResolvedIntegration,
+  externalTeamId: string,
+  input: { name?: string | undefined; status?: TeamStatus | undefined },
+): Promise<TeamRecord> {
   const current = await getTeam(db, integration, externalTeamId);
   const { rowCount } = await db.sql.query(
     `UPDATE partner_teams t SET name = COALESCE($3, t.name), status = COALESCE($4, t.status), updated_at = now()
@@ -77,7 +94,10 @@ export async function patchTeam(db: Database, integration: ResolvedIntegration, 
     [integration.id, externalTeamId, input.name ?? null, input.status ?? null],
   );
   if (rowCount === 0) {
-    throw new AppError("team_in_use", `team ${externalTeamId} has ${current.userCount} assigned user(s); reassign them before archiving`);
+    throw new AppError(
+      "team_in_use",
+      `team ${externalTeamId} has ${current.userCount} assigned user(s); reassign them before archiving`,
+    );
   }
   return getTeam(db, integration, externalTeamId);
 }
@@ -89,7 +109,12 @@ const TEAMS_MATCH = `t.integration_id = $1 AND ($2::text IS NULL OR t.status = $
 export async function listTeams(
   db: Database,
   integration: ResolvedIntegration,
-  input: { status?: TeamStatus | undefined; q?: string | undefined; limit: number; cursor?: string | undefined } & TotalOption,
+  input: {
+    status?: TeamStatus | undefined;
+    q?: string | undefined;
+    limit: number;
+    cursor?: string | undefined;
+  } & TotalOption,
 ): Promise<{ teams: TeamRecord[]; nextCursor: string | null; previousCursor: string | null; total?: number }> {
   // `q` (part of the external id or the name, any case) is the staff console's search.
   const filters = { status: input.status ?? null, q: input.q?.trim() || null };
@@ -103,7 +128,17 @@ export async function listTeams(
     [integration.id, filters.status, filters.q, from?.createdAt ?? null, from?.id ?? "", input.limit + 1],
   );
   // The staff console's "1–50 of 60"; the partner API has no use for it.
-  const counted = await totalWhenAsked(db, input, `SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`, [integration.id, filters.status, filters.q]);
+  const counted = await totalWhenAsked(
+    db,
+    input,
+    `SELECT count(*)::int AS total FROM partner_teams t WHERE ${TEAMS_MATCH}`,
+    [integration.id, filters.status, filters.q],
+  );
   const page = keysetPage(db.secrets, rows, input.limit, filters, from);
-  return { teams: page.rows.map((row) => toTeam(integration, row)), nextCursor: page.nextCursor, previousCursor: page.previousCursor, ...counted };
+  return {
+    teams: page.rows.map((row) => toTeam(integration, row)),
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+    ...counted,
+  };
 }

@@ -1,7 +1,7 @@
 import { withTransaction } from "../../db/transaction";
+import { announceLaunchEligibility } from "../../webhooks/partner-events";
 import { createChatIdentities } from "../ports/chat-identities";
 import { sendPasswordSetups } from "../ports/site-accounts";
-import { announceLaunchEligibility } from "../../webhooks/partner-events";
 import type { DirectoryDeps } from "./directory-deps";
 import { linkSiteAccounts } from "./link-site-accounts";
 import type { LinkedAccount } from "./site-account-ownership";
@@ -17,13 +17,25 @@ import type { StoredUser } from "./stored-user";
  * is fully provisioned. Callers with an external user id read its stored fields first
  * (readStoredUser).
  */
-export async function completeProvisioning(deps: DirectoryDeps, users: StoredUser[], options: { concurrency?: number } = {}): Promise<boolean[]> {
+export async function completeProvisioning(
+  deps: DirectoryDeps,
+  users: StoredUser[],
+  options: { concurrency?: number } = {},
+): Promise<boolean[]> {
   const { db } = deps;
   const done = users.map((user) => user.provisioning_status === "active");
-  const incomplete = (i: number, error: unknown) => deps.log?.("provisioning incomplete; the user stays pending", { user_id: users[i]?.id, error: String(error) });
-  const todo = users.flatMap((user, i) => (user.provisioning_status === "active" || user.status === "deleted" ? [] : [i]));
-  const retried = todo.filter((i) => users[i]?.provisioning_status === "failed").map((i) => (users[i] as StoredUser).id);
-  if (retried.length) await db.sql.query("UPDATE partner_users SET provisioning_status = 'pending' WHERE id = ANY($1::text[])", [retried]);
+  const incomplete = (i: number, error: unknown) =>
+    deps.log?.("provisioning incomplete; the user stays pending", { user_id: users[i]?.id, error: String(error) });
+  const todo = users.flatMap((user, i) =>
+    user.provisioning_status === "active" || user.status === "deleted" ? [] : [i],
+  );
+  const retried = todo
+    .filter((i) => users[i]?.provisioning_status === "failed")
+    .map((i) => (users[i] as StoredUser).id);
+  if (retried.length)
+    await db.sql.query("UPDATE partner_users SET provisioning_status = 'pending' WHERE id = ANY($1::text[])", [
+      retried,
+    ]);
 
   // Also when already linked: the account's lock is brought in line again, should an earlier attempt have failed there.
   const links = await linkSiteAccounts(
@@ -40,7 +52,10 @@ export async function completeProvisioning(deps: DirectoryDeps, users: StoredUse
   const toIdentify = todo.filter((i) => linked.has(i));
   const identities = await createChatIdentities(
     deps.chatIdentities,
-    toIdentify.map((i) => ({ partnerUserId: (users[i] as StoredUser).id, generation: (users[i] as StoredUser).account_generation })),
+    toIdentify.map((i) => ({
+      partnerUserId: (users[i] as StoredUser).id,
+      generation: (users[i] as StoredUser).account_generation,
+    })),
   );
   const identified = new Map<number, string>();
   identities.forEach((result, k) => {
@@ -72,13 +87,19 @@ export async function completeProvisioning(deps: DirectoryDeps, users: StoredUse
   }
   for (const i of identified.keys()) done[i] = true;
   // Only now that provisioning succeeded (spec 3.1). A failed send does not undo it.
-  const toNotify = [...identified.keys()].filter((i) => completedIds.has((users[i] as StoredUser).id) && linked.get(i)?.identityOrigin === "partner_created");
+  const toNotify = [...identified.keys()].filter(
+    (i) => completedIds.has((users[i] as StoredUser).id) && linked.get(i)?.identityOrigin === "partner_created",
+  );
   const sent = await sendPasswordSetups(
     deps.siteAccounts,
     toNotify.map((i) => (linked.get(i) as LinkedAccount).accountId),
   );
   sent.forEach((result, k) => {
-    if (result.status === "rejected") deps.log?.("password-setup notification failed", { user_id: users[toNotify[k] as number]?.id, error: String(result.reason) });
+    if (result.status === "rejected")
+      deps.log?.("password-setup notification failed", {
+        user_id: users[toNotify[k] as number]?.id,
+        error: String(result.reason),
+      });
   });
   return done;
 }

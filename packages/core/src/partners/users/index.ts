@@ -6,7 +6,16 @@ export { countPartnerUsers, listPartnerUsers } from "./list-users";
 export type { UserContact } from "./list-users";
 export { launchEligibility } from "./partner-user";
 export type { OperationSummary, PartnerUserRecord } from "./partner-user";
-export { BLOCKING_REASONS, EXPERIENCE_TYPES, IDENTITY_ORIGINS, MAPPING_STATUSES, PROVISIONING_STATUSES, SYNC_STATUSES, USER_SORTS, USER_STATUSES } from "./partner-user-values";
+export {
+  BLOCKING_REASONS,
+  EXPERIENCE_TYPES,
+  IDENTITY_ORIGINS,
+  MAPPING_STATUSES,
+  PROVISIONING_STATUSES,
+  SYNC_STATUSES,
+  USER_SORTS,
+  USER_STATUSES,
+} from "./partner-user-values";
 export type { UserSort, UserStatus } from "./partner-user-values";
 export { provisionPartnerUser } from "./provision-user";
 export { setPartnerUserStatus } from "./set-user-status";

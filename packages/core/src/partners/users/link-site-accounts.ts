@@ -2,7 +2,16 @@ import { withAdvisoryLocks } from "../../db/advisory-locks";
 import { forEachConcurrently } from "../../shared/for-each-concurrently";
 import { createPartnerAccounts, type SiteAccount } from "../ports/site-accounts";
 import type { IdentityOrigin } from "./partner-user-values";
-import { accountLockKey, applyLockDecision, emailLockKey, type LinkedAccount, linkSiteAccount, lockDecisions, type OwnershipDeps, writeLinks } from "./site-account-ownership";
+import {
+  accountLockKey,
+  applyLockDecision,
+  emailLockKey,
+  linkSiteAccount,
+  lockDecisions,
+  writeLinks,
+  type LinkedAccount,
+  type OwnershipDeps,
+} from "./site-account-ownership";
 
 type LinkUser = { id: string; email: string; name: string | null };
 
@@ -16,7 +25,11 @@ type LinkUser = { id: string; email: string; name: string | null };
  * set) is linked alone by linkSiteAccount afterwards, which waits as it always does. One
  * user's failure at the site-account system is that user's alone.
  */
-export async function linkSiteAccounts(deps: OwnershipDeps, users: LinkUser[], options: { concurrency?: number } = {}): Promise<Array<PromiseSettledResult<LinkedAccount>>> {
+export async function linkSiteAccounts(
+  deps: OwnershipDeps,
+  users: LinkUser[],
+  options: { concurrency?: number } = {},
+): Promise<Array<PromiseSettledResult<LinkedAccount>>> {
   const concurrency = options.concurrency ?? 1;
   const results = new Map<number, PromiseSettledResult<LinkedAccount>>();
   const alone = new Set<number>();
@@ -40,7 +53,13 @@ export async function linkSiteAccounts(deps: OwnershipDeps, users: LinkUser[], o
   return users.map((_, i) => results.get(i) ?? { status: "rejected", reason: new Error("not linked") });
 }
 
-async function linkTogether(deps: OwnershipDeps, users: LinkUser[], results: Map<number, PromiseSettledResult<LinkedAccount>>, alone: Set<number>, concurrency: number): Promise<void> {
+async function linkTogether(
+  deps: OwnershipDeps,
+  users: LinkUser[],
+  results: Map<number, PromiseSettledResult<LinkedAccount>>,
+  alone: Set<number>,
+  concurrency: number,
+): Promise<void> {
   const emailKeys = users.map((user) => emailLockKey(user.email));
   const twice = new Set(emailKeys.filter((key, i) => emailKeys.indexOf(key) !== i));
   await withAdvisoryLocks(deps.db, [], async (lock, tryLocks) => {
@@ -52,17 +71,21 @@ async function linkTogether(deps: OwnershipDeps, users: LinkUser[], results: Map
       else todo.push(i);
     });
     const fail = (i: number, reason: unknown) => results.set(i, { status: "rejected", reason });
-    const current = await deps.db.sql.query<{ id: string; site_account_id: string | null; identity_origin: IdentityOrigin | null }>(
-      "SELECT id, site_account_id, identity_origin FROM partner_users WHERE id = ANY($1::text[])",
-      [todo.map((i) => (users[i] as LinkUser).id)],
-    );
+    const current = await deps.db.sql.query<{
+      id: string;
+      site_account_id: string | null;
+      identity_origin: IdentityOrigin | null;
+    }>("SELECT id, site_account_id, identity_origin FROM partner_users WHERE id = ANY($1::text[])", [
+      todo.map((i) => (users[i] as LinkUser).id),
+    ]);
     const stored = new Map(current.rows.map((row) => [row.id, row]));
     const linked = new Map<number, LinkedAccount>();
     const found = new Map<number, SiteAccount | null>();
     // Another attempt (a PUT and the background retry race) may have linked some already.
     for (const i of todo) {
       const row = stored.get((users[i] as LinkUser).id);
-      if (row?.site_account_id && row.identity_origin) linked.set(i, { accountId: row.site_account_id, identityOrigin: row.identity_origin });
+      if (row?.site_account_id && row.identity_origin)
+        linked.set(i, { accountId: row.site_account_id, identityOrigin: row.identity_origin });
     }
     await forEachConcurrently(
       todo.filter((i) => !linked.has(i)),
@@ -106,11 +129,14 @@ async function linkTogether(deps: OwnershipDeps, users: LinkUser[], results: Map
     );
     created.forEach((result, k) => {
       const i = toCreate[k] as number;
-      if (result.status === "fulfilled") linked.set(i, { accountId: result.value.id, identityOrigin: "partner_created" });
+      if (result.status === "fulfilled")
+        linked.set(i, { accountId: result.value.id, identityOrigin: "partner_created" });
       else fail(i, result.reason);
     });
     // Nobody else knows a new account yet, so its lock is normally free; one that is not is waited for, as alone.
-    const newKeys = toCreate.flatMap((i) => (linked.has(i) ? [accountLockKey((linked.get(i) as LinkedAccount).accountId)] : []));
+    const newKeys = toCreate.flatMap((i) =>
+      linked.has(i) ? [accountLockKey((linked.get(i) as LinkedAccount).accountId)] : [],
+    );
     for (const key of await tryLocks(newKeys)) await lock(key);
     todo = todo.filter((i) => linked.has(i));
     const toWrite = todo.filter((i) => !stored.get((users[i] as LinkUser).id)?.site_account_id);
@@ -123,11 +149,17 @@ async function linkTogether(deps: OwnershipDeps, users: LinkUser[], results: Map
     const refused = new Map<string, unknown>();
     await forEachConcurrently(accounts, concurrency, async (accountId) => {
       const decision = decisions.get(accountId);
-      if (decision) await applyLockDecision(deps, accountId, decision).catch((reason: unknown) => refused.set(accountId, reason));
+      if (decision)
+        await applyLockDecision(deps, accountId, decision).catch((reason: unknown) => refused.set(accountId, reason));
     });
     for (const i of todo) {
       const link = linked.get(i) as LinkedAccount;
-      results.set(i, refused.has(link.accountId) ? { status: "rejected", reason: refused.get(link.accountId) } : { status: "fulfilled", value: link });
+      results.set(
+        i,
+        refused.has(link.accountId)
+          ? { status: "rejected", reason: refused.get(link.accountId) }
+          : { status: "fulfilled", value: link },
+      );
     }
   });
 }

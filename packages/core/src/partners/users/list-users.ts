@@ -1,9 +1,16 @@
 import type { Database } from "../../db/database";
 import { AppError } from "../../errors/app-error";
-import type { ResolvedIntegration } from "../integrations/integrations";
-import { decodeCursor, decodeSortCursor, encodeSortCursor, keysetDirection, keysetPage, pageBothWays } from "../../paging/cursor";
+import {
+  decodeCursor,
+  decodeSortCursor,
+  encodeSortCursor,
+  keysetDirection,
+  keysetPage,
+  pageBothWays,
+} from "../../paging/cursor";
 import type { TotalOption } from "../../paging/total";
-import { type PartnerUserRecord, toPartnerUser, USER_COLUMNS, USER_FROM, type UserRow } from "./partner-user";
+import type { ResolvedIntegration } from "../integrations/integrations";
+import { toPartnerUser, USER_COLUMNS, USER_FROM, type PartnerUserRecord, type UserRow } from "./partner-user";
 import type { UserSort, UserStatus } from "./partner-user-values";
 
 /**
@@ -76,14 +83,26 @@ export async function listPartnerUsers(
   db: Database,
   integration: ResolvedIntegration,
   input: ListUsersFilters & { limit: number; cursor?: string | undefined; sort?: UserSort | undefined } & TotalOption,
-): Promise<{ users: PartnerUserRecord[]; contacts: Map<string, UserContact>; counts: UserCounts; nextCursor: string | null; previousCursor: string | null; total?: number }> {
-  if (input.q !== undefined && input.externalUserId !== undefined) throw new AppError("invalid_request", "q: must not be combined with external_user_id");
-  if (input.unassigned !== undefined && input.teamExternalId !== undefined) throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
+): Promise<{
+  users: PartnerUserRecord[];
+  contacts: Map<string, UserContact>;
+  counts: UserCounts;
+  nextCursor: string | null;
+  previousCursor: string | null;
+  total?: number;
+}> {
+  if (input.q !== undefined && input.externalUserId !== undefined)
+    throw new AppError("invalid_request", "q: must not be combined with external_user_id");
+  if (input.unassigned !== undefined && input.teamExternalId !== undefined)
+    throw new AppError("invalid_request", "unassigned: must not be combined with team_external_id");
   for (const [field, value] of [
     ["q", input.q],
     ["external_user_id", input.externalUserId],
   ] as const) {
-    if (value?.includes("@")) throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`, { field });
+    if (value?.includes("@"))
+      throw new AppError("invalid_request", `${field}: email searches are not accepted; search by external user id`, {
+        field,
+      });
   }
   const filters = {
     team: input.teamExternalId ?? null,
@@ -95,7 +114,14 @@ export async function listPartnerUsers(
   const sort = input.sort ?? "created";
   // Creation order keeps the filters (and so the cursors) /v1 has always issued.
   const cursorFilters = sort === "created" ? filters : { ...filters, sort };
-  const matchParams = [integration.id, filters.status, filters.team, filters.user, filters.q === null ? null : containsPattern(filters.q), filters.unassigned];
+  const matchParams = [
+    integration.id,
+    filters.status,
+    filters.team,
+    filters.user,
+    filters.q === null ? null : containsPattern(filters.q),
+    filters.unassigned,
+  ];
   const ordered = orderedPage(db, sort, input.cursor, cursorFilters, matchParams.length);
   const counted = countedByCounts(filters);
   const [page, counts, matching] = await Promise.all([
@@ -106,7 +132,12 @@ export async function listPartnerUsers(
       [...matchParams, ...ordered.params, input.limit + 1],
     ),
     countPartnerUsers(db, integration.id),
-    input.withTotal && !counted ? db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`, matchParams) : undefined,
+    input.withTotal && !counted
+      ? db.sql.query<{ total: number }>(
+          `SELECT count(*)::int AS total FROM partner_users u WHERE ${USERS_MATCH}`,
+          matchParams,
+        )
+      : undefined,
   ]);
   const { rows, nextCursor, previousCursor } = ordered.page(page.rows, input.limit);
   return {
@@ -134,7 +165,9 @@ function orderedPage(db: Database, sort: UserSort, cursor: string | undefined, f
     const way = keysetDirection(from, "asc");
     return {
       select: "",
-      after: from ? ` AND (u.created_at, u.id) ${way.comparison} ($${paramsBefore + 1}::timestamptz, $${paramsBefore + 2}::text)` : "",
+      after: from
+        ? ` AND (u.created_at, u.id) ${way.comparison} ($${paramsBefore + 1}::timestamptz, $${paramsBefore + 2}::text)`
+        : "",
       params: from ? [from.createdAt, from.id] : [],
       orderBy: `u.created_at ${way.order}, u.id ${way.order}`,
       page: <Row extends UserRow>(rows: Row[], limit: number) => keysetPage(db.secrets, rows, limit, filters, from),
@@ -146,17 +179,28 @@ function orderedPage(db: Database, sort: UserSort, cursor: string | undefined, f
   const placeholders = keys.map((key, index) => `$${paramsBefore + index + 1}::${key.type}`);
   return {
     select: `, ARRAY[${keys.map((key) => `(${key.expr})::text`).join(", ")}] AS sort_key`,
-    after: from ? ` AND (${keys.map((key) => key.expr).join(", ")}, u.id) ${way.comparison} (${placeholders.join(", ")}, $${paramsBefore + keys.length + 1}::text)` : "",
+    after: from
+      ? ` AND (${keys.map((key) => key.expr).join(", ")}, u.id) ${way.comparison} (${placeholders.join(", ")}, $${paramsBefore + keys.length + 1}::text)`
+      : "",
     params: from ? [...from.values, from.id] : [],
     orderBy: [...keys.map((key) => key.expr), "u.id"].map((expr) => `${expr} ${way.order}`).join(", "),
     page: <Row extends UserRow & SortedRow>(rows: Row[], limit: number) =>
-      pageBothWays(rows, limit, from, (row, backward) => encodeSortCursor(db.secrets, row.sort_key ?? [], row.id, filters, backward)),
+      pageBothWays(rows, limit, from, (row, backward) =>
+        encodeSortCursor(db.secrets, row.sort_key ?? [], row.id, filters, backward),
+      ),
   };
 }
 
 /** A total the counts already hold: no filter, or a status alone. */
-function countedByCounts(filters: { team: string | null; user: string | null; q: string | null; unassigned: boolean | null; status: UserStatus | null }): keyof UserCounts | undefined {
-  if (filters.team !== null || filters.user !== null || filters.q !== null || filters.unassigned !== null) return undefined;
+function countedByCounts(filters: {
+  team: string | null;
+  user: string | null;
+  q: string | null;
+  unassigned: boolean | null;
+  status: UserStatus | null;
+}): keyof UserCounts | undefined {
+  if (filters.team !== null || filters.user !== null || filters.q !== null || filters.unassigned !== null)
+    return undefined;
   return filters.status ?? "total";
 }
 

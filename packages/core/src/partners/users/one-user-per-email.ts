@@ -22,7 +22,10 @@ export interface EmailHolder {
   changing: boolean;
 }
 
-export async function findEmailHolder(tx: Database, input: { integrationId: string; email: string; externalUserId: string }): Promise<EmailHolder | undefined> {
+export async function findEmailHolder(
+  tx: Database,
+  input: { integrationId: string; email: string; externalUserId: string },
+): Promise<EmailHolder | undefined> {
   const [holder] = await findEmailHolders(tx, input.integrationId, [input]);
   return holder;
 }
@@ -33,12 +36,17 @@ export async function findEmailHolder(tx: Database, input: { integrationId: stri
  * finds each claim's holder. The result is in the claims' order. Claims of one address among
  * themselves are the caller's to settle (they are not stored yet).
  */
-export async function findEmailHolders(tx: Database, integrationId: string, claims: Array<{ email: string; externalUserId: string }>): Promise<Array<EmailHolder | undefined>> {
+export async function findEmailHolders(
+  tx: Database,
+  integrationId: string,
+  claims: Array<{ email: string; externalUserId: string }>,
+): Promise<Array<EmailHolder | undefined>> {
   if (claims.length === 0) return [];
   const emails = claims.map((claim) => claim.email);
-  await tx.sql.query("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys", [
-    emails.map((email) => `partner-user-email:${integrationId}:${email}`),
-  ]);
+  await tx.sql.query(
+    "SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM (SELECT DISTINCT k FROM unnest($1::text[]) AS k ORDER BY k) AS keys",
+    [emails.map((email) => `partner-user-email:${integrationId}:${email}`)],
+  );
   const { rows } = await tx.sql.query<{ n: string; external_user_id: string; changing: boolean }>(
     `SELECT c.n, h.external_user_id, h.changing
      FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS c(email, external_user_id, n)
@@ -66,12 +74,19 @@ export async function findEmailHolders(tx: Database, integrationId: string, clai
  */
 export function emailTakenError(holder: EmailHolder): AppError {
   const has = holder.changing ? "is being given this email" : "already has this email";
-  return new AppError("identity_conflict", `another user of this integration ${has}. One person is one user per integration: use another address`, {
-    field: "email",
-  });
+  return new AppError(
+    "identity_conflict",
+    `another user of this integration ${has}. One person is one user per integration: use another address`,
+    {
+      field: "email",
+    },
+  );
 }
 
-export async function claimEmailInIntegration(tx: Database, input: { integrationId: string; email: string; externalUserId: string }): Promise<void> {
+export async function claimEmailInIntegration(
+  tx: Database,
+  input: { integrationId: string; email: string; externalUserId: string },
+): Promise<void> {
   const holder = await findEmailHolder(tx, input);
   if (holder) throw emailTakenError(holder);
 }

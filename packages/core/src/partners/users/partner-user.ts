@@ -1,6 +1,14 @@
 import type { OperationStatus, OperationType } from "../operations/operation-values";
 import type { TeamStatus } from "../teams/team-status";
-import type { BlockingReason, ExperienceType, IdentityOrigin, MappingStatus, ProvisioningStatus, SyncStatus, UserStatus } from "./partner-user-values";
+import type {
+  BlockingReason,
+  ExperienceType,
+  IdentityOrigin,
+  MappingStatus,
+  ProvisioningStatus,
+  SyncStatus,
+  UserStatus,
+} from "./partner-user-values";
 
 /** A partner user as the domain sees it (spec 2.9); the transport picks the public fields. */
 export interface PartnerUserRecord {
@@ -95,7 +103,14 @@ export function toPartnerUser(integration: string, row: UserRow): PartnerUserRec
     id: row.id,
     integration,
     externalUserId: row.external_user_id,
-    team: row.team_id ? { id: row.team_id, externalTeamId: row.team_external_id ?? "", name: row.team_name ?? "", status: row.team_status ?? "active" } : null,
+    team: row.team_id
+      ? {
+          id: row.team_id,
+          externalTeamId: row.team_external_id ?? "",
+          name: row.team_name ?? "",
+          status: row.team_status ?? "active",
+        }
+      : null,
     assignmentVersion: row.assignment_version,
     identityOrigin: row.identity_origin,
     experienceType: row.experience_type,
@@ -110,7 +125,15 @@ export function toPartnerUser(integration: string, row: UserRow): PartnerUserRec
     profileSyncStatus: row.profile_sync_status,
     wordpressSyncStatus: row.wordpress_sync_status,
     lifecycleOperation:
-      row.op_id && row.op_type && row.op_status && row.op_updated_at ? { id: row.op_id, type: row.op_type, status: row.op_status, errorCode: row.op_error_code, updatedAt: row.op_updated_at } : null,
+      row.op_id && row.op_type && row.op_status && row.op_updated_at
+        ? {
+            id: row.op_id,
+            type: row.op_type,
+            status: row.op_status,
+            errorCode: row.op_error_code,
+            updatedAt: row.op_updated_at,
+          }
+        : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -1,10 +1,10 @@
-import type { Database } from "../../db/database";
-import { withTransaction } from "../../db/transaction";
 import { recordAudit } from "../../audit/audit-log";
 import type { AuditActor } from "../../audit/audited-change";
+import type { Database } from "../../db/database";
+import { withTransaction } from "../../db/transaction";
 import { newId } from "../../ids/new-id";
-import type { ResolvedIntegration } from "../integrations/integrations";
 import { checkedEmail } from "../../shared/email";
+import type { ResolvedIntegration } from "../integrations/integrations";
 import { completeProvisioning } from "./complete-provisioning";
 import type { DirectoryDeps } from "./directory-deps";
 import { getPartnerUser } from "./get-user";
@@ -15,8 +15,15 @@ import { assertMatchesExistingUser, assignableTeamId, teamChange } from "./provi
 import { readStoredUser } from "./stored-user";
 
 /** The team a request assigns (provisioning-rules.ts). */
-async function resolveAssignableTeam(db: Database, integration: ResolvedIntegration, externalTeamId: string): Promise<string> {
-  const { rows } = await db.sql.query<{ id: string; status: string }>("SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2", [integration.id, externalTeamId]);
+async function resolveAssignableTeam(
+  db: Database,
+  integration: ResolvedIntegration,
+  externalTeamId: string,
+): Promise<string> {
+  const { rows } = await db.sql.query<{ id: string; status: string }>(
+    "SELECT id, status FROM partner_teams WHERE integration_id = $1 AND external_team_id = $2",
+    [integration.id, externalTeamId],
+  );
   return assignableTeamId(externalTeamId, rows[0]);
 }
 
@@ -44,7 +51,9 @@ export async function provisionPartnerUser(
 ): Promise<{ user: PartnerUserRecord; outcome: ProvisionOutcome }> {
   const { db } = deps;
   const email = checkedEmail(input.email);
-  const teamId = input.teamExternalId ? await resolveAssignableTeam(db, integration, input.teamExternalId) : input.teamExternalId;
+  const teamId = input.teamExternalId
+    ? await resolveAssignableTeam(db, integration, input.teamExternalId)
+    : input.teamExternalId;
   // Staff's request is recorded with the write that creates or matches the user. Provisioning
   // goes on outside it (other systems are called), so `outcome` is that write's: created or existing.
   const audit = async (tx: Database, outcome: "created" | "existing") => {
@@ -58,7 +67,10 @@ export async function provisionPartnerUser(
   };
 
   const created = await withTransaction(db, async (tx) => {
-    const known = await tx.sql.query("SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2", [integration.id, externalUserId]);
+    const known = await tx.sql.query(
+      "SELECT 1 FROM partner_users WHERE integration_id = $1 AND external_user_id = $2",
+      [integration.id, externalUserId],
+    );
     if (known.rowCount) return false;
     await claimEmailInIntegration(tx, { integrationId: integration.id, email, externalUserId });
     const inserted = await tx.sql.query(
@@ -76,7 +88,10 @@ export async function provisionPartnerUser(
       assertMatchesExistingUser(externalUserId, existing, email);
       const newTeam = teamChange(teamId, existing.team_id);
       if (newTeam !== undefined) {
-        await on.sql.query("UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1", [existing.id, newTeam]);
+        await on.sql.query(
+          "UPDATE partner_users SET team_id = $2, assignment_version = assignment_version + 1, updated_at = now() WHERE id = $1",
+          [existing.id, newTeam],
+        );
       }
       await audit(on, "existing");
     };

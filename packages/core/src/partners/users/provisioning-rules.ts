@@ -9,18 +9,33 @@ import { AppError } from "../../errors/app-error";
 
 /** The team a request assigns: it must exist in this integration and be active. */
 export function assignableTeamId(externalTeamId: string, team: { id: string; status: string } | undefined): string {
-  if (!team) throw new AppError("team_not_found", `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`);
-  if (team.status !== "active") throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
+  if (!team)
+    throw new AppError(
+      "team_not_found",
+      `team ${externalTeamId} not found; create it with PUT …/teams/${externalTeamId} first`,
+    );
+  if (team.status !== "active")
+    throw new AppError("team_archived", `team ${externalTeamId} is archived; reactivate it or choose another team`);
   return team.id;
 }
 
 /** An existing user matches a PUT only alive and with the same (normalized) email. */
-export function assertMatchesExistingUser(externalUserId: string, existing: { status: string; email: string }, email: string): void {
+export function assertMatchesExistingUser(
+  externalUserId: string,
+  existing: { status: string; email: string },
+  email: string,
+): void {
   if (existing.status === "deleted") {
-    throw new AppError("identity_conflict", `user ${externalUserId} is deleted; ordinary provisioning cannot revive it: use POST …/reprovision`);
+    throw new AppError(
+      "identity_conflict",
+      `user ${externalUserId} is deleted; ordinary provisioning cannot revive it: use POST …/reprovision`,
+    );
   }
   if (existing.email !== email) {
-    throw new AppError("identity_conflict", `user ${externalUserId} exists with a different email; change it with POST …/profile-changes`);
+    throw new AppError(
+      "identity_conflict",
+      `user ${externalUserId} exists with a different email; change it with POST …/profile-changes`,
+    );
   }
 }
 

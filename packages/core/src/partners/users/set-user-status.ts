@@ -1,14 +1,14 @@
-import { type JobQueue, QUEUES } from "../../jobs/job-queue";
-import { withTransaction } from "../../db/transaction";
 import { recordAudit } from "../../audit/audit-log";
 import type { AuditActor } from "../../audit/audited-change";
+import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors/app-error";
-import type { ResolvedIntegration } from "../integrations/integrations";
+import { QUEUES, type JobQueue } from "../../jobs/job-queue";
 import { recordUserEvent } from "../../webhooks/partner-events";
+import type { ResolvedIntegration } from "../integrations/integrations";
 import type { DirectoryDeps } from "./directory-deps";
 import { getPartnerUser } from "./get-user";
 import type { PartnerUserRecord } from "./partner-user";
-import { type SiteAccountSyncJob, syncSiteAccount } from "./site-account-sync";
+import { syncSiteAccount, type SiteAccountSyncJob } from "./site-account-sync";
 
 /**
  * PATCH user {status} (spec 3.1). Disabling revokes access at once: access_version moves
@@ -38,7 +38,11 @@ export async function setPartnerUserStatus(
     );
     const user = rows[0];
     if (!user) throw new AppError("not_found", `user ${externalUserId} not found`);
-    if (user.status === "deleted") throw new AppError("identity_conflict", `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`);
+    if (user.status === "deleted")
+      throw new AppError(
+        "identity_conflict",
+        `user ${externalUserId} is deleted; it cannot be reactivated: use POST …/reprovision`,
+      );
     // Staff asking for the status the user already has is recorded too: the request was made.
     if (options.audit) {
       await recordAudit(tx, {
@@ -58,20 +62,29 @@ export async function setPartnerUserStatus(
     );
     // An email change waiting at the new address is withdrawn with the access.
     if (status === "disabled") {
-      await tx.sql.query("UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'", [
-        user.id,
-      ]);
+      await tx.sql.query(
+        "UPDATE lifecycle_operations SET status = 'cancelled', verification_token_hash = NULL, updated_at = now() WHERE partner_user_id = $1 AND status = 'verification_pending'",
+        [user.id],
+      );
     }
     await recordUserEvent(tx, status === "disabled" ? "user.disabled" : "user.reactivated", user.id);
     if (!user.site_account_id) return undefined;
     const row = changed.rows[0] as { access_version: number; site_sync_version: number };
-    const data: SiteAccountSyncJob = { partnerUserId: user.id, accountId: user.site_account_id, accessVersion: row.access_version, syncVersion: row.site_sync_version };
+    const data: SiteAccountSyncJob = {
+      partnerUserId: user.id,
+      accountId: user.site_account_id,
+      accessVersion: row.access_version,
+      syncVersion: row.site_sync_version,
+    };
     await deps.queue.enqueue(tx, QUEUES.siteAccountSync, data, `${user.id}:${data.syncVersion}`);
     return data;
   });
   if (job) {
     await syncSiteAccount(deps, job).catch((error: unknown) => {
-      deps.log?.("site account not updated yet; the job queue retries", { user_id: job.partnerUserId, error: String(error) });
+      deps.log?.("site account not updated yet; the job queue retries", {
+        user_id: job.partnerUserId,
+        error: String(error),
+      });
     });
   }
   return getPartnerUser(db, integration, externalUserId);

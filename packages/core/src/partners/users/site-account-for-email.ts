@@ -17,7 +17,11 @@ export interface SiteAccountForEmail {
   hostedProduct: boolean;
 }
 
-export async function findSiteAccountForEmail(deps: { db: Database; siteAccounts: SiteAccounts }, integration: ResolvedIntegration, email: string): Promise<SiteAccountForEmail> {
+export async function findSiteAccountForEmail(
+  deps: { db: Database; siteAccounts: SiteAccounts },
+  integration: ResolvedIntegration,
+  email: string,
+): Promise<SiteAccountForEmail> {
   const account = await deps.siteAccounts.findByEmail(normalizeEmail(email));
   if (!account) return { exists: false, otherIntegrations: 0, hostedProduct: false };
   const { rows } = await deps.db.sql.query<{ n: number }>(

@@ -1,7 +1,7 @@
 import { withAdvisoryLocks } from "../../db/advisory-locks";
 import type { Database } from "../../db/database";
-import type { SiteAccounts } from "../ports/site-accounts";
 import { normalizeEmail } from "../../shared/email";
+import type { SiteAccounts } from "../ports/site-accounts";
 import type { IdentityOrigin } from "./partner-user-values";
 
 /**
@@ -37,12 +37,18 @@ interface Mapping {
 }
 
 async function mappingsOf(db: Database, accountId: string, without?: string): Promise<Mapping[]> {
-  const { rows } = await db.sql.query<Mapping>("SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2", [accountId, without ?? null]);
+  const { rows } = await db.sql.query<Mapping>(
+    "SELECT id, identity_origin, status FROM partner_users WHERE site_account_id = $1 AND id IS DISTINCT FROM $2",
+    [accountId, without ?? null],
+  );
   return rows;
 }
 
 async function partnerCreated(db: Database, accountId: string): Promise<{ lockedByUs: boolean } | undefined> {
-  const { rows } = await db.sql.query<{ locked_by_us: boolean }>("SELECT locked_by_us FROM partner_created_site_accounts WHERE site_account_id = $1", [accountId]);
+  const { rows } = await db.sql.query<{ locked_by_us: boolean }>(
+    "SELECT locked_by_us FROM partner_created_site_accounts WHERE site_account_id = $1",
+    [accountId],
+  );
   return rows[0] ? { lockedByUs: rows[0].locked_by_us } : undefined;
 }
 
@@ -59,7 +65,11 @@ export async function ownsSiteAccount(db: Database, accountId: string, userId: s
  * lifted; accounts no partner created are never touched. `without`: a mapping about to be
  * detached. Call under the account's lock, after the change that prompted it has committed.
  */
-export async function reconcileSiteAccountLock(deps: OwnershipDeps, accountId: string, options: { without?: string } = {}): Promise<void> {
+export async function reconcileSiteAccountLock(
+  deps: OwnershipDeps,
+  accountId: string,
+  options: { without?: string } = {},
+): Promise<void> {
   const decision = (await lockDecisions(deps.db, [accountId], options.without)).get(accountId);
   if (decision) await applyLockDecision(deps, accountId, decision);
 }
@@ -70,7 +80,11 @@ export interface LockDecision {
 }
 
 /** The rule of reconcileSiteAccountLock for several accounts in one read (the same rule as reconcileAllSiteAccountLocks); accounts no partner created are absent. */
-export async function lockDecisions(db: Database, accountIds: string[], without?: string): Promise<Map<string, LockDecision>> {
+export async function lockDecisions(
+  db: Database,
+  accountIds: string[],
+  without?: string,
+): Promise<Map<string, LockDecision>> {
   const { rows } = await db.sql.query<{ site_account_id: string; locked_by_us: boolean; lock: boolean }>(
     `SELECT p.site_account_id, p.locked_by_us, (count(u.id) = 1 AND COALESCE(bool_or(u.identity_origin = 'partner_created' AND u.status <> 'active'), false)) AS lock
      FROM partner_created_site_accounts p LEFT JOIN partner_users u ON u.site_account_id = p.site_account_id AND u.id IS DISTINCT FROM $2::text
@@ -84,11 +98,19 @@ export async function applyLockDecision(deps: OwnershipDeps, accountId: string, 
   if (decision.lock === decision.lockedByUs) return;
   if (decision.lock) await deps.siteAccounts.lock(accountId);
   else await deps.siteAccounts.unlock(accountId);
-  await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [accountId, decision.lock]);
+  await deps.db.sql.query("UPDATE partner_created_site_accounts SET locked_by_us = $2 WHERE site_account_id = $1", [
+    accountId,
+    decision.lock,
+  ]);
 }
 
 /** Runs `work` holding the account's lock (and the new email's, first, when one is given). */
-export function withSiteAccount<T>(deps: OwnershipDeps, accountId: string, work: () => Promise<T>, options: { newEmail?: string | undefined } = {}): Promise<T> {
+export function withSiteAccount<T>(
+  deps: OwnershipDeps,
+  accountId: string,
+  work: () => Promise<T>,
+  options: { newEmail?: string | undefined } = {},
+): Promise<T> {
   const keys = [...(options.newEmail ? [emailLockKey(options.newEmail)] : []), accountLockKey(accountId)];
   return withAdvisoryLocks(deps.db, keys, () => work());
 }
@@ -101,7 +123,8 @@ export async function reconcileAllSiteAccountLocks(deps: OwnershipDeps): Promise
      GROUP BY p.site_account_id, p.locked_by_us
      HAVING p.locked_by_us <> (count(u.id) = 1 AND COALESCE(bool_or(u.identity_origin = 'partner_created' AND u.status <> 'active'), false))`,
   );
-  for (const row of rows) await withSiteAccount(deps, row.site_account_id, () => reconcileSiteAccountLock(deps, row.site_account_id));
+  for (const row of rows)
+    await withSiteAccount(deps, row.site_account_id, () => reconcileSiteAccountLock(deps, row.site_account_id));
   return rows.length;
 }
 
@@ -121,12 +144,15 @@ const MAX_LOOKUPS = 5;
  * its provisioning completed gets its account locked. A retry after a failure there finds the
  * link written and reconciles again.
  */
-export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; email: string; name: string | null }): Promise<LinkedAccount> {
+export async function linkSiteAccount(
+  deps: OwnershipDeps,
+  user: { id: string; email: string; name: string | null },
+): Promise<LinkedAccount> {
   return withAdvisoryLocks(deps.db, [emailLockKey(user.email)], async (lock) => {
-    const current = await deps.db.sql.query<{ site_account_id: string | null; identity_origin: LinkedAccount["identityOrigin"] | null }>(
-      "SELECT site_account_id, identity_origin FROM partner_users WHERE id = $1",
-      [user.id],
-    );
+    const current = await deps.db.sql.query<{
+      site_account_id: string | null;
+      identity_origin: LinkedAccount["identityOrigin"] | null;
+    }>("SELECT site_account_id, identity_origin FROM partner_users WHERE id = $1", [user.id]);
     const already = current.rows[0];
     let linked: LinkedAccount;
     if (already?.site_account_id && already.identity_origin) {
@@ -139,10 +165,12 @@ export async function linkSiteAccount(deps: OwnershipDeps, user: { id: string; e
         await lock(accountLockKey(found.id));
         const again = await deps.siteAccounts.findByEmail(user.email);
         if (again?.id === found.id) break;
-        if (lookups === MAX_LOOKUPS) throw new Error("the site account of this email keeps changing; provisioning will be retried");
+        if (lookups === MAX_LOOKUPS)
+          throw new Error("the site account of this email keeps changing; provisioning will be retried");
         found = again;
       }
-      const account = found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
+      const account =
+        found ?? (await deps.siteAccounts.createPartnerAccount({ email: user.email, name: user.name ?? undefined }));
       linked = { accountId: account.id, identityOrigin: found ? "existing_mg" : "partner_created" };
       if (!found) await lock(accountLockKey(account.id));
       await writeLinks(deps.db, [{ userId: user.id, ...linked }]);

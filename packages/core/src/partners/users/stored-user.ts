@@ -17,7 +17,10 @@ export const STORED_USER_COLUMNS = "id, email, name, team_id, status, provisioni
 
 /** A user gone meanwhile is a 404 (as Prisma's "not found" was). */
 export async function readStoredUser(db: Database, integrationId: string, externalUserId: string): Promise<StoredUser> {
-  const { rows } = await db.sql.query<StoredUser>(`SELECT ${STORED_USER_COLUMNS} FROM partner_users WHERE integration_id = $1 AND external_user_id = $2`, [integrationId, externalUserId]);
+  const { rows } = await db.sql.query<StoredUser>(
+    `SELECT ${STORED_USER_COLUMNS} FROM partner_users WHERE integration_id = $1 AND external_user_id = $2`,
+    [integrationId, externalUserId],
+  );
   if (!rows[0]) throw new AppError("not_found", "this record no longer exists");
   return rows[0];
 }

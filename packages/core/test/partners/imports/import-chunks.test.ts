@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { createImport, getImport } from "../../../src/partners/imports/imports";
 import type { IntegrationRecord } from "../../../src/partners/integrations/integrations";
 import { patchTeam } from "../../../src/partners/teams/teams";
-import { countPartnerUsers } from "../../../src/partners/users/list-users";
 import { findPartnerUser } from "../../../src/partners/users/get-user";
 import { provisionPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures } from "../../support/fixtures";
+import { countPartnerUsers } from "../../../src/partners/users/list-users";
 import { fullUserCount } from "../../support/database-probes";
+import { openFixtures, type Fixtures } from "../../support/fixtures";
 
 /**
  * Imports decide a chunk of rows in one transaction ("Directory at scale"): what the chunked
@@ -28,11 +29,19 @@ async function mixedCase(tag: string): Promise<{ integration: IntegrationRecord;
   await f.team({ integration, externalTeamId: "t-archived" });
   await patchTeam(f.db, integration, "t-archived", { status: "archived" });
   await f.user({ integration, externalUserId: "known", email: mail("known") });
-  await f.user({ integration, externalUserId: "moved", email: mail("moved"), team: await f.team({ integration, externalTeamId: "t-old" }) });
+  await f.user({
+    integration,
+    externalUserId: "moved",
+    email: mail("moved"),
+    team: await f.team({ integration, externalTeamId: "t-old" }),
+  });
   await f.user({ integration, externalUserId: "known-2", email: mail("known-2") });
   await f.user({ integration, externalUserId: "gone", email: mail("gone"), status: "deleted" });
   await f.user({ integration, externalUserId: "stuck", email: mail("stuck"), status: "pending" });
-  const filler = Array.from({ length: CHUNK + 10 }, (_, i) => ({ external_user_id: `fill-${i}`, email: mail(`fill-${i}`) }));
+  const filler = Array.from({ length: CHUNK + 10 }, (_, i) => ({
+    external_user_id: `fill-${i}`,
+    email: mail(`fill-${i}`),
+  }));
   const rows: Row[] = [
     { external_user_id: "new-1", email: mail("new-1"), name: "New One", team_external_id: "t-active" },
     { external_user_id: "known", email: mail("KNOWN").toUpperCase() },
@@ -58,11 +67,22 @@ async function mixedCase(tag: string): Promise<{ integration: IntegrationRecord;
 /** What a row left behind, comparable across integrations (no ids, no emails). */
 async function userState(integration: IntegrationRecord, externalUserId: string) {
   const user = await findPartnerUser(f.db, integration, externalUserId);
-  return user && { team: user.team?.externalTeamId ?? null, status: user.status, provisioning: user.provisioningStatus, origin: user.identityOrigin, assignments: user.assignmentVersion };
+  return (
+    user && {
+      team: user.team?.externalTeamId ?? null,
+      status: user.status,
+      provisioning: user.provisioningStatus,
+      origin: user.identityOrigin,
+      assignments: user.assignmentVersion,
+    }
+  );
 }
 
 async function passwordSetups(tag: string): Promise<number> {
-  const { rows } = await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient LIKE $1", [`%-${tag}@mixed.test`]);
+  const { rows } = await f.db.sql.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM notification_outbox WHERE kind = 'password_setup' AND recipient LIKE $1",
+    [`%-${tag}@mixed.test`],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -82,7 +102,12 @@ describe("a chunked import", () => {
 
     const id = await createImport(f.deps, chunked.integration, chunked.rows);
     await f.runImport(id, chunked.integration, undefined, CHUNK);
-    const viaImport = (await getImport(f.db, chunked.integration, id)).results.map((row) => [row.externalUserId, row.outcome, row.errorCode, row.errorMessage?.replaceAll("chunked", "TAG") ?? null]);
+    const viaImport = (await getImport(f.db, chunked.integration, id)).results.map((row) => [
+      row.externalUserId,
+      row.outcome,
+      row.errorCode,
+      row.errorMessage?.replaceAll("chunked", "TAG") ?? null,
+    ]);
 
     const viaPut: unknown[] = [];
     for (const row of single.rows) {
@@ -114,7 +139,10 @@ describe("a chunked import", () => {
     expect(viaImport.find((row) => row[0] === "fill-3")?.[1]).toBe("failed");
 
     for (const row of chunked.rows) {
-      expect([row.external_user_id, await userState(chunked.integration, row.external_user_id)]).toEqual([row.external_user_id, await userState(single.integration, row.external_user_id)]);
+      expect([row.external_user_id, await userState(chunked.integration, row.external_user_id)]).toEqual([
+        row.external_user_id,
+        await userState(single.integration, row.external_user_id),
+      ]);
     }
     // One password-setup notification per account provisioning created, as row by row.
     expect((await passwordSetups("chunked")) - before).toBeGreaterThan(CHUNK + 10);
@@ -128,8 +156,12 @@ describe("a chunked import", () => {
     const crashAt = rows[CHUNK + 5]?.external_user_id;
     const id = await createImport(f.deps, integration, rows);
     // The process dies inside the second chunk (an error that is not a refusal of the data).
-    await f.db.sql.query(`CREATE FUNCTION crash_import() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the process died'; END $$`);
-    await f.db.sql.query(`CREATE TRIGGER crash_import BEFORE INSERT ON partner_users FOR EACH ROW WHEN (NEW.external_user_id = '${crashAt}') EXECUTE FUNCTION crash_import()`);
+    await f.db.sql.query(
+      `CREATE FUNCTION crash_import() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the process died'; END $$`,
+    );
+    await f.db.sql.query(
+      `CREATE TRIGGER crash_import BEFORE INSERT ON partner_users FOR EACH ROW WHEN (NEW.external_user_id = '${crashAt}') EXECUTE FUNCTION crash_import()`,
+    );
     try {
       await expect(f.runImport(id, integration, undefined, CHUNK)).rejects.toThrow(/the process died/);
     } finally {
@@ -141,7 +173,10 @@ describe("a chunked import", () => {
     await f.runImport(id, integration, undefined, CHUNK);
     const result = await getImport(f.db, integration, id);
     // Decided again, the first chunk's rows would read "existing".
-    expect(result).toMatchObject({ status: "completed", summary: { processed: rows.length, created: rows.length, existing: 0, failed: 0 } });
+    expect(result).toMatchObject({
+      status: "completed",
+      summary: { processed: rows.length, created: rows.length, existing: 0, failed: 0 },
+    });
     expect(await countPartnerUsers(f.db, integration.id)).toEqual(await fullCount(integration.id));
   });
 
@@ -161,7 +196,10 @@ describe("a chunked import", () => {
     await f.db.sql.query("UPDATE import_job_rows SET outcome = 'created' WHERE job_id = $1", [id]);
     await f.db.sql.query("UPDATE import_jobs SET status = 'processing', completed_at = NULL WHERE id = $1", [id]);
     await f.runImport(id, integration);
-    expect(await getImport(f.db, integration, id)).toMatchObject({ status: "completed", summary: { created: 2, pending: 0 } });
+    expect(await getImport(f.db, integration, id)).toMatchObject({
+      status: "completed",
+      summary: { created: 2, pending: 0 },
+    });
     expect((await findPartnerUser(f.db, integration, "cut-1"))?.provisioningStatus).toBe("active");
     expect((await findPartnerUser(f.db, integration, "cut-2"))?.provisioningStatus).toBe("active");
   });
@@ -171,21 +209,31 @@ describe("a chunked import", () => {
     const known = await f.user({ integration });
     const rows = [
       { external_user_id: "raced", email: f.email() },
-      { external_user_id: known.externalUserId, email: known.email, team_external_id: (await f.team({ integration, externalTeamId: "t-1" })).externalTeamId },
+      {
+        external_user_id: known.externalUserId,
+        email: known.email,
+        team_external_id: (await f.team({ integration, externalTeamId: "t-1" })).externalTeamId,
+      },
       { external_user_id: "fine", email: f.email() },
       { external_user_id: "refused", email: known.email },
     ];
     const id = await createImport(f.deps, integration, rows);
     // The chunk's insert of "raced" finds it gone (as when a PUT stores it meanwhile), once.
     await f.db.sql.query("CREATE SEQUENCE raced_once");
-    await f.db.sql.query(`CREATE FUNCTION skip_raced() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF nextval('raced_once') = 1 THEN RETURN NULL; END IF; RETURN NEW; END $$`);
-    await f.db.sql.query(`CREATE TRIGGER skip_raced BEFORE INSERT ON partner_users FOR EACH ROW WHEN (NEW.external_user_id = 'raced') EXECUTE FUNCTION skip_raced()`);
+    await f.db.sql.query(
+      `CREATE FUNCTION skip_raced() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF nextval('raced_once') = 1 THEN RETURN NULL; END IF; RETURN NEW; END $$`,
+    );
+    await f.db.sql.query(
+      `CREATE TRIGGER skip_raced BEFORE INSERT ON partner_users FOR EACH ROW WHEN (NEW.external_user_id = 'raced') EXECUTE FUNCTION skip_raced()`,
+    );
     let inserts: string | undefined;
     try {
       await f.runImport(id, integration);
       inserts = (await f.db.sql.query<{ last_value: string }>("SELECT last_value FROM raced_once")).rows[0]?.last_value;
     } finally {
-      await f.db.sql.query("DROP TRIGGER skip_raced ON partner_users; DROP FUNCTION skip_raced(); DROP SEQUENCE raced_once");
+      await f.db.sql.query(
+        "DROP TRIGGER skip_raced ON partner_users; DROP FUNCTION skip_raced(); DROP SEQUENCE raced_once",
+      );
     }
     // Tried by the chunk, then by the row-by-row path.
     expect(inserts).toBe("2");

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { createImport, getImport, listImports, MAX_IMPORT_USERS } from "../../../src/partners/imports/imports";
 import { patchTeam } from "../../../src/partners/teams/teams";
 import { getPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** Bulk imports (spec 3.8, 4.10): every row gets an outcome; a row's refusal is that row's failure, not the job's. */
 let f: Fixtures;
@@ -32,7 +33,12 @@ describe("accepting an import", () => {
   it("is queued with every row waiting; only its own integration can read it", async () => {
     const [integration, other] = [await f.integration(), await f.integration()];
     const id = await createImport(f.deps, integration, [{ external_user_id: "lo-1", email: f.email() }]);
-    expect(await getImport(f.db, integration, id)).toMatchObject({ status: "queued", total: 1, results: [], summary: { processed: 0, created: 0, failed: 0 } });
+    expect(await getImport(f.db, integration, id)).toMatchObject({
+      status: "queued",
+      total: 1,
+      results: [],
+      summary: { processed: 0, created: 0, failed: 0 },
+    });
     expect(await refusal(getImport(f.db, other, id))).toBe("not_found");
     expect((await listImports(f.db, other, { limit: 10, withTotal: true })).total).toBe(0);
   });
@@ -55,7 +61,12 @@ describe("running an import", () => {
     ]);
     await f.runImport(id, integration);
     const result = await getImport(f.db, integration, id);
-    expect(result).toMatchObject({ status: "completed", total: 6, completedAt: expect.any(Date), summary: { processed: 6, created: 2, existing: 1, pending: 0, failed: 3 } });
+    expect(result).toMatchObject({
+      status: "completed",
+      total: 6,
+      completedAt: expect.any(Date),
+      summary: { processed: 6, created: 2, existing: 1, pending: 0, failed: 3 },
+    });
     expect(result.results.map((row) => [row.externalUserId, row.outcome, row.errorCode])).toEqual([
       ["new-1", "created", null],
       [known.externalUserId, "existing", null],
@@ -66,7 +77,9 @@ describe("running an import", () => {
     ]);
     expect(result.results.find((row) => row.outcome === "failed")?.errorMessage).toMatch(/one user per integration/);
     expect((await getPartnerUser(f.db, integration, "new-1")).team?.externalTeamId).toBe(team.externalTeamId);
-    expect((await listImports(f.db, integration, { limit: 10 })).imports).toEqual([expect.objectContaining({ id, status: "completed", total: 6, processed: 6, failed: 3 })]);
+    expect((await listImports(f.db, integration, { limit: 10 })).imports).toEqual([
+      expect.objectContaining({ id, status: "completed", total: 6, processed: 6, failed: 3 }),
+    ]);
   });
 
   it("a row that omits the team keeps the user's assignment; a null team clears it", async () => {
@@ -78,7 +91,9 @@ describe("running an import", () => {
       { external_user_id: clear.externalUserId, email: clear.email, team_external_id: null },
     ]);
     await f.runImport(id, integration);
-    expect((await getPartnerUser(f.db, integration, keep.externalUserId)).team?.externalTeamId).toBe(team.externalTeamId);
+    expect((await getPartnerUser(f.db, integration, keep.externalUserId)).team?.externalTeamId).toBe(
+      team.externalTeamId,
+    );
     expect((await getPartnerUser(f.db, integration, clear.externalUserId)).team).toBeNull();
   });
 
@@ -91,7 +106,11 @@ describe("running an import", () => {
     } finally {
       f.outage.siteAccounts = false;
     }
-    expect(await getImport(f.db, integration, id)).toMatchObject({ status: "completed", summary: { pending: 1 }, results: [{ externalUserId: "later", outcome: "pending" }] });
+    expect(await getImport(f.db, integration, id)).toMatchObject({
+      status: "completed",
+      summary: { pending: 1 },
+      results: [{ externalUserId: "later", outcome: "pending" }],
+    });
     expect((await getPartnerUser(f.db, integration, "later")).provisioningStatus).toBe("pending");
   });
 
@@ -103,7 +122,9 @@ describe("running an import", () => {
     ]);
     await f.runImport(id, integration);
     // The crash: row b's outcome was never written, the job never completed.
-    await f.db.sql.query("UPDATE import_job_rows SET outcome = NULL WHERE job_id = $1 AND external_user_id = 'b'", [id]);
+    await f.db.sql.query("UPDATE import_job_rows SET outcome = NULL WHERE job_id = $1 AND external_user_id = 'b'", [
+      id,
+    ]);
     await f.db.sql.query("UPDATE import_jobs SET status = 'processing', completed_at = NULL WHERE id = $1", [id]);
     await f.runImport(id, integration);
     const result = await getImport(f.db, integration, id);

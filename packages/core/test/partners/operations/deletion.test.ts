@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { getOperation, requestDeletion, requestProfileChange } from "../../../src/partners/operations/index";
-import { launchEligibility } from "../../../src/partners/users/partner-user";
 import { getPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { launchEligibility } from "../../../src/partners/users/partner-user";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** POST deletions (spec 3.1): access cut at the request, the rest done by the worker. */
 let f: Fixtures;
@@ -12,10 +13,20 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 const siteAccount = async (id: string | null) =>
-  (await f.db.sql.query<{ deleted: boolean; email: string }>("SELECT deleted_at IS NOT NULL AS deleted, email FROM site_accounts WHERE id = $1", [id])).rows[0];
+  (
+    await f.db.sql.query<{ deleted: boolean; email: string }>(
+      "SELECT deleted_at IS NOT NULL AS deleted, email FROM site_accounts WHERE id = $1",
+      [id],
+    )
+  ).rows[0];
 const chatIdentityBlocked = async (userId: string) =>
-  (await f.db.sql.query<{ blocked: boolean }>("SELECT blocked FROM chat_identities WHERE partner_user_id = $1", [userId])).rows.map((row) => row.blocked);
-const notificationCount = async () => (await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM notification_outbox")).rows[0]?.n;
+  (
+    await f.db.sql.query<{ blocked: boolean }>("SELECT blocked FROM chat_identities WHERE partner_user_id = $1", [
+      userId,
+    ])
+  ).rows.map((row) => row.blocked);
+const notificationCount = async () =>
+  (await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM notification_outbox")).rows[0]?.n;
 
 describe("deletion", () => {
   it("cuts access at the request; the worker deletes the partner-created account, blocks the chat identity, erases personal data and sends nothing", async () => {
@@ -25,14 +36,28 @@ describe("deletion", () => {
     const operationId = await requestDeletion(f.deps, integration, user.externalUserId, { note: "left the company" });
 
     const cut = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(cut).toMatchObject({ status: "disabled", accessVersion: user.accessVersion + 1, lifecycleOperation: { id: operationId, type: "deletion", status: "queued" } });
+    expect(cut).toMatchObject({
+      status: "disabled",
+      accessVersion: user.accessVersion + 1,
+      lifecycleOperation: { id: operationId, type: "deletion", status: "queued" },
+    });
     expect(launchEligibility(cut).canLaunch).toBe(false);
     const notificationsBefore = await notificationCount();
 
     await f.runOperation(operationId);
-    expect(await getOperation(f.db, integration, operationId)).toMatchObject({ status: "completed", errorCode: null, completedAt: expect.any(Date) });
+    expect(await getOperation(f.db, integration, operationId)).toMatchObject({
+      status: "completed",
+      errorCode: null,
+      completedAt: expect.any(Date),
+    });
     const deleted = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(deleted).toMatchObject({ status: "deleted", mappingStatus: "unmapped", wordpressLinked: false, chatIdentityLinked: false, team: null });
+    expect(deleted).toMatchObject({
+      status: "deleted",
+      mappingStatus: "unmapped",
+      wordpressLinked: false,
+      chatIdentityLinked: false,
+      team: null,
+    });
     expect(launchEligibility(deleted).blockingReasons).toContain("deleted");
     const contact = await f.db.sql.query("SELECT email, name FROM partner_users WHERE id = $1", [user.id]);
     expect(contact.rows[0]).toEqual({ email: "", name: null });
@@ -94,7 +119,10 @@ describe("deletion", () => {
     } finally {
       f.outage.siteAccounts = false;
     }
-    expect(await getOperation(f.db, integration, operationId)).toMatchObject({ status: "failed", errorCode: "deletion_failed" });
+    expect(await getOperation(f.db, integration, operationId)).toMatchObject({
+      status: "failed",
+      errorCode: "deletion_failed",
+    });
     expect((await getPartnerUser(f.db, integration, user.externalUserId)).status).toBe("disabled");
   });
 

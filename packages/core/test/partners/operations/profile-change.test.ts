@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyProfileOverride, confirmEmailVerification, expireStaleVerifications, getOperation, requestProfileChange } from "../../../src/partners/operations/index";
-import { getPartnerUser, getPartnerUserContact, provisionPartnerUser, setPartnerUserStatus } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+
+import {
+  applyProfileOverride,
+  confirmEmailVerification,
+  expireStaleVerifications,
+  getOperation,
+  requestProfileChange,
+} from "../../../src/partners/operations/index";
+import {
+  getPartnerUser,
+  getPartnerUserContact,
+  provisionPartnerUser,
+  setPartnerUserStatus,
+} from "../../../src/partners/users/index";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** POST profile-changes (spec 3.3): direct for an account the partner owns, verified or overridden otherwise. */
 let f: Fixtures;
@@ -12,21 +24,39 @@ afterAll(() => f.close());
 
 let address = 0;
 const confirm = (token: string) => confirmEmailVerification(f.deps, { token, address: `198.51.100.${++address}` });
-const siteAccount = async (id: string | null) => (await f.db.sql.query<{ email: string; name: string | null }>("SELECT email, name FROM site_accounts WHERE id = $1", [id])).rows[0];
-const jobsFor = async (operationId: string) => (await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operationId' = $1", [operationId])).rows[0]?.n;
+const siteAccount = async (id: string | null) =>
+  (
+    await f.db.sql.query<{ email: string; name: string | null }>(
+      "SELECT email, name FROM site_accounts WHERE id = $1",
+      [id],
+    )
+  ).rows[0];
+const jobsFor = async (operationId: string) =>
+  (
+    await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'operationId' = $1", [
+      operationId,
+    ])
+  ).rows[0]?.n;
 
 describe("an account the partner owns (partner-created, no other mapping)", () => {
   it("a name change is applied directly and keeps access (no logout)", async () => {
     const integration = await f.integration();
     const user = await f.user({ integration, name: "Before" });
     const operationId = await requestProfileChange(f.deps, integration, user.externalUserId, { name: "After" });
-    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({ profileSyncStatus: "pending", lifecycleOperation: { id: operationId, status: "queued" } });
+    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({
+      profileSyncStatus: "pending",
+      lifecycleOperation: { id: operationId, status: "queued" },
+    });
     expect(await jobsFor(operationId)).toBe(1);
 
     await f.runOperation(operationId);
     expect((await getOperation(f.db, integration, operationId)).status).toBe("completed");
     const after = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(after).toMatchObject({ profileVersion: user.profileVersion + 1, profileSyncStatus: "applied", accessVersion: user.accessVersion });
+    expect(after).toMatchObject({
+      profileVersion: user.profileVersion + 1,
+      profileSyncStatus: "applied",
+      accessVersion: user.accessVersion,
+    });
     expect((await getPartnerUserContact(f.db, user.id)).name).toBe("After");
     expect((await siteAccount(await f.siteAccountOf(integration, user.externalUserId)))?.name).toBe("After");
   });
@@ -38,7 +68,11 @@ describe("an account the partner owns (partner-created, no other mapping)", () =
     const email = f.email();
     await f.runOperation(await requestProfileChange(f.deps, integration, user.externalUserId, { email }));
     const after = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(after).toMatchObject({ accessVersion: user.accessVersion + 1, profileVersion: user.profileVersion + 1, identityOrigin: "partner_created" });
+    expect(after).toMatchObject({
+      accessVersion: user.accessVersion + 1,
+      profileVersion: user.profileVersion + 1,
+      identityOrigin: "partner_created",
+    });
     expect(await siteAccount(accountId)).toMatchObject({ email });
     const sent = await f.db.sql.query("SELECT kind FROM notification_outbox WHERE recipient = $1", [email]);
     expect(sent.rows).toEqual([{ kind: "password_setup" }]);
@@ -70,15 +104,28 @@ describe("requests refused, with nothing changed", () => {
   it("no change, a user not provisioned yet, a deleted user, another user's email", async () => {
     const integration = await f.integration();
     const user = await f.user({ integration, name: "Same" });
-    expect(await refusal(requestProfileChange(f.deps, integration, user.externalUserId, { email: user.email.toUpperCase(), name: "Same" }))).toBe("invalid_request");
+    expect(
+      await refusal(
+        requestProfileChange(f.deps, integration, user.externalUserId, {
+          email: user.email.toUpperCase(),
+          name: "Same",
+        }),
+      ),
+    ).toBe("invalid_request");
     const pending = await f.user({ integration, status: "pending" });
-    expect(await refusal(requestProfileChange(f.deps, integration, pending.externalUserId, { name: "X" }))).toBe("identity_conflict");
+    expect(await refusal(requestProfileChange(f.deps, integration, pending.externalUserId, { name: "X" }))).toBe(
+      "identity_conflict",
+    );
     const deleted = await f.user({ integration, status: "deleted" });
-    expect(await refusal(requestProfileChange(f.deps, integration, deleted.externalUserId, { name: "X" }))).toBe("identity_conflict");
+    expect(await refusal(requestProfileChange(f.deps, integration, deleted.externalUserId, { name: "X" }))).toBe(
+      "identity_conflict",
+    );
     const other = await f.user({ integration });
     const taken = requestProfileChange(f.deps, integration, user.externalUserId, { email: other.email });
     await expect(taken).rejects.toMatchObject({ code: "identity_conflict", field: "email" });
-    const ops = await f.db.sql.query("SELECT 1 FROM lifecycle_operations WHERE partner_user_id = ANY ($1)", [[user.id, pending.id, other.id]]);
+    const ops = await f.db.sql.query("SELECT 1 FROM lifecycle_operations WHERE partner_user_id = ANY ($1)", [
+      [user.id, pending.id, other.id],
+    ]);
     expect(ops.rowCount).toBe(0);
     expect((await getPartnerUser(f.db, integration, user.externalUserId)).profileSyncStatus).toBe("applied");
   });
@@ -89,18 +136,50 @@ describe("a pre-existing account", () => {
     const integration = await f.integration();
     const own = await f.selfSiteAccount();
     const user = await f.user({ integration, email: own.email });
-    expect(await refusal(requestProfileChange(f.deps, integration, user.externalUserId, { name: "Renamed" }))).toBe("identity_conflict");
-    expect(await refusal(applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: " " }))).toBe("invalid_request");
+    expect(await refusal(requestProfileChange(f.deps, integration, user.externalUserId, { name: "Renamed" }))).toBe(
+      "identity_conflict",
+    );
+    expect(
+      await refusal(
+        applyProfileOverride(f.deps, integration, user.externalUserId, {
+          name: "Renamed",
+          actor: "staff@us.test",
+          reason: " ",
+        }),
+      ),
+    ).toBe("invalid_request");
     // Issue 24: a reason the audit log can use, at least 10 characters.
-    expect(await refusal(applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: "x" }))).toBe("invalid_request");
+    expect(
+      await refusal(
+        applyProfileOverride(f.deps, integration, user.externalUserId, {
+          name: "Renamed",
+          actor: "staff@us.test",
+          reason: "x",
+        }),
+      ),
+    ).toBe("invalid_request");
 
-    const op = await applyProfileOverride(f.deps, integration, user.externalUserId, { name: "Renamed", actor: "staff@us.test", reason: "support ticket 42" });
-    const audit = await f.db.sql.query<{ actor: string; details: Record<string, unknown> }>("SELECT actor, details FROM audit_log WHERE action = 'partner_user.profile_override' AND target = $1", [
-      `${integration.slug}/${user.externalUserId}`,
-    ]);
+    const op = await applyProfileOverride(f.deps, integration, user.externalUserId, {
+      name: "Renamed",
+      actor: "staff@us.test",
+      reason: "support ticket 42",
+    });
+    const audit = await f.db.sql.query<{ actor: string; details: Record<string, unknown> }>(
+      "SELECT actor, details FROM audit_log WHERE action = 'partner_user.profile_override' AND target = $1",
+      [`${integration.slug}/${user.externalUserId}`],
+    );
     // The old and new values, for staff (issue 24, item 15).
     expect(audit.rows).toEqual([
-      { actor: "staff@us.test", details: { operation_id: op.id, integration_id: integration.id, reason: "support ticket 42", fields: ["name"], name: { from: "Loan Officer", to: "Renamed" } } },
+      {
+        actor: "staff@us.test",
+        details: {
+          operation_id: op.id,
+          integration_id: integration.id,
+          reason: "support ticket 42",
+          fields: ["name"],
+          name: { from: "Loan Officer", to: "Renamed" },
+        },
+      },
     ]);
     await f.runOperation(op.id);
     expect((await getOperation(f.db, integration, op.id)).status).toBe("completed");
@@ -125,9 +204,16 @@ describe("a pre-existing account", () => {
     await f.runOperation(operationId);
     expect((await getOperation(f.db, integration, operationId)).status).toBe("completed");
     const moved = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(moved).toMatchObject({ accessVersion: user.accessVersion + 1, provisioningStatus: "pending", wordpressLinked: false });
+    expect(moved).toMatchObject({
+      accessVersion: user.accessVersion + 1,
+      provisioningStatus: "pending",
+      wordpressLinked: false,
+    });
     await f.runProvisioning(integration, user.externalUserId);
-    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({ provisioningStatus: "active", identityOrigin: "partner_created" });
+    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({
+      provisioningStatus: "active",
+      identityOrigin: "partner_created",
+    });
     expect(await f.siteAccountOf(integration, user.externalUserId)).not.toBe(own.id);
     expect(await siteAccount(own.id)).toMatchObject({ email: own.email });
   });
@@ -138,7 +224,11 @@ describe("a pre-existing account", () => {
     const user = await f.user({ integration, email: own.email });
     const late = await requestProfileChange(f.deps, integration, user.externalUserId, { email: f.email() });
     const lateToken = await f.sendVerification(late);
-    const pastDeadline = (id: string) => f.db.sql.query("UPDATE lifecycle_operations SET verification_expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    const pastDeadline = (id: string) =>
+      f.db.sql.query(
+        "UPDATE lifecycle_operations SET verification_expires_at = now() - interval '1 second' WHERE id = $1",
+        [id],
+      );
     await pastDeadline(late);
     // Confirmed after the deadline, before any sweep: the link answers with the expired change.
     expect((await confirm(lateToken)).status).toBe("expired");
@@ -173,8 +263,14 @@ describe("a pre-existing account", () => {
     await provisionPartnerUser(f.deps, integration, "lo-quicker", { email });
     await confirm(token);
     await f.runOperation(operationId);
-    expect(await getOperation(f.db, integration, operationId)).toMatchObject({ status: "failed", errorCode: "identity_conflict" });
-    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({ profileSyncStatus: "failed", accessVersion: user.accessVersion });
+    expect(await getOperation(f.db, integration, operationId)).toMatchObject({
+      status: "failed",
+      errorCode: "identity_conflict",
+    });
+    expect(await getPartnerUser(f.db, integration, user.externalUserId)).toMatchObject({
+      profileSyncStatus: "failed",
+      accessVersion: user.accessVersion,
+    });
     expect((await getPartnerUserContact(f.db, user.id)).email).toBe(own.email);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { getOperation, requestReprovision } from "../../../src/partners/operations/index";
 import { getPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** POST reprovision (spec 3.1): a deleted user returns as a new account generation with new identities. */
 let f: Fixtures;
@@ -11,14 +12,21 @@ beforeAll(async () => {
 afterAll(() => f.close());
 
 const chatIdentities = async (userId: string) =>
-  (await f.db.sql.query<{ generation: number; blocked: boolean }>("SELECT generation, blocked FROM chat_identities WHERE partner_user_id = $1 ORDER BY generation", [userId])).rows;
+  (
+    await f.db.sql.query<{ generation: number; blocked: boolean }>(
+      "SELECT generation, blocked FROM chat_identities WHERE partner_user_id = $1 ORDER BY generation",
+      [userId],
+    )
+  ).rows;
 
 describe("reprovision", () => {
   it("only a deleted user: an active or disabled one is identity_conflict", async () => {
     const integration = await f.integration();
     for (const status of ["active", "disabled"] as const) {
       const user = await f.user({ integration, status });
-      expect(await refusal(requestReprovision(f.deps, integration, user.externalUserId, { email: f.email() }))).toBe("identity_conflict");
+      expect(await refusal(requestReprovision(f.deps, integration, user.externalUserId, { email: f.email() }))).toBe(
+        "identity_conflict",
+      );
       expect((await getPartnerUser(f.db, integration, user.externalUserId)).accountGeneration).toBe(1);
     }
     expect(await refusal(requestReprovision(f.deps, integration, "nobody", { email: f.email() }))).toBe("not_found");
@@ -29,9 +37,19 @@ describe("reprovision", () => {
     const team = await f.team({ integration });
     const user = await f.user({ integration, team, status: "deleted" });
     const email = f.email();
-    const operationId = await requestReprovision(f.deps, integration, user.externalUserId, { email, name: "Back Again" });
+    const operationId = await requestReprovision(f.deps, integration, user.externalUserId, {
+      email,
+      name: "Back Again",
+    });
     const started = await getPartnerUser(f.db, integration, user.externalUserId);
-    expect(started).toMatchObject({ id: user.id, status: "active", provisioningStatus: "pending", accountGeneration: 2, accessVersion: user.accessVersion + 1, team: null });
+    expect(started).toMatchObject({
+      id: user.id,
+      status: "active",
+      provisioningStatus: "pending",
+      accountGeneration: 2,
+      accessVersion: user.accessVersion + 1,
+      team: null,
+    });
     expect(started.lifecycleOperation).toMatchObject({ id: operationId, type: "reprovision", status: "queued" });
 
     await f.runOperation(operationId);
@@ -54,8 +72,13 @@ describe("reprovision", () => {
     const integration = await f.integration();
     const holder = await f.user({ integration });
     const deleted = await f.user({ integration, status: "deleted" });
-    expect(await refusal(requestReprovision(f.deps, integration, deleted.externalUserId, { email: holder.email }))).toBe("identity_conflict");
-    expect(await getPartnerUser(f.db, integration, deleted.externalUserId)).toMatchObject({ status: "deleted", accountGeneration: 1 });
+    expect(
+      await refusal(requestReprovision(f.deps, integration, deleted.externalUserId, { email: holder.email })),
+    ).toBe("identity_conflict");
+    expect(await getPartnerUser(f.db, integration, deleted.externalUserId)).toMatchObject({
+      status: "deleted",
+      accountGeneration: 1,
+    });
   });
 
   it("while the site-account system is down its last attempt fails the operation and marks provisioning failed", async () => {
@@ -69,7 +92,10 @@ describe("reprovision", () => {
     } finally {
       f.outage.siteAccounts = false;
     }
-    expect(await getOperation(f.db, integration, operationId)).toMatchObject({ status: "failed", errorCode: "upstream_error" });
+    expect(await getOperation(f.db, integration, operationId)).toMatchObject({
+      status: "failed",
+      errorCode: "upstream_error",
+    });
     expect((await getPartnerUser(f.db, integration, deleted.externalUserId)).provisioningStatus).toBe("failed");
   });
 });

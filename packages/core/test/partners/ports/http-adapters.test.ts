@@ -1,6 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
 import { HttpChatIdentities } from "../../../src/partners/ports/http-chat-identities";
 import { DirectoryUnavailable } from "../../../src/partners/ports/http-json";
 import { HttpSiteAccounts } from "../../../src/partners/ports/http-site-accounts";
@@ -23,12 +24,18 @@ function record(handler: (body: unknown, url: URL) => Response | Promise<Respons
     const url = new URL(request.url);
     const text = await request.text();
     const body = text ? JSON.parse(text) : undefined;
-    calls.push({ method: request.method, path: url.pathname + url.search, auth: request.headers.get("authorization"), body });
+    calls.push({
+      method: request.method,
+      path: url.pathname + url.search,
+      auth: request.headers.get("authorization"),
+      body,
+    });
     return handler(body, url);
   };
 }
 
-const site = () => new HttpSiteAccounts({ url: SITE, username: "mga-bot", applicationPassword: "abcd efgh", timeoutMs: 500 });
+const site = () =>
+  new HttpSiteAccounts({ url: SITE, username: "mga-bot", applicationPassword: "abcd efgh", timeoutMs: 500 });
 
 describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
   it("finds an account by exact email, with application-password auth", async () => {
@@ -56,13 +63,25 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
         record(() => HttpResponse.json({ id: 41 }, { status: 201 })),
       ),
     );
-    expect(await site().createPartnerAccount({ email: "New@Acme.test", name: "New" })).toEqual({ id: "41", origin: "self" });
-    expect(calls[0]?.body).toMatchObject({ username: "new@acme.test", email: "new@acme.test", name: "New", meta: { mga_origin: "partner" } });
+    expect(await site().createPartnerAccount({ email: "New@Acme.test", name: "New" })).toEqual({
+      id: "41",
+      origin: "self",
+    });
+    expect(calls[0]?.body).toMatchObject({
+      username: "new@acme.test",
+      email: "new@acme.test",
+      name: "New",
+      meta: { mga_origin: "partner" },
+    });
     expect(typeof (calls[0]?.body as { password: string }).password).toBe("string");
 
     server.use(
-      http.post(`${SITE}/wp-json/wp/v2/users`, () => HttpResponse.json({ code: "existing_user_email" }, { status: 400 })),
-      http.get(`${SITE}/wp-json/wp/v2/users`, () => HttpResponse.json([{ id: 41, email: "new@acme.test", meta: { mga_origin: "partner" } }])),
+      http.post(`${SITE}/wp-json/wp/v2/users`, () =>
+        HttpResponse.json({ code: "existing_user_email" }, { status: 400 }),
+      ),
+      http.get(`${SITE}/wp-json/wp/v2/users`, () =>
+        HttpResponse.json([{ id: 41, email: "new@acme.test", meta: { mga_origin: "partner" } }]),
+      ),
     );
     expect(await site().createPartnerAccount({ email: "new@acme.test" })).toEqual({ id: "41", origin: "partner" });
   });
@@ -116,7 +135,11 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
   });
 
   it("treats a repeated deletion as done", async () => {
-    server.use(http.delete(`${SITE}/wp-json/wp/v2/users/:id`, () => HttpResponse.json({ code: "rest_user_invalid_id" }, { status: 404 })));
+    server.use(
+      http.delete(`${SITE}/wp-json/wp/v2/users/:id`, () =>
+        HttpResponse.json({ code: "rest_user_invalid_id" }, { status: 404 }),
+      ),
+    );
     await expect(site().deleteAccount("9")).resolves.toBeUndefined();
   });
 
@@ -129,7 +152,11 @@ describe("HttpSiteAccounts (WordPress REST users + companion routes)", () => {
     await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
     server.use(http.get(`${SITE}/wp-json/wp/v2/users`, () => HttpResponse.error()));
     await expect(site().findByEmail("a@b.test")).rejects.toBeInstanceOf(DirectoryUnavailable);
-    server.use(http.post(`${SITE}/wp-json/mga/v1/users/:id/lock`, () => HttpResponse.json({ code: "rest_forbidden" }, { status: 403 })));
+    server.use(
+      http.post(`${SITE}/wp-json/mga/v1/users/:id/lock`, () =>
+        HttpResponse.json({ code: "rest_forbidden" }, { status: 403 }),
+      ),
+    );
     await expect(site().lock("1")).rejects.toMatchObject({ name: "HttpRefused", status: 403 });
   });
 });
@@ -159,7 +186,9 @@ describe("HttpChatIdentities", () => {
   it("fails on an answer without an id, and on an unavailable store", async () => {
     server.use(http.put(`${CHAT}/v1/identities/:user/generations/:generation`, () => HttpResponse.json({})));
     await expect(chat().create({ partnerUserId: "pu_1", generation: 1 })).rejects.toThrow(/without an id/);
-    server.use(http.put(`${CHAT}/v1/identities/:user/generations/:generation`, () => new HttpResponse(null, { status: 500 })));
+    server.use(
+      http.put(`${CHAT}/v1/identities/:user/generations/:generation`, () => new HttpResponse(null, { status: 500 })),
+    );
     await expect(chat().create({ partnerUserId: "pu_1", generation: 1 })).rejects.toBeInstanceOf(DirectoryUnavailable);
   });
 });

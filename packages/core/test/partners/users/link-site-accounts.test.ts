@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { withAdvisoryLocks } from "../../../src/db/advisory-locks";
 import type { IntegrationRecord } from "../../../src/partners/integrations/integrations";
 import type { SiteAccount, SiteAccounts } from "../../../src/partners/ports/site-accounts";
 import { linkSiteAccounts } from "../../../src/partners/users/link-site-accounts";
 import { emailLockKey, linkSiteAccount } from "../../../src/partners/users/site-account-ownership";
-import { type Fixtures, openFixtures } from "../../support/fixtures";
+import { openFixtures, type Fixtures } from "../../support/fixtures";
 
 /**
  * Linking a set of users (an import's chunk) ends each user as linking it alone does, and one
@@ -19,13 +20,21 @@ afterAll(() => f.close());
 /** Users stored but not linked (provisioned while the site-account system was down). */
 async function unlinked(integration: IntegrationRecord, emails: string[]) {
   const users = [];
-  for (const [i, email] of emails.entries()) users.push(await f.user({ integration, externalUserId: `u-${i}`, email, status: "pending" }));
+  for (const [i, email] of emails.entries())
+    users.push(await f.user({ integration, externalUserId: `u-${i}`, email, status: "pending" }));
   return users.map((user) => ({ id: user.id, email: user.email, name: "Loan Officer" }));
 }
 
 /** What a user's link left behind, comparable across runs (no ids). */
 async function linkState(userId: string) {
-  const { rows } = await f.db.sql.query<{ origin: string | null; experience: string; mapping: string; account_origin: string | null; recorded: boolean; locked: boolean | null }>(
+  const { rows } = await f.db.sql.query<{
+    origin: string | null;
+    experience: string;
+    mapping: string;
+    account_origin: string | null;
+    recorded: boolean;
+    locked: boolean | null;
+  }>(
     `SELECT u.identity_origin AS origin, u.experience_type AS experience, u.mapping_status AS mapping, a.origin AS account_origin,
             p.site_account_id IS NOT NULL AS recorded, a.locked
      FROM partner_users u LEFT JOIN site_accounts a ON a.id = u.site_account_id LEFT JOIN partner_created_site_accounts p ON p.site_account_id = u.site_account_id
@@ -59,7 +68,8 @@ describe("linking a set of users", () => {
     for (const user of alone) aloneOrigins.push((await linkSiteAccount(f.deps, user)).identityOrigin);
     expect(origins).toEqual(aloneOrigins);
     expect(origins).toEqual(["partner_created", "existing_mg", "partner_created", "partner_created", "existing_mg"]);
-    for (const [i, user] of together.entries()) expect(await linkState(user.id)).toEqual(await linkState((alone[i] as (typeof alone)[number]).id));
+    for (const [i, user] of together.entries())
+      expect(await linkState(user.id)).toEqual(await linkState((alone[i] as (typeof alone)[number]).id));
     // The address given twice has one account, shared by both users.
     const accounts = results.map((r) => (r.status === "fulfilled" ? r.value.accountId : null));
     expect(accounts[2]).toBe(accounts[4]);
@@ -71,7 +81,9 @@ describe("linking a set of users", () => {
     const site = f.deps.siteAccounts;
     const failing: SiteAccounts = new Proxy(site, {
       get(target, property, receiver) {
-        if (property === "findByEmail") return (email: string): Promise<SiteAccount | null> => (email === "b@fail.test" ? Promise.reject(new Error("down for b")) : target.findByEmail(email));
+        if (property === "findByEmail")
+          return (email: string): Promise<SiteAccount | null> =>
+            email === "b@fail.test" ? Promise.reject(new Error("down for b")) : target.findByEmail(email);
         return Reflect.get(target, property, receiver);
       },
     });
@@ -95,7 +107,8 @@ describe("linking a set of users", () => {
     await holding;
     const linking = linkSiteAccounts(f.deps, users);
     // The free users are linked while y's lock is still held.
-    for (let tries = 0; (await linkState(users[2]?.id ?? ""))?.mapping !== "mapped" && tries < 200; tries += 1) await new Promise((r) => setTimeout(r, 25));
+    for (let tries = 0; (await linkState(users[2]?.id ?? ""))?.mapping !== "mapped" && tries < 200; tries += 1)
+      await new Promise((r) => setTimeout(r, 25));
     expect((await linkState(users[0]?.id ?? ""))?.mapping).toBe("mapped");
     expect((await linkState(users[2]?.id ?? ""))?.mapping).toBe("mapped");
     expect((await linkState(users[1]?.id ?? ""))?.mapping).toBe("pending");

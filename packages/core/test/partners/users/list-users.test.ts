@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { listPartnerUsers } from "../../../src/partners/users/list-users";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** GET users (spec 4.10): filters, the whole integration's counts, and nothing of other integrations. */
 let f: Fixtures;
@@ -20,24 +21,40 @@ describe("listing users", () => {
     await f.user({ integration: await f.integration() });
 
     const all = await listPartnerUsers(f.db, integration, { limit: 25, withTotal: true });
-    expect(all.users.map((user) => user.externalUserId).sort()).toEqual([active.externalUserId, disabled.externalUserId, pending.externalUserId].sort());
+    expect(all.users.map((user) => user.externalUserId).sort()).toEqual(
+      [active.externalUserId, disabled.externalUserId, pending.externalUserId].sort(),
+    );
     expect(all.counts).toEqual({ total: 3, active: 2, disabled: 1, deleted: 1, pending: 1, failed: 0 });
     expect(all.total).toBe(3);
     const onlyDeleted = await listPartnerUsers(f.db, integration, { limit: 25, status: "deleted" });
     expect(onlyDeleted.users.map((user) => user.externalUserId)).toEqual([deleted.externalUserId]);
-    const inTeam = await listPartnerUsers(f.db, integration, { limit: 25, teamExternalId: team.externalTeamId, withTotal: true });
+    const inTeam = await listPartnerUsers(f.db, integration, {
+      limit: 25,
+      teamExternalId: team.externalTeamId,
+      withTotal: true,
+    });
     expect(inTeam.users.map((user) => user.externalUserId)).toEqual([active.externalUserId]);
     expect(inTeam).toMatchObject({ total: 1, counts: all.counts });
     const unassigned = await listPartnerUsers(f.db, integration, { limit: 25, unassigned: true });
-    expect(unassigned.users.map((user) => user.externalUserId).sort()).toEqual([disabled.externalUserId, pending.externalUserId].sort());
+    expect(unassigned.users.map((user) => user.externalUserId).sort()).toEqual(
+      [disabled.externalUserId, pending.externalUserId].sort(),
+    );
   });
 
   it("refuses q with external_user_id, unassigned with a team, and email searches", async () => {
     const integration = await f.integration();
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, q: "lo", externalUserId: "lo-1" }))).toBe("invalid_request");
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, unassigned: true, teamExternalId: "t" }))).toBe("invalid_request");
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, q: "someone@lender.test" }))).toBe("invalid_request");
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, externalUserId: "a@b.test" }))).toBe("invalid_request");
+    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, q: "lo", externalUserId: "lo-1" }))).toBe(
+      "invalid_request",
+    );
+    expect(
+      await refusal(listPartnerUsers(f.db, integration, { limit: 25, unassigned: true, teamExternalId: "t" })),
+    ).toBe("invalid_request");
+    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, q: "someone@lender.test" }))).toBe(
+      "invalid_request",
+    );
+    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 25, externalUserId: "a@b.test" }))).toBe(
+      "invalid_request",
+    );
   });
 
   it("sorts by external id, name (case-blind, nameless last) or status, in stable pages, with each user's contact", async () => {
@@ -48,7 +65,10 @@ describe("listing users", () => {
       await f.user({ integration, externalUserId: "b-2", name: "Abe" }),
       await f.user({ integration, externalUserId: "e-5", name: "Abe" }),
     ];
-    await f.db.sql.query("UPDATE partner_users SET name = NULL WHERE integration_id = $1 AND external_user_id = 'e-5'", [integration.id]);
+    await f.db.sql.query(
+      "UPDATE partner_users SET name = NULL WHERE integration_id = $1 AND external_user_id = 'e-5'",
+      [integration.id],
+    );
     const walk = async (sort: "external_id" | "name" | "status" | "created") => {
       const seen: string[] = [];
       let cursor: string | undefined;
@@ -68,7 +88,13 @@ describe("listing users", () => {
     const contact = first.contacts.get(made[2]?.id ?? "");
     expect(contact).toEqual({ email: made[2]?.email, name: "Abe" });
     // A cursor of one order is refused by another: it would be a wrong page.
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 2, sort: "external_id", cursor: first.nextCursor ?? undefined }))).toBe("invalid_request");
-    expect(await refusal(listPartnerUsers(f.db, integration, { limit: 2, cursor: first.nextCursor ?? undefined }))).toBe("invalid_request");
+    expect(
+      await refusal(
+        listPartnerUsers(f.db, integration, { limit: 2, sort: "external_id", cursor: first.nextCursor ?? undefined }),
+      ),
+    ).toBe("invalid_request");
+    expect(
+      await refusal(listPartnerUsers(f.db, integration, { limit: 2, cursor: first.nextCursor ?? undefined })),
+    ).toBe("invalid_request");
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { findPartnerUser } from "../../../src/partners/users/get-user";
 import { provisionPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** One person is one user per integration (one-user-per-email.ts); other partners may share the person. */
 let f: Fixtures;
@@ -40,7 +41,9 @@ describe("one user per email in an integration", () => {
   it("two users provisioned with one address at the same moment: exactly one is created", async () => {
     const integration = await f.integration();
     const email = f.email();
-    const results = await Promise.all(["lo-x", "lo-y", "lo-z"].map((id) => refusal(provisionPartnerUser(f.deps, integration, id, { email }))));
+    const results = await Promise.all(
+      ["lo-x", "lo-y", "lo-z"].map((id) => refusal(provisionPartnerUser(f.deps, integration, id, { email }))),
+    );
     expect(results.sort()).toEqual(["identity_conflict", "identity_conflict", "ok"]);
   });
 });

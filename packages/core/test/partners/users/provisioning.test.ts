@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { patchTeam } from "../../../src/partners/teams/teams";
-import { launchEligibility } from "../../../src/partners/users/partner-user";
 import { findPartnerUser } from "../../../src/partners/users/get-user";
 import { getPartnerUserContact, provisionPartnerUser } from "../../../src/partners/users/index";
-import { type Fixtures, openFixtures, refusal } from "../../support/fixtures";
+import { launchEligibility } from "../../../src/partners/users/partner-user";
+import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** PUT user's domain (spec 3.1, 4.10): provisioning, identity matching, team assignment and the background retry. */
 let f: Fixtures;
@@ -12,13 +13,22 @@ beforeAll(async () => {
 });
 afterAll(() => f.close());
 
-const outbox = async (email: string) => (await f.db.sql.query<{ kind: string }>("SELECT kind FROM notification_outbox WHERE recipient = $1 ORDER BY created_at", [email])).rows.map((row) => row.kind);
+const outbox = async (email: string) =>
+  (
+    await f.db.sql.query<{ kind: string }>(
+      "SELECT kind FROM notification_outbox WHERE recipient = $1 ORDER BY created_at",
+      [email],
+    )
+  ).rows.map((row) => row.kind);
 
 describe("provisioning a new user", () => {
   it("creates a partner account, links a chat identity and sends the password setup once provisioning succeeded", async () => {
     const integration = await f.integration();
     const email = f.email();
-    const { user, outcome } = await provisionPartnerUser(f.deps, integration, "lo-new", { email: `  ${email.toUpperCase()} `, name: "Pat" });
+    const { user, outcome } = await provisionPartnerUser(f.deps, integration, "lo-new", {
+      email: `  ${email.toUpperCase()} `,
+      name: "Pat",
+    });
     expect(outcome).toBe("created");
     expect(user).toMatchObject({
       status: "active",
@@ -55,7 +65,8 @@ describe("provisioning an existing user", () => {
     const [east, west] = [await f.team({ integration }), await f.team({ integration })];
     const user = await f.user({ integration, team: east });
     expect(user.team?.externalTeamId).toBe(east.externalTeamId);
-    const again = (teamExternalId?: string | null) => provisionPartnerUser(f.deps, integration, user.externalUserId, { email: user.email, teamExternalId });
+    const again = (teamExternalId?: string | null) =>
+      provisionPartnerUser(f.deps, integration, user.externalUserId, { email: user.email, teamExternalId });
 
     const kept = await again(undefined);
     expect(kept.outcome).toBe("existing");
@@ -72,9 +83,13 @@ describe("provisioning an existing user", () => {
   it("refuses a different email (use a profile change) and a deleted user (use reprovision) with identity_conflict", async () => {
     const integration = await f.integration();
     const user = await f.user({ integration });
-    expect(await refusal(provisionPartnerUser(f.deps, integration, user.externalUserId, { email: f.email() }))).toBe("identity_conflict");
+    expect(await refusal(provisionPartnerUser(f.deps, integration, user.externalUserId, { email: f.email() }))).toBe(
+      "identity_conflict",
+    );
     const deleted = await f.user({ integration, status: "deleted" });
-    expect(await refusal(provisionPartnerUser(f.deps, integration, deleted.externalUserId, { email: deleted.email }))).toBe("identity_conflict");
+    expect(
+      await refusal(provisionPartnerUser(f.deps, integration, deleted.externalUserId, { email: deleted.email })),
+    ).toBe("identity_conflict");
     expect((await findPartnerUser(f.db, integration, deleted.externalUserId))?.status).toBe("deleted");
   });
 
@@ -84,7 +99,8 @@ describe("provisioning an existing user", () => {
     const archived = await f.team({ integration });
     await patchTeam(f.db, integration, archived.externalTeamId, { status: "archived" });
     const elsewhere = await f.team({ integration: other });
-    const provision = (teamExternalId: string) => provisionPartnerUser(f.deps, integration, "lo-teamless", { email: f.email(), teamExternalId });
+    const provision = (teamExternalId: string) =>
+      provisionPartnerUser(f.deps, integration, "lo-teamless", { email: f.email(), teamExternalId });
     expect(await refusal(provision("no-such-team"))).toBe("team_not_found");
     expect(await refusal(provision(archived.externalTeamId))).toBe("team_archived");
     expect(await refusal(provision(elsewhere.externalTeamId))).toBe("team_not_found");
@@ -96,13 +112,28 @@ describe("provisioning while the site-account system is down", () => {
   it("leaves the user pending (cannot launch, no notification); the next PUT completes it", async () => {
     const integration = await f.integration();
     const pending = await f.user({ integration, status: "pending" });
-    expect(pending).toMatchObject({ status: "active", provisioningStatus: "pending", wordpressLinked: false, chatIdentityLinked: false });
-    expect(launchEligibility(pending).blockingReasons).toEqual(["provisioning_pending", "wordpress_unlinked", "chat_identity_unlinked"]);
+    expect(pending).toMatchObject({
+      status: "active",
+      provisioningStatus: "pending",
+      wordpressLinked: false,
+      chatIdentityLinked: false,
+    });
+    expect(launchEligibility(pending).blockingReasons).toEqual([
+      "provisioning_pending",
+      "wordpress_unlinked",
+      "chat_identity_unlinked",
+    ]);
     expect(await outbox(pending.email)).toEqual([]);
 
-    const { user, outcome } = await provisionPartnerUser(f.deps, integration, pending.externalUserId, { email: pending.email });
+    const { user, outcome } = await provisionPartnerUser(f.deps, integration, pending.externalUserId, {
+      email: pending.email,
+    });
     expect(outcome).toBe("existing");
-    expect(user).toMatchObject({ provisioningStatus: "active", identityOrigin: "partner_created", chatIdentityLinked: true });
+    expect(user).toMatchObject({
+      provisioningStatus: "active",
+      identityOrigin: "partner_created",
+      chatIdentityLinked: true,
+    });
     expect(await outbox(pending.email)).toEqual(["password_setup"]);
   });
 

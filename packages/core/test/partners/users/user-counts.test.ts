@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { withTransaction } from "../../../src/db/transaction";
 import { requestDeletion } from "../../../src/partners/operations/index";
-import { countPartnerUsers, listPartnerUsers } from "../../../src/partners/users/list-users";
 import { setPartnerUserStatus } from "../../../src/partners/users/index";
+import { countPartnerUsers, listPartnerUsers } from "../../../src/partners/users/list-users";
 import { seedDirectory } from "../../../src/testing/seed-directory";
-import { type Fixtures, openFixtures } from "../../support/fixtures";
 import { fullUserCount } from "../../support/database-probes";
+import { openFixtures, type Fixtures } from "../../support/fixtures";
 
 /** Spec 4.10's counts come from changes triggers append ("Directory at scale"): they must equal a full count whatever happens. */
 let f: Fixtures;
@@ -27,8 +28,14 @@ describe("user counts", () => {
     for (let i = 0; i < 12; i += 1) work.push(f.user({ integration, status: i % 3 === 0 ? "pending" : "active" }));
     for (let i = 2; i <= 120; i += 10) work.push(setPartnerUserStatus(f.deps, integration, seeded(i), "disabled"));
     for (let i = 5; i <= 95; i += 10) work.push(setPartnerUserStatus(f.deps, integration, seeded(i), "active"));
-    for (let i = 3; i <= 43; i += 10) work.push(requestDeletion(f.deps, integration, seeded(i), {}).then((op) => f.runOperation(op)));
-    work.push(f.db.sql.query("UPDATE partner_users SET provisioning_status = 'failed' WHERE integration_id = $1 AND external_user_id LIKE 'seed-00004%'", [integration.id]));
+    for (let i = 3; i <= 43; i += 10)
+      work.push(requestDeletion(f.deps, integration, seeded(i), {}).then((op) => f.runOperation(op)));
+    work.push(
+      f.db.sql.query(
+        "UPDATE partner_users SET provisioning_status = 'failed' WHERE integration_id = $1 AND external_user_id LIKE 'seed-00004%'",
+        [integration.id],
+      ),
+    );
     // A change that rolls back leaves nothing behind.
     work.push(
       withTransaction(f.db, async (tx) => {
@@ -42,24 +49,40 @@ describe("user counts", () => {
 
     expect(await countPartnerUsers(f.db, integration.id)).toEqual(await fullCount(integration.id));
     expect(await countPartnerUsers(f.db, other.id)).toEqual(await fullCount(other.id));
-    const { rows } = await f.db.sql.query<{ parts: number }>("SELECT count(*)::int AS parts FROM partner_user_count_deltas WHERE integration_id = $1", [integration.id]);
+    const { rows } = await f.db.sql.query<{ parts: number }>(
+      "SELECT count(*)::int AS parts FROM partner_user_count_deltas WHERE integration_id = $1",
+      [integration.id],
+    );
     expect(rows[0]?.parts).toBeLessThanOrEqual(33);
   });
 
   it("a list's total matches its filter, whether taken from the counts or counted", async () => {
     const integration = await f.integration();
     const { teamExternalIds } = await seedDirectory(f.db, { integrationId: integration.id, users: 200, teams: 2 });
-    const total = async (filters: Parameters<typeof listPartnerUsers>[2]) => (await listPartnerUsers(f.db, integration, { ...filters, limit: 1, withTotal: true })).total;
+    const total = async (filters: Parameters<typeof listPartnerUsers>[2]) =>
+      (await listPartnerUsers(f.db, integration, { ...filters, limit: 1, withTotal: true })).total;
     const counted = async (where: string, params: unknown[] = []) =>
-      (await f.db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM partner_users u WHERE u.integration_id = $1 AND ${where}`, [integration.id, ...params])).rows[0]?.n;
+      (
+        await f.db.sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM partner_users u WHERE u.integration_id = $1 AND ${where}`,
+          [integration.id, ...params],
+        )
+      ).rows[0]?.n;
     expect(await total({ limit: 1 })).toBe(await counted("u.status <> 'deleted'"));
     expect(await total({ limit: 1, status: "disabled" })).toBe(await counted("u.status = 'disabled'"));
     expect(await total({ limit: 1, status: "deleted" })).toBe(await counted("u.status = 'deleted'"));
-    expect(await total({ limit: 1, unassigned: true })).toBe(await counted("u.status <> 'deleted' AND u.team_id IS NULL"));
-    expect(await total({ limit: 1, teamExternalId: teamExternalIds[1] })).toBe(
-      await counted("u.status <> 'deleted' AND u.team_id = (SELECT id FROM partner_teams WHERE external_team_id = $2 AND integration_id = $1)", [teamExternalIds[1]]),
+    expect(await total({ limit: 1, unassigned: true })).toBe(
+      await counted("u.status <> 'deleted' AND u.team_id IS NULL"),
     );
-    expect(await total({ limit: 1, q: "00001" })).toBe(await counted("u.status <> 'deleted' AND u.external_user_id LIKE '%00001%'"));
+    expect(await total({ limit: 1, teamExternalId: teamExternalIds[1] })).toBe(
+      await counted(
+        "u.status <> 'deleted' AND u.team_id = (SELECT id FROM partner_teams WHERE external_team_id = $2 AND integration_id = $1)",
+        [teamExternalIds[1]],
+      ),
+    );
+    expect(await total({ limit: 1, q: "00001" })).toBe(
+      await counted("u.status <> 'deleted' AND u.external_user_id LIKE '%00001%'"),
+    );
     // `q` is taken literally: `_` and `%` are not wildcards.
     expect(await total({ limit: 1, q: "seed_0" })).toBe(0);
   });
@@ -68,12 +91,17 @@ describe("user counts", () => {
     const integration = await f.integration();
     await seedDirectory(f.db, { integrationId: integration.id, users: 30 });
     await f.db.sql.query("DELETE FROM integrations WHERE id = $1", [integration.id]);
-    const { rows } = await f.db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM partner_user_count_deltas WHERE integration_id = $1", [integration.id]);
+    const { rows } = await f.db.sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM partner_user_count_deltas WHERE integration_id = $1",
+      [integration.id],
+    );
     expect(rows[0]?.n).toBe(0);
   });
 
   it("every filter of the users list has its index", async () => {
-    const { rows } = await f.db.sql.query<{ indexname: string; indexdef: string }>("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'partner_users'");
+    const { rows } = await f.db.sql.query<{ indexname: string; indexdef: string }>(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'partner_users'",
+    );
     const defs = rows.map((row) => row.indexdef.replace(/^.* USING /, ""));
     expect(defs).toEqual(
       expect.arrayContaining([

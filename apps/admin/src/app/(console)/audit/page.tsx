@@ -1,12 +1,12 @@
-import Link from "next/link";
+import { CopyButton } from "@/components/copy-button";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
 import { Empty, PageHeader, Section, Table, Time } from "@/components/ui";
-import { CopyButton } from "@/components/copy-button";
 import { describeAction, detailEntries, operationHref, targetHref } from "@/lib/audit-entry";
 import { param, queryString } from "@/lib/format";
 import { pagePosition } from "@/lib/paging";
 import { loadOrRefusal } from "@/lib/session";
+import Link from "next/link";
 
 const PAGE_SIZE = 50;
 
@@ -14,17 +14,29 @@ const PAGE_SIZE = 50;
  * Every staff mutation, staff sign-in attempt and operator CLI action, newest first; filters
  * stay in the URL. The actor filter matches a part of the actor, any case.
  */
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = await searchParams;
   const filters = { actor: param(query, "actor"), action: param(query, "action") };
   const position = pagePosition(query);
-  const result = await loadOrRefusal((api) => api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }));
+  const result = await loadOrRefusal((api) =>
+    api.staff.audit.list.query({ ...filters, cursor: position.cursor, limit: PAGE_SIZE }),
+  );
   const page = result.ok ? result.value : { entries: [], next_cursor: null, previous_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Audit log" />
       <Section title="Entries">
-        <form method="get" action="/audit" className="form form-inline filters" role="search" aria-label="Filter the audit log">
+        <form
+          method="get"
+          action="/audit"
+          className="form form-inline filters"
+          role="search"
+          aria-label="Filter the audit log"
+        >
           <div className="field">
             <label htmlFor="audit-actor">Actor contains</label>
             <input id="audit-actor" name="actor" defaultValue={filters.actor ?? ""} placeholder="ana@" />
@@ -82,7 +94,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                             <dd>
                               {key === "operation_id" && value.startsWith("op_") ? (
                                 <>
-                                  <Link href={operationHref(entry.action, entry.target, entry.details, value)} data-operation-id={value}>
+                                  <Link
+                                    href={operationHref(entry.action, entry.target, entry.details, value)}
+                                    data-operation-id={value}
+                                  >
                                     <code>{value}</code>
                                   </Link>{" "}
                                   <CopyButton value={value} name={`Copy ${value}`} compact />

@@ -1,8 +1,9 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { runAction } from "@/lib/actions";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
+import { redirect } from "next/navigation";
+
 import { CREATE_TICK, duplicateNameRefusal, nameTakenElsewhere } from "./organization-names";
 
 export async function createOrganizationAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -12,7 +13,8 @@ export async function createOrganizationAction(_state: FormState, form: FormData
   let id: string | undefined;
   const state = await runAction(
     async (api) => {
-      if (!confirmed && (await nameTakenElsewhere(api, name))) return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, CREATE_TICK) } };
+      if (!confirmed && (await nameTakenElsewhere(api, name)))
+        return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, CREATE_TICK) } };
       id = (await api.staff.organizations.create.mutate({ name })).id;
     },
     undefined,

@@ -2,6 +2,7 @@
 
 import { ActionForm } from "@/components/action-form";
 import { SubmitButton } from "@/components/fields";
+
 import { createOrganizationAction } from "./actions";
 import { OrganizationNameField } from "./organization-name-field";
 import { CREATE_TICK } from "./organization-names";

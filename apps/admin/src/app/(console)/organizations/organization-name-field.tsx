@@ -1,7 +1,8 @@
 "use client";
 
-import { useState } from "react";
 import { Field } from "@/components/fields";
+import { useState } from "react";
+
 import { duplicateNameWarning, sameOrganizationName } from "./organization-names";
 
 /**
@@ -10,9 +11,22 @@ import { duplicateNameWarning, sameOrganizationName } from "./organization-names
  * actions check it again against the current list). `current` is the organization's own name
  * when renaming (keeping it is no duplicate).
  */
-export function OrganizationNameField({ label, existingNames, current, tickLabel }: { label: string; existingNames: string[]; current?: string; tickLabel: string }) {
+export function OrganizationNameField({
+  label,
+  existingNames,
+  current,
+  tickLabel,
+}: {
+  label: string;
+  existingNames: string[];
+  current?: string;
+  tickLabel: string;
+}) {
   const [name, setName] = useState(current ?? "");
-  const duplicate = name.trim() !== "" && !(current !== undefined && sameOrganizationName(current, name)) && existingNames.some((existing) => sameOrganizationName(existing, name));
+  const duplicate =
+    name.trim() !== "" &&
+    !(current !== undefined && sameOrganizationName(current, name)) &&
+    existingNames.some((existing) => sameOrganizationName(existing, name));
   return (
     <>
       <Field

@@ -1,9 +1,10 @@
-import Link from "next/link";
 import { CopyableId } from "@/components/copyable-id";
 import { Empty, PageHeader, ReadOnlyNote, Section, Table, Time } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { param, queryString } from "@/lib/format";
 import { load } from "@/lib/session";
+import Link from "next/link";
+
 import { CreateOrganizationForm } from "./create-organization-form";
 import { sameOrganizationName } from "./organization-names";
 
@@ -14,13 +15,19 @@ const PAGE_SIZE = 25;
  * the console the whole list: lenders are counted in hundreds, and the create form's duplicate
  * warning needs every name anyway). `deleted` is the name of one just deleted, said once.
  */
-export default async function OrganizationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function OrganizationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = await searchParams;
   const q = param(query, "q");
   const deleted = param(query, "deleted");
   const [organizations, admin] = await Promise.all([load((api) => api.staff.organizations.list.query()), isAdmin()]);
   const needle = q?.toLowerCase();
-  const matching = needle ? organizations.filter((org) => org.name.toLowerCase().includes(needle) || org.id.toLowerCase().includes(needle)) : organizations;
+  const matching = needle
+    ? organizations.filter((org) => org.name.toLowerCase().includes(needle) || org.id.toLowerCase().includes(needle))
+    : organizations;
   const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
   const pageNumber = Math.min(pages, Math.max(1, Number.parseInt(param(query, "page") ?? "1", 10) || 1));
   const shown = matching.slice((pageNumber - 1) * PAGE_SIZE, pageNumber * PAGE_SIZE);
@@ -35,7 +42,13 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         </p>
       ) : null}
       <Section title="All organizations">
-        <form method="get" action="/organizations" className="form form-inline filters" role="search" aria-label="Search organizations">
+        <form
+          method="get"
+          action="/organizations"
+          className="form form-inline filters"
+          role="search"
+          aria-label="Search organizations"
+        >
           <div className="field">
             <label htmlFor="organizations-q">Name or id contains</label>
             <input id="organizations-q" name="q" defaultValue={q ?? ""} />
@@ -50,7 +63,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
           ) : null}
         </form>
         {shown.length === 0 ? (
-          <Empty>{q ? `No organization's name or id contains “${q}”.` : "No organizations yet. Create the first one below."}</Empty>
+          <Empty>
+            {q ? `No organization's name or id contains “${q}”.` : "No organizations yet. Create the first one below."}
+          </Empty>
         ) : (
           <Table headers={["Name", "Id", "Integrations", "Active keys", "Created"]}>
             {shown.map((org) => (
@@ -72,7 +87,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         )}
         <nav className="pager" aria-label="Pages">
           <span className="pager-range">
-            {shown.length === 0 ? "0 of 0" : `${first.toLocaleString("en-US")}–${(first + shown.length - 1).toLocaleString("en-US")} of ${matching.length.toLocaleString("en-US")}`}
+            {shown.length === 0
+              ? "0 of 0"
+              : `${first.toLocaleString("en-US")}–${(first + shown.length - 1).toLocaleString("en-US")} of ${matching.length.toLocaleString("en-US")}`}
           </span>
           {pageNumber > 1 ? (
             <Link href={link(pageNumber - 1)}>Previous</Link>
@@ -90,7 +107,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
           )}
         </nav>
       </Section>
-      <Section title="Create an organization">{admin ? <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} /> : <ReadOnlyNote />}</Section>
+      <Section title="Create an organization">
+        {admin ? <CreateOrganizationForm existingNames={organizations.map((org) => org.name)} /> : <ReadOnlyNote />}
+      </Section>
     </>
   );
 }

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
 import { Empty, PageHeader, Section, Table, Time } from "@/components/ui";
@@ -6,6 +5,7 @@ import { param, queryString } from "@/lib/format";
 import { pagePosition } from "@/lib/paging";
 import { loadOrRefusal } from "@/lib/session";
 import { capitalise } from "@/lib/words";
+import Link from "next/link";
 
 /**
  * What the built-in site-account system would have emailed: password-setup links and
@@ -14,17 +14,31 @@ import { capitalise } from "@/lib/words";
  */
 const PAGE_SIZE = 50;
 
-export default async function OutboxPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function OutboxPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = await searchParams;
   const email = param(query, "email");
   const position = pagePosition(query);
-  const result = await loadOrRefusal((api) => api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }));
-  const { notifications, next_cursor, previous_cursor, total } = result.ok ? result.value : { notifications: [], next_cursor: null, previous_cursor: null, total: 0 };
+  const result = await loadOrRefusal((api) =>
+    api.staff.outbox.list.query({ email, cursor: position.cursor, limit: PAGE_SIZE }),
+  );
+  const { notifications, next_cursor, previous_cursor, total } = result.ok
+    ? result.value
+    : { notifications: [], next_cursor: null, previous_cursor: null, total: 0 };
   return (
     <>
       <PageHeader title="Notification outbox" />
       <Section title="Notifications">
-        <form method="get" action="/outbox" className="form form-inline filters" role="search" aria-label="Filter notifications">
+        <form
+          method="get"
+          action="/outbox"
+          className="form form-inline filters"
+          role="search"
+          aria-label="Filter notifications"
+        >
           <div className="field">
             <label htmlFor="outbox-email">Recipient email contains</label>
             <input id="outbox-email" name="email" defaultValue={email ?? ""} placeholder="@acme.example" />
@@ -48,7 +62,15 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
               <tr key={notification.id}>
                 <td>{notification.recipient}</td>
                 <td title={notification.kind}>{capitalise(notification.kind.replaceAll("_", " "))}</td>
-                <td>{notification.link ? <a href={notification.link}>Password setup link</a> : notification.link_hidden ? <span className="hint">Admins only</span> : "—"}</td>
+                <td>
+                  {notification.link ? (
+                    <a href={notification.link}>Password setup link</a>
+                  ) : notification.link_hidden ? (
+                    <span className="hint">Admins only</span>
+                  ) : (
+                    "—"
+                  )}
+                </td>
                 <td>{notification.used ? "Yes" : "No"}</td>
                 <td>
                   <Time iso={notification.created_at} />

@@ -1,7 +1,7 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
 import { describeValue } from "@/lib/words";
 
 const role = (form: FormData) => (text(form, "role") === "admin" ? "admin" : "viewer");
@@ -13,7 +13,12 @@ export async function inviteStaffAction(_state: FormState, form: FormData): Prom
   return runAction(
     async (api) => {
       const { invite, token } = await api.staff.members.invite.mutate({ email, role: role(form) });
-      return { status: "ok", message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`, secret: token, secretName: invite.email };
+      return {
+        status: "ok",
+        message: `Invitation for ${invite.email} (${describeValue("role", invite.role)}) created.`,
+        secret: token,
+        secretName: invite.email,
+      };
     },
     undefined,
     { email: "email", role: "role" },
@@ -37,6 +42,12 @@ export async function setStaffStatusAction(_state: FormState, form: FormData): P
   const status = text(form, "status") === "active" ? "active" : "disabled";
   return runAction(async (api) => {
     const member = await api.staff.members.setStatus.mutate({ id: text(form, "staffId"), status });
-    return { status: "ok", message: status === "disabled" ? `${member.email} is disabled and signed out everywhere.` : `${member.email} can sign in again.` };
+    return {
+      status: "ok",
+      message:
+        status === "disabled"
+          ? `${member.email} is disabled and signed out everywhere.`
+          : `${member.email} can sign in again.`,
+    };
   });
 }

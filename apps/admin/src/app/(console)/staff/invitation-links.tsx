@@ -1,9 +1,9 @@
 "use client";
 
-import { useState } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { useFormOutcome } from "@/components/form-state-context";
 import type { FormState } from "@/lib/form-state";
+import { useState } from "react";
 
 /**
  * Every invitation link created on this page since it was opened, newest first, each named by

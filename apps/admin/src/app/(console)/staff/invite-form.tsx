@@ -1,12 +1,14 @@
 "use client";
 
-import { STAFF_ROLES } from "@mga/api/closed-values";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
+import { describeValue } from "@/lib/words";
+
+import { STAFF_ROLES } from "@mga/api/closed-values";
+
 import { inviteStaffAction } from "./actions";
 import { InvitationLinks } from "./invitation-links";
 import { ROLE_DESCRIPTIONS } from "./roles";
-import { describeValue } from "@/lib/words";
 
 /** The link is built here, from the console's own address, with the token in its fragment. */
 const inviteLink = (token: string) => `${window.location.origin}/invite#token=${token}`;
@@ -16,7 +18,14 @@ export function InviteForm() {
     <ActionForm action={inviteStaffAction} label="Invite a colleague" resetOnSuccess>
       <InvitationLinks toLink={inviteLink} />
       <div className="form-inline">
-        <Field label="Email" name="email" type="email" required maxLength={254} hint="Your colleague's work email address." />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          hint="Your colleague's work email address."
+        />
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" name="role" defaultValue="viewer">

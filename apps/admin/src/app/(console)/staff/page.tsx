@@ -1,4 +1,3 @@
-import { STAFF_ROLES } from "@mga/api/closed-values";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmAction } from "@/components/confirm-action";
 import { SubmitButton } from "@/components/fields";
@@ -7,6 +6,9 @@ import { currentStaff } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { load } from "@/lib/session";
 import { describeValue } from "@/lib/words";
+
+import { STAFF_ROLES } from "@mga/api/closed-values";
+
 import { revokeInviteAction, setStaffRoleAction, setStaffStatusAction } from "./actions";
 import { InviteForm } from "./invite-form";
 
@@ -30,7 +32,8 @@ export default async function StaffPage() {
                 </td>
                 <td>{describeValue("role", member.role)}</td>
                 <td>
-                  <Badge value={member.status} /> {locked ? <span className="hint">Locked until {formatTime(member.locked_until)}</span> : null}
+                  <Badge value={member.status} />{" "}
+                  {locked ? <span className="hint">Locked until {formatTime(member.locked_until)}</span> : null}
                 </td>
                 <td>{formatTime(member.last_sign_in_at)}</td>
                 <td>{formatTime(member.created_at)}</td>
@@ -40,7 +43,11 @@ export default async function StaffPage() {
                       <span className="hint">Another admin changes your account.</span>
                     ) : (
                       <div className="actions">
-                        <ActionForm action={setStaffRoleAction} label={`Role of ${member.email}`} className="form-inline">
+                        <ActionForm
+                          action={setStaffRoleAction}
+                          label={`Role of ${member.email}`}
+                          className="form-inline"
+                        >
                           <input type="hidden" name="staffId" value={member.id} />
                           <label className="visually-hidden" htmlFor={`role-${member.id}`}>
                             Role of {member.email}

@@ -1,13 +1,17 @@
-import Link from "next/link";
 import { Empty, PageHeader, Section, Table } from "@/components/ui";
 import { USAGE_RANGES, usageDays } from "@/components/usage/usage-range";
 import styles from "@/components/usage/usage.module.css";
 import { load } from "@/lib/session";
+import Link from "next/link";
 
 const number = (value: number) => value.toLocaleString("en-US");
 
 /** Every organization's usage over the last 30 or 90 days, the busiest first. */
-export default async function UsageOverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function UsageOverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const days = usageDays(await searchParams);
   const overview = await load((api) => api.staff.usage.usageOverview.query({ days }));
   return (

@@ -123,7 +123,8 @@
   // (Launch-Code-Status); anything else is a session that ended.
   const ENDED = {
     used: "This link to the assistant was already used: each link opens the chat once. Open the assistant again from your loan file to continue.",
-    expired: "This link to the assistant expired before the chat opened: a link works for two minutes. Open the assistant again from your loan file.",
+    expired:
+      "This link to the assistant expired before the chat opened: a link works for two minutes. Open the assistant again from your loan file.",
     unknown: "This link to the assistant is not valid. Open the assistant again from your loan file.",
     ended: "This chat session has ended. Open the assistant again from your loan file to continue.",
   };
@@ -165,13 +166,21 @@
   }
 
   async function consume(code, launch) {
-    const res = await fetch("/embed/api/launches/consume", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) });
+    const res = await fetch("/embed/api/launches/consume", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }),
+    });
     if (!res.ok) return refused(res) ? ended(res.headers.get("Launch-Code-Status")) : unavailable();
     launchCode = null;
     const session = await res.json();
     const previous = load();
     conversationId = (previous && previous.conversationId) || null;
-    state = { launch, session: { token: session.session_token, login_url: session.login_url, login_required: session.login_required }, conversationId };
+    state = {
+      launch,
+      session: { token: session.session_token, login_url: session.login_url, login_required: session.login_required },
+      conversationId,
+    };
     save();
     return awaitSignIn(state.session);
   }
@@ -235,14 +244,21 @@
       ["Purpose", loan.purpose],
       ["State", loan.property_state],
     ];
-    $("loan").replaceChildren(...items.filter(([, value]) => value).map(([term, value]) => el("div", {}, [el("dt", { textContent: term }), el("dd", { textContent: value })])));
+    $("loan").replaceChildren(
+      ...items
+        .filter(([, value]) => value)
+        .map(([term, value]) => el("div", {}, [el("dt", { textContent: term }), el("dd", { textContent: value })])),
+    );
     const name = body.user && body.user.display_name;
     $("user").textContent = name ? "Signed in as " + name : "Signed in";
     show("context", true);
   }
 
   async function loadHistory() {
-    const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(conversationId) + "/messages", auth(chatToken));
+    const res = await fetch(
+      "/embed/api/chat/conversations/" + encodeURIComponent(conversationId) + "/messages",
+      auth(chatToken),
+    );
     if (res.status === 401) return ended();
     if (res.status === 404) {
       conversationId = null;
@@ -303,12 +319,31 @@
   // answer is shown as plain text.
   const PURIFY = {
     USE_PROFILES: { html: true },
-    FORBID_TAGS: ["img", "picture", "video", "audio", "source", "svg", "math", "style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+    FORBID_TAGS: [
+      "img",
+      "picture",
+      "video",
+      "audio",
+      "source",
+      "svg",
+      "math",
+      "style",
+      "form",
+      "input",
+      "button",
+      "textarea",
+      "select",
+      "iframe",
+      "object",
+      "embed",
+    ],
     FORBID_ATTR: ["style", "id", "name", "class"],
     ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
     RETURN_DOM_FRAGMENT: true,
   };
-  const markdown = Boolean(window.marked && typeof window.marked.parse === "function" && window.DOMPurify && window.DOMPurify.isSupported);
+  const markdown = Boolean(
+    window.marked && typeof window.marked.parse === "function" && window.DOMPurify && window.DOMPurify.isSupported,
+  );
   if (markdown) {
     window.DOMPurify.addHook("afterSanitizeAttributes", (node) => {
       if (node.tagName === "A" && node.hasAttribute("href")) {
@@ -343,7 +378,8 @@
     if (citations.length === 0) return;
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     const texts = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!(node.parentElement && node.parentElement.closest("a, code, pre"))) texts.push(node);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      if (!(node.parentElement && node.parentElement.closest("a, code, pre"))) texts.push(node);
     for (const node of texts) {
       const text = node.nodeValue;
       const marker = /\[(\d+)\]/g;
@@ -364,7 +400,12 @@
   }
 
   function citeLink(answer, citation, n, label) {
-    const link = el("a", { className: "cite", href: "#" + answer.prefix + n, textContent: label, title: sourceName(citation, n) });
+    const link = el("a", {
+      className: "cite",
+      href: "#" + answer.prefix + n,
+      textContent: label,
+      title: sourceName(citation, n),
+    });
     link.setAttribute("aria-label", "Source " + n + ": " + sourceName(citation, n));
     link.addEventListener("click", (event) => {
       event.preventDefault(); // no fragment in this frame's history
@@ -388,7 +429,9 @@
         el("span", { className: "source-label" }, [el("strong", { textContent: sourceName(citation, index + 1) })]),
         section ? el("span", { className: "source-section", textContent: " · " + section }) : null,
         citation.excerpt ? el("blockquote", { textContent: citation.excerpt }) : null,
-        url ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", textContent: "Open the source" }) : null,
+        url
+          ? el("a", { href: url, target: "_blank", rel: "noopener noreferrer", textContent: "Open the source" })
+          : null,
       ]);
     });
     const summary = el("summary", { textContent: citations.length === 1 ? "1 source" : citations.length + " sources" });
@@ -466,7 +509,15 @@
   function stopped(run) {
     showText(run.answer, run.text);
     run.answer.node.dataset.stopped = "1";
-    updating(() => run.answer.node.append(el("p", { className: "stopped muted", role: "status", textContent: "You stopped this answer; it is incomplete." })));
+    updating(() =>
+      run.answer.node.append(
+        el("p", {
+          className: "stopped muted",
+          role: "status",
+          textContent: "You stopped this answer; it is incomplete.",
+        }),
+      ),
+    );
   }
 
   // Stop: the server stops generating (the cancel route); the stream then ends, as stopped. The
@@ -480,7 +531,10 @@
   }
 
   async function sendCancel(run) {
-    const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(run.conversationId) + "/cancel", { method: "POST", ...auth(chatToken) }).catch(() => null);
+    const res = await fetch("/embed/api/chat/conversations/" + encodeURIComponent(run.conversationId) + "/cancel", {
+      method: "POST",
+      ...auth(chatToken),
+    }).catch(() => null);
     if (res && res.ok) return;
     // Not stopped: the answer goes on, and Stop can be pressed again.
     run.stopRequested = false;
@@ -497,7 +551,11 @@
     const policy = /^"([^"]+)";q=(\d+)(?:;w=(\d+))?/.exec(res.headers.get("RateLimit-Policy") || "");
     const own = policy !== null && policy[1] === "per-user";
     const why = own
-      ? "You have reached the limit of " + policy[2] + " questions " + perWindow(Number(policy[3] || 60)) + " for each person."
+      ? "You have reached the limit of " +
+        policy[2] +
+        " questions " +
+        perWindow(Number(policy[3] || 60)) +
+        " for each person."
       : "Your organization's assistant is busy right now: everyone at your organization shares one limit, and it is used up for the moment.";
     if ($("question").value.trim() === "") $("question").value = message;
     stopWaiting();
@@ -508,8 +566,10 @@
     countDown();
   }
 
-  const perWindow = (seconds) => (seconds === 60 ? "a minute" : seconds === 3600 ? "an hour" : "every " + inWords(seconds));
-  const inWords = (seconds) => (seconds < 90 ? seconds + (seconds === 1 ? " second" : " seconds") : Math.ceil(seconds / 60) + " minutes");
+  const perWindow = (seconds) =>
+    seconds === 60 ? "a minute" : seconds === 3600 ? "an hour" : "every " + inWords(seconds);
+  const inWords = (seconds) =>
+    seconds < 90 ? seconds + (seconds === 1 ? " second" : " seconds") : Math.ceil(seconds / 60) + " minutes";
 
   function countDown() {
     if (!waiting) return;
@@ -536,7 +596,17 @@
   });
 
   async function ask(message, userNode) {
-    const run = { message, userNode, answer: answerBubble(), text: "", citations: [], conversationId, lastId: null, announced: false, stopRequested: false };
+    const run = {
+      message,
+      userNode,
+      answer: answerBubble(),
+      text: "",
+      citations: [],
+      conversationId,
+      lastId: null,
+      announced: false,
+      stopRequested: false,
+    };
     current = run;
     setBusy(true);
     const res = await fetch("/embed/api/chat/messages", {

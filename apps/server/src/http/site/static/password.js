@@ -8,7 +8,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   // Set: a sign-in window of the assistant open in this browser learns of it (LOGIN_SCRIPT).
-  if ($("return") && "BroadcastChannel" in window) new BroadcastChannel("mga:site").postMessage({ type: "password-set" });
+  if ($("return") && "BroadcastChannel" in window)
+    new BroadcastChannel("mga:site").postMessage({ type: "password-set" });
   if ($("return") && window.opener) {
     $("next").hidden = true;
     $("return").hidden = false;
@@ -27,7 +28,11 @@
     $("password-form").hidden = true;
   };
   if (!field.value) return dead();
-  fetch("/site/api/password-setup/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: field.value }) })
+  fetch("/site/api/password-setup/check", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: field.value }),
+  })
     .then((res) => (res.ok ? res.json() : { usable: true }))
     .then((body) => {
       if (!body.usable) dead();

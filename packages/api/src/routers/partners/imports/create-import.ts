@@ -1,4 +1,5 @@
 import { createImport as create, getImport } from "@mga/core/partners/imports";
+
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
 import { requiredIdempotencyHeader } from "../operations/operations.types";

@@ -1,6 +1,8 @@
-import { emailAddressSchema } from "@mga/core/partners/users";
-import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core/partners/imports";
 import { z } from "zod";
+
+import { IMPORT_ROW_OUTCOMES, IMPORT_STATUSES, MAX_IMPORT_USERS } from "@mga/core/partners/imports";
+import { emailAddressSchema } from "@mga/core/partners/users";
+
 import { nameSchema, requestIdField } from "../../../schemas/common";
 import { externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
 
@@ -40,5 +42,7 @@ export const importJobSchema = z
   })
   .meta({ id: "ImportJob" });
 
-export const importResponseSchema = z.strictObject({ request_id: requestIdField, import: importJobSchema }).meta({ id: "ImportJobResponse" });
+export const importResponseSchema = z
+  .strictObject({ request_id: requestIdField, import: importJobSchema })
+  .meta({ id: "ImportJobResponse" });
 export const getImportInput = z.strictObject({ integration: integrationSlugSchema, job_id: z.string().min(1).max(64) });

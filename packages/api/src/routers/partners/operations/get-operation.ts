@@ -1,4 +1,5 @@
 import { getOperation as get } from "@mga/core/partners/operations";
+
 import { partnerProcedure } from "../../../trpc";
 import { getOperationInput, getOperationOutput } from "./operations.types";
 import { operationToWire } from "./to-wire";
@@ -17,4 +18,7 @@ export const getOperation = partnerProcedure
   })
   .input(getOperationInput)
   .output(getOperationOutput)
-  .query(async ({ ctx, input }) => ({ request_id: ctx.requestId, operation: operationToWire(await get(ctx.db, ctx.integration, input.operation_id)) }));
+  .query(async ({ ctx, input }) => ({
+    request_id: ctx.requestId,
+    operation: operationToWire(await get(ctx.db, ctx.integration, input.operation_id)),
+  }));

@@ -1,11 +1,19 @@
+import type { z } from "zod";
+
+import type { Scope } from "@mga/core/keys";
 import type { ResolvedIntegration } from "@mga/core/partners/integrations";
 import type { OperationDeps } from "@mga/core/partners/operations";
-import type { Scope } from "@mga/core/keys";
-import type { z } from "zod";
+
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
 import { acceptedOperation } from "./accept-operation";
-import { type deletionInput, operationAcceptedSchema, type profileChangeInput, type reprovisionInput, requiredIdempotencyHeader } from "./operations.types";
+import {
+  operationAcceptedSchema,
+  requiredIdempotencyHeader,
+  type deletionInput,
+  type profileChangeInput,
+  type reprovisionInput,
+} from "./operations.types";
 
 export type OperationInputSchema = typeof deletionInput | typeof profileChangeInput | typeof reprovisionInput;
 
@@ -47,7 +55,11 @@ export function operationRequestProcedure<Input extends OperationInputSchema>(re
     .mutation(({ ctx, input }) =>
       withIdempotency(ctx, { route: `POST ${request.segment}`, input, status: 202, required: true }, async () => {
         // tRPC types `input` from the union of the three schemas; it is this request's, parsed by `request.input`.
-        await request.start({ db: ctx.db, queue: ctx.queue, ...ctx.directory }, ctx.integration, input as z.output<Input>);
+        await request.start(
+          { db: ctx.db, queue: ctx.queue, ...ctx.directory },
+          ctx.integration,
+          input as z.output<Input>,
+        );
         return acceptedOperation(ctx, input.external_user_id);
       }),
     );

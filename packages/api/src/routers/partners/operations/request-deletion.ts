@@ -1,4 +1,5 @@
 import { requestDeletion as start } from "@mga/core/partners/operations";
+
 import { operationRequestProcedure } from "./operation-request-procedure";
 import { deletionInput } from "./operations.types";
 

@@ -2,7 +2,13 @@ import type { OperationRecord } from "@mga/core/partners/operations";
 import type { OperationSummary } from "@mga/core/partners/users";
 
 export function operationSummaryToWire(op: OperationSummary) {
-  return { operation_id: op.id, type: op.type, status: op.status, error_code: op.errorCode, updated_at: op.updatedAt.toISOString() };
+  return {
+    operation_id: op.id,
+    type: op.type,
+    status: op.status,
+    error_code: op.errorCode,
+    updated_at: op.updatedAt.toISOString(),
+  };
 }
 
 export function operationToWire(op: OperationRecord) {

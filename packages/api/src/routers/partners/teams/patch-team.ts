@@ -1,4 +1,5 @@
 import { patchTeam as patch } from "@mga/core/partners/teams";
+
 import { partnerProcedure } from "../../../trpc";
 import { patchTeamInput, teamResponseSchema } from "./teams.types";
 import { teamToWire } from "./to-wire";
@@ -20,5 +21,7 @@ export const patchTeam = partnerProcedure
   .output(teamResponseSchema)
   .mutation(async ({ ctx, input }) => ({
     request_id: ctx.requestId,
-    team: teamToWire(await patch(ctx.db, ctx.integration, input.external_team_id, { name: input.name, status: input.status })),
+    team: teamToWire(
+      await patch(ctx.db, ctx.integration, input.external_team_id, { name: input.name, status: input.status }),
+    ),
   }));

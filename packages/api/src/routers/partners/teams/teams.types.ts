@@ -1,5 +1,7 @@
-import { TEAM_STATUSES } from "@mga/core/partners/teams";
 import { z } from "zod";
+
+import { TEAM_STATUSES } from "@mga/core/partners/teams";
+
 import { nameSchema, refuseEmptyBody, requestIdField } from "../../../schemas/common";
 import { cursorSchema, externalTeamIdSchema, integrationSlugSchema } from "../../../schemas/partner-ids";
 
@@ -20,7 +22,9 @@ export const teamSchema = z
   })
   .meta({ id: "PartnerTeam" });
 
-export const teamResponseSchema = z.strictObject({ request_id: requestIdField, team: teamSchema }).meta({ id: "PartnerTeamResponse" });
+export const teamResponseSchema = z
+  .strictObject({ request_id: requestIdField, team: teamSchema })
+  .meta({ id: "PartnerTeamResponse" });
 
 export const listTeamsInput = z.strictObject({
   integration: integrationSlugSchema,
@@ -28,11 +32,19 @@ export const listTeamsInput = z.strictObject({
   limit: z.int().min(1).max(100).default(100),
   cursor: cursorSchema.optional(),
 });
-export const listTeamsOutput = z.strictObject({ request_id: requestIdField, teams: z.array(teamSchema), next_cursor: z.string().nullable() }).meta({ id: "ListPartnerTeamsResponse" });
+export const listTeamsOutput = z
+  .strictObject({ request_id: requestIdField, teams: z.array(teamSchema), next_cursor: z.string().nullable() })
+  .meta({ id: "ListPartnerTeamsResponse" });
 
-export const teamPathInput = z.strictObject({ integration: integrationSlugSchema, external_team_id: externalTeamIdSchema });
+export const teamPathInput = z.strictObject({
+  integration: integrationSlugSchema,
+  external_team_id: externalTeamIdSchema,
+});
 
 /** PUT body (spec: "not shown"): the team's name; status changes go through PATCH. */
 export const putTeamInput = teamPathInput.extend({ name: teamNameSchema });
 
-export const patchTeamInput = refuseEmptyBody(teamPathInput.extend({ name: teamNameSchema.optional(), status: teamStatusSchema.optional() }), "send name, status or both");
+export const patchTeamInput = refuseEmptyBody(
+  teamPathInput.extend({ name: teamNameSchema.optional(), status: teamStatusSchema.optional() }),
+  "send name, status or both",
+);

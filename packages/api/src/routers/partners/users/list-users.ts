@@ -1,4 +1,5 @@
 import { listPartnerUsers } from "@mga/core/partners/users";
+
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { listUsersInput, listUsersOutput } from "./users.types";
@@ -28,5 +29,10 @@ export const listUsers = partnerProcedure
       limit: input.limit,
       cursor: input.cursor,
     });
-    return { request_id: ctx.requestId, users: page.users.map(userToWire), counts: page.counts, next_cursor: page.nextCursor };
+    return {
+      request_id: ctx.requestId,
+      users: page.users.map(userToWire),
+      counts: page.counts,
+      next_cursor: page.nextCursor,
+    };
   });

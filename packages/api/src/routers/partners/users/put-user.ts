@@ -1,4 +1,5 @@
 import { provisionPartnerUser } from "@mga/core/partners/users";
+
 import { partnerProcedure } from "../../../trpc";
 import { userToWire } from "./to-wire";
 import { putUserInput, userResponseSchema } from "./users.types";
@@ -27,11 +28,16 @@ export const putUser = partnerProcedure
   .input(putUserInput)
   .output(userResponseSchema)
   .mutation(async ({ ctx, input }) => {
-    const { user, outcome } = await provisionPartnerUser({ db: ctx.db, queue: ctx.queue, ...ctx.directory }, ctx.integration, input.external_user_id, {
-      email: input.email,
-      name: input.name,
-      teamExternalId: input.team_external_id,
-    });
+    const { user, outcome } = await provisionPartnerUser(
+      { db: ctx.db, queue: ctx.queue, ...ctx.directory },
+      ctx.integration,
+      input.external_user_id,
+      {
+        email: input.email,
+        name: input.name,
+        teamExternalId: input.team_external_id,
+      },
+    );
     ctx.response.status = STATUS_OF[outcome];
     return { request_id: ctx.requestId, user: userToWire(user) };
   });

@@ -1,4 +1,5 @@
 import { launchEligibility, type PartnerUserRecord } from "@mga/core/partners/users";
+
 import { operationSummaryToWire } from "../operations/to-wire";
 
 /** The sanitized public form of a partner user (spec 2.9): no names, emails or account ids. */
@@ -7,7 +8,9 @@ export function userToWire(user: PartnerUserRecord) {
   return {
     integration: user.integration,
     external_user_id: user.externalUserId,
-    team: user.team ? { id: user.team.id, external_team_id: user.team.externalTeamId, name: user.team.name, status: user.team.status } : null,
+    team: user.team
+      ? { id: user.team.id, external_team_id: user.team.externalTeamId, name: user.team.name, status: user.team.status }
+      : null,
     assignment_version: user.assignmentVersion,
     identity_origin: user.identityOrigin,
     experience_type: user.experienceType,

@@ -1,8 +1,10 @@
+import { z } from "zod";
+
 import { OPERATION_STATUSES, OPERATION_TYPES } from "@mga/core/partners/operations";
 import {
   BLOCKING_REASONS,
-  EXPERIENCE_TYPES,
   emailAddressSchema,
+  EXPERIENCE_TYPES,
   IDENTITY_ORIGINS,
   MAPPING_STATUSES,
   PROVISIONING_STATUSES,
@@ -10,9 +12,16 @@ import {
   USER_STATUSES,
   type UserStatus,
 } from "@mga/core/partners/users";
-import { z } from "zod";
+
 import { nameSchema, requestIdField } from "../../../schemas/common";
-import { cursorSchema, externalTeamIdSchema, externalUserIdSchema, integrationSlugSchema, opaqueIdSchema, queryBooleanSchema } from "../../../schemas/partner-ids";
+import {
+  cursorSchema,
+  externalTeamIdSchema,
+  externalUserIdSchema,
+  integrationSlugSchema,
+  opaqueIdSchema,
+  queryBooleanSchema,
+} from "../../../schemas/partner-ids";
 import { teamNameSchema, teamStatusSchema } from "../teams/teams.types";
 
 /** Spec 2.9, 2.10 and 4.10. Names, emails, passwords and site-account ids are never part of a response. */
@@ -33,12 +42,22 @@ export const partnerUserSchema = z
   .strictObject({
     integration: integrationSlugSchema,
     external_user_id: externalUserIdSchema,
-    team: z.strictObject({ id: z.string().min(1), external_team_id: externalTeamIdSchema, name: teamNameSchema, status: teamStatusSchema }).nullable(),
+    team: z
+      .strictObject({
+        id: z.string().min(1),
+        external_team_id: externalTeamIdSchema,
+        name: teamNameSchema,
+        status: teamStatusSchema,
+      })
+      .nullable(),
     assignment_version: positiveInt,
     identity_origin: z.enum(IDENTITY_ORIGINS).nullable(),
     experience_type: z.enum(EXPERIENCE_TYPES),
     mapping_status: z.enum(MAPPING_STATUSES),
-    launch_eligibility: z.strictObject({ can_launch: z.boolean(), blocking_reasons: z.array(z.enum(BLOCKING_REASONS)) }),
+    launch_eligibility: z.strictObject({
+      can_launch: z.boolean(),
+      blocking_reasons: z.array(z.enum(BLOCKING_REASONS)),
+    }),
     status: z.enum(USER_STATUSES),
     provisioning_status: z.enum(PROVISIONING_STATUSES),
     wordpress_linked: z.boolean(),
@@ -53,9 +72,14 @@ export const partnerUserSchema = z
   })
   .meta({ id: "PartnerUser" });
 
-export const userResponseSchema = z.strictObject({ request_id: requestIdField, user: partnerUserSchema }).meta({ id: "PartnerUserResponse" });
+export const userResponseSchema = z
+  .strictObject({ request_id: requestIdField, user: partnerUserSchema })
+  .meta({ id: "PartnerUserResponse" });
 
-export const userPathInput = z.strictObject({ integration: integrationSlugSchema, external_user_id: externalUserIdSchema });
+export const userPathInput = z.strictObject({
+  integration: integrationSlugSchema,
+  external_user_id: externalUserIdSchema,
+});
 
 export const putUserInput = userPathInput.extend({
   email: emailAddressSchema,
@@ -64,7 +88,9 @@ export const putUserInput = userPathInput.extend({
 });
 
 // The spec lists `disabled` first; the OpenAPI document keeps that order.
-export const patchUserInput = userPathInput.extend({ status: z.enum(["disabled", "active"] as const satisfies readonly UserStatus[]) });
+export const patchUserInput = userPathInput.extend({
+  status: z.enum(["disabled", "active"] as const satisfies readonly UserStatus[]),
+});
 
 export const listUsersInput = z.strictObject({
   integration: integrationSlugSchema,
@@ -82,7 +108,14 @@ export const listUsersOutput = z
   .strictObject({
     request_id: requestIdField,
     users: z.array(partnerUserSchema),
-    counts: z.strictObject({ total: count, active: count, disabled: count, deleted: count, pending: count, failed: count }),
+    counts: z.strictObject({
+      total: count,
+      active: count,
+      disabled: count,
+      deleted: count,
+      pending: count,
+      failed: count,
+    }),
     next_cursor: z.string().nullable(),
   })
   .meta({ id: "ListPartnerUsersResponse" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { countSchema, staffCursor, staffLimit } from "../staff.types";
 
 /** The audit log: who did what to which target. */

@@ -1,4 +1,5 @@
 import { listAudit } from "@mga/core/audit";
+
 import { staffProcedure } from "../../../trpc";
 import { listAuditInput, listAuditOutput } from "./audit.types";
 

@@ -1,4 +1,5 @@
 import { conversationOrigin, staffConversationMessages } from "@mga/core/conversations";
+
 import { staffProcedure } from "../../../trpc";
 import { conversationMessagesInput, conversationMessagesOutput } from "./conversations.types";
 

@@ -1,5 +1,6 @@
 import { conversationOverview } from "@mga/core/conversations";
 import { getApiKey } from "@mga/core/keys";
+
 import { staffProcedure } from "../../../trpc";
 import { conversationOverviewInput, conversationOverviewOutput } from "./conversations.types";
 

@@ -1,5 +1,7 @@
-import { MESSAGE_ROLES, MESSAGE_STATUSES } from "@mga/core/conversations";
 import { z } from "zod";
+
+import { MESSAGE_ROLES, MESSAGE_STATUSES } from "@mga/core/conversations";
+
 import { countSchema, staffId, staffLimit } from "../staff.types";
 
 /** A key's conversations, read only, for support. */

@@ -1,4 +1,5 @@
 import { ALIAS_GRANT_RULE } from "@mga/core/launches";
+
 import { staffProcedure } from "../../../trpc";
 import { aliasRuleOutput } from "./integrations.types";
 

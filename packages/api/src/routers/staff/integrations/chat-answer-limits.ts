@@ -1,4 +1,5 @@
 import { DEFAULT_CHAT_ANSWERS_PER_USER_PER_MINUTE, MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE } from "@mga/core/rate-limits";
+
 import { staffProcedure } from "../../../trpc";
 import { chatAnswerLimitsOutput } from "./integrations.types";
 

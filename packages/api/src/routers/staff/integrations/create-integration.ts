@@ -1,4 +1,5 @@
 import { createIntegration } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
@@ -10,8 +11,13 @@ export const createStaffIntegration = adminProcedure
   .mutation(async ({ ctx, input }) => {
     const integration = await auditedStaffChange(
       ctx,
-      (tx) => createIntegration(tx, { organizationId: input.organization_id, slug: input.slug, aliases: input.aliases }),
-      (created) => ({ action: "integration.create", target: created.id, details: { slug: created.slug, aliases: input.aliases } }),
+      (tx) =>
+        createIntegration(tx, { organizationId: input.organization_id, slug: input.slug, aliases: input.aliases }),
+      (created) => ({
+        action: "integration.create",
+        target: created.id,
+        details: { slug: created.slug, aliases: input.aliases },
+      }),
     );
     return integrationToOperatorView(integration);
   });

@@ -1,4 +1,5 @@
 import { getIntegrationById } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { staffProcedure } from "../../../trpc";
 import { integrationIdInput, integrationViewSchema } from "./integrations.types";

@@ -1,5 +1,6 @@
 import { AppError } from "@mga/core/errors";
 import { getIntegrationById, type IntegrationRecord } from "@mga/core/partners/integrations";
+
 import type { ApiContext } from "../../../context";
 
 /**
@@ -8,6 +9,7 @@ import type { ApiContext } from "../../../context";
  */
 export async function integrationWithAlias(ctx: ApiContext, id: string, alias: string): Promise<IntegrationRecord> {
   const integration = await getIntegrationById(ctx.db, id);
-  if (!integration.aliases.some((own) => own.slug === alias)) throw new AppError("not_found", `alias ${alias} is not an alias of ${integration.slug}`);
+  if (!integration.aliases.some((own) => own.slug === alias))
+    throw new AppError("not_found", `alias ${alias} is not an alias of ${integration.slug}`);
   return integration;
 }

@@ -1,6 +1,8 @@
+import { z } from "zod";
+
 import { INTEGRATION_STATUSES } from "@mga/core/partners/integrations";
 import { MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE } from "@mga/core/rate-limits";
-import { z } from "zod";
+
 import { countSchema, staffId } from "../staff.types";
 
 /** Partner integrations, their public aliases and which keys each alias is granted to. */
@@ -24,11 +26,21 @@ export const listIntegrationsOutput = z.array(integrationViewSchema.extend({ use
 
 export const integrationIdInput = z.strictObject({ id: staffId });
 
-export const createIntegrationInput = z.strictObject({ organization_id: staffId, slug, aliases: z.array(slug).max(20).default([]) });
+export const createIntegrationInput = z.strictObject({
+  organization_id: staffId,
+  slug,
+  aliases: z.array(slug).max(20).default([]),
+});
 export const setIntegrationStatusInput = z.strictObject({ id: staffId, status: z.enum(INTEGRATION_STATUSES) });
 export const aliasInput = z.strictObject({ id: staffId, alias: slug });
 export const setAliasGrantInput = aliasInput.extend({ key_id: staffId, granted: z.boolean() });
 
 /** What the console shows beside the per-user chat limit: the default in force when none is set, and the most it takes. */
-export const chatAnswerLimitsOutput = z.strictObject({ default_per_user_per_minute: z.int(), max_per_user_per_minute: z.int() });
-export const setChatAnswerLimitInput = z.strictObject({ id: staffId, chat_answers_per_user_per_minute: z.int().min(1).max(MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE).nullable() });
+export const chatAnswerLimitsOutput = z.strictObject({
+  default_per_user_per_minute: z.int(),
+  max_per_user_per_minute: z.int(),
+});
+export const setChatAnswerLimitInput = z.strictObject({
+  id: staffId,
+  chat_answers_per_user_per_minute: z.int().min(1).max(MAX_CHAT_ANSWERS_PER_USER_PER_MINUTE).nullable(),
+});

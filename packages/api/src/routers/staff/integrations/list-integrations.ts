@@ -1,4 +1,5 @@
 import { countIntegrationUsers, listIntegrations } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { staffProcedure } from "../../../trpc";
 import { listIntegrationsInput, listIntegrationsOutput } from "./integrations.types";
@@ -12,5 +13,8 @@ export const listStaffIntegrations = staffProcedure
       ctx.db,
       integrations.map((integration) => integration.id),
     );
-    return integrations.map((integration) => ({ ...integrationToOperatorView(integration), users: users.get(integration.id) ?? 0 }));
+    return integrations.map((integration) => ({
+      ...integrationToOperatorView(integration),
+      users: users.get(integration.id) ?? 0,
+    }));
   });

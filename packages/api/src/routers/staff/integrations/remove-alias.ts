@@ -1,4 +1,5 @@
 import { updateIntegration } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
@@ -12,7 +13,12 @@ export const removeAlias = adminProcedure
     const current = await integrationWithAlias(ctx, input.id, input.alias);
     const integration = await auditedStaffChange(
       ctx,
-      (tx) => updateIntegration(tx, { organizationId: current.organizationId, slug: current.slug, removeAliases: [input.alias] }),
+      (tx) =>
+        updateIntegration(tx, {
+          organizationId: current.organizationId,
+          slug: current.slug,
+          removeAliases: [input.alias],
+        }),
       (changed) => ({ action: "integration.alias_remove", target: changed.id, details: { alias: input.alias } }),
     );
     return integrationToOperatorView(integration);

@@ -1,4 +1,5 @@
 import { getIntegrationById, updateIntegration } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
@@ -12,11 +13,19 @@ export const setChatAnswerLimit = adminProcedure
     const current = await getIntegrationById(ctx.db, input.id);
     const integration = await auditedStaffChange(
       ctx,
-      (tx) => updateIntegration(tx, { organizationId: current.organizationId, slug: current.slug, chatAnswersPerUserPerMinute: input.chat_answers_per_user_per_minute }),
+      (tx) =>
+        updateIntegration(tx, {
+          organizationId: current.organizationId,
+          slug: current.slug,
+          chatAnswersPerUserPerMinute: input.chat_answers_per_user_per_minute,
+        }),
       (changed) => ({
         action: "integration.chat_answer_limit",
         target: changed.id,
-        details: { chat_answers_per_user_per_minute: changed.chatAnswersPerUserPerMinute, previous: current.chatAnswersPerUserPerMinute },
+        details: {
+          chat_answers_per_user_per_minute: changed.chatAnswersPerUserPerMinute,
+          previous: current.chatAnswersPerUserPerMinute,
+        },
       }),
     );
     return integrationToOperatorView(integration);

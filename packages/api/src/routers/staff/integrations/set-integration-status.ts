@@ -1,4 +1,5 @@
 import { getIntegrationById, updateIntegration } from "@mga/core/partners/integrations";
+
 import { integrationToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
@@ -12,8 +13,13 @@ export const setIntegrationStatus = adminProcedure
     const current = await getIntegrationById(ctx.db, input.id);
     const integration = await auditedStaffChange(
       ctx,
-      (tx) => updateIntegration(tx, { organizationId: current.organizationId, slug: current.slug, status: input.status }),
-      (changed) => ({ action: `integration.${input.status === "disabled" ? "disable" : "enable"}`, target: changed.id, details: { slug: changed.slug } }),
+      (tx) =>
+        updateIntegration(tx, { organizationId: current.organizationId, slug: current.slug, status: input.status }),
+      (changed) => ({
+        action: `integration.${input.status === "disabled" ? "disable" : "enable"}`,
+        target: changed.id,
+        details: { slug: changed.slug },
+      }),
     );
     return integrationToOperatorView(integration);
   });

@@ -1,4 +1,5 @@
 import { acceptStaffInvite } from "@mga/core/staff";
+
 import { publicProcedure } from "../../../trpc";
 import { acceptInvitationInput, acceptInvitationOutput } from "./invitations.types";
 

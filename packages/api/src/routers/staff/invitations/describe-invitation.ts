@@ -1,4 +1,5 @@
 import { describeStaffInvite } from "@mga/core/staff";
+
 import { publicProcedure } from "../../../trpc";
 import { describeInvitationInput, describeInvitationOutput } from "./invitations.types";
 

@@ -1,4 +1,5 @@
 import { bindLaunchKey } from "@mga/core/launches";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { bindLaunchInput, launchBindingSchema } from "./keys.types";

@@ -1,4 +1,5 @@
 import { createApiKey, keySeparationWarnings } from "@mga/core/keys";
+
 import { keyToOperatorView } from "../../../operator/operator-views";
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";

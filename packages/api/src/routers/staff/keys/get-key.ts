@@ -1,4 +1,5 @@
 import { getApiKey } from "@mga/core/keys";
+
 import { staffProcedure } from "../../../trpc";
 import { keyViewWithBinding } from "./key-view";
 import { keyIdInput, keyViewSchema } from "./keys.types";

@@ -1,4 +1,13 @@
-import { KEY_SEPARATION_ADVICE, MAX_KEY_LIFETIME_DAYS, MAX_RATE_LIMIT_PER_MINUTE, MAX_ROLL_OVERLAP_SECONDS, SCOPE_DESCRIPTIONS, SCOPES, SOLO_SCOPES } from "@mga/core/keys";
+import {
+  KEY_SEPARATION_ADVICE,
+  MAX_KEY_LIFETIME_DAYS,
+  MAX_RATE_LIMIT_PER_MINUTE,
+  MAX_ROLL_OVERLAP_SECONDS,
+  SCOPE_DESCRIPTIONS,
+  SCOPES,
+  SOLO_SCOPES,
+} from "@mga/core/keys";
+
 import { staffProcedure } from "../../../trpc";
 import { keyScopesOutput } from "./keys.types";
 

@@ -1,6 +1,7 @@
 import { type Database } from "@mga/core/db";
 import { type ApiKeySummary } from "@mga/core/keys";
 import { listLaunchBindings } from "@mga/core/launches";
+
 import { keyToOperatorView } from "../../../operator/operator-views";
 
 /** The key with its launch binding, so every procedure returning a key shows it as keys.get does. */

@@ -1,5 +1,14 @@
-import { EXPIRING_SOON_DAYS, KEY_STATUSES, MAX_KEY_LIFETIME_DAYS, MAX_RATE_LIMIT_PER_MINUTE, MAX_ROLL_OVERLAP_SECONDS, SCOPES } from "@mga/core/keys";
 import { z } from "zod";
+
+import {
+  EXPIRING_SOON_DAYS,
+  KEY_STATUSES,
+  MAX_KEY_LIFETIME_DAYS,
+  MAX_RATE_LIMIT_PER_MINUTE,
+  MAX_ROLL_OVERLAP_SECONDS,
+  SCOPES,
+} from "@mga/core/keys";
+
 import { staffId } from "../staff.types";
 
 /** API keys as operators see them: last four characters and last use, never the key or its hash. */
@@ -9,7 +18,11 @@ const rateLimit = z.int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).nullable();
 const expiresAt = z.iso.datetime({ offset: true }).nullable().default(null);
 
 /** A launch key's binding to a public name (spec section 5 item 6). */
-export const launchBindingSchema = z.strictObject({ integration: z.string(), canonical_integration: z.string(), enabled: z.boolean() });
+export const launchBindingSchema = z.strictObject({
+  integration: z.string(),
+  canonical_integration: z.string(),
+  enabled: z.boolean(),
+});
 
 /** keyToOperatorView's shape (the CLI prints the same). */
 export const keyViewSchema = z.strictObject({
@@ -52,7 +65,11 @@ export const createKeyInput = z.strictObject({
   expires_at: expiresAt,
 });
 /** The plaintext is in this response only. */
-export const createKeyOutput = z.strictObject({ key: keyViewSchema, plaintext: z.string(), warnings: z.array(z.string()) });
+export const createKeyOutput = z.strictObject({
+  key: keyViewSchema,
+  plaintext: z.string(),
+  warnings: z.array(z.string()),
+});
 
 export const setRateLimitInput = z.strictObject({ id: staffId, rate_limit_per_minute: rateLimit });
 
@@ -62,8 +79,15 @@ export const unbindLaunchOutput = z.strictObject({ enabled: z.literal(false) });
 
 /** A rename, new scopes, or both (at least one). */
 export const updateKeyInput = z
-  .strictObject({ id: staffId, name: z.string().trim().min(1).max(200).optional(), scopes: z.array(scopeSchema).min(1).optional() })
-  .refine((input) => input.name !== undefined || input.scopes !== undefined, { message: "give name, scopes or both", path: ["name"] });
+  .strictObject({
+    id: staffId,
+    name: z.string().trim().min(1).max(200).optional(),
+    scopes: z.array(scopeSchema).min(1).optional(),
+  })
+  .refine((input) => input.name !== undefined || input.scopes !== undefined, {
+    message: "give name, scopes or both",
+    path: ["name"],
+  });
 export const updateKeyOutput = z.strictObject({ key: keyViewSchema, warnings: z.array(z.string()) });
 
 /** The old key keeps working for `old_key_expires_in_seconds` (0: it stops now; at most seven days). */

@@ -1,4 +1,5 @@
 import { revokeApiKey } from "@mga/core/keys";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
@@ -11,7 +12,11 @@ export const revokeKey = adminProcedure
     const key = await auditedStaffChange(
       ctx,
       (tx) => revokeApiKey(tx, input.id),
-      (revoked) => ({ action: "key.revoke", target: revoked.id, details: { name: revoked.name, last_four: revoked.lastFour } }),
+      (revoked) => ({
+        action: "key.revoke",
+        target: revoked.id,
+        details: { name: revoked.name, last_four: revoked.lastFour },
+      }),
     );
     return keyViewWithBinding(ctx.db, key);
   });

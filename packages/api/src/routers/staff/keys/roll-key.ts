@@ -1,4 +1,5 @@
 import { keyRollAuditDetails, rollApiKey } from "@mga/core/keys";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
@@ -18,6 +19,9 @@ export const rollKey = adminProcedure
         }),
       (result) => ({ action: "key.roll", target: result.previous.id, details: keyRollAuditDetails(result) }),
     );
-    const [key, previous] = await Promise.all([keyViewWithBinding(ctx.db, rolled.key), keyViewWithBinding(ctx.db, rolled.previous)]);
+    const [key, previous] = await Promise.all([
+      keyViewWithBinding(ctx.db, rolled.key),
+      keyViewWithBinding(ctx.db, rolled.previous),
+    ]);
     return { key, plaintext: rolled.plaintext, previous };
   });

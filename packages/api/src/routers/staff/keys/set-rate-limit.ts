@@ -1,4 +1,5 @@
 import { setApiKeyRateLimit } from "@mga/core/keys";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
@@ -12,7 +13,11 @@ export const setRateLimit = adminProcedure
     const key = await auditedStaffChange(
       ctx,
       (tx) => setApiKeyRateLimit(tx, input.id, input.rate_limit_per_minute),
-      (changed) => ({ action: "key.rate_limit", target: changed.id, details: { rate_limit_per_minute: changed.rateLimitPerMinute } }),
+      (changed) => ({
+        action: "key.rate_limit",
+        target: changed.id,
+        details: { rate_limit_per_minute: changed.rateLimitPerMinute },
+      }),
     );
     return keyViewWithBinding(ctx.db, key);
   });

@@ -1,4 +1,5 @@
 import { unbindLaunchKey } from "@mga/core/launches";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { keyIdInput, unbindLaunchOutput } from "./keys.types";

@@ -1,4 +1,5 @@
 import { getApiKey, keySeparationWarnings, keyUpdateAuditDetails, updateApiKey } from "@mga/core/keys";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { keyViewWithBinding } from "./key-view";
@@ -13,7 +14,11 @@ export const updateKey = adminProcedure
     const key = await auditedStaffChange(
       ctx,
       (tx) => updateApiKey(tx, input.id, { name: input.name, scopes: input.scopes }),
-      (updated) => ({ action: "key.update", target: updated.id, details: keyUpdateAuditDetails(before, updated, input) }),
+      (updated) => ({
+        action: "key.update",
+        target: updated.id,
+        details: keyUpdateAuditDetails(before, updated, input),
+      }),
     );
     return { key: await keyViewWithBinding(ctx.db, key), warnings: keySeparationWarnings(key.scopes) };
   });

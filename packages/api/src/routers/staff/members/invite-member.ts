@@ -1,4 +1,5 @@
 import { inviteStaff } from "@mga/core/staff";
+
 import { adminProcedure } from "../../../trpc";
 import { inviteMemberInput, inviteMemberOutput } from "./members.types";
 import { inviteToWire } from "./to-wire";
@@ -8,6 +9,10 @@ export const inviteMember = adminProcedure
   .input(inviteMemberInput)
   .output(inviteMemberOutput)
   .mutation(async ({ ctx, input }) => {
-    const { invite, token } = await inviteStaff(ctx.db, { email: input.email, role: input.role, actor: ctx.staff.email });
+    const { invite, token } = await inviteStaff(ctx.db, {
+      email: input.email,
+      role: input.role,
+      actor: ctx.staff.email,
+    });
     return { invite: inviteToWire(invite), token };
   });

@@ -1,4 +1,5 @@
 import { listPendingInvites, listStaff } from "@mga/core/staff";
+
 import { staffProcedure } from "../../../trpc";
 import { listMembersOutput } from "./members.types";
 import { inviteToWire, memberToWire } from "./to-wire";

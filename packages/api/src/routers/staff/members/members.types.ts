@@ -1,6 +1,8 @@
+import { z } from "zod";
+
 import { emailAddressSchema } from "@mga/core/partners/users";
 import { STAFF_STATUSES } from "@mga/core/staff";
-import { z } from "zod";
+
 import { staffId, staffRoleSchema } from "../staff.types";
 
 /** Staff accounts and invitations. */
@@ -25,7 +27,10 @@ export const inviteSchema = z.strictObject({
 
 export const listMembersOutput = z.strictObject({ members: z.array(memberSchema), invites: z.array(inviteSchema) });
 
-export const inviteMemberInput = z.strictObject({ email: z.string().trim().pipe(emailAddressSchema), role: staffRoleSchema });
+export const inviteMemberInput = z.strictObject({
+  email: z.string().trim().pipe(emailAddressSchema),
+  role: staffRoleSchema,
+});
 export const inviteMemberOutput = z.strictObject({ invite: inviteSchema, token: z.string() });
 
 export const memberIdInput = z.strictObject({ id: staffId });

@@ -1,4 +1,5 @@
 import { revokeStaffInvite } from "@mga/core/staff";
+
 import { adminProcedure } from "../../../trpc";
 import { memberIdInput, revokeInviteOutput } from "./members.types";
 

@@ -1,4 +1,5 @@
 import { setStaffStatus } from "@mga/core/staff";
+
 import { adminProcedure } from "../../../trpc";
 import { memberSchema, setMemberStatusInput } from "./members.types";
 import { memberToWire } from "./to-wire";
@@ -7,4 +8,6 @@ import { memberToWire } from "./to-wire";
 export const setMemberStatus = adminProcedure
   .input(setMemberStatusInput)
   .output(memberSchema)
-  .mutation(async ({ ctx, input }) => memberToWire(await setStaffStatus(ctx.db, { id: input.id, status: input.status, actor: ctx.staff })));
+  .mutation(async ({ ctx, input }) =>
+    memberToWire(await setStaffStatus(ctx.db, { id: input.id, status: input.status, actor: ctx.staff })),
+  );

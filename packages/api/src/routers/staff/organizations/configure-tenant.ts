@@ -1,5 +1,6 @@
 import { getOrganization } from "@mga/core/orgs";
 import { configureTenant, validateTenantConfig } from "@mga/core/tenants";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { configureTenantInput, configureTenantOutput } from "./organizations.types";
@@ -15,7 +16,11 @@ export const configureStaffTenant = adminProcedure
     const config = await auditedStaffChange(
       ctx,
       (tx) => configureTenant(tx, { organizationId: input.id, config: checked.config }),
-      (saved) => ({ action: "tenant.configure", target: input.id, details: { enabled_sources: saved.enabledSources, base_sources: saved.baseSources } }),
+      (saved) => ({
+        action: "tenant.configure",
+        target: input.id,
+        details: { enabled_sources: saved.enabledSources, base_sources: saved.baseSources },
+      }),
     );
     return { saved: true as const, config };
   });

@@ -1,4 +1,5 @@
 import { createOrganization } from "@mga/core/orgs";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { createOrganizationInput, organizationNameSchema } from "./organizations.types";

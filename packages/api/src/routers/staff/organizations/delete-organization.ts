@@ -1,4 +1,5 @@
 import { deleteOrganization } from "@mga/core/orgs";
+
 import { adminProcedure } from "../../../trpc";
 import { deleteOrganizationOutput, organizationIdInput } from "./organizations.types";
 

@@ -1,4 +1,5 @@
 import { countOrganizationHoldings, listOrganizations } from "@mga/core/orgs";
+
 import { staffProcedure } from "../../../trpc";
 import { listOrganizationsOutput } from "./organizations.types";
 

@@ -1,5 +1,7 @@
-import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
 import { z } from "zod";
+
+import { AGENCY_SOURCE_TYPES } from "@mga/core/sources";
+
 import { tenantSchema } from "../../keys/keys.types";
 import { countSchema, staffId } from "../staff.types";
 
@@ -8,7 +10,15 @@ const orgName = z.string().trim().min(1).max(200);
 
 export const organizationIdInput = z.strictObject({ id: staffId });
 
-export const listOrganizationsOutput = z.array(z.strictObject({ id: z.string(), name: z.string(), created_at: z.iso.datetime(), integrations: countSchema, active_keys: countSchema }));
+export const listOrganizationsOutput = z.array(
+  z.strictObject({
+    id: z.string(),
+    name: z.string(),
+    created_at: z.iso.datetime(),
+    integrations: countSchema,
+    active_keys: countSchema,
+  }),
+);
 
 export const getOrganizationOutput = z.strictObject({
   id: z.string(),
@@ -18,7 +28,11 @@ export const getOrganizationOutput = z.strictObject({
   tenant_configured_at: z.iso.datetime().nullable(),
   suggested_agency_sources: z.array(z.enum(AGENCY_SOURCE_TYPES)),
   /** What stops a deletion (all 0: it can be deleted, with its revoked keys and disabled integrations). */
-  deletion_blockers: z.strictObject({ active_keys: countSchema, active_integrations: countSchema, partner_users: countSchema }),
+  deletion_blockers: z.strictObject({
+    active_keys: countSchema,
+    active_integrations: countSchema,
+    partner_users: countSchema,
+  }),
 });
 
 export const createOrganizationInput = z.strictObject({ name: orgName });
@@ -31,6 +45,9 @@ export const deleteOrganizationOutput = z.strictObject({ id: z.string(), deleted
 export const configureTenantInput = z.strictObject({ id: staffId, config: z.unknown() });
 /** Invalid input is a result with one issue per field (the form shows each beside its input), not an error. */
 export const configureTenantOutput = z.discriminatedUnion("saved", [
-  z.strictObject({ saved: z.literal(false), issues: z.array(z.strictObject({ field: z.string(), message: z.string() })) }),
+  z.strictObject({
+    saved: z.literal(false),
+    issues: z.array(z.strictObject({ field: z.string(), message: z.string() })),
+  }),
   z.strictObject({ saved: z.literal(true), config: tenantSchema }),
 ]);

@@ -1,4 +1,5 @@
 import { renameOrganization } from "@mga/core/orgs";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { organizationNameSchema, renameOrganizationInput } from "./organizations.types";
@@ -10,7 +11,11 @@ export const renameStaffOrganization = adminProcedure
     const org = await auditedStaffChange(
       ctx,
       (tx) => renameOrganization(tx, input.id, input.name),
-      (renamed) => ({ action: "organization.rename", target: renamed.id, details: { from: renamed.previousName, to: renamed.name } }),
+      (renamed) => ({
+        action: "organization.rename",
+        target: renamed.id,
+        details: { from: renamed.previousName, to: renamed.name },
+      }),
     );
     return { id: org.id, name: org.name };
   });

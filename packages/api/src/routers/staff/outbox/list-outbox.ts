@@ -1,4 +1,5 @@
 import { listOutbox } from "@mga/core/local-site";
+
 import { staffProcedure } from "../../../trpc";
 import { listOutboxInput, listOutboxOutput } from "./outbox.types";
 

@@ -1,8 +1,13 @@
 import { z } from "zod";
+
 import { countSchema, staffCursor, staffLimit } from "../staff.types";
 
 /** The site-account outbox: notifications the local directory would have emailed. */
-export const listOutboxInput = z.strictObject({ email: z.string().trim().max(254).optional(), limit: staffLimit(50), cursor: staffCursor });
+export const listOutboxInput = z.strictObject({
+  email: z.string().trim().max(254).optional(),
+  limit: staffLimit(50),
+  cursor: staffCursor,
+});
 export const listOutboxOutput = z.strictObject({
   notifications: z.array(
     z.strictObject({

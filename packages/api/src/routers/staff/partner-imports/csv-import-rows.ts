@@ -1,6 +1,8 @@
-import { MAX_IMPORT_USERS } from "@mga/core/partners/imports";
 import { CsvError, parse } from "csv-parse/sync";
 import { z } from "zod";
+
+import { MAX_IMPORT_USERS } from "@mga/core/partners/imports";
+
 import { importUserSchema } from "../../partners/imports/imports.types";
 
 /** One refused line of a CSV file: its line number in the file (the header is line 1) and why. */
@@ -27,18 +29,37 @@ export function csvImportRows(text: string): { users: ImportUser[]; errors: CsvR
   try {
     records = parse(text, { bom: true, columns: readHeader, skip_empty_lines: true, trim: true, info: true });
   } catch (error) {
-    if (error instanceof CsvError) return { users: [], errors: [{ line: Number((error as CsvError & { lines?: unknown }).lines) || 1, message: csvMessage(error) }] };
+    if (error instanceof CsvError)
+      return {
+        users: [],
+        errors: [{ line: Number((error as CsvError & { lines?: unknown }).lines) || 1, message: csvMessage(error) }],
+      };
     throw error;
   }
   const unknown = header.filter((name) => !(COLUMNS as readonly string[]).includes(name));
   const missing = REQUIRED.filter((name) => !header.includes(name));
   if (unknown.length || missing.length) {
-    const parts = [missing.length ? `missing column ${missing.join(", ")}` : "", unknown.length ? `unknown column ${unknown.join(", ")}` : ""].filter(Boolean);
-    return { users: [], errors: [{ line: 1, message: `header: ${parts.join("; ")} (columns: ${COLUMNS.join(", ")})` }] };
+    const parts = [
+      missing.length ? `missing column ${missing.join(", ")}` : "",
+      unknown.length ? `unknown column ${unknown.join(", ")}` : "",
+    ].filter(Boolean);
+    return {
+      users: [],
+      errors: [{ line: 1, message: `header: ${parts.join("; ")} (columns: ${COLUMNS.join(", ")})` }],
+    };
   }
-  if (records.length === 0) return { users: [], errors: [{ line: 2, message: "no users: add one line per user under the header" }] };
+  if (records.length === 0)
+    return { users: [], errors: [{ line: 2, message: "no users: add one line per user under the header" }] };
   if (records.length > MAX_IMPORT_USERS)
-    return { users: [], errors: [{ line: MAX_IMPORT_USERS + 2, message: `at most ${MAX_IMPORT_USERS} users per import (got ${records.length}); split the file` }] };
+    return {
+      users: [],
+      errors: [
+        {
+          line: MAX_IMPORT_USERS + 2,
+          message: `at most ${MAX_IMPORT_USERS} users per import (got ${records.length}); split the file`,
+        },
+      ],
+    };
 
   const users: ImportUser[] = [];
   const errors: CsvRowError[] = [];
@@ -49,7 +70,12 @@ export function csvImportRows(text: string): { users: ImportUser[]; errors: CsvR
     // A required cell left empty reads as missing, with the schema's message for it.
     const parsed = importUserSchema.safeParse(present);
     if (!parsed.success) {
-      errors.push({ line, message: parsed.error.issues.map((issue) => `${issue.path.join(".") || "row"}: ${issueMessage(issue)}`).join("; ") });
+      errors.push({
+        line,
+        message: parsed.error.issues
+          .map((issue) => `${issue.path.join(".") || "row"}: ${issueMessage(issue)}`)
+          .join("; "),
+      });
       continue;
     }
     const earlier = firstLineOf.get(parsed.data.external_user_id);

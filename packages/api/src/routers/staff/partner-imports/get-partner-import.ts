@@ -1,5 +1,6 @@
 import { getImport } from "@mga/core/partners/imports";
 import { existingExternalUserIds } from "@mga/core/partners/users";
+
 import { staffProcedure } from "../../../trpc";
 import { importToWire } from "../../partners/imports/to-wire";
 import { integrationForStaff } from "../partner-directory";

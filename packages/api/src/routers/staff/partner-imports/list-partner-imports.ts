@@ -1,4 +1,5 @@
 import { listImports } from "@mga/core/partners/imports";
+
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff } from "../partner-directory";
 import { listPartnerImportsInput, listPartnerImportsOutput } from "./partner-imports.types";

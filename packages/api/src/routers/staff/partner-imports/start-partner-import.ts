@@ -1,4 +1,5 @@
 import { createImport } from "@mga/core/partners/imports";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { integrationForStaff } from "../partner-directory";
@@ -20,7 +21,11 @@ export const startPartnerImport = adminProcedure
     const jobId = await auditedStaffChange(
       ctx,
       (tx) => createImport({ db: tx, queue: ctx.queue }, integration, users),
-      (id) => ({ action: "partner_import.create", target: id, details: { integration_id: integration.id, users: users.length } }),
+      (id) => ({
+        action: "partner_import.create",
+        target: id,
+        details: { integration_id: integration.id, users: users.length },
+      }),
     );
     return { job_id: jobId, row_errors: [] };
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { teamSchema, teamStatusSchema } from "../../partners/teams/teams.types";
 import { countSchema, staffCursor, staffId, staffLimit } from "../staff.types";
 
@@ -9,4 +10,9 @@ export const listPartnerTeamsInput = z.strictObject({
   limit: staffLimit(50),
   cursor: staffCursor,
 });
-export const listPartnerTeamsOutput = z.strictObject({ teams: z.array(teamSchema), next_cursor: z.string().nullable(), previous_cursor: z.string().nullable(), total: countSchema });
+export const listPartnerTeamsOutput = z.strictObject({
+  teams: z.array(teamSchema),
+  next_cursor: z.string().nullable(),
+  previous_cursor: z.string().nullable(),
+  total: countSchema,
+});

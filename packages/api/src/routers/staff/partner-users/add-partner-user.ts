@@ -1,4 +1,5 @@
 import { provisionPartnerUser } from "@mga/core/partners/users";
+
 import { adminProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
 import { integrationForStaff, operationDeps } from "../partner-directory";

@@ -1,4 +1,5 @@
 import { countPartnerUsers } from "@mga/core/partners/users";
+
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff } from "../partner-directory";
 import { integrationIdInput, userCountsSchema } from "./partner-users.types";

@@ -1,4 +1,5 @@
 import { listPartnerUsers } from "@mga/core/partners/users";
+
 import { staffProcedure } from "../../../trpc";
 import { userToWire } from "../../partners/users/to-wire";
 import { integrationForStaff } from "../partner-directory";
@@ -20,6 +21,15 @@ export const listStaffPartnerUsers = staffProcedure
       sort: input.sort,
       withTotal: true,
     });
-    const users = page.users.map((user) => ({ ...userToWire(user), contact: page.contacts.get(user.id) ?? { email: "", name: null } }));
-    return { users, counts: page.counts, next_cursor: page.nextCursor, previous_cursor: page.previousCursor, total: page.total ?? 0 };
+    const users = page.users.map((user) => ({
+      ...userToWire(user),
+      contact: page.contacts.get(user.id) ?? { email: "", name: null },
+    }));
+    return {
+      users,
+      counts: page.counts,
+      next_cursor: page.nextCursor,
+      previous_cursor: page.previousCursor,
+      total: page.total ?? 0,
+    };
   });

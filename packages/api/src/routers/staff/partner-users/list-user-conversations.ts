@@ -1,5 +1,6 @@
 import { listPartnerUserConversations } from "@mga/core/conversations";
 import { getPartnerUser } from "@mga/core/partners/users";
+
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff } from "../partner-directory";
 import { listUserConversationsInput, listUserConversationsOutput } from "./partner-users.types";

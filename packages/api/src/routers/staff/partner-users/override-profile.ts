@@ -1,4 +1,5 @@
 import { applyProfileOverride } from "@mga/core/partners/operations";
+
 import { adminProcedure } from "../../../trpc";
 import { operationSchema } from "../../partners/operations/operations.types";
 import { operationToWire } from "../../partners/operations/to-wire";

@@ -1,8 +1,10 @@
+import { z } from "zod";
+
 import { MIN_OVERRIDE_REASON_LENGTH } from "@mga/core/partners/operations";
 import { emailAddressSchema, USER_SORTS, USER_STATUSES } from "@mga/core/partners/users";
-import { z } from "zod";
+
 import { operationSchema } from "../../partners/operations/operations.types";
-import { putUserInput, listUsersOutput, partnerUserSchema } from "../../partners/users/users.types";
+import { listUsersOutput, partnerUserSchema, putUserInput } from "../../partners/users/users.types";
 import { countSchema, externalId, staffCursor, staffId, staffLimit } from "../staff.types";
 
 /** Partner users for support staff: the partner's view plus the contact details partners never read back. */
@@ -38,7 +40,10 @@ export const listPartnerUsersOutput = z.strictObject({
 
 /** PUT user's fields (the same rules), the user named by its integration's id. */
 export const addPartnerUserInput = putUserInput.omit({ integration: true }).extend({ integration_id: staffId });
-export const addPartnerUserOutput = z.strictObject({ user: partnerUserSchema, outcome: z.enum(["created", "existing", "pending"]) });
+export const addPartnerUserOutput = z.strictObject({
+  user: partnerUserSchema,
+  outcome: z.enum(["created", "existing", "pending"]),
+});
 
 export const getPartnerUserOutput = z.strictObject({
   user: partnerUserSchema,
@@ -47,7 +52,11 @@ export const getPartnerUserOutput = z.strictObject({
 });
 
 export const siteAccountForEmailInput = z.strictObject({ integration_id: staffId, email });
-export const siteAccountForEmailOutput = z.strictObject({ site_account_exists: z.boolean(), other_integrations: countSchema, hosted_product: z.boolean() });
+export const siteAccountForEmailOutput = z.strictObject({
+  site_account_exists: z.boolean(),
+  other_integrations: countSchema,
+  hosted_product: z.boolean(),
+});
 
 export const setPartnerUserStatusInput = userRefInput.extend({ status: z.enum(USER_STATUSES).exclude(["deleted"]) });
 export const requestDeletionInput = userRefInput.extend({ note: z.string().trim().max(500).optional() });
@@ -58,7 +67,14 @@ export const operationStartedOutput = z.strictObject({ operation_id: z.string() 
 export const overrideProfileInput = userRefInput.extend({
   email: email.optional(),
   name: name.optional(),
-  reason: z.string().trim().min(MIN_OVERRIDE_REASON_LENGTH, `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`).max(500),
+  reason: z
+    .string()
+    .trim()
+    .min(
+      MIN_OVERRIDE_REASON_LENGTH,
+      `an override needs a reason of at least ${MIN_OVERRIDE_REASON_LENGTH} characters for the audit log`,
+    )
+    .max(500),
 });
 
 /** A partner user's hosted-chat conversations, paged like the console's other lists. */

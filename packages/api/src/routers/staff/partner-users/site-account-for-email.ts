@@ -1,4 +1,5 @@
 import { findSiteAccountForEmail } from "@mga/core/partners/users";
+
 import { staffProcedure } from "../../../trpc";
 import { integrationForStaff, operationDeps } from "../partner-directory";
 import { siteAccountForEmailInput, siteAccountForEmailOutput } from "./partner-users.types";
@@ -13,5 +14,9 @@ export const siteAccountForEmail = staffProcedure
   .query(async ({ ctx, input }) => {
     const integration = await integrationForStaff(ctx, input.integration_id);
     const found = await findSiteAccountForEmail(operationDeps(ctx), integration, input.email);
-    return { site_account_exists: found.exists, other_integrations: found.otherIntegrations, hosted_product: found.hostedProduct };
+    return {
+      site_account_exists: found.exists,
+      other_integrations: found.otherIntegrations,
+      hosted_product: found.hostedProduct,
+    };
   });

@@ -1,4 +1,5 @@
 import { searchDirectory } from "@mga/core/search";
+
 import { staffProcedure } from "../../../trpc";
 import { searchInput, searchOutput } from "./search.types";
 
@@ -12,7 +13,10 @@ export const search = staffProcedure
   .output(searchOutput)
   .query(async ({ ctx, input }) => {
     const found = await searchDirectory(ctx.db, input.q);
-    const org = (hit: { organizationId: string; organizationName: string }) => ({ id: hit.organizationId, name: hit.organizationName });
+    const org = (hit: { organizationId: string; organizationName: string }) => ({
+      id: hit.organizationId,
+      name: hit.organizationName,
+    });
     return {
       order: found.order,
       users: {
@@ -26,14 +30,28 @@ export const search = staffProcedure
           organization: org(user),
         })),
       },
-      organizations: { more: found.organizations.more, items: found.organizations.items.map((hit) => ({ id: hit.id, name: hit.name })) },
+      organizations: {
+        more: found.organizations.more,
+        items: found.organizations.items.map((hit) => ({ id: hit.id, name: hit.name })),
+      },
       integrations: {
         more: found.integrations.more,
-        items: found.integrations.items.map((integration) => ({ id: integration.id, slug: integration.slug, status: integration.status, organization: org(integration) })),
+        items: found.integrations.items.map((integration) => ({
+          id: integration.id,
+          slug: integration.slug,
+          status: integration.status,
+          organization: org(integration),
+        })),
       },
       keys: {
         more: found.keys.more,
-        items: found.keys.items.map((key) => ({ id: key.id, name: key.name, last_four: key.lastFour, status: key.status, organization: org(key) })),
+        items: found.keys.items.map((key) => ({
+          id: key.id,
+          name: key.name,
+          last_four: key.lastFour,
+          status: key.status,
+          organization: org(key),
+        })),
       },
       conversations: {
         more: found.conversations.more,

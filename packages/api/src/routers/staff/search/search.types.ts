@@ -1,5 +1,6 @@
-import { SEARCH_KINDS } from "@mga/core/search";
 import { z } from "zod";
+
+import { SEARCH_KINDS } from "@mga/core/search";
 
 export const searchInput = z.strictObject({ q: z.string().trim().min(1).max(254) });
 
@@ -22,8 +23,35 @@ export const searchOutput = z.strictObject({
     }),
   ),
   organizations: hits(organizationRef),
-  integrations: hits(z.strictObject({ id: z.string(), slug: z.string(), status: z.string(), organization: organizationRef })),
-  keys: hits(z.strictObject({ id: z.string(), name: z.string(), last_four: z.string(), status: z.string(), organization: organizationRef })),
-  conversations: hits(z.strictObject({ id: z.string(), key_id: z.string(), title: z.string().nullable(), external_user_id: z.string(), organization: organizationRef })),
-  operations: hits(z.strictObject({ id: z.string(), type: z.string(), status: z.string(), integration_id: z.string(), external_user_id: z.string(), organization: organizationRef })),
+  integrations: hits(
+    z.strictObject({ id: z.string(), slug: z.string(), status: z.string(), organization: organizationRef }),
+  ),
+  keys: hits(
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      last_four: z.string(),
+      status: z.string(),
+      organization: organizationRef,
+    }),
+  ),
+  conversations: hits(
+    z.strictObject({
+      id: z.string(),
+      key_id: z.string(),
+      title: z.string().nullable(),
+      external_user_id: z.string(),
+      organization: organizationRef,
+    }),
+  ),
+  operations: hits(
+    z.strictObject({
+      id: z.string(),
+      type: z.string(),
+      status: z.string(),
+      integration_id: z.string(),
+      external_user_id: z.string(),
+      organization: organizationRef,
+    }),
+  ),
 });

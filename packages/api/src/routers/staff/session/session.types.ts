@@ -1,4 +1,5 @@
 import { z } from "zod";
+
 import { staffRoleSchema } from "../staff.types";
 
 export const signInInput = z.strictObject({ email: z.string().min(1).max(254), password: z.string().min(1).max(1000) });

@@ -1,4 +1,5 @@
 import { signInStaff } from "@mga/core/staff";
+
 import { publicProcedure } from "../../../trpc";
 import { sessionCookie } from "./session-cookie";
 import { signInInput, staffSessionSchema } from "./session.types";
@@ -9,6 +10,9 @@ export const signIn = publicProcedure
   .output(staffSessionSchema)
   .mutation(async ({ ctx, input }) => {
     const session = await signInStaff(ctx.db, { ...input, address: ctx.clientAddress });
-    ctx.response.headers["Set-Cookie"] = sessionCookie(session.sessionToken, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000));
+    ctx.response.headers["Set-Cookie"] = sessionCookie(
+      session.sessionToken,
+      Math.floor((session.expiresAt.getTime() - Date.now()) / 1000),
+    );
     return { email: session.staff.email, role: session.staff.role, csrf_token: session.staff.csrfToken };
   });

@@ -1,4 +1,5 @@
 import { signOutStaff } from "@mga/core/staff";
+
 import { staffProcedure } from "../../../trpc";
 import { sessionCookie } from "./session-cookie";
 import { signOutOutput } from "./session.types";

@@ -1,4 +1,5 @@
 import { findLoggedRequest } from "@mga/core/usage";
+
 import { staffProcedure } from "../../../trpc";
 import { loggedRequestToView } from "./usage-views";
 import { findRequestInput, findRequestOutput } from "./usage.types";

@@ -1,5 +1,6 @@
 import { getApiKey } from "@mga/core/keys";
 import { readUsage, usageRange } from "@mga/core/usage";
+
 import { staffProcedure } from "../../../trpc";
 import { usageToWire } from "../../usage/usage.types";
 import { keyUsageInput, staffUsageOutput } from "./usage.types";
@@ -10,5 +11,11 @@ export const keyUsage = staffProcedure
   .output(staffUsageOutput)
   .query(async ({ ctx, input }) => {
     const key = await getApiKey(ctx.db, input.key_id);
-    return usageToWire(await readUsage(ctx.db, { ...usageRange({ days: input.days }), organizationId: key.organizationId, apiKeyId: key.id }));
+    return usageToWire(
+      await readUsage(ctx.db, {
+        ...usageRange({ days: input.days }),
+        organizationId: key.organizationId,
+        apiKeyId: key.id,
+      }),
+    );
   });

@@ -2,6 +2,7 @@ import { AppError } from "@mga/core/errors";
 import { getApiKey } from "@mga/core/keys";
 import { getOrganization } from "@mga/core/orgs";
 import { listRequestLog, loggedRoutes } from "@mga/core/usage";
+
 import { staffProcedure } from "../../../trpc";
 import { loggedRequestToView } from "./usage-views";
 import { requestLogInput, requestLogOutput } from "./usage.types";
@@ -27,5 +28,9 @@ export const requestLog = staffProcedure
       limit: input.limit,
       cursor: input.cursor,
     });
-    return { requests: page.requests.map(loggedRequestToView), next_cursor: page.nextCursor, routes: await loggedRoutes(ctx.db, organization.id) };
+    return {
+      requests: page.requests.map(loggedRequestToView),
+      next_cursor: page.nextCursor,
+      routes: await loggedRoutes(ctx.db, organization.id),
+    };
   });

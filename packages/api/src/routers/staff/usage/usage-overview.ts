@@ -1,4 +1,5 @@
 import { usageOverview as overview, usageRange } from "@mga/core/usage";
+
 import { staffProcedure } from "../../../trpc";
 import { usageOverviewInput, usageOverviewOutput } from "./usage.types";
 

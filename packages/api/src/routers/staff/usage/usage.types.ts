@@ -1,5 +1,7 @@
-import { MAX_USAGE_RANGE_DAYS, USAGE_STATUS_CLASSES } from "@mga/core/usage";
 import { z } from "zod";
+
+import { MAX_USAGE_RANGE_DAYS, USAGE_STATUS_CLASSES } from "@mga/core/usage";
+
 import { usageReportSchema } from "../../usage/usage.types";
 import { countSchema, staffCursor, staffId, staffLimit } from "../staff.types";
 
@@ -55,7 +57,11 @@ export const loggedRequestSchema = z.strictObject({
   resource_id: z.string().nullable(),
 });
 
-export const requestLogOutput = z.strictObject({ requests: z.array(loggedRequestSchema), next_cursor: z.string().nullable(), routes: z.array(z.string()) });
+export const requestLogOutput = z.strictObject({
+  requests: z.array(loggedRequestSchema),
+  next_cursor: z.string().nullable(),
+  routes: z.array(z.string()),
+});
 
 export const findRequestInput = z.strictObject({ request_id: z.string().trim().min(1).max(100) });
 export const findRequestOutput = z.strictObject({ request: loggedRequestSchema.nullable() });

@@ -1,4 +1,5 @@
 import { createWebhookEndpoint } from "@mga/core/webhooks";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { endpointToView } from "./to-view";

@@ -1,4 +1,5 @@
 import { deleteWebhookEndpoint } from "@mga/core/webhooks";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { endpointInput, okOutput } from "./webhooks.types";
@@ -10,7 +11,11 @@ export const deleteEndpoint = adminProcedure
     await auditedStaffChange(
       ctx,
       (tx) => deleteWebhookEndpoint(tx, input.organization_id, input.endpoint_id),
-      () => ({ action: "webhook_endpoint.delete", target: input.endpoint_id, details: { organization_id: input.organization_id } }),
+      () => ({
+        action: "webhook_endpoint.delete",
+        target: input.endpoint_id,
+        details: { organization_id: input.organization_id },
+      }),
     );
     return { ok: true as const };
   });

@@ -1,4 +1,5 @@
 import { getWebhookEndpoint, listWebhookDeliveries } from "@mga/core/webhooks";
+
 import { staffProcedure } from "../../../trpc";
 import { deliveryToView } from "./to-view";
 import { listDeliveriesInput, listDeliveriesOutput } from "./webhooks.types";
@@ -9,6 +10,12 @@ export const listDeliveries = staffProcedure
   .output(listDeliveriesOutput)
   .query(async ({ ctx, input }) => {
     await getWebhookEndpoint(ctx.db, input.organization_id, input.endpoint_id);
-    const page = await listWebhookDeliveries(ctx.db, { organizationId: input.organization_id, endpointId: input.endpoint_id, status: input.status, limit: input.limit, cursor: input.cursor });
+    const page = await listWebhookDeliveries(ctx.db, {
+      organizationId: input.organization_id,
+      endpointId: input.endpoint_id,
+      status: input.status,
+      limit: input.limit,
+      cursor: input.cursor,
+    });
     return { deliveries: page.deliveries.map(deliveryToView), next_cursor: page.nextCursor };
   });

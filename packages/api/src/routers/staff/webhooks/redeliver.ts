@@ -1,4 +1,5 @@
 import { redeliverWebhook } from "@mga/core/webhooks";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { okOutput, redeliverInput } from "./webhooks.types";
@@ -11,7 +12,11 @@ export const redeliver = adminProcedure
     await auditedStaffChange(
       ctx,
       (tx) => redeliverWebhook(tx, ctx.queue, { organizationId: input.organization_id, deliveryId: input.delivery_id }),
-      () => ({ action: "webhook_delivery.redeliver", target: input.delivery_id, details: { organization_id: input.organization_id } }),
+      () => ({
+        action: "webhook_delivery.redeliver",
+        target: input.delivery_id,
+        details: { organization_id: input.organization_id },
+      }),
     );
     return { ok: true as const };
   });

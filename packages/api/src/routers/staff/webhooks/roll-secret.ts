@@ -1,4 +1,5 @@
 import { rollWebhookSecret } from "@mga/core/webhooks";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { endpointToView } from "./to-view";
@@ -12,7 +13,11 @@ export const rollSecret = adminProcedure
     const { endpoint, secret } = await auditedStaffChange(
       ctx,
       (tx) => rollWebhookSecret(tx, input.organization_id, input.endpoint_id),
-      ({ endpoint: rolled }) => ({ action: "webhook_endpoint.roll_secret", target: rolled.id, details: { organization_id: rolled.organizationId } }),
+      ({ endpoint: rolled }) => ({
+        action: "webhook_endpoint.roll_secret",
+        target: rolled.id,
+        details: { organization_id: rolled.organizationId },
+      }),
     );
     return { endpoint: endpointToView(endpoint), secret };
   });

@@ -1,4 +1,5 @@
 import { updateWebhookEndpoint } from "@mga/core/webhooks";
+
 import { adminProcedure } from "../../../trpc";
 import { auditedStaffChange } from "../audit-action";
 import { endpointToView } from "./to-view";
@@ -22,7 +23,11 @@ export const updateEndpoint = adminProcedure
           status: input.status,
           allowPrivateAddresses: ctx.allowPrivateWebhookAddresses === true,
         }),
-      (updated) => ({ action: "webhook_endpoint.update", target: updated.id, details: { organization_id: updated.organizationId, ...changes } }),
+      (updated) => ({
+        action: "webhook_endpoint.update",
+        target: updated.id,
+        details: { organization_id: updated.organizationId, ...changes },
+      }),
     );
     return { endpoint: endpointToView(endpoint) };
   });

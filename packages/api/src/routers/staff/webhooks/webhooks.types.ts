@@ -1,5 +1,7 @@
-import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "@mga/core/webhooks";
 import { z } from "zod";
+
+import { EVENT_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES } from "@mga/core/webhooks";
+
 import { staffCursor, staffId, staffLimit } from "../staff.types";
 
 /** Webhook endpoints and their deliveries, as the console configures and shows them. */
@@ -43,7 +45,10 @@ export const updateEndpointInput = endpointInput.extend({
 /** The signing secret is in this response only (creation, roll). */
 export const endpointWithSecretOutput = z.strictObject({ endpoint: webhookEndpointSchema, secret: z.string() });
 export const endpointOutput = z.strictObject({ endpoint: webhookEndpointSchema });
-export const listEndpointsOutput = z.strictObject({ endpoints: z.array(webhookEndpointSchema), event_types: z.array(z.enum(EVENT_TYPES)) });
+export const listEndpointsOutput = z.strictObject({
+  endpoints: z.array(webhookEndpointSchema),
+  event_types: z.array(z.enum(EVENT_TYPES)),
+});
 
 export const webhookDeliverySchema = z.strictObject({
   id: z.string(),
@@ -59,8 +64,15 @@ export const webhookDeliverySchema = z.strictObject({
   created_at: z.iso.datetime(),
 });
 
-export const listDeliveriesInput = endpointInput.extend({ status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(), limit: staffLimit(25), cursor: staffCursor });
-export const listDeliveriesOutput = z.strictObject({ deliveries: z.array(webhookDeliverySchema), next_cursor: z.string().nullable() });
+export const listDeliveriesInput = endpointInput.extend({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
+  limit: staffLimit(25),
+  cursor: staffCursor,
+});
+export const listDeliveriesOutput = z.strictObject({
+  deliveries: z.array(webhookDeliverySchema),
+  next_cursor: z.string().nullable(),
+});
 export const redeliverInput = z.strictObject({ organization_id: staffId, delivery_id: staffId });
 export const okOutput = z.strictObject({ ok: z.literal(true) });
 export const sendTestOutput = z.strictObject({ delivery_id: z.string() });

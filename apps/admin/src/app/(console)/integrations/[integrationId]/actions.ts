@@ -1,7 +1,7 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, optionalText, text } from "@/lib/form-state";
+import { optionalText, text, type FormState } from "@/lib/form-state";
 
 /** A user added by an admin: the API's PUT user rules (a known user with the same email is matched, not changed). */
 export async function addUserAction(_state: FormState, form: FormData): Promise<FormState> {

@@ -2,6 +2,7 @@
 
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
+
 import { addUserAction } from "./actions";
 
 /** Admins add one user as the partner's PUT user would; partners usually provision them through the API. */

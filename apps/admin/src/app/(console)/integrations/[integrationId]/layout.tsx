@@ -1,17 +1,27 @@
-import type { ReactNode } from "react";
 import { organizationTrail } from "@/components/breadcrumbs";
 import { CopyableId } from "@/components/copyable-id";
 import { PathBreadcrumbs } from "@/components/path-breadcrumbs";
 import { Tabs } from "@/components/tabs";
 import { Badge, PageHeader } from "@/components/ui";
 import { load } from "@/lib/session";
+import type { ReactNode } from "react";
 
-export default async function IntegrationLayout({ children, params }: { children: ReactNode; params: Promise<{ integrationId: string }> }) {
+export default async function IntegrationLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ integrationId: string }>;
+}) {
   const { integrationId } = await params;
   const integration = await load((api) => api.staff.integrations.get.query({ id: integrationId }));
   const org = await load((api) => api.staff.organizations.get.query({ id: integration.organization_id }));
   const base = `/integrations/${integration.id}`;
-  const trail = [...organizationTrail(org), { label: "Integrations", href: `/organizations/${org.id}/integrations` }, { label: integration.slug, href: base }];
+  const trail = [
+    ...organizationTrail(org),
+    { label: "Integrations", href: `/organizations/${org.id}/integrations` },
+    { label: integration.slug, href: base },
+  ];
   return (
     <>
       <PathBreadcrumbs

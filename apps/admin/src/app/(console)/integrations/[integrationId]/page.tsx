@@ -1,5 +1,3 @@
-import { USER_SORTS, USER_STATUSES } from "@mga/api/closed-values";
-import Link from "next/link";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
 import { Badge, Empty, Section, Table, Time } from "@/components/ui";
@@ -8,6 +6,10 @@ import { param, queryString } from "@/lib/format";
 import { pagePosition } from "@/lib/paging";
 import { load, loadOrRefusal } from "@/lib/session";
 import { describeBlockingReasons, describeValue } from "@/lib/words";
+import Link from "next/link";
+
+import { USER_SORTS, USER_STATUSES } from "@mga/api/closed-values";
+
 import { AddUserForm } from "./add-user-form";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -15,13 +17,24 @@ const PAGE_SIZE = 25;
 /** Spec 4.10's counts, over the whole integration. */
 const COUNTED = ["total", "active", "disabled", "deleted", "pending", "failed"] as const;
 /** The orders offered; creation (oldest first) is the default and stays out of the URL. */
-const SORT_LABELS: Record<(typeof USER_SORTS)[number], string> = { created: "Created (oldest first)", external_id: "External user id", name: "Name", status: "Status" };
+const SORT_LABELS: Record<(typeof USER_SORTS)[number], string> = {
+  created: "Created (oldest first)",
+  external_id: "External user id",
+  name: "Name",
+  status: "Status",
+};
 
 /**
  * Partner users with spec 4.10's filters and counts. The filters are a GET form, so they live
  * in the URL: a filtered page can be reloaded, bookmarked and shared.
  */
-export default async function UsersPage({ params, searchParams }: { params: Promise<{ integrationId: string }>; searchParams: Promise<SearchParams> }) {
+export default async function UsersPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ integrationId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const { integrationId } = await params;
   const query = await searchParams;
   const filters = {
@@ -46,7 +59,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
   );
   // The counts cover the whole integration (spec 4.10), so a list carries them whatever its
   // filter; a refused filter has no list, and then they are read on their own.
-  const counts = result.ok ? result.value.counts : await load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId }));
+  const counts = result.ok
+    ? result.value.counts
+    : await load((api) => api.staff.partnerUsers.counts.query({ integration_id: integrationId }));
   const base = `/integrations/${integrationId}`;
   const page = result.ok ? result.value : { users: [], next_cursor: null, previous_cursor: null, total: 0 };
   const admin = await isAdmin();
@@ -110,18 +125,27 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
             <ListRefusal refusal={result} firstPage={`${base}${queryString(filters)}`} />
             {emailSearch ? (
               <p className="hint">
-                Emails are found by the console&apos;s search: <Link href={`/search?q=${encodeURIComponent(emailSearch)}`}>Search the console for {emailSearch}</Link>
+                Emails are found by the console&apos;s search:{" "}
+                <Link href={`/search?q=${encodeURIComponent(emailSearch)}`}>Search the console for {emailSearch}</Link>
               </p>
             ) : null}
           </>
         ) : page.users.length === 0 ? (
-          <Empty>{filtered ? "No users match these filters." : `No users yet: partners provision them through the API${admin ? ", or add one below" : ""}.`}</Empty>
+          <Empty>
+            {filtered
+              ? "No users match these filters."
+              : `No users yet: partners provision them through the API${admin ? ", or add one below" : ""}.`}
+          </Empty>
         ) : (
-          <Table headers={["External user id", "Name", "Email", "Status", "Provisioning", "Team", "Can launch", "Created"]}>
+          <Table
+            headers={["External user id", "Name", "Email", "Status", "Provisioning", "Team", "Can launch", "Created"]}
+          >
             {page.users.map((user) => (
               <tr key={user.external_user_id}>
                 <td>
-                  <Link href={`${base}/users/${encodeURIComponent(user.external_user_id)}`}>{user.external_user_id}</Link>
+                  <Link href={`${base}/users/${encodeURIComponent(user.external_user_id)}`}>
+                    {user.external_user_id}
+                  </Link>
                 </td>
                 <td>{user.contact.name ?? "—"}</td>
                 <td>{user.contact.email}</td>
@@ -133,7 +157,9 @@ export default async function UsersPage({ params, searchParams }: { params: Prom
                 </td>
                 <td>{user.team?.external_team_id ?? "—"}</td>
                 <td title={user.launch_eligibility.blocking_reasons.join(", ") || undefined}>
-                  {user.launch_eligibility.can_launch ? "Yes" : describeBlockingReasons(user.launch_eligibility.blocking_reasons)}
+                  {user.launch_eligibility.can_launch
+                    ? "Yes"
+                    : describeBlockingReasons(user.launch_eligibility.blocking_reasons)}
                 </td>
                 <td>
                   <Time iso={user.created_at} />

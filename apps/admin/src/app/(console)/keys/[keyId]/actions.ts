@@ -1,9 +1,9 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
+import { text, type FormState } from "@/lib/form-state";
 import { formatTime } from "@/lib/format";
 import { rateLimitProblem } from "@/lib/rate-limit";
-import { type FormState, text } from "@/lib/form-state";
 
 export async function revokeKeyAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
@@ -29,7 +29,8 @@ export async function setRateLimitAction(_state: FormState, form: FormData): Pro
 
 export async function bindLaunchAction(_state: FormState, form: FormData): Promise<FormState> {
   const integration = text(form, "integration");
-  if (!integration) return { status: "error", fieldErrors: { integration: "Choose the public name this key launches for." } };
+  if (!integration)
+    return { status: "error", fieldErrors: { integration: "Choose the public name this key launches for." } };
   return runAction(
     async (api) => {
       await api.staff.keys.bindLaunch.mutate({ id: text(form, "keyId"), integration });
@@ -60,7 +61,10 @@ export async function updateKeyAction(_state: FormState, form: FormData): Promis
         scopes: scopes as NonNullable<Parameters<typeof api.staff.keys.update.mutate>[0]["scopes"]>,
       });
       // The key-separation advice, as on creation: a warning, not a refusal.
-      return { status: "ok", message: ["Name and scopes saved: they apply from the key's next request.", ...warnings].join(" ") };
+      return {
+        status: "ok",
+        message: ["Name and scopes saved: they apply from the key's next request.", ...warnings].join(" "),
+      };
     },
     undefined,
     { name: "name", scopes: "scopes" },
@@ -69,7 +73,8 @@ export async function updateKeyAction(_state: FormState, form: FormData): Promis
 
 export async function rollKeyAction(_state: FormState, form: FormData): Promise<FormState> {
   const overlap = Number(text(form, "overlap"));
-  if (!Number.isInteger(overlap)) return { status: "error", fieldErrors: { overlap: "Choose when the old key stops working." } };
+  if (!Number.isInteger(overlap))
+    return { status: "error", fieldErrors: { overlap: "Choose when the old key stops working." } };
   return runAction(
     async (api) => {
       const rolled = await api.staff.keys.roll.mutate({ id: text(form, "keyId"), old_key_expires_in_seconds: overlap });

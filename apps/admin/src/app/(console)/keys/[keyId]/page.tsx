@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { Breadcrumbs, organizationTrail } from "@/components/breadcrumbs";
 import { ConfirmAction } from "@/components/confirm-action";
@@ -9,6 +8,8 @@ import { isAdmin } from "@/lib/current-staff";
 import { formatTime, plural } from "@/lib/format";
 import { describeExpiry, isKeyExpired, keyBadgeValue } from "@/lib/key-expiry";
 import { load } from "@/lib/session";
+import Link from "next/link";
+
 import { bindLaunchAction, revokeKeyAction, setRateLimitAction, unbindLaunchAction } from "./actions";
 import { EditKeyForm, RollKeyForm } from "./key-lifecycle-forms";
 
@@ -27,12 +28,21 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
   // Every public name is offered; an alias not granted to this key says so (binding it is refused).
   const publicNames = integrations.flatMap((integration) => [
     { name: integration.slug, note: "" },
-    ...integration.aliases.map((alias) => ({ name: alias.slug, note: alias.granted_key_ids.includes(key.id) ? " (alias)" : " (alias, not granted to this key)" })),
+    ...integration.aliases.map((alias) => ({
+      name: alias.slug,
+      note: alias.granted_key_ids.includes(key.id) ? " (alias)" : " (alias, not granted to this key)",
+    })),
   ]);
   const active = key.status === "active";
   return (
     <>
-      <Breadcrumbs trail={[...organizationTrail(org), { label: "API keys", href: `/organizations/${org.id}/keys` }, { label: key.name }]} />
+      <Breadcrumbs
+        trail={[
+          ...organizationTrail(org),
+          { label: "API keys", href: `/organizations/${org.id}/keys` },
+          { label: key.name },
+        ]}
+      />
       <PageHeader title={`Key: ${key.name}`}>
         <p>
           <Link href={`/keys/${key.id}/usage`}>Usage</Link> · <Link href={`/keys/${key.id}/requests`}>Request log</Link>
@@ -55,7 +65,9 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           <dt>Expires</dt>
           <dd data-key-expiry>
             {describeExpiry(key.expires_at)}
-            {key.expires_at && !isKeyExpired(key.expires_at) ? <span className="hint"> (refused from then on)</span> : null}
+            {key.expires_at && !isKeyExpired(key.expires_at) ? (
+              <span className="hint"> (refused from then on)</span>
+            ) : null}
           </dd>
           {key.rolled_from_key_id ? (
             <>
@@ -78,7 +90,14 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
           <div className="stack">
             <ActionForm action={setRateLimitAction} label="Rate limit" className="form form-inline">
               <input type="hidden" name="keyId" value={key.id} />
-              <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} defaultValue={key.rate_limit_per_minute ?? ""} hint="Empty: the service default." />
+              <Field
+                label="Rate limit (requests per minute)"
+                name="rateLimit"
+                type="number"
+                min={1}
+                defaultValue={key.rate_limit_per_minute ?? ""}
+                hint="Empty: the service default."
+              />
               <SubmitButton>Save rate limit</SubmitButton>
             </ActionForm>
             <ConfirmAction
@@ -98,7 +117,10 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             <EditKeyForm keyId={key.id} name={key.name} scopes={key.scopes} catalog={catalog.scopes} />
           </Section>
           <Section title="Roll">
-            <p>Rolling creates a new key with the same name, scopes, rate limit, alias grants and launch binding, and gives this key an end date. Partners swap in the new key before then.</p>
+            <p>
+              Rolling creates a new key with the same name, scopes, rate limit, alias grants and launch binding, and
+              gives this key an end date. Partners swap in the new key before then.
+            </p>
             <RollKeyForm keyId={key.id} />
           </Section>
         </>
@@ -114,7 +136,12 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             <div className="stack">
               <ActionForm action={bindLaunchAction} label="Launch binding" className="form form-inline">
                 <input type="hidden" name="keyId" value={key.id} />
-                <SelectField label="Public name" name="integration" defaultValue={key.launch_binding?.integration ?? ""} hint={aliasRule}>
+                <SelectField
+                  label="Public name"
+                  name="integration"
+                  defaultValue={key.launch_binding?.integration ?? ""}
+                  hint={aliasRule}
+                >
                   <option value="">Choose…</option>
                   {publicNames.map(({ name, note }) => (
                     <option key={name} value={name}>
@@ -140,8 +167,8 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
       ) : null}
       <Section title="Conversations">
         <p>
-          {plural(overview.counts.conversations, "conversation")} ({overview.counts.embedded} in the embedded chat), {plural(overview.counts.messages, "message")}; last activity{" "}
-          {formatTime(overview.last_activity_at)}.
+          {plural(overview.counts.conversations, "conversation")} ({overview.counts.embedded} in the embedded chat),{" "}
+          {plural(overview.counts.messages, "message")}; last activity {formatTime(overview.last_activity_at)}.
         </p>
         {overview.recent.length === 0 ? (
           <Empty>No conversations with this key yet.</Empty>
@@ -150,7 +177,9 @@ export default async function KeyPage({ params }: { params: Promise<{ keyId: str
             {overview.recent.map((conversation) => (
               <tr key={conversation.id}>
                 <td>
-                  <Link href={`/keys/${key.id}/conversations/${conversation.id}`}>{conversation.title ?? conversation.id}</Link>
+                  <Link href={`/keys/${key.id}/conversations/${conversation.id}`}>
+                    {conversation.title ?? conversation.id}
+                  </Link>
                 </td>
                 <td>{conversation.external_user_id}</td>
                 <td>{conversation.embedded ? "embedded chat" : "API"}</td>

@@ -1,13 +1,19 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { runAction } from "@/lib/actions";
 import { describeProblems } from "@/lib/describe-error";
-import { type FormState, list, optionalText, text } from "@/lib/form-state";
+import { list, optionalText, text, type FormState } from "@/lib/form-state";
+import { redirect } from "next/navigation";
+
 import { duplicateNameRefusal, nameTakenElsewhere, RENAME_TICK } from "../organization-names";
 
 const JSON_FIELDS = ["tenantSources", "secondarySources"] as const;
-const OPTIONAL_LISTS = ["tenantSourceKeys", "defaultTenantSourceKeys", "assignedSharedSourceTypes", "defaultSharedSourceTypes"] as const;
+const OPTIONAL_LISTS = [
+  "tenantSourceKeys",
+  "defaultTenantSourceKeys",
+  "assignedSharedSourceTypes",
+  "defaultSharedSourceTypes",
+] as const;
 
 /**
  * Builds the configuration from the form (lists as comma-separated text, the two lists of
@@ -50,8 +56,12 @@ export async function configureTenantAction(_state: FormState, form: FormData): 
     if (result.saved) return { status: "ok", message: "Tenant configuration saved." };
     const issues = result.issues.map((issue) => {
       // "0.label: required" inside a list of sources belongs to that row's input.
-      const inRow = (JSON_FIELDS as readonly string[]).includes(issue.field) ? /^(\d+)\.([A-Za-z]+): (.*)$/.exec(issue.message) : null;
-      return inRow ? { path: `${issue.field}.${inRow[1]}.${inRow[2]}`, problem: inRow[3] as string } : { path: issue.field || undefined, problem: issue.message };
+      const inRow = (JSON_FIELDS as readonly string[]).includes(issue.field)
+        ? /^(\d+)\.([A-Za-z]+): (.*)$/.exec(issue.message)
+        : null;
+      return inRow
+        ? { path: `${issue.field}.${inRow[1]}.${inRow[2]}`, problem: inRow[3] as string }
+        : { path: issue.field || undefined, problem: issue.message };
     });
     // Every field of this form is named as the API names it, rows included.
     const fields = Object.fromEntries(issues.flatMap(({ path }) => (path ? [[path, path]] : [])));
@@ -68,7 +78,8 @@ export async function renameOrganizationAction(_state: FormState, form: FormData
   const confirmed = text(form, "confirmDuplicate") === "1";
   return runAction(
     async (api) => {
-      if (!confirmed && (await nameTakenElsewhere(api, name, id))) return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, RENAME_TICK) } };
+      if (!confirmed && (await nameTakenElsewhere(api, name, id)))
+        return { status: "error", fieldErrors: { name: duplicateNameRefusal(name, RENAME_TICK) } };
       await api.staff.organizations.rename.mutate({ id, name });
     },
     "Organization renamed.",

@@ -6,10 +6,22 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
  * Why Delete is not offered, and where to clear each blocker: an organization goes only once
  * its keys are revoked, its integrations disabled and their partner users deleted.
  */
-export function DeletionBlocked({ orgId, name, blockers }: { orgId: string; name: string; blockers: { active_keys: number; active_integrations: number; partner_users: number } }) {
+export function DeletionBlocked({
+  orgId,
+  name,
+  blockers,
+}: {
+  orgId: string;
+  name: string;
+  blockers: { active_keys: number; active_integrations: number; partner_users: number };
+}) {
   const steps = [
     blockers.active_keys
-      ? { text: `${count(blockers.active_keys, "active API key", "active API keys")}: revoke ${blockers.active_keys === 1 ? "it" : "them"}`, href: `/organizations/${orgId}/keys`, link: "API keys" }
+      ? {
+          text: `${count(blockers.active_keys, "active API key", "active API keys")}: revoke ${blockers.active_keys === 1 ? "it" : "them"}`,
+          href: `/organizations/${orgId}/keys`,
+          link: "API keys",
+        }
       : null,
     blockers.active_integrations
       ? {
@@ -18,7 +30,13 @@ export function DeletionBlocked({ orgId, name, blockers }: { orgId: string; name
           link: "Integrations",
         }
       : null,
-    blockers.partner_users ? { text: `${count(blockers.partner_users, "partner user", "partner users")}: delete them`, href: `/organizations/${orgId}/integrations`, link: "Integrations" } : null,
+    blockers.partner_users
+      ? {
+          text: `${count(blockers.partner_users, "partner user", "partner users")}: delete them`,
+          href: `/organizations/${orgId}/integrations`,
+          link: "Integrations",
+        }
+      : null,
   ].filter((step) => step !== null);
   return (
     <div className="notice-box" data-deletion-blocked>
@@ -30,7 +48,9 @@ export function DeletionBlocked({ orgId, name, blockers }: { orgId: string; name
           </li>
         ))}
       </ul>
-      <p className="hint">Once nothing is left, Delete is offered here: revoked keys and disabled integrations go with the organization.</p>
+      <p className="hint">
+        Once nothing is left, Delete is offered here: revoked keys and disabled integrations go with the organization.
+      </p>
     </div>
   );
 }

@@ -1,12 +1,18 @@
-import type { ReactNode } from "react";
 import { organizationTrail } from "@/components/breadcrumbs";
 import { CopyableId } from "@/components/copyable-id";
 import { PathBreadcrumbs } from "@/components/path-breadcrumbs";
 import { Tabs } from "@/components/tabs";
 import { PageHeader } from "@/components/ui";
 import { load } from "@/lib/session";
+import type { ReactNode } from "react";
 
-export default async function OrganizationLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string }> }) {
+export default async function OrganizationLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ orgId: string }>;
+}) {
   const { orgId } = await params;
   const org = await load((api) => api.staff.organizations.get.query({ id: orgId }));
   const base = `/organizations/${org.id}`;
@@ -15,7 +21,13 @@ export default async function OrganizationLayout({ children, params }: { childre
       <PathBreadcrumbs
         trail={organizationTrail(org)}
         base={base}
-        sections={{ integrations: { label: "Integrations" }, keys: { label: "API keys" }, usage: { label: "Usage" }, requests: { label: "Request log" }, webhooks: { label: "Webhooks" } }}
+        sections={{
+          integrations: { label: "Integrations" },
+          keys: { label: "API keys" },
+          usage: { label: "Usage" },
+          requests: { label: "Request log" },
+          webhooks: { label: "Webhooks" },
+        }}
       />
       <PageHeader title={org.name}>
         <p className="hint">

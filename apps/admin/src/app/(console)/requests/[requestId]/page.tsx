@@ -1,10 +1,10 @@
-import Link from "next/link";
 import { CopyableId } from "@/components/copyable-id";
 import { Empty, PageHeader, Section, Time } from "@/components/ui";
 import { ResourceLink } from "@/components/usage/resource-link";
 import styles from "@/components/usage/usage.module.css";
 import { segment } from "@/lib/format";
 import { load } from "@/lib/session";
+import Link from "next/link";
 
 /** One logged request (found by its id from the header search): what support needs, with links to its key, organization and what it touched. */
 export default async function RequestPage({ params }: { params: Promise<{ requestId: string }> }) {
@@ -15,7 +15,10 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
       <PageHeader title="Request" />
       <Section title={requestId}>
         {!request ? (
-          <Empty>No request with this id in the log: it was never made, was not a /v1 request, or is older than the log keeps.</Empty>
+          <Empty>
+            No request with this id in the log: it was never made, was not a /v1 request, or is older than the log
+            keeps.
+          </Empty>
         ) : (
           <dl className={`facts ${styles.facts}`} data-request={request.request_id}>
             <dt>Request id</dt>
@@ -37,7 +40,13 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
             <dt>Error code</dt>
             <dd>{request.error_code ? <code>{request.error_code}</code> : "—"}</dd>
             <dt>Organization</dt>
-            <dd>{request.organization_id ? <Link href={`/organizations/${request.organization_id}/requests`}>{request.organization_id}</Link> : "— (the key was not recognised)"}</dd>
+            <dd>
+              {request.organization_id ? (
+                <Link href={`/organizations/${request.organization_id}/requests`}>{request.organization_id}</Link>
+              ) : (
+                "— (the key was not recognised)"
+              )}
+            </dd>
             <dt>Key</dt>
             <dd>{request.key_id ? <Link href={`/keys/${request.key_id}/requests`}>{request.key_id}</Link> : "—"}</dd>
             <dt>Touched</dt>

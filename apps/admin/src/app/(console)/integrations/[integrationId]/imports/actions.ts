@@ -1,9 +1,9 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { describeApiErrorMessage } from "@/lib/describe-error";
 import { text } from "@/lib/form-state";
 import { staffClient } from "@/lib/session";
+import { redirect } from "next/navigation";
 
 /** What the CSV form shows: a sentence, and each refused line of the file with its reason. */
 export interface ImportFormState {
@@ -18,12 +18,16 @@ export interface ImportFormState {
  */
 export async function importCsvAction(_state: ImportFormState, form: FormData): Promise<ImportFormState> {
   const file = form.get("file");
-  if (!(file instanceof File) || file.size === 0) return { status: "error", message: "Choose a CSV file with a header line and one user per line." };
+  if (!(file instanceof File) || file.size === 0)
+    return { status: "error", message: "Choose a CSV file with a header line and one user per line." };
   const integrationId = text(form, "integrationId");
   let jobId: string | null;
   try {
     const api = await staffClient();
-    const started = await api.staff.partnerImports.start.mutate({ integration_id: integrationId, csv: await file.text() });
+    const started = await api.staff.partnerImports.start.mutate({
+      integration_id: integrationId,
+      csv: await file.text(),
+    });
     if (started.row_errors.length) {
       const count = started.row_errors.length;
       return {

@@ -1,6 +1,7 @@
 "use client";
 
 import { startTransition, useActionState } from "react";
+
 import { importCsvAction, type ImportFormState } from "./actions";
 
 /**
@@ -23,9 +24,17 @@ export function ImportCsvForm({ integrationId }: { integrationId: string }) {
       <input type="hidden" name="integrationId" value={integrationId} />
       <div className="field">
         <label htmlFor="import-file">CSV file</label>
-        <input id="import-file" name="file" type="file" accept=".csv,text/csv" required aria-describedby="import-file-hint" />
+        <input
+          id="import-file"
+          name="file"
+          type="file"
+          accept=".csv,text/csv"
+          required
+          aria-describedby="import-file-hint"
+        />
         <small id="import-file-hint" className="hint">
-          A header line, then one user per line: external_user_id, email, and optionally name and team_external_id. At most 1,000 users.
+          A header line, then one user per line: external_user_id, email, and optionally name and team_external_id. At
+          most 1,000 users.
         </small>
       </div>
       <button type="submit" className="button" disabled={pending}>

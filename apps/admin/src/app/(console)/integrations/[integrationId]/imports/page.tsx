@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
 import { ListRefusal } from "@/components/list-refusal";
 import { Pagination } from "@/components/pagination";
@@ -6,16 +5,28 @@ import { Badge, Empty, Section, Table, Time } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { pagePosition } from "@/lib/paging";
 import { loadOrRefusal } from "@/lib/session";
+import Link from "next/link";
+
 import { ImportCsvForm } from "./import-csv-form";
 
 const PAGE_SIZE = 25;
 
 /** Bulk imports, newest first, with their progress. */
-export default async function ImportsPage({ params, searchParams }: { params: Promise<{ integrationId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ImportsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ integrationId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { integrationId } = await params;
   const position = pagePosition(await searchParams);
-  const result = await loadOrRefusal((api) => api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }));
-  const { imports, next_cursor, previous_cursor, total } = result.ok ? result.value : { imports: [], next_cursor: null, previous_cursor: null, total: 0 };
+  const result = await loadOrRefusal((api) =>
+    api.staff.partnerImports.list.query({ integration_id: integrationId, cursor: position.cursor, limit: PAGE_SIZE }),
+  );
+  const { imports, next_cursor, previous_cursor, total } = result.ok
+    ? result.value
+    : { imports: [], next_cursor: null, previous_cursor: null, total: 0 };
   const admin = await isAdmin();
   return (
     <>
@@ -23,7 +34,9 @@ export default async function ImportsPage({ params, searchParams }: { params: Pr
         {!result.ok ? (
           <ListRefusal refusal={result} firstPage={`/integrations/${integrationId}/imports`} />
         ) : imports.length === 0 ? (
-          <Empty>No imports yet: partners start them through the API{admin ? ", or import a CSV file below" : ""}.</Empty>
+          <Empty>
+            No imports yet: partners start them through the API{admin ? ", or import a CSV file below" : ""}.
+          </Empty>
         ) : (
           <Table headers={["Job", "Status", "Processed", "Failed rows", "Started", "Completed"]}>
             {imports.map((job) => (

@@ -1,7 +1,7 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
 
 export async function setIntegrationStatusAction(_state: FormState, form: FormData): Promise<FormState> {
   const status = text(form, "status") === "active" ? "active" : "disabled";
@@ -25,7 +25,8 @@ export async function addAliasAction(_state: FormState, form: FormData): Promise
   );
   // A refusal names the alias it is about ("Use 3 to 64 lowercase letters…" alone does not say which).
   const refusal = state.fieldErrors?.alias;
-  if (refusal && !refusal.includes(alias)) return { ...state, fieldErrors: { ...state.fieldErrors, alias: `The alias ${alias} is not accepted: ${refusal}` } };
+  if (refusal && !refusal.includes(alias))
+    return { ...state, fieldErrors: { ...state.fieldErrors, alias: `The alias ${alias} is not accepted: ${refusal}` } };
   return state;
 }
 
@@ -39,7 +40,12 @@ export async function setAliasGrantAction(_state: FormState, form: FormData): Pr
   const granted = text(form, "granted") === "true";
   return runAction(
     async (api) => {
-      await api.staff.integrations.setAliasGrant.mutate({ id: text(form, "integrationId"), alias: text(form, "alias"), key_id: text(form, "keyId"), granted });
+      await api.staff.integrations.setAliasGrant.mutate({
+        id: text(form, "integrationId"),
+        alias: text(form, "alias"),
+        key_id: text(form, "keyId"),
+        granted,
+      });
     },
     granted ? "Alias granted to the key." : "Grant withdrawn.",
   );
@@ -49,13 +55,21 @@ export async function setChatAnswerLimitAction(_state: FormState, form: FormData
   const raw = text(form, "chatAnswersPerUser");
   const limit = raw ? Number(raw) : null;
   if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
-    return { status: "error", fieldErrors: { chatAnswersPerUser: "A whole number of answers per minute, or empty for the default." } };
+    return {
+      status: "error",
+      fieldErrors: { chatAnswersPerUser: "A whole number of answers per minute, or empty for the default." },
+    };
   }
   return runAction(
     async (api) => {
-      await api.staff.integrations.setChatAnswerLimit.mutate({ id: text(form, "integrationId"), chat_answers_per_user_per_minute: limit });
+      await api.staff.integrations.setChatAnswerLimit.mutate({
+        id: text(form, "integrationId"),
+        chat_answers_per_user_per_minute: limit,
+      });
     },
-    limit === null ? "Chat limit saved: the service default applies." : `Chat limit saved: ${limit} answers per minute for each user.`,
+    limit === null
+      ? "Chat limit saved: the service default applies."
+      : `Chat limit saved: ${limit} answers per minute for each user.`,
     { chat_answers_per_user_per_minute: "chatAnswersPerUser" },
   );
 }

@@ -1,11 +1,18 @@
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { ConfirmAction } from "@/components/confirm-action";
 import { Field, SubmitButton } from "@/components/fields";
 import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { load } from "@/lib/session";
-import { addAliasAction, removeAliasAction, setAliasGrantAction, setChatAnswerLimitAction, setIntegrationStatusAction } from "./actions";
+import Link from "next/link";
+
+import {
+  addAliasAction,
+  removeAliasAction,
+  setAliasGrantAction,
+  setChatAnswerLimitAction,
+  setIntegrationStatusAction,
+} from "./actions";
 
 /** Status, the users' chat limit, public aliases and which keys each alias is granted to; launch keys bound here. */
 export default async function IntegrationSettingsPage({ params }: { params: Promise<{ integrationId: string }> }) {
@@ -27,7 +34,9 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
       <Section title="Status">
         <p>
           <Badge value={integration.status} />{" "}
-          {integration.status === "active" ? "Partner requests naming this integration are served." : "Every partner request naming this integration is refused (403)."}
+          {integration.status === "active"
+            ? "Partner requests naming this integration are served."
+            : "Every partner request naming this integration is refused (403)."}
         </p>
         {admin ? (
           <ConfirmAction
@@ -58,8 +67,10 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
             : `${perUser} answers per minute for each user (set for this integration; the service default is ${chatLimits.default_per_user_per_minute}).`}
         </p>
         <p className="hint">
-          Each answer in the hosted chat counts against its user&apos;s own limit first, then against the launch key&apos;s rate limit, which all of the partner&apos;s users share: one user cannot use
-          up the key&apos;s budget for the others. A user over their own limit is told to slow down; over the key&apos;s, that the organization&apos;s assistant is busy.
+          Each answer in the hosted chat counts against its user&apos;s own limit first, then against the launch
+          key&apos;s rate limit, which all of the partner&apos;s users share: one user cannot use up the key&apos;s
+          budget for the others. A user over their own limit is told to slow down; over the key&apos;s, that the
+          organization&apos;s assistant is busy.
         </p>
         {admin ? (
           <ActionForm action={setChatAnswerLimitAction} label="Chat answers per user" className="form form-inline">
@@ -99,12 +110,18 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
                       <td>{granted ? "Yes" : "No"}</td>
                       {admin ? (
                         <td>
-                          <ActionForm action={setAliasGrantAction} label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`} className="form-bare">
+                          <ActionForm
+                            action={setAliasGrantAction}
+                            label={`${granted ? "Revoke" : "Grant"} ${alias.slug} for ${key.name}`}
+                            className="form-bare"
+                          >
                             <input type="hidden" name="integrationId" value={integration.id} />
                             <input type="hidden" name="alias" value={alias.slug} />
                             <input type="hidden" name="keyId" value={key.id} />
                             <input type="hidden" name="granted" value={granted ? "false" : "true"} />
-                            <SubmitButton className="button button-secondary">{granted ? "Withdraw grant" : "Grant"}</SubmitButton>
+                            <SubmitButton className="button button-secondary">
+                              {granted ? "Withdraw grant" : "Grant"}
+                            </SubmitButton>
                           </ActionForm>
                         </td>
                       ) : null}
@@ -134,12 +151,15 @@ export default async function IntegrationSettingsPage({ params }: { params: Prom
       </Section>
       <Section title="Launch keys">
         {launchKeys.length === 0 ? (
-          <Empty>No launch key is bound to this integration. Bind one from its key page (keys with embed:launch).</Empty>
+          <Empty>
+            No launch key is bound to this integration. Bind one from its key page (keys with embed:launch).
+          </Empty>
         ) : (
           <ul>
             {launchKeys.map((key) => (
               <li key={key.id}>
-                <Link href={`/keys/${key.id}`}>{key.name}</Link> launches for <code>{key.launch_binding?.integration}</code>
+                <Link href={`/keys/${key.id}`}>{key.name}</Link> launches for{" "}
+                <code>{key.launch_binding?.integration}</code>
                 {key.launch_binding?.enabled ? "" : " (disabled)"}
               </li>
             ))}

@@ -1,7 +1,7 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
 import { expiryFromDate } from "@/lib/key-expiry";
 import { rateLimitProblem } from "@/lib/rate-limit";
 
@@ -30,7 +30,12 @@ export async function createKeyAction(_state: FormState, form: FormData): Promis
         expires_at: expiresAt ?? null,
       });
       // The separation warnings were shown while the scopes were chosen (create-key-form.tsx).
-      return { status: "ok", message: `Key "${created.key.name}" created.`, secret: created.plaintext, secretName: created.key.name };
+      return {
+        status: "ok",
+        message: `Key "${created.key.name}" created.`,
+        secret: created.plaintext,
+        secretName: created.key.name,
+      };
     },
     undefined,
     { name: "name", scopes: "scopes", rate_limit_per_minute: "rateLimit", expires_at: "expiresOn" },

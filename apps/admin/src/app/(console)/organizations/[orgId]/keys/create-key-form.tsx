@@ -1,9 +1,10 @@
 "use client";
 
-import { type ReactNode, useEffect, useState } from "react";
 import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { useFormOutcome } from "@/components/form-state-context";
+import { useEffect, useState, type ReactNode } from "react";
+
 import { createKeyAction } from "./actions";
 import { NewKeyDialog } from "./new-key-dialog";
 
@@ -30,7 +31,9 @@ export function CreateKeyForm({
   maxRateLimit: number;
 }) {
   const [chosen, setChosen] = useState<string[]>([]);
-  const warnings = soloScopes.filter(({ scope }) => chosen.includes(scope) && chosen.some((other) => other !== scope)).map(({ warning }) => warning);
+  const warnings = soloScopes
+    .filter(({ scope }) => chosen.includes(scope) && chosen.some((other) => other !== scope))
+    .map(({ warning }) => warning);
   return (
     <ActionForm action={createKeyAction} label="Create an API key" resetOnSuccess>
       <input type="hidden" name="orgId" value={orgId} />
@@ -56,15 +59,35 @@ export function CreateKeyForm({
           </div>
         </aside>
       </ScopePicker>
-      <Field label="Rate limit (requests per minute)" name="rateLimit" type="number" min={1} max={maxRateLimit} hint="Leave empty for the service default." />
-      <Field label="Expires on (optional)" name="expiresOn" type="date" hint="The key stops working at 00:00 UTC that day, at most 365 days ahead. Leave empty for a key that never expires." />
+      <Field
+        label="Rate limit (requests per minute)"
+        name="rateLimit"
+        type="number"
+        min={1}
+        max={maxRateLimit}
+        hint="Leave empty for the service default."
+      />
+      <Field
+        label="Expires on (optional)"
+        name="expiresOn"
+        type="date"
+        hint="The key stops working at 00:00 UTC that day, at most 365 days ahead. Leave empty for a key that never expires."
+      />
       <SubmitButton>Create key</SubmitButton>
     </ActionForm>
   );
 }
 
 /** The scope checkboxes with `children` (the advice) beside them; reports the ticked scopes as they change (and empties with the form's reset). */
-function ScopePicker({ scopes, onChange, children }: { scopes: Array<{ scope: string; description: string }>; onChange: (chosen: string[]) => void; children: ReactNode }) {
+function ScopePicker({
+  scopes,
+  onChange,
+  children,
+}: {
+  scopes: Array<{ scope: string; description: string }>;
+  onChange: (chosen: string[]) => void;
+  children: ReactNode;
+}) {
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.scopes;
   // A created key resets the form, which unticks the boxes without a change event.
@@ -86,7 +109,8 @@ function ScopePicker({ scopes, onChange, children }: { scopes: Array<{ scope: st
         <div className="scope-boxes">
           {scopes.map(({ scope, description }) => (
             <label key={scope} className="check">
-              <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code> <span className="hint">{description}</span>
+              <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>{" "}
+              <span className="hint">{description}</span>
             </label>
           ))}
         </div>

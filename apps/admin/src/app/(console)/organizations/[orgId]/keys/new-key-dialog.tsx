@@ -1,8 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { useFormOutcome } from "@/components/form-state-context";
+import { useEffect, useId, useRef, useState } from "react";
 
 /**
  * A new key's plaintext, once, in a modal dialog that names the key: the page behind waits
@@ -30,7 +30,8 @@ export function NewKeyDialog() {
       <h2 id={titleId}>New key “{state.secretName}”</h2>
       <div className="secret" role="region" aria-label="New API key">
         <p>
-          <strong>Copy the key now and store it where its server reads it.</strong> It is shown only this once; afterwards only its last four characters are.
+          <strong>Copy the key now and store it where its server reads it.</strong> It is shown only this once;
+          afterwards only its last four characters are.
         </p>
         <code className="secret-value" data-secret>
           {secret}

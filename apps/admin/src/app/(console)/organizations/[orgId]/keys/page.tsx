@@ -1,9 +1,10 @@
-import Link from "next/link";
 import { Badge, Empty, ReadOnlyNote, Section, Table, Time } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { describeExpiry, keyBadgeValue } from "@/lib/key-expiry";
 import { load } from "@/lib/session";
+import Link from "next/link";
+
 import { CreateKeyForm } from "./create-key-form";
 
 export default async function KeysPage({ params }: { params: Promise<{ orgId: string }> }) {
@@ -18,7 +19,9 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
     <>
       {expiring.length ? (
         <Section title="Expiring within 7 days">
-          <p className="hint">Roll these keys (on each key's page) and hand the partner the new key before the old one stops working.</p>
+          <p className="hint">
+            Roll these keys (on each key's page) and hand the partner the new key before the old one stops working.
+          </p>
           <ul data-expiring-keys>
             {expiring.map((key) => (
               <li key={key.id}>
@@ -32,7 +35,19 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
         {keys.length === 0 ? (
           <Empty>No keys yet. Partners need one to call the API.</Empty>
         ) : (
-          <Table headers={["Name", "Key", "Scopes", "Rate limit", "Launch binding", "Status", "Created", "Expires", "Last used"]}>
+          <Table
+            headers={[
+              "Name",
+              "Key",
+              "Scopes",
+              "Rate limit",
+              "Launch binding",
+              "Status",
+              "Created",
+              "Expires",
+              "Last used",
+            ]}
+          >
             {keys.map((key) => (
               <tr key={key.id}>
                 <td>
@@ -43,7 +58,11 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
                 </td>
                 <td className="scopes-cell">{key.scopes.join(", ")}</td>
                 <td>{key.rate_limit_per_minute ? `${key.rate_limit_per_minute}/min` : "Default"}</td>
-                <td>{key.launch_binding ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}` : "—"}</td>
+                <td>
+                  {key.launch_binding
+                    ? `${key.launch_binding.integration}${key.launch_binding.enabled ? "" : " (disabled)"}`
+                    : "—"}
+                </td>
                 <td>
                   <Badge value={keyBadgeValue(key)} />
                 </td>
@@ -58,7 +77,17 @@ export default async function KeysPage({ params }: { params: Promise<{ orgId: st
         )}
       </Section>
       <Section title="Create an API key">
-        {admin ? <CreateKeyForm orgId={orgId} scopes={catalog.scopes} advice={catalog.advice} soloScopes={catalog.solo_scopes} maxRateLimit={catalog.max_rate_limit_per_minute} /> : <ReadOnlyNote />}
+        {admin ? (
+          <CreateKeyForm
+            orgId={orgId}
+            scopes={catalog.scopes}
+            advice={catalog.advice}
+            soloScopes={catalog.solo_scopes}
+            maxRateLimit={catalog.max_rate_limit_per_minute}
+          />
+        ) : (
+          <ReadOnlyNote />
+        )}
       </Section>
     </>
   );

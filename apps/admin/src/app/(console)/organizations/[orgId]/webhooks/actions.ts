@@ -1,9 +1,11 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, text } from "@/lib/form-state";
+import { text, type FormState } from "@/lib/form-state";
 
-type EventTypes = Parameters<Awaited<ReturnType<typeof import("@/lib/session").staffClient>>["staff"]["webhooks"]["create"]["mutate"]>[0]["event_types"];
+type EventTypes = Parameters<
+  Awaited<ReturnType<typeof import("@/lib/session").staffClient>>["staff"]["webhooks"]["create"]["mutate"]
+>[0]["event_types"];
 
 /** Adds an endpoint; its signing secret travels back in this action's result only, to be shown once. */
 export async function createEndpointAction(_state: FormState, form: FormData): Promise<FormState> {
@@ -32,8 +34,15 @@ export async function createEndpointAction(_state: FormState, form: FormData): P
 /** A new signing secret, shown once; the old one keeps signing for 24 hours. */
 export async function rollSecretAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
-    const rolled = await api.staff.webhooks.rollSecret.mutate({ organization_id: text(form, "orgId"), endpoint_id: text(form, "endpointId") });
-    return { status: "ok", message: "New signing secret made. The old one keeps signing for 24 hours.", secret: rolled.secret };
+    const rolled = await api.staff.webhooks.rollSecret.mutate({
+      organization_id: text(form, "orgId"),
+      endpoint_id: text(form, "endpointId"),
+    });
+    return {
+      status: "ok",
+      message: "New signing secret made. The old one keeps signing for 24 hours.",
+      secret: rolled.secret,
+    };
   });
 }
 
@@ -41,26 +50,41 @@ export async function setEndpointStatusAction(_state: FormState, form: FormData)
   const status = text(form, "status") === "enabled" ? "enabled" : "disabled";
   return runAction(
     async (api) => {
-      await api.staff.webhooks.update.mutate({ organization_id: text(form, "orgId"), endpoint_id: text(form, "endpointId"), status });
+      await api.staff.webhooks.update.mutate({
+        organization_id: text(form, "orgId"),
+        endpoint_id: text(form, "endpointId"),
+        status,
+      });
     },
-    status === "enabled" ? "Endpoint enabled: new events are delivered to it again." : "Endpoint disabled: nothing is delivered to it.",
+    status === "enabled"
+      ? "Endpoint enabled: new events are delivered to it again."
+      : "Endpoint disabled: nothing is delivered to it.",
   );
 }
 
 export async function sendTestEventAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
-    await api.staff.webhooks.sendTestEvent.mutate({ organization_id: text(form, "orgId"), endpoint_id: text(form, "endpointId") });
+    await api.staff.webhooks.sendTestEvent.mutate({
+      organization_id: text(form, "orgId"),
+      endpoint_id: text(form, "endpointId"),
+    });
   }, "Test event queued: it appears in the deliveries below within seconds.");
 }
 
 export async function redeliverAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
-    await api.staff.webhooks.redeliver.mutate({ organization_id: text(form, "orgId"), delivery_id: text(form, "deliveryId") });
+    await api.staff.webhooks.redeliver.mutate({
+      organization_id: text(form, "orgId"),
+      delivery_id: text(form, "deliveryId"),
+    });
   }, "Redelivery queued.");
 }
 
 export async function deleteEndpointAction(_state: FormState, form: FormData): Promise<FormState> {
   return runAction(async (api) => {
-    await api.staff.webhooks.delete.mutate({ organization_id: text(form, "orgId"), endpoint_id: text(form, "endpointId") });
+    await api.staff.webhooks.delete.mutate({
+      organization_id: text(form, "orgId"),
+      endpoint_id: text(form, "endpointId"),
+    });
   }, "Endpoint removed.");
 }

@@ -4,10 +4,19 @@ import { ActionForm } from "@/components/action-form";
 import { Field, SubmitButton } from "@/components/fields";
 import { useFormOutcome } from "@/components/form-state-context";
 import { OneTimeSecret } from "@/components/one-time-secret";
+
 import { createEndpointAction } from "./actions";
 
 /** URL, event types and an optional integration; the signing secret is shown once when it is added. */
-export function CreateEndpointForm({ orgId, eventTypes, integrations }: { orgId: string; eventTypes: string[]; integrations: string[] }) {
+export function CreateEndpointForm({
+  orgId,
+  eventTypes,
+  integrations,
+}: {
+  orgId: string;
+  eventTypes: string[];
+  integrations: string[];
+}) {
   return (
     <ActionForm action={createEndpointAction} label="Add a webhook endpoint" resetOnSuccess>
       <input type="hidden" name="orgId" value={orgId} />
@@ -16,7 +25,8 @@ export function CreateEndpointForm({ orgId, eventTypes, integrations }: { orgId:
         copyLabel="Copy secret"
         intro={
           <>
-            <strong>Copy the signing secret now</strong> and give it to the partner: it is shown only this once (roll it for a new one).
+            <strong>Copy the signing secret now</strong> and give it to the partner: it is shown only this once (roll it
+            for a new one).
           </>
         }
       />
@@ -43,7 +53,11 @@ function EventTypePicker({ eventTypes }: { eventTypes: string[] }) {
   const { state } = useFormOutcome();
   const error = state.fieldErrors?.eventTypes;
   return (
-    <fieldset className="scopes" aria-invalid={error ? true : undefined} aria-describedby={error ? "event-types-error" : undefined}>
+    <fieldset
+      className="scopes"
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? "event-types-error" : undefined}
+    >
       <legend>Event types</legend>
       {eventTypes.map((type) => (
         <label key={type} className="check">

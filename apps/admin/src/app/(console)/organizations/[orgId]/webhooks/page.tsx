@@ -1,8 +1,9 @@
-import Link from "next/link";
 import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { load } from "@/lib/session";
+import Link from "next/link";
+
 import { CreateEndpointForm } from "./create-endpoint-form";
 
 export default async function WebhooksPage({ params }: { params: Promise<{ orgId: string }> }) {
@@ -38,7 +39,15 @@ export default async function WebhooksPage({ params }: { params: Promise<{ orgId
         )}
       </Section>
       <Section title="Add a webhook endpoint">
-        {admin ? <CreateEndpointForm orgId={orgId} eventTypes={list.event_types} integrations={integrations.map((integration) => integration.slug)} /> : <ReadOnlyNote />}
+        {admin ? (
+          <CreateEndpointForm
+            orgId={orgId}
+            eventTypes={list.event_types}
+            integrations={integrations.map((integration) => integration.slug)}
+          />
+        ) : (
+          <ReadOnlyNote />
+        )}
       </Section>
     </>
   );

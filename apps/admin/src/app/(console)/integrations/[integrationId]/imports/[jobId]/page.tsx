@@ -1,9 +1,9 @@
-import Link from "next/link";
 import { CopyableId } from "@/components/copyable-id";
 import { Badge, Empty, PageHeader, Section, Table } from "@/components/ui";
 import { formatTime, param } from "@/lib/format";
-import { describeValue } from "@/lib/words";
 import { load } from "@/lib/session";
+import { describeValue } from "@/lib/words";
+import Link from "next/link";
 
 /** One import with its per-row results; `?failed=1` keeps only the rows that failed. */
 export default async function ImportPage({
@@ -27,8 +27,9 @@ export default async function ImportPage({
           <CopyableId value={job.job_id} />
         </p>
         <p>
-          <Badge kind="importStatus" value={job.status} /> {summary.processed} of {job.total} processed: {summary.created} created, {summary.existing} existing, {summary.pending} pending,{" "}
-          {summary.failed} failed. Started {formatTime(job.created_at)}, completed {formatTime(job.completed_at)}.
+          <Badge kind="importStatus" value={job.status} /> {summary.processed} of {job.total} processed:{" "}
+          {summary.created} created, {summary.existing} existing, {summary.pending} pending, {summary.failed} failed.
+          Started {formatTime(job.created_at)}, completed {formatTime(job.completed_at)}.
         </p>
       </PageHeader>
       <Section title="Rows">
@@ -48,7 +49,9 @@ export default async function ImportPage({
               <tr key={row.external_user_id}>
                 <td>
                   {row.user_exists ? (
-                    <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>{row.external_user_id}</Link>
+                    <Link href={`/integrations/${integrationId}/users/${encodeURIComponent(row.external_user_id)}`}>
+                      {row.external_user_id}
+                    </Link>
                   ) : (
                     <span title="No user was created for this row">{row.external_user_id}</span>
                   )}

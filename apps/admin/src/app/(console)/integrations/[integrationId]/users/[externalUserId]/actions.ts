@@ -1,11 +1,14 @@
 "use server";
 
 import { runAction } from "@/lib/actions";
-import { type FormState, optionalText, text } from "@/lib/form-state";
+import { optionalText, text, type FormState } from "@/lib/form-state";
 import { staffClient } from "@/lib/session";
-import { type AccountCheckPurpose, describeExistingSiteAccount } from "@/lib/words";
+import { describeExistingSiteAccount, type AccountCheckPurpose } from "@/lib/words";
 
-const ref = (form: FormData) => ({ integration_id: text(form, "integrationId"), external_user_id: text(form, "externalUserId") });
+const ref = (form: FormData) => ({
+  integration_id: text(form, "integrationId"),
+  external_user_id: text(form, "externalUserId"),
+});
 
 export async function setUserStatusAction(_state: FormState, form: FormData): Promise<FormState> {
   const status = text(form, "status") === "active" ? "active" : "disabled";
@@ -56,7 +59,9 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
       const done = operation.status === "completed";
       return {
         status: "ok",
-        message: done ? "Profile override applied and recorded in the audit log." : "Profile override recorded in the audit log; it is being applied.",
+        message: done
+          ? "Profile override applied and recorded in the audit log."
+          : "Profile override recorded in the audit log; it is being applied.",
       };
     },
     undefined,
@@ -68,10 +73,17 @@ export async function overrideProfileAction(_state: FormState, form: FormData): 
  * The confirmation's warning for an address typed into it (nothing when the address has no
  * site account, or cannot be checked: the action itself still validates it).
  */
-export async function existingSiteAccountWarning(integrationId: string, email: string, purpose: AccountCheckPurpose): Promise<string | undefined> {
+export async function existingSiteAccountWarning(
+  integrationId: string,
+  email: string,
+  purpose: AccountCheckPurpose,
+): Promise<string | undefined> {
   const api = await staffClient();
   try {
-    return describeExistingSiteAccount(await api.staff.partnerUsers.siteAccountForEmail.query({ integration_id: integrationId, email }), purpose);
+    return describeExistingSiteAccount(
+      await api.staff.partnerUsers.siteAccountForEmail.query({ integration_id: integrationId, email }),
+      purpose,
+    );
   } catch {
     return undefined;
   }

@@ -1,8 +1,9 @@
 "use client";
 
-import { type ChangeEvent, useRef, useState } from "react";
 import { Field } from "@/components/fields";
 import type { AccountCheckPurpose } from "@/lib/words";
+import { useRef, useState, type ChangeEvent } from "react";
+
 import { existingSiteAccountWarning } from "./actions";
 
 /** Checked once typing pauses, so each keystroke does not ask the API. */
@@ -13,7 +14,17 @@ const PAUSE_MS = 300;
  * address already has a site account: a reprovisioned user is linked to it (`link`), while an
  * email change of the user's own account to it is refused (`change`).
  */
-export function EmailFieldWithAccountCheck({ integrationId, label, required, purpose }: { integrationId: string; label: string; required?: boolean; purpose: AccountCheckPurpose }) {
+export function EmailFieldWithAccountCheck({
+  integrationId,
+  label,
+  required,
+  purpose,
+}: {
+  integrationId: string;
+  label: string;
+  required?: boolean;
+  purpose: AccountCheckPurpose;
+}) {
   const [warning, setWarning] = useState<string>();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   // Only the answer for the address typed last is shown (an earlier, slower one is dropped).
@@ -32,5 +43,14 @@ export function EmailFieldWithAccountCheck({ integrationId, label, required, pur
     }, PAUSE_MS);
   };
 
-  return <Field label={label} name="email" type="email" required={required ?? false} onChange={onChange} warning={warning ? <span data-site-account-warning="">{warning}</span> : undefined} />;
+  return (
+    <Field
+      label={label}
+      name="email"
+      type="email"
+      required={required ?? false}
+      onChange={onChange}
+      warning={warning ? <span data-site-account-warning="">{warning}</span> : undefined}
+    />
+  );
 }

@@ -8,10 +8,11 @@ import { pagePosition } from "@/lib/paging";
 import { load } from "@/lib/session";
 import { availableUserActions, type UserAction } from "@/lib/user-actions";
 import { describeBlockingReasons } from "@/lib/words";
+
+import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 import { EmailFieldWithAccountCheck } from "./email-field-with-account-check";
 import { RefreshWhileRunning } from "./refresh-while-running";
 import { UserConversations } from "./user-conversations";
-import { deleteUserAction, overrideProfileAction, reprovisionUserAction, setUserStatusAction } from "./actions";
 
 /** One partner user: statuses, launch eligibility, team, generation, operations, the lifecycle actions, and their conversations. */
 export default async function UserPage({
@@ -24,7 +25,12 @@ export default async function UserPage({
   const { integrationId, externalUserId: encoded } = await params;
   const position = pagePosition(await searchParams);
   const externalUserId = segment(encoded);
-  const [{ user, contact, operations }, admin] = await Promise.all([load((api) => api.staff.partnerUsers.get.query({ integration_id: integrationId, external_user_id: externalUserId })), isAdmin()]);
+  const [{ user, contact, operations }, admin] = await Promise.all([
+    load((api) =>
+      api.staff.partnerUsers.get.query({ integration_id: integrationId, external_user_id: externalUserId }),
+    ),
+    isAdmin(),
+  ]);
   const hidden = { integrationId, externalUserId };
   const eligibility = user.launch_eligibility;
   const { actions, note } = availableUserActions(user);
@@ -52,7 +58,10 @@ export default async function UserPage({
           </dd>
           <dt>Site account</dt>
           <dd>
-            <Badge kind="sync" value={user.wordpress_sync_status} /> <span title={`wordpress_linked: ${user.wordpress_linked}`}>{user.wordpress_linked ? "Linked" : "Not linked"}</span>
+            <Badge kind="sync" value={user.wordpress_sync_status} />{" "}
+            <span title={`wordpress_linked: ${user.wordpress_linked}`}>
+              {user.wordpress_linked ? "Linked" : "Not linked"}
+            </span>
           </dd>
           <dt>Identity</dt>
           <dd>
@@ -63,15 +72,21 @@ export default async function UserPage({
             <Term kind="experience" value={user.experience_type} />
           </dd>
           <dt>Team</dt>
-          <dd>{user.team ? `${user.team.name} (${user.team.external_team_id}${user.team.status === "archived" ? ", archived" : ""})` : "None"}</dd>
+          <dd>
+            {user.team
+              ? `${user.team.name} (${user.team.external_team_id}${user.team.status === "archived" ? ", archived" : ""})`
+              : "None"}
+          </dd>
           <dt>Generation</dt>
           <dd>
-            Account generation {user.account_generation}, access version {user.access_version}, profile version {user.profile_version}
+            Account generation {user.account_generation}, access version {user.access_version}, profile version{" "}
+            {user.profile_version}
           </dd>
           <dt>Contact</dt>
           <dd>
             {contact.email}
-            {contact.name ? ` · ${contact.name}` : ""} <span className="hint">(staff only; partners never read these back)</span>
+            {contact.name ? ` · ${contact.name}` : ""}{" "}
+            <span className="hint">(staff only; partners never read these back)</span>
           </dd>
           <dt>Created</dt>
           <dd>{formatTime(user.created_at)}</dd>
@@ -149,7 +164,9 @@ export default async function UserPage({
         )}
       </Section>
       <Section title="Lifecycle operations">
-        <RefreshWhileRunning running={operations.some((operation) => operation.status === "queued" || operation.status === "processing")} />
+        <RefreshWhileRunning
+          running={operations.some((operation) => operation.status === "queued" || operation.status === "processing")}
+        />
         {operations.length === 0 ? (
           <Empty>No lifecycle operations.</Empty>
         ) : (

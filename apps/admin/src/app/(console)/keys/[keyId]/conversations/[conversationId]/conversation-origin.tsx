@@ -1,8 +1,8 @@
-import Link from "next/link";
-import { Fragment } from "react";
 import { CopyableId } from "@/components/copyable-id";
 import { Section, Time } from "@/components/ui";
 import type { StaffOutputs } from "@/lib/api-types";
+import Link from "next/link";
+import { Fragment } from "react";
 
 type Conversation = StaffOutputs["conversations"]["messages"]["conversation"];
 type Loan = NonNullable<Conversation["loan"]>;
@@ -63,7 +63,11 @@ export function ConversationOrigin({ conversation }: { conversation: Conversatio
             <>
               <dt>Launched by</dt>
               <dd>
-                <Link href={`/integrations/${launch.integration_id}/users/${encodeURIComponent(launch.external_user_id)}`}>{launch.external_user_id}</Link>
+                <Link
+                  href={`/integrations/${launch.integration_id}/users/${encodeURIComponent(launch.external_user_id)}`}
+                >
+                  {launch.external_user_id}
+                </Link>
               </dd>
             </>
           ) : null}

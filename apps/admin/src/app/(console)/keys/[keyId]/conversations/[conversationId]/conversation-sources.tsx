@@ -18,12 +18,17 @@ export function ConversationSources({ sources, messageIds }: { sources: Source[]
           {sources.map((source) => (
             <li key={`${source.message_id}-${source.number}`} className="message source">
               <div className="message-meta">
-                Message {answerNumber(source.message_id)}, [{source.number}]{source.source_label ? ` · ${source.source_label}` : ""}
+                Message {answerNumber(source.message_id)}, [{source.number}]
+                {source.source_label ? ` · ${source.source_label}` : ""}
                 {source.section ? ` · ${source.section}` : ""}
                 {source.page !== null ? ` · page ${source.page}` : ""}
               </div>
               {source.title ? <strong className="source-title">{source.title}</strong> : null}
-              {source.excerpt ? <blockquote className="source-excerpt">{source.excerpt}</blockquote> : <p className="hint">No excerpt was recorded.</p>}
+              {source.excerpt ? (
+                <blockquote className="source-excerpt">{source.excerpt}</blockquote>
+              ) : (
+                <p className="hint">No excerpt was recorded.</p>
+              )}
               {/* Only web addresses become links: a citation's url comes from the upstream. */}
               {source.url && /^https?:\/\//i.test(source.url) ? (
                 <a href={source.url} rel="noreferrer noopener" target="_blank">

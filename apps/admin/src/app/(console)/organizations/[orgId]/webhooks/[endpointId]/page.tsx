@@ -6,7 +6,14 @@ import { Badge, Empty, ReadOnlyNote, Section, Table } from "@/components/ui";
 import { isAdmin } from "@/lib/current-staff";
 import { formatTime } from "@/lib/format";
 import { load } from "@/lib/session";
-import { deleteEndpointAction, redeliverAction, rollSecretAction, sendTestEventAction, setEndpointStatusAction } from "../actions";
+
+import {
+  deleteEndpointAction,
+  redeliverAction,
+  rollSecretAction,
+  sendTestEventAction,
+  setEndpointStatusAction,
+} from "../actions";
 
 /** One endpoint: its settings, its signing secret's roll, and its deliveries with redeliver and "send test event". */
 export default async function EndpointPage({ params }: { params: Promise<{ orgId: string; endpointId: string }> }) {
@@ -39,7 +46,11 @@ export default async function EndpointPage({ params }: { params: Promise<{ orgId
           <dt>Failing since</dt>
           <dd>{endpoint.failing_since ? formatTime(endpoint.failing_since) : "Not failing"}</dd>
           <dt>Previous secret</dt>
-          <dd>{endpoint.previous_secret_expires_at ? `Still signing until ${formatTime(endpoint.previous_secret_expires_at)}` : "None"}</dd>
+          <dd>
+            {endpoint.previous_secret_expires_at
+              ? `Still signing until ${formatTime(endpoint.previous_secret_expires_at)}`
+              : "None"}
+          </dd>
         </dl>
         {admin ? (
           <div className="actions">
@@ -48,11 +59,16 @@ export default async function EndpointPage({ params }: { params: Promise<{ orgId
               <input type="hidden" name="endpointId" value={endpointId} />
               <SubmitButton pendingLabel="Queuing…">Send test event</SubmitButton>
             </ActionForm>
-            <ActionForm action={setEndpointStatusAction} label={endpoint.status === "enabled" ? "Disable endpoint" : "Enable endpoint"}>
+            <ActionForm
+              action={setEndpointStatusAction}
+              label={endpoint.status === "enabled" ? "Disable endpoint" : "Enable endpoint"}
+            >
               <input type="hidden" name="orgId" value={orgId} />
               <input type="hidden" name="endpointId" value={endpointId} />
               <input type="hidden" name="status" value={endpoint.status === "enabled" ? "disabled" : "enabled"} />
-              <SubmitButton className="button-secondary">{endpoint.status === "enabled" ? "Disable" : "Enable"}</SubmitButton>
+              <SubmitButton className="button-secondary">
+                {endpoint.status === "enabled" ? "Disable" : "Enable"}
+              </SubmitButton>
             </ActionForm>
             <ActionForm action={rollSecretAction} label="Roll signing secret">
               <input type="hidden" name="orgId" value={orgId} />
@@ -62,13 +78,20 @@ export default async function EndpointPage({ params }: { params: Promise<{ orgId
                 copyLabel="Copy secret"
                 intro={
                   <>
-                    <strong>Copy the new signing secret now</strong>: it is shown only this once. The old one keeps signing beside it for 24 hours.
+                    <strong>Copy the new signing secret now</strong>: it is shown only this once. The old one keeps
+                    signing beside it for 24 hours.
                   </>
                 }
               />
               <SubmitButton className="button-secondary">Roll signing secret</SubmitButton>
             </ActionForm>
-            <ConfirmAction action={deleteEndpointAction} label="Remove endpoint" question={`Remove ${endpoint.url}? Pending deliveries are not sent.`} confirmLabel="Remove" hidden={hidden} />
+            <ConfirmAction
+              action={deleteEndpointAction}
+              label="Remove endpoint"
+              question={`Remove ${endpoint.url}? Pending deliveries are not sent.`}
+              confirmLabel="Remove"
+              hidden={hidden}
+            />
           </div>
         ) : (
           <ReadOnlyNote />
