@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fails when a tracked file refers to a path outside the repository (a clone has nothing
-// there: `../shared/...`, `/work/...`), or a Markdown file names a relative path that does not
-// exist. It also keeps docs/spec.md equal to the specification it was copied from, where that
+// there: `../shared/...`, `/work/...`), or a Markdown file names a relative path, or a path
+// from the root in a code span, that does not exist. It also keeps docs/spec.md equal to the specification it was copied from, where that
 // original is present (a developer's machine; CI's clean clone has only the copy).
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -19,6 +19,9 @@ const skipped = [
 
 // A relative path with at least one `../`, as a string, an import or a Markdown link names it.
 const relativePath = /(?<![\w.@/-])((?:\.\.\/)+[\w@.-]+(?:\/[\w@.-]+)*)/g;
+// A path from the repository's root in a Markdown code span (`packages/core/src/keys/`): the docs'
+// maps of the tree must name what is there. Globs, placeholders and wildcards are not paths.
+const rootedPath = /`((?:apps|packages|tooling|scripts|docs)\/[^`\s*{}<>()]*)`/g;
 // Absolute paths of this machine's layout, which no other machine has.
 const machinePath = /(?<![\w.-])\/(?:work|home|Users|tmp\/bash_jobs)\/[\w@.-]+/g;
 
@@ -41,6 +44,12 @@ for (const file of files) {
         problems.push(`${where}: ${match[1]} is outside the repository`);
       } else if (file.endsWith(".md") && !existsSync(target) && !existsSync(resolve(root, match[1]))) {
         problems.push(`${where}: ${match[1]} does not exist`);
+      }
+    }
+    if (file.endsWith(".md")) {
+      for (const match of line.matchAll(rootedPath)) {
+        // From the root, or from the file's own package (packages/sdk/README.md names `scripts/…` of the SDK).
+        if (!existsSync(join(root, match[1])) && !existsSync(join(dirname(path), match[1]))) problems.push(`${where}: ${match[1]} does not exist`);
       }
     }
     for (const match of line.matchAll(machinePath)) {
