@@ -49,7 +49,8 @@ for (const file of files) {
     if (file.endsWith(".md")) {
       for (const match of line.matchAll(rootedPath)) {
         // From the root, or from the file's own package (packages/sdk/README.md names `scripts/…` of the SDK).
-        if (!existsSync(join(root, match[1])) && !existsSync(join(dirname(path), match[1]))) problems.push(`${where}: ${match[1]} does not exist`);
+        if (!existsSync(join(root, match[1])) && !existsSync(join(dirname(path), match[1])))
+          problems.push(`${where}: ${match[1]} does not exist`);
       }
     }
     for (const match of line.matchAll(machinePath)) {

@@ -19,10 +19,10 @@ describe("the generated types", () => {
       user,
       search_options: { agency_source_types: ["fha", "fannie_mae"] },
     };
-    // @ts-expect-error "fhaa" is not an agency source type
     const typo: SendMessageParams = {
       message: "FHA minimum down payment?",
       user,
+      // @ts-expect-error "fhaa" is not an agency source type
       search_options: { agency_source_types: ["fhaa"] },
     };
     expectTypeOf(valid.search_options?.agency_source_types).toEqualTypeOf<
