@@ -10,6 +10,13 @@ export const USAGE_FLUSH_MS = 5_000;
  * are aggregated per key and day, so they stay small and are never dropped.
  */
 export const MAX_PENDING_LOG_ROWS = 50_000;
+/**
+ * Request-log rows written as soon as they are pending, without waiting for the timer: at a few
+ * thousand requests a second, five seconds of rows would outlive the heap's young generation
+ * and be promoted, and the old generation's collections cost every request (issue 26's bench).
+ * Not while the last flush failed: the timer then paces the retries.
+ */
+export const LOG_BATCH_ROWS = 1_000;
 
 interface UsageCounters {
   day: string;
@@ -27,7 +34,8 @@ interface UsageCounters {
 
 interface LogRow {
   requestId: string;
-  at: Date;
+  /** Milliseconds since the epoch: written as a number, no Date kept per row. */
+  at: number;
   organizationId: string | null;
   keyId: string | null;
   method: string;
@@ -68,6 +76,10 @@ export interface UsageBuffer {
   timer: NodeJS.Timeout | undefined;
   flushing: Promise<void> | undefined;
   droppedLogRows: number;
+  /** The last flush failed: no early flush until one succeeds (LOG_BATCH_ROWS). */
+  failing: boolean;
+  /** The timer is a full batch's, due at once. */
+  batchDue: boolean;
 }
 
 const empty = (): Pending => ({ usage: new Map(), launches: new Map(), activeUsers: new Map(), log: [] });
@@ -81,7 +93,14 @@ export const UNMATCHED_ROUTE = "unmatched";
  * USAGE_FLUSH_MS later (and on shutdown), never on the request's path.
  */
 export function recordFinishedRequest(db: Database, request: FinishedRequest): void {
-  const buffer = (db.instance.usage ??= { pending: empty(), timer: undefined, flushing: undefined, droppedLogRows: 0 });
+  const buffer = (db.instance.usage ??= {
+    pending: empty(),
+    timer: undefined,
+    flushing: undefined,
+    droppedLogRows: 0,
+    failing: false,
+    batchDue: false,
+  });
   const { pending } = buffer;
   const day = utcDay(request.at);
   const routeGroup = request.routeGroup ?? UNMATCHED_ROUTE;
@@ -129,7 +148,7 @@ export function recordFinishedRequest(db: Database, request: FinishedRequest): v
   if (pending.log.length < MAX_PENDING_LOG_ROWS) {
     pending.log.push({
       requestId: request.requestId,
-      at: request.at,
+      at: request.at.getTime(),
       organizationId: request.organizationId ?? null,
       keyId: request.keyId ?? null,
       method: request.method,
@@ -142,8 +161,12 @@ export function recordFinishedRequest(db: Database, request: FinishedRequest): v
       resourceId: request.resourceId ?? null,
     });
   } else buffer.droppedLogRows += 1;
-  if (!buffer.timer) {
-    buffer.timer = setTimeout(() => void flushUsage(db).catch(() => {}), USAGE_FLUSH_MS);
+  // A full batch goes on the next turn of the event loop (one timer, whatever arrives meanwhile).
+  const batchFull = pending.log.length >= LOG_BATCH_ROWS && !buffer.failing && !buffer.flushing;
+  if (!buffer.timer || (batchFull && !buffer.batchDue)) {
+    clearTimeout(buffer.timer);
+    buffer.batchDue = batchFull;
+    buffer.timer = setTimeout(() => void flushUsage(db).catch(() => {}), batchFull ? 0 : USAGE_FLUSH_MS);
     // A process that is done does not wait for this; its shutdown flushes instead.
     buffer.timer.unref();
   }
@@ -168,13 +191,20 @@ export async function flushUsage(db: Database): Promise<void> {
   await buffer.flushing?.catch(() => {});
   clearTimeout(buffer.timer);
   buffer.timer = undefined;
+  buffer.batchDue = false;
   const pending = buffer.pending;
   if (pending.usage.size === 0 && pending.log.length === 0 && pending.launches.size === 0) return;
   buffer.pending = empty();
-  const run = write(db, pending).catch((error: unknown) => {
-    putBack(db, buffer, pending);
-    throw error;
-  });
+  const run = write(db, pending).then(
+    () => {
+      buffer.failing = false;
+    },
+    (error: unknown) => {
+      buffer.failing = true;
+      putBack(db, buffer, pending);
+      throw error;
+    },
+  );
   buffer.flushing = run;
   try {
     await run;
@@ -300,8 +330,8 @@ async function writeLog(db: Database, rows: LogRow[]): Promise<void> {
   const column = <K extends keyof LogRow>(name: K) => rows.map((row) => row[name]);
   await db.sql.query(
     `INSERT INTO request_log (request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id)
-     SELECT r.*
-     FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::boolean[], $12::text[])
+     SELECT r.request_id, to_timestamp(r.at / 1000.0), r.organization_id, r.api_key_id, r.method, r.route, r.route_group, r.status, r.latency_ms, r.error_code, r.streamed, r.resource_id
+     FROM unnest($1::text[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::boolean[], $12::text[])
        AS r(request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id)
      WHERE (r.api_key_id IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r.api_key_id))
        AND (r.organization_id IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = r.organization_id))

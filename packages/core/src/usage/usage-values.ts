@@ -15,7 +15,16 @@ export function statusClassOf(status: number): UsageStatusClass {
   return "2xx";
 }
 
+const DAY_MS = 86_400_000;
+/** The last day computed, kept: every request of a day asks for the same one (no string built per request). */
+let lastDay = { start: 0, label: "1970-01-01" };
+
 /** The UTC day of an instant, as YYYY-MM-DD (usage is bucketed by UTC day on every instance). */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const ms = at.getTime();
+  if (ms >= lastDay.start && ms < lastDay.start + DAY_MS) return lastDay.label;
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
+  const label = new Date(start).toISOString().slice(0, 10);
+  lastDay = { start, label };
+  return label;
 }

@@ -7,7 +7,7 @@ import { createTestDatabase, TEST_SECRETS, type TestDatabase } from "../../src/t
 import type { FinishedRequest } from "../../src/usage/finished-request";
 import { listRequestLog } from "../../src/usage/request-log";
 import { sweepUsage } from "../../src/usage/sweep-usage";
-import { flushUsage, recordFinishedRequest } from "../../src/usage/usage-buffer";
+import { flushUsage, LOG_BATCH_ROWS, recordFinishedRequest, USAGE_FLUSH_MS } from "../../src/usage/usage-buffer";
 import { readUsage, usageRange } from "../../src/usage/usage-report";
 import { recordStatements } from "../support/database-probes";
 
@@ -103,6 +103,37 @@ describe("the usage buffer", () => {
     const report = await readUsage(t.db, { ...usageRange({ days: 1 }), organizationId: key.organizationId });
     expect(report.totals.requests).toBe(2);
     expect((await listRequestLog(t.db, { organizationId: key.organizationId, limit: 10 })).requests).toHaveLength(2);
+  });
+
+  it("writes a full batch of log rows at once, not after the timer; not while flushes fail", async () => {
+    const key = await newKey();
+    const logged = async () =>
+      (await t.db.sql.query(`SELECT count(*)::int AS n FROM request_log WHERE api_key_id = $1`, [key.keyId])).rows[0]
+        .n as number;
+    // While the database refuses the flushes, a full batch waits for the timer (no retry per request).
+    const sql = db.sql;
+    let refused = 0;
+    db.sql = {
+      query: (() => {
+        refused += 1;
+        return Promise.reject(new Error("connection lost"));
+      }) as unknown as Database["sql"]["query"],
+    };
+    recordFinishedRequest(db, finished(key));
+    await expect(flushUsage(db)).rejects.toThrow("connection lost");
+    const refusedBefore = refused;
+    for (let i = 0; i < LOG_BATCH_ROWS; i += 1) recordFinishedRequest(db, finished(key));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(refused).toBe(refusedBefore);
+    db.sql = sql;
+    await flushUsage(db);
+    expect(await logged()).toBe(LOG_BATCH_ROWS + 1);
+
+    // Once flushes succeed again, a full batch is written on the next turn, well before USAGE_FLUSH_MS.
+    const started = Date.now();
+    for (let i = 0; i < LOG_BATCH_ROWS; i += 1) recordFinishedRequest(db, finished(key));
+    await expect.poll(logged, { timeout: USAGE_FLUSH_MS - 1_000, interval: 50 }).toBe(2 * LOG_BATCH_ROWS + 1);
+    expect(Date.now() - started).toBeLessThan(USAGE_FLUSH_MS);
   });
 
   it("skips the rows of a key and organization deleted before the flush, and writes the others", async () => {
