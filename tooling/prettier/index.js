@@ -14,6 +14,14 @@ const config = {
   plugins: [sortImports],
   importOrder: ["<BUILTIN_MODULES>", "<THIRD_PARTY_MODULES>", "", "^@mga/(.*)$", "", "^[.]"],
   importOrderTypeScriptVersion: "5.0.0",
+  overrides: [
+    {
+      // The pages' templates are served as written: a line break Prettier added inside a
+      // paragraph (to wrap it, or around a tag) would become part of its text.
+      files: "*.html",
+      options: { htmlWhitespaceSensitivity: "strict", printWidth: 1000 },
+    },
+  ],
 };
 
 export default config;
