@@ -57,7 +57,7 @@ export class KeyCache {
   /**
    * Tells this host's other worker processes of a change made here (WORKERS: their caches hold
    * the same keys) and resolves once they have applied it, or gave no answer in time; set by the
-   * host (startKeyCache's `siblings`). Never rejects.
+   * host (`setSiblings`: apps/server's cluster/key-change-relay.ts). Never rejects.
    */
   private siblings: ((change: KeyChange) => Promise<void>) | undefined;
 
