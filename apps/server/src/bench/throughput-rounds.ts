@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { CHAT_SCOPES, type BenchEnvironment } from "./environment";
 import type { LoadGenerator } from "./load-process";
 import { throughput, type Row } from "./report";
-import { medianRun, type Stats } from "./stats";
+import { median, medianRun, type Stats } from "./stats";
 
 /** Below this rate of the bare handler, the load generator and not the servers sets the pace. */
 export const GENERATOR_CEILING_FLOOR = 25_000;
@@ -15,6 +15,22 @@ export interface CostedStats extends Stats {
   serverCpuUs: number;
   /** Undefined when the database is not ours to measure (DATABASE_URL). */
   databaseCpuUs: number | undefined;
+}
+
+/** How long and how wide one round is. */
+export interface RoundOptions {
+  seconds: number;
+  connections: number;
+}
+
+/** One round of autocannon against `target`, from the load generator's process. */
+export function throughputRound(
+  generator: LoadGenerator,
+  options: RoundOptions,
+  target: { url: string; method: "GET" | "POST"; headers: Record<string, string>; body?: string | undefined },
+): Promise<Stats> {
+  const { body, ...request } = target;
+  return generator.run({ kind: "throughput", ...request, ...(body === undefined ? {} : { body }), ...options });
 }
 
 export interface ThroughputResult {
@@ -36,22 +52,13 @@ export interface ThroughputResult {
 export async function throughputRounds(
   env: BenchEnvironment,
   generator: LoadGenerator,
-  options: {
-    seconds: number;
-    connections: number;
-    /** Waited after a service round before its CPU is read: the usage flush's delay. */ settleMs: number;
+  options: RoundOptions & {
+    /** Waited after a service round before its CPU is read: the usage flush's delay. */
+    settleMs: number;
   },
 ): Promise<ThroughputResult> {
   const round = (url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) =>
-    generator.run({
-      kind: "throughput",
-      url,
-      method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      seconds: options.seconds,
-      connections: options.connections,
-    });
+    throughputRound(generator, options, { url, method, headers, body });
   // The CPU a service round costs the server and the database, its off-path writes included (the
   // request log and usage are flushed within settleMs): per request, a figure that the rest of
   // the machine's load distorts far less than a rate, so two builds compare on it too.
@@ -149,7 +156,6 @@ const allRates = (runs: Stats[]) => runs.map((run) => Math.round(run.rps).toLoca
 
 /** The median CPU cost of the rounds, server and database apart: "88 µs server + 31 µs database". */
 function cpuCost(runs: CostedStats[]): string {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
   const server = `${Math.round(median(runs.map((run) => run.serverCpuUs)))} µs server`;
   const database = runs.map((run) => run.databaseCpuUs).filter((value) => value !== undefined);
   return database.length === runs.length ? `${server} + ${Math.round(median(database))} µs database` : server;

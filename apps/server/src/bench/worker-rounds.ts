@@ -4,7 +4,7 @@ import { CHAT_SCOPES, type BenchEnvironment } from "./environment";
 import type { LoadGenerator } from "./load-process";
 import { throughput, type Row } from "./report";
 import { medianRun, type Stats } from "./stats";
-import { ROUNDS } from "./throughput-rounds";
+import { ROUNDS, throughputRound, type RoundOptions } from "./throughput-rounds";
 
 /** The second instance's process count: the smallest that shows whether a second core is used. */
 const MORE_WORKERS = 2;
@@ -18,16 +18,13 @@ const MORE_WORKERS = 2;
 export async function workerRounds(
   env: BenchEnvironment,
   generator: LoadGenerator,
-  options: { seconds: number; connections: number },
+  options: RoundOptions,
 ): Promise<Row[]> {
   const round = async (url: string) =>
-    generator.run({
-      kind: "throughput",
+    throughputRound(generator, options, {
       url: `${url}/v1/me`,
       method: "GET",
       headers: { Authorization: `Bearer ${await env.newKey(CHAT_SCOPES)}` },
-      seconds: options.seconds,
-      connections: options.connections,
     });
   const clustered = await env.startService({ workers: MORE_WORKERS });
   const runs: { one: Stats[]; more: Stats[] } = { one: [], more: [] };

@@ -30,31 +30,44 @@ interface AppliedMessage {
 const isMessage = <T extends { type: string }>(message: unknown, type: T["type"]): message is T =>
   typeof message === "object" && message !== null && (message as { type?: unknown }).type === type;
 
+/** Acknowledgements awaited by id, each for at most a given time: then it counts as given. */
+function acknowledgements() {
+  let nextId = 0;
+  const waiting = new Map<number, () => void>();
+  return {
+    /** A new id, and a promise that resolves when `received(id)` is called or after `ms`. */
+    expect(ms: number): { id: number; settled: Promise<void> } {
+      const id = nextId++;
+      const settled = new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          waiting.delete(id);
+          resolve();
+        }
+        waiting.set(id, done);
+      });
+      return { id, settled };
+    },
+    received(id: number): void {
+      waiting.get(id)?.();
+    },
+  };
+}
+
 /** In the primary: relays each worker's key changes to every other worker, and answers it once they have applied them. */
 export function relayKeyChanges(): void {
-  let nextRelay = 0;
-  const waiting = new Map<number, () => void>();
+  const acks = acknowledgements();
   cluster.on("message", (from, message: unknown) => {
-    if (isMessage<AppliedMessage>(message, "mga:key-change-applied")) {
-      waiting.get(message.id)?.();
-      return;
-    }
+    if (isMessage<AppliedMessage>(message, "mga:key-change-applied")) return acks.received(message.id);
     if (!isMessage<ChangeMessage>(message, "mga:key-change")) return;
     const siblings = Object.values(cluster.workers ?? {}).filter(
       (worker) => worker !== undefined && worker !== from && worker.isConnected(),
     );
     const applied = siblings.map((worker) => {
-      const id = nextRelay++;
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          resolve();
-        };
-        const timer = setTimeout(done, RELAY_WAIT_MS);
-        waiting.set(id, done);
-        worker?.send({ type: "mga:key-change", id, change: message.change } satisfies ChangeMessage);
-      });
+      const { id, settled } = acks.expect(RELAY_WAIT_MS);
+      worker?.send({ type: "mga:key-change", id, change: message.change } satisfies ChangeMessage);
+      return settled;
     });
     void Promise.all(applied).then(() => {
       if (from.isConnected()) from.send({ type: "mga:key-change-applied", id: message.id } satisfies AppliedMessage);
@@ -68,30 +81,18 @@ export function relayKeyChanges(): void {
  * them (or after RELAY_WAIT_MS and a little: the primary's own wait, then its answer).
  */
 export function shareKeyChangesWithSiblings(cache: KeyCache): void {
+  const acks = acknowledgements();
   process.on("message", (message: unknown) => {
+    if (isMessage<AppliedMessage>(message, "mga:key-change-applied")) return acks.received(message.id);
     if (!isMessage<ChangeMessage>(message, "mga:key-change")) return;
     cache.apply(message.change);
     if (process.connected) process.send?.({ type: "mga:key-change-applied", id: message.id } satisfies AppliedMessage);
   });
-  let nextChange = 0;
-  const waiting = new Map<number, () => void>();
-  process.on("message", (message: unknown) => {
-    if (isMessage<AppliedMessage>(message, "mga:key-change-applied")) waiting.get(message.id)?.();
+  cache.setSiblings(async (change) => {
+    // A worker whose primary is gone is exiting; its siblings too.
+    if (!process.connected) return;
+    const { id, settled } = acks.expect(RELAY_WAIT_MS + 500);
+    process.send?.({ type: "mga:key-change", id, change } satisfies ChangeMessage);
+    await settled;
   });
-  cache.setSiblings(
-    (change) =>
-      new Promise<void>((resolve) => {
-        // A worker whose primary is gone is exiting; its siblings too.
-        if (!process.connected) return resolve();
-        const id = nextChange++;
-        const done = () => {
-          clearTimeout(timer);
-          waiting.delete(id);
-          resolve();
-        };
-        const timer = setTimeout(done, RELAY_WAIT_MS + 500);
-        waiting.set(id, done);
-        process.send?.({ type: "mga:key-change", id, change } satisfies ChangeMessage);
-      }),
-  );
 }
