@@ -4,7 +4,6 @@
 // when either exits or on SIGINT/SIGTERM. Environment: everything the API reads (PORT, HOST,
 // ADMIN_API_PORT, DATABASE_URL, ...) plus ADMIN_PORT (default 3100); 0 picks a free port.
 import { execFile, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -12,18 +11,6 @@ import { promisify } from "node:util";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const host = process.env.HOST ?? "127.0.0.1";
 const reachableHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
-
-/** A free port, for PORT=0 / ADMIN_PORT=0 (both processes need to know the API's port up front). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url, child, label, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
@@ -40,6 +27,8 @@ async function waitFor(url, child, label, timeoutMs = 120_000) {
   throw new Error(`${label} did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 
+/** A free port, for PORT=0 / ADMIN_PORT=0 (both processes need to know the API's port up front). */
+const freePort = async () => (await import("../packages/core/dist/db/index.js")).freePort();
 const apiPort = Number(process.env.PORT ?? 3000) || (await freePort());
 const adminPort = Number(process.env.ADMIN_PORT ?? 3100) || (await freePort());
 const adminApiPort = Number(process.env.ADMIN_API_PORT ?? 3001) || (await freePort());

@@ -3,8 +3,6 @@ import path from "node:path";
 import { parseConsoleEnv } from "@/env";
 import { describe, expect, it } from "vitest";
 
-import { freePort } from "./support/run-command";
-
 describe("the console's configuration", () => {
   it("has defaults for a local run and refuses a bad value with the variable's name", () => {
     expect(parseConsoleEnv({})).toEqual({ ADMIN_API_URL: "http://127.0.0.1:3001", ADMIN_COOKIE_SECURE: "false" });
@@ -21,10 +19,9 @@ describe("the console's configuration", () => {
   });
 
   it("stops the console's server at start, with the reason, when a value is bad", async () => {
-    const port = await freePort();
     const child = spawn(process.execPath, [path.resolve(import.meta.dirname, "../server.mjs")], {
       cwd: path.resolve(import.meta.dirname, ".."),
-      env: { ...process.env, PORT: String(port), ADMIN_API_URL: "not-a-url" },
+      env: { ...process.env, PORT: "0", ADMIN_API_URL: "not-a-url" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

