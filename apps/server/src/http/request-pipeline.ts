@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import { writeErrorResponse, type ApiRequest } from "@mga/api";
 import { AppError, isAppError } from "@mga/core/errors";
-import { newId } from "@mga/core/ids";
+import { newTimeOrderedId } from "@mga/core/ids";
 
 import type { Logger } from "../log";
 import { startRequestSpan, type RequestTelemetry } from "../ops/request-telemetry";
@@ -61,7 +61,8 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
   return async function handle(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const req = incoming as ApiRequest;
-    const requestId = newId("req");
+    // Time-ordered: the request log's primary key takes it at the B-tree's right edge (new-id.ts).
+    const requestId = newTimeOrderedId("req");
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     res.setHeader("X-Content-Type-Options", "nosniff");
@@ -75,7 +76,12 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
     const span = tracing ? startRequestSpan(tracing, req, requestId) : undefined;
     // Set when the pipeline itself cuts the response short (no "client disconnected" line then).
     const cut = { short: false };
+    // onFinished runs once both have happened: the response closed and the route returned.
+    let closedAfterMs: number | undefined;
+    let routeReturned = false;
     res.on("close", () => {
+      closedAfterMs = msSince(started);
+      if (routeReturned) options.onFinished?.(req, res, closedAfterMs);
       if (res.writableFinished) return;
       clientGone.abort();
       telemetry?.record(req, res, method, started, span);
@@ -87,9 +93,6 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
         ms: msSince(started),
       });
     });
-    // The latency until the response closed, once it has (onFinished).
-    const closed =
-      options.onFinished && new Promise<number>((resolve) => res.once("close", () => resolve(msSince(started))));
     res.on("finish", () => {
       telemetry?.record(req, res, method, started, span);
       logger.info("request", {
@@ -102,7 +105,8 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
       });
     });
     await (span && tracing ? tracing.withSpan(span, () => serve(req, res, cut)) : serve(req, res, cut));
-    if (closed) options.onFinished?.(req, res, await closed);
+    routeReturned = true;
+    if (closedAfterMs !== undefined) options.onFinished?.(req, res, closedAfterMs);
   };
 
   async function serve(req: ApiRequest, res: ServerResponse, cut: { short: boolean }): Promise<void> {
