@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import { errorCode } from "../shared/files";
 import type { FinishedRequest } from "./finished-request";
 import { statusClassOf, utcDay } from "./usage-values";
 
@@ -325,17 +326,42 @@ async function writeLaunches(db: Database, launches: LaunchCounter[], users: Act
   }
 }
 
+/**
+ * The request log's rows in one INSERT. It is the one write per request, so the statement stays
+ * plain (issue 26's bench: each per-row EXISTS probe and ON CONFLICT arbiter cost the database
+ * microseconds on every request): the keys and organizations still there are looked up once per
+ * batch, and the rows of the others dropped by a comparison with that short list. A batch put
+ * back after a flush whose outcome was unknown (its commit may have landed) meets its own rows:
+ * the unique violation sends it once more with ON CONFLICT DO NOTHING.
+ */
 async function writeLog(db: Database, rows: LogRow[]): Promise<void> {
   if (rows.length === 0) return;
+  try {
+    await insertLog(db, rows, "");
+  } catch (error) {
+    if (errorCode(error) !== UNIQUE_VIOLATION) throw error;
+    await insertLog(db, rows, "ON CONFLICT (request_id) DO NOTHING");
+  }
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+async function insertLog(db: Database, rows: LogRow[], onConflict: string): Promise<void> {
   const column = <K extends keyof LogRow>(name: K) => rows.map((row) => row[name]);
+  const distinct = (name: "keyId" | "organizationId") => [
+    ...new Set(rows.flatMap((row) => (row[name] === null ? [] : [row[name]]))),
+  ];
   await db.sql.query(
-    `INSERT INTO request_log (request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id)
+    `WITH keys AS (SELECT array_agg(id) AS ids FROM api_keys WHERE id = ANY($13::text[])),
+          orgs AS (SELECT array_agg(id) AS ids FROM organizations WHERE id = ANY($14::text[]))
+     INSERT INTO request_log (request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id)
      SELECT r.request_id, to_timestamp(r.at / 1000.0), r.organization_id, r.api_key_id, r.method, r.route, r.route_group, r.status, r.latency_ms, r.error_code, r.streamed, r.resource_id
      FROM unnest($1::text[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $11::boolean[], $12::text[])
-       AS r(request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id)
-     WHERE (r.api_key_id IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r.api_key_id))
-       AND (r.organization_id IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = r.organization_id))
-     ON CONFLICT (request_id) DO NOTHING`,
+       AS r(request_id, at, organization_id, api_key_id, method, route, route_group, status, latency_ms, error_code, streamed, resource_id),
+       keys, orgs
+     WHERE (r.api_key_id IS NULL OR r.api_key_id = ANY(keys.ids))
+       AND (r.organization_id IS NULL OR r.organization_id = ANY(orgs.ids))
+     ${onConflict}`,
     [
       column("requestId"),
       column("at"),
@@ -349,6 +375,8 @@ async function writeLog(db: Database, rows: LogRow[]): Promise<void> {
       column("errorCode"),
       column("streamed"),
       column("resourceId"),
+      distinct("keyId"),
+      distinct("organizationId"),
     ],
   );
 }

@@ -153,6 +153,38 @@ describe("the usage buffer", () => {
       `SELECT count(*)::int AS n FROM request_log WHERE organization_id IS NULL AND status = 401`,
     );
     expect(rows[0].n).toBeGreaterThanOrEqual(1);
+    const goneRows = await t.db.sql.query(`SELECT count(*)::int AS n FROM request_log WHERE organization_id = $1`, [
+      gone.organizationId,
+    ]);
+    expect(goneRows.rows[0].n).toBe(0);
+  });
+
+  it("writes a log batch once when a flush committed but its answer was lost, and the rows recorded since", async () => {
+    const key = await newKey();
+    const logged = async () =>
+      (await t.db.sql.query(`SELECT request_id FROM request_log WHERE api_key_id = $1`, [key.keyId])).rows.map(
+        (row: { request_id: string }) => row.request_id,
+      );
+    const first = [finished(key), finished(key)];
+    for (const request of first) recordFinishedRequest(db, request);
+    // The log's INSERT commits, then the connection drops before its answer: the buffer cannot
+    // know, and puts the rows back.
+    const sql = db.sql;
+    db.sql = {
+      query: (async (text: string, values: unknown[]) => {
+        const result = await sql.query(text, values);
+        if (text.includes("INSERT INTO request_log")) throw new Error("connection lost after the commit");
+        return result;
+      }) as unknown as Database["sql"]["query"],
+    };
+    await expect(flushUsage(db)).rejects.toThrow("connection lost after the commit");
+    db.sql = sql;
+    expect((await logged()).sort()).toEqual(first.map((request) => request.requestId).sort());
+    const later = finished(key);
+    recordFinishedRequest(db, later);
+    await flushUsage(db);
+    expect((await logged()).sort()).toEqual([...first, later].map((request) => request.requestId).sort());
+    expect(db.instance.usage?.failing).toBe(false);
   });
 
   it("the sweep deletes log rows past their retention and usage rows past 400 days", async () => {
