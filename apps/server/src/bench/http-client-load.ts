@@ -10,8 +10,8 @@ import { percentiles, type Stats } from "./stats";
  * terminal frames, which autocannon does not. Runs inside the load generator's process.
  */
 
-/** What ends an API answer stream (spec 6.1), or an upstream's answer. */
-const TERMINAL = new Set(["public_api_complete", "error"]);
+/** What ends an API answer stream (spec 6.1), or an upstream's answer (an error frame, whatever its code). */
+const isTerminal = (type: string) => type === "public_api_complete" || type.startsWith("error");
 
 function exchange(
   job: RequestsJob | BurstJob,
@@ -79,7 +79,7 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
   await Promise.all(
     Array.from({ length: job.streams }, async () => {
       const result = await exchange(job, agent, (ms) => firstContent.push(ms));
-      const terminal = result.frames.filter((type) => TERMINAL.has(type));
+      const terminal = result.frames.filter((type) => isTerminal(type));
       terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
       const answer = result.status === 0 ? (result.error ?? "no answer") : String(result.status);
       answers[answer] = (answers[answer] ?? 0) + 1;
