@@ -116,7 +116,8 @@ export async function startBenchEnvironment(
 }
 
 export async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // The backlog the server has (apps/server/src/main.ts): the upstream stand-in takes a burst's thousands of connections at once too.
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 4096, resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
