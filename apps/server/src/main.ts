@@ -23,6 +23,7 @@ import { loadEnv } from "./env";
 import { createAdminApp } from "./http/admin-app";
 import { trustedProxies } from "./http/client-address";
 import { createApp } from "./http/create-app";
+import { LISTEN_BACKLOG } from "./http/listen-backlog";
 import { createLogger } from "./log";
 import { exposedGc, startIdleMemoryRelease } from "./ops/idle-memory";
 import { createMetrics } from "./ops/metrics";
@@ -235,14 +236,6 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 }
-
-/**
- * Connections the kernel holds for us before they are accepted. Node's default, 511, overflows
- * when thousands of clients open streams at once (the bench's 5,000-stream burst): the kernel
- * then drops their handshakes, each client retries after 1 s, 3 s, 7 s, and its first frame waits
- * that long. Linux caps it at net.core.somaxconn (4096 by default).
- */
-const LISTEN_BACKLOG = 4096;
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

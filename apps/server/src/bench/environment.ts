@@ -11,6 +11,7 @@ import { createOrganization } from "@mga/core/orgs";
 import { serverSecrets } from "@mga/core/secrets";
 import { configureTenant } from "@mga/core/tenants";
 
+import { LISTEN_BACKLOG } from "../http/listen-backlog";
 import { benchUpstream, type UpstreamPace } from "./bench-upstream";
 import { startChildServer, type ChildServer, type ChildServerOptions } from "./child-server";
 import { cpuSeconds } from "./process-tree";
@@ -116,8 +117,7 @@ export async function startBenchEnvironment(
 }
 
 export async function listen(server: Server): Promise<string> {
-  // The backlog the server has (apps/server/src/main.ts): the upstream stand-in takes a burst's thousands of connections at once too.
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", 4096, resolve));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", LISTEN_BACKLOG, resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 

@@ -79,7 +79,7 @@ export async function runBurst(job: BurstJob): Promise<BurstResult> {
   await Promise.all(
     Array.from({ length: job.streams }, async () => {
       const result = await exchange(job, agent, (ms) => firstContent.push(ms));
-      const terminal = result.frames.filter((type) => isTerminal(type));
+      const terminal = result.frames.filter(isTerminal);
       terminalFrames[terminal.length] = (terminalFrames[terminal.length] ?? 0) + 1;
       const answer = result.status === 0 ? (result.error ?? "no answer") : String(result.status);
       answers[answer] = (answers[answer] ?? 0) + 1;
