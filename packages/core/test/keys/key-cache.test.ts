@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { openDatabase, type Database } from "../../src/db/database";
 import { createApiKey, revokeApiKey, setApiKeyRateLimit, updateApiKey } from "../../src/keys/api-keys";
 import { authenticateApiKey, type AuthenticatedKey } from "../../src/keys/authenticate-api-key";
-import type { KeyChange } from "../../src/keys/key-changes";
+import { KEY_CHANGES_CHANNEL, type KeyChange } from "../../src/keys/key-changes";
 import { generateApiKey } from "../../src/keys/key-secret";
 import { rollApiKey } from "../../src/keys/roll-api-key";
 import { startKeyCache, type RunningKeyCache } from "../../src/keys/start-key-cache";
@@ -53,6 +54,21 @@ beforeAll(async () => {
     changesSeenB.push(change);
     apply(change);
   };
+});
+/**
+ * Each test starts once B has applied every change the earlier tests made: PostgreSQL delivers
+ * notifications in commit order, so a marker sent now and seen by B comes after all of them.
+ * Without it a late notification (a loaded machine) drops what a test has just made B cache.
+ */
+beforeEach(async () => {
+  const marker = `settled-${randomUUID()}`;
+  await a.sql.query("SELECT pg_notify($1, $2)", [
+    KEY_CHANGES_CHANNEL,
+    JSON.stringify({ kind: "organization", id: marker }),
+  ]);
+  await within(DELIVERY_MS * 5, async () =>
+    changesSeenB.some((change) => change?.kind === "organization" && change.id === marker) ? true : undefined,
+  );
 });
 afterAll(async () => {
   await cacheA.stop();
