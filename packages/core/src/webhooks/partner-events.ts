@@ -7,7 +7,7 @@ import {
   type PartnerUserRecord,
   type UserRow,
 } from "../partners/users/partner-user";
-import { recordEvent } from "./record-event";
+import { recordEvent, recordEvents } from "./record-event";
 
 /**
  * The events of the partner directory, recorded by the code that makes each change, with its
@@ -63,20 +63,29 @@ export async function recordUserEvent(
  * idempotent: every code path that may change a user calls it, and only real flips are recorded.
  */
 export async function announceLaunchEligibility(db: Database, userIds: string[]): Promise<void> {
-  for (const snapshot of await userSnapshots(db, userIds)) {
+  const flips = (await userSnapshots(db, userIds)).flatMap((snapshot) => {
     const canLaunch = launchEligibility(snapshot.user).canLaunch;
-    if (canLaunch === snapshot.launchAnnounced) continue;
-    const { rowCount } = await db.sql.query(
-      "UPDATE partner_users SET launch_announced = $2 WHERE id = $1 AND launch_announced <> $2",
-      [snapshot.user.id, canLaunch],
-    );
-    if (rowCount !== 1) continue;
-    await recordEvent(db, {
-      type: "user.launch_eligibility_changed",
-      organizationId: snapshot.organizationId,
-      integrationId: snapshot.integrationId,
-      subject: { user: snapshot.user },
-      orderingKey: snapshot.user.id,
-    });
-  }
+    return canLaunch === snapshot.launchAnnounced ? [] : [{ snapshot, canLaunch }];
+  });
+  if (flips.length === 0) return;
+  // One statement for an import chunk's hundred users; a flip another transaction made first is skipped.
+  const { rows } = await db.sql.query<{ id: string }>(
+    `UPDATE partner_users u SET launch_announced = f.can_launch
+     FROM unnest($1::text[], $2::boolean[]) AS f(id, can_launch)
+     WHERE u.id = f.id AND u.launch_announced <> f.can_launch RETURNING u.id`,
+    [flips.map((flip) => flip.snapshot.user.id), flips.map((flip) => flip.canLaunch)],
+  );
+  const flipped = new Set(rows.map((row) => row.id));
+  await recordEvents(
+    db,
+    flips
+      .filter((flip) => flipped.has(flip.snapshot.user.id))
+      .map(({ snapshot }) => ({
+        type: "user.launch_eligibility_changed",
+        organizationId: snapshot.organizationId,
+        integrationId: snapshot.integrationId,
+        subject: { user: snapshot.user },
+        orderingKey: snapshot.user.id,
+      })),
+  );
 }

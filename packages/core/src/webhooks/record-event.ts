@@ -39,17 +39,31 @@ export interface RecordEventInput {
  * organization's endpoints afterwards (dispatch-events.ts); nothing is sent on the request path.
  */
 export async function recordEvent(db: Database, input: RecordEventInput): Promise<string> {
-  const id = newId("evt");
+  const [id] = await recordEvents(db, [input]);
+  return id as string;
+}
+
+/**
+ * Several events in one statement (an import chunk's users becoming launchable), recorded in
+ * the order given: `created_at` is read per row, so a later one never sorts before an earlier.
+ */
+export async function recordEvents(db: Database, inputs: RecordEventInput[]): Promise<string[]> {
+  if (inputs.length === 0) return [];
+  const ids = inputs.map(() => newId("evt"));
   await db.sql.query(
-    "INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at) VALUES ($1, $2, $3, $4, $5, $6, clock_timestamp())",
+    `INSERT INTO events (id, organization_id, integration_id, type, data, ordering_key, created_at)
+     SELECT e.id, e.organization_id, e.integration_id, e.type, e.data::jsonb, e.ordering_key, clock_timestamp()
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       WITH ORDINALITY AS e(id, organization_id, integration_id, type, data, ordering_key, ord)
+     ORDER BY e.ord`,
     [
-      id,
-      input.organizationId,
-      input.integrationId,
-      input.type,
-      JSON.stringify(input.subject),
-      input.orderingKey ?? null,
+      ids,
+      inputs.map((input) => input.organizationId),
+      inputs.map((input) => input.integrationId),
+      inputs.map((input) => input.type),
+      inputs.map((input) => JSON.stringify(input.subject)),
+      inputs.map((input) => input.orderingKey ?? null),
     ],
   );
-  return id;
+  return ids;
 }
