@@ -1,11 +1,11 @@
 /**
  * The most PostgreSQL connections one server process opens (packages/core): its query pool
- * (DB_POOL_MAX), its advisory-lock pool (half of that, at least 2), pg-boss's pool (4) and two
- * LISTEN connections (the key cache's and the answer streams'). Each worker is a whole process,
- * so WORKERS multiplies all of them.
+ * (DB_POOL_MAX), its advisory-lock pool (half of that, at least 2), pg-boss's pool (4) and three
+ * LISTEN connections (the key cache's, the answer streams' and pg-boss's). Each worker is a whole
+ * process, so WORKERS multiplies all of them.
  */
 export function connectionsPerWorker(dbPoolMax: number): number {
-  return dbPoolMax + Math.max(2, Math.ceil(dbPoolMax / 2)) + 4 + 2;
+  return dbPoolMax + Math.max(2, Math.ceil(dbPoolMax / 2)) + 4 + 3;
 }
 
 /** Left for the primary's own connection, the operator CLI and a psql session. */

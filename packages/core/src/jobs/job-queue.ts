@@ -62,6 +62,9 @@ export class JobQueue {
       connectionString: options.connectionString,
       schema: "pgboss",
       max: 4,
+      // A job created anywhere wakes the workers at once (the queues' `notify`), over one LISTEN
+      // connection per instance; polling stays on as the floor (a retry's delayed start).
+      useListenNotify: true,
       ...(options.superviseIntervalSeconds ? { superviseIntervalSeconds: options.superviseIntervalSeconds } : {}),
     });
     boss.on("error", (error) => options.onError?.(error));
@@ -76,11 +79,15 @@ export class JobQueue {
             retryBackoff: true,
             retryDelayMax: 300,
             expireInSeconds: options.expireInSeconds ?? 300,
+            notify: true,
           })
           .catch(async (error: unknown) => {
             // Another instance created it at the same moment.
             if (!(await boss.getQueue(name))) throw error;
           });
+      } else if (!existing.notify) {
+        // A queue created before jobs woke their workers.
+        await boss.updateQueue(name, { notify: true });
       }
     }
     const queue = new JobQueue(boss, options.pollingIntervalSeconds ?? 1, options.observer ?? NO_OBSERVER);
@@ -117,7 +124,12 @@ export class JobQueue {
   ): Promise<void> {
     await this.boss.work<T>(
       name,
-      { includeMetadata: true, pollingIntervalSeconds: this.pollingIntervalSeconds },
+      {
+        includeMetadata: true,
+        pollingIntervalSeconds: this.pollingIntervalSeconds,
+        // Not pg-boss's relaxed 30 s while notified: a retry's delayed start is only found by polling.
+        notifyPollingIntervalSeconds: this.pollingIntervalSeconds,
+      },
       async (jobs) => {
         for (const job of jobs as unknown as Array<JobWithMetadata<T>>)
           await this.observer.runJob(name, () => handler(job.data, { last: job.retryCount >= job.retryLimit }));
