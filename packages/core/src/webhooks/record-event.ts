@@ -44,8 +44,9 @@ export async function recordEvent(db: Database, input: RecordEventInput): Promis
 }
 
 /**
- * Several events in one statement (an import chunk's users becoming launchable), recorded in
- * the order given: `created_at` is read per row, so a later one never sorts before an earlier.
+ * Several events in one statement (an import chunk's users becoming launchable), in the order
+ * given: `created_at` is read per row, to the millisecond, so rows of one statement may tie.
+ * Delivery order only holds within an ordering key: give one event per key (one per user).
  */
 export async function recordEvents(db: Database, inputs: RecordEventInput[]): Promise<string[]> {
   if (inputs.length === 0) return [];
