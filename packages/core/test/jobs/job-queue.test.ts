@@ -47,4 +47,15 @@ describe("job queue", () => {
     await expect.poll(() => ran.find((job) => job.id === "after"), { timeout: 10_000, interval: 50 }).toBeDefined();
     expect(ran.map((job) => job.id)).not.toContain("rolled-back");
   });
+
+  it("turns notifications on for the queues of a database that has them off (one created by an earlier build)", async () => {
+    await producer.boss.updateQueue(QUEUES.provisioning, { notify: false });
+    expect((await producer.boss.getQueue(QUEUES.provisioning))?.notify).toBe(false);
+    const upgraded = await JobQueue.start({ connectionString: t.url, pollingIntervalSeconds: POLL_SECONDS });
+    try {
+      expect((await upgraded.boss.getQueue(QUEUES.provisioning))?.notify).toBe(true);
+    } finally {
+      await upgraded.stop();
+    }
+  });
 });
