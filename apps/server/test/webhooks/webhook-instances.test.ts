@@ -56,11 +56,16 @@ describe("webhook delivery across instances", () => {
     await p.put("/users/r-1", { email: "r1@acme.test" });
     await p.patch("/users/r-1", { status: "disabled" });
     await expect.poll(() => receiver.delivered().length, { timeout: 10_000 }).toBe(1);
-    const { rows } = await a.t.db.sql.query<{ id: string }>(
-      "SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.organization_id = $1",
-      [p.organizationId],
-    );
-    const deliveryId = rows[0]?.id as string;
+    // Its outcome recorded too: made due again before that, the first attempt would write `succeeded` over it.
+    const succeeded = async () =>
+      (
+        await a.t.db.sql.query<{ id: string }>(
+          "SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.organization_id = $1 AND d.status = 'succeeded'",
+          [p.organizationId],
+        )
+      ).rows[0]?.id;
+    await expect.poll(succeeded, { timeout: 10_000 }).toBeDefined();
+    const deliveryId = (await succeeded()) as string;
     // Made due again, with six jobs for it at once on both instances (a redelivery pressed repeatedly, a job retried after an expiry…).
     await a.t.db.sql.query("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() WHERE id = $1", [
       deliveryId,
