@@ -362,7 +362,7 @@ describe("a primary whose workers cannot run", () => {
     "refuses at start more workers than the database has connections for, with the numbers",
     { timeout: 60_000 },
     async () => {
-      // The test cluster allows 200 connections; 10 workers with the default pool need 220.
+      // The test cluster allows 200 connections; 10 workers with the default pool need 230.
       const start = startServerProcess({ databaseUrl: app.t.url, upstreamUrl: upstream.url, env: { WORKERS: "10" } });
       await expect(start).rejects.toThrow(
         /exited \(1\) before listening[\s\S]*WORKERS=10 with DB_POOL_MAX=10 needs up to 230 PostgreSQL connections and the database allows 200[\s\S]*at most 8 fit/,
