@@ -79,6 +79,11 @@ export class KeyCache {
     return refusal === undefined ? undefined : { refusal };
   }
 
+  /** True when an active key with this hash is cached and served (no lookup counted, no recency changed). */
+  holds(hash: string): boolean {
+    return this.serving && this.keys.has(hash);
+  }
+
   /** The cached answer, else the result of `read` (shared with every concurrent miss of the same hash), remembered. */
   lookUp(hash: string, read: () => Promise<KeyLookup>): Promise<KeyLookup> {
     const cached = this.get(hash);

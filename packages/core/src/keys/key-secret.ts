@@ -34,8 +34,16 @@ export function hashApiKey(plaintext: string): string {
 
 /** True when the string has our key's shape and a valid checksum. */
 export function isWellFormedApiKey(candidate: string): boolean {
-  if (candidate.length !== PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH || !candidate.startsWith(PREFIX))
-    return false;
+  return hasApiKeyShape(candidate) && hasValidChecksum(candidate);
+}
+
+/** Our key's prefix and length: what is checked before hashing a presented string. */
+export function hasApiKeyShape(candidate: string): boolean {
+  return candidate.length === PREFIX.length + RANDOM_LENGTH + CHECKSUM_LENGTH && candidate.startsWith(PREFIX);
+}
+
+/** The checksum of a string of our key's shape (hasApiKeyShape) matches its random part. */
+export function hasValidChecksum(candidate: string): boolean {
   const random = candidate.slice(PREFIX.length, PREFIX.length + RANDOM_LENGTH);
   return checksum(random) === candidate.slice(-CHECKSUM_LENGTH);
 }

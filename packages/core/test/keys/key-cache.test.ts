@@ -298,6 +298,16 @@ describe("key cache", () => {
     expect((await authenticateApiKey(b, key.plaintext)).scopes).toEqual(["chat:read"]);
   });
 
+  it("spares only the cached key itself its checksum: a look-alike with a wrong one is refused with no query", async () => {
+    const key = await newKey();
+    await cachedOnB(key.plaintext);
+    const lookAlike = key.plaintext.slice(0, -1) + (key.plaintext.endsWith("a") ? "b" : "a");
+    expect(await queriesOf(() => refusalOf(authenticateApiKey(b, lookAlike)))).toEqual({
+      result: "unauthorized: invalid API key",
+      queries: 0,
+    });
+  });
+
   it("looks an unknown (well-formed) key up at most once per interval, and a key created meanwhile clears the refusals", async () => {
     const madeUp = generateApiKey().plaintext;
     const first = await queriesOf(() => refusalOf(authenticateApiKey(b, madeUp)));
