@@ -4,6 +4,7 @@ export {
   secondarySourceSchema,
   sidebarModeSchema,
   tenantConfigSchema,
+  tenantConfigShape,
   tenantSourceSchema,
 } from "./tenant-config.schema";
 export { tenantConfiguredAt } from "./tenant-configured-at";

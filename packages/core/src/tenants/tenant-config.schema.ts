@@ -3,48 +3,85 @@ import { z } from "zod";
 import { AGENCY_SOURCE_TYPES, agencySourceTypeSchema, describeAgencySources } from "../sources/agency-sources";
 
 /**
- * The tenant configuration of spec 2.3/2.4, as an operator writes it (`tenant:configure
- * --file`) and as GET /v1/me returns it under `key.tenant`. Stored as JSON after these
- * checks, so every reader can trust its shape and its internal consistency.
+ * The tenant configuration of spec 2.3/2.4, in two layers:
+ * - its shape (`tenantConfigShape`): the fields, their types and limits. Responses that carry a
+ *   stored configuration (GET /v1/me's `key.tenant`, GET /v1/sources, the console) check this
+ *   shape only: what is stored passed the rules when it was written, and checking them again
+ *   cost every GET /v1/me several microseconds of refinements.
+ * - its rules (`tenantConfigSchema`): the shape with trimming and the consistency checks, as an
+ *   operator writes it (`tenant:configure --file`, the console). Stored as JSON after these
+ *   checks, so every reader can trust its shape and its internal consistency.
  */
-const sourceId = z.string().trim().min(1, "required").max(128);
-// A label is what end users read in the source picker: spaces alone are refused like nothing
-// (an empty label keeps its short message only; no `abort`, which would skip the checks of the
-// whole configuration below).
-const label = z
-  .string()
-  .min(1, "required")
-  .max(200)
-  .refine((value) => value.length === 0 || value.trim().length > 0, "Enter a label: spaces alone are not one.");
+const SOURCE_ID_MAX = 128;
+const LABEL_MAX = 200;
+const sourceIdShape = z.string().min(1).max(SOURCE_ID_MAX);
+const labelShape = z.string().min(1).max(LABEL_MAX);
+const descriptionShape = z.string().max(1000).optional();
+const groupLabelShape = z.string().max(200).optional();
+const idListShape = z.array(sourceIdShape).max(200);
+const agencySourcesShape = z.array(agencySourceTypeSchema).max(200);
 
 export const tenantSourceSchema = z.strictObject({
-  key: sourceId,
-  label,
-  description: z.string().max(1000).optional(),
-  groupLabel: z.string().max(200).optional(),
+  key: sourceIdShape,
+  label: labelShape,
+  description: descriptionShape,
+  groupLabel: groupLabelShape,
   defaultOn: z.boolean(),
 });
 
 export const secondarySourceSchema = z.discriminatedUnion("type", [
   z.strictObject({
     type: z.literal("tenant_bucket"),
-    key: sourceId,
-    label,
-    description: z.string().max(1000).optional(),
-    groupLabel: z.string().max(200).optional(),
+    key: sourceIdShape,
+    label: labelShape,
+    description: descriptionShape,
+    groupLabel: groupLabelShape,
     defaultOn: z.boolean(),
   }),
   z.strictObject({
     type: z.literal("shared_source"),
-    sourceType: sourceId,
-    label,
-    description: z.string().max(1000).optional(),
-    groupLabel: z.string().max(200).optional(),
+    sourceType: sourceIdShape,
+    label: labelShape,
+    description: descriptionShape,
+    groupLabel: groupLabelShape,
     defaultOn: z.boolean(),
   }),
 ]);
 
 export const sidebarModeSchema = z.enum(["hidden", "flat", "grouped"]);
+
+export const tenantConfigShape = z.strictObject({
+  clientName: z.string().min(1).max(LABEL_MAX),
+  clientOrganization: z.string().max(200).optional(),
+  enabledSources: agencySourcesShape,
+  baseSources: agencySourcesShape,
+  clientSourceType: sourceIdShape.optional(),
+  tenantSourceSidebarMode: sidebarModeSchema.optional(),
+  tenantSourceKeys: idListShape.optional(),
+  tenantSources: z.array(tenantSourceSchema).max(200).optional(),
+  secondarySources: z.array(secondarySourceSchema).max(200).optional(),
+  defaultTenantSourceKeys: idListShape.optional(),
+  defaultSharedSourceTypes: idListShape.optional(),
+  assignedSharedSourceTypes: idListShape.optional(),
+});
+
+// The rules: each field of the shape again, with what an operator's input must also satisfy.
+const sourceId = z.string().trim().min(1, "required").max(SOURCE_ID_MAX);
+// A label is what end users read in the source picker: spaces alone are refused like nothing
+// (an empty label keeps its short message only; no `abort`, which would skip the checks of the
+// whole configuration below).
+const label = z
+  .string()
+  .min(1, "required")
+  .max(LABEL_MAX)
+  .refine((value) => value.length === 0 || value.trim().length > 0, "Enter a label: spaces alone are not one.");
+
+const tenantSourceRules = tenantSourceSchema.extend({ key: sourceId, label });
+
+const secondarySourceRules = z.discriminatedUnion("type", [
+  secondarySourceSchema.options[0].extend({ key: sourceId, label }),
+  secondarySourceSchema.options[1].extend({ sourceType: sourceId, label }),
+]);
 
 const uniqueIds = z
   .array(sourceId)
@@ -52,8 +89,7 @@ const uniqueIds = z
   .refine((items) => new Set(items).size === items.length, "must not repeat a value");
 
 // Checked as text first so that the operator's message names the field and what the service
-// offers (an enum would report "enabledSources.1: Invalid option"); then typed, and described
-// in the OpenAPI document, as the closed list.
+// offers (an enum would report "enabledSources.1: Invalid option"); then typed as the closed list.
 const offered = new Set<string>(AGENCY_SOURCE_TYPES);
 const agencySources = uniqueIds
   .superRefine((items, ctx) => {
@@ -65,19 +101,17 @@ const agencySources = uniqueIds
         });
     }
   })
-  .pipe(z.array(agencySourceTypeSchema));
+  .pipe(agencySourcesShape);
 
-export const tenantConfigSchema = z
-  .strictObject({
-    clientName: z.string().trim().min(1).max(200),
-    clientOrganization: z.string().max(200).optional(),
+export const tenantConfigSchema = tenantConfigShape
+  .extend({
+    clientName: z.string().trim().min(1).max(LABEL_MAX),
     enabledSources: agencySources,
     baseSources: agencySources,
     clientSourceType: sourceId.optional(),
-    tenantSourceSidebarMode: sidebarModeSchema.optional(),
     tenantSourceKeys: uniqueIds.optional(),
-    tenantSources: z.array(tenantSourceSchema).max(200).optional(),
-    secondarySources: z.array(secondarySourceSchema).max(200).optional(),
+    tenantSources: z.array(tenantSourceRules).max(200).optional(),
+    secondarySources: z.array(secondarySourceRules).max(200).optional(),
     defaultTenantSourceKeys: uniqueIds.optional(),
     defaultSharedSourceTypes: uniqueIds.optional(),
     assignedSharedSourceTypes: uniqueIds.optional(),
@@ -112,7 +146,7 @@ export const tenantConfigSchema = z
     }
   });
 
-export type TenantConfig = z.infer<typeof tenantConfigSchema>;
+export type TenantConfig = z.infer<typeof tenantConfigShape>;
 export type TenantSource = z.infer<typeof tenantSourceSchema>;
 export type SecondarySource = z.infer<typeof secondarySourceSchema>;
 

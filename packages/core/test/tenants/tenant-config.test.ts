@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { AppError } from "../../src/errors/app-error";
 import { parseOrThrow } from "../../src/errors/zod-issues";
-import { tenantConfigSchema } from "../../src/tenants/tenant-config.schema";
+import { tenantConfigSchema, tenantConfigShape, type TenantConfig } from "../../src/tenants/tenant-config.schema";
 
 const valid = {
   clientName: "Acme",
@@ -46,5 +46,36 @@ describe("tenant configuration", () => {
     [{ ...valid, tenantSources: [{ key: "acme", label: "Acme" }] }, "tenant.tenantSources.0.defaultOn"],
   ])("rejects %j naming the field", (config, expected) => {
     expect(messageOf(config)).toContain(expected);
+  });
+
+  it("a configuration that passed the rules has the shape responses check (the shape has every field and no other)", () => {
+    const everyField = {
+      ...valid,
+      clientName: "  Acme  ",
+      clientOrganization: "Acme Holdings",
+      clientSourceType: " acme_bucket ",
+      tenantSourceSidebarMode: "grouped",
+      tenantSourceKeys: ["acme", "acme_loans"],
+      tenantSources: [
+        { key: " acme ", label: "Acme", description: "Our overlays", groupLabel: "Ours", defaultOn: true },
+        { key: "acme_loans", label: "Loans", defaultOn: false },
+      ],
+      secondarySources: [
+        { type: "tenant_bucket", key: "acme", label: "Acme", defaultOn: false },
+        { type: "shared_source", sourceType: "state", label: "State", groupLabel: "Shared", defaultOn: true },
+      ],
+    };
+    const stored: TenantConfig = tenantConfigSchema.parse(everyField);
+    expect(stored.clientName).toBe("Acme");
+    expect(Object.keys(tenantConfigShape.shape).sort()).toEqual(Object.keys(tenantConfigSchema.shape).sort());
+    expect(Object.keys(everyField).sort()).toEqual(Object.keys(tenantConfigShape.shape).sort());
+    expect(tenantConfigShape.parse(stored)).toEqual(stored);
+  });
+
+  it("the shape alone still refuses what a response must never carry: an unknown field, a wrong type, an overlong value", () => {
+    const stored = tenantConfigSchema.parse(valid);
+    expect(tenantConfigShape.safeParse({ ...stored, secret: "x" }).success).toBe(false);
+    expect(tenantConfigShape.safeParse({ ...stored, enabledSources: ["somewhere"] }).success).toBe(false);
+    expect(tenantConfigShape.safeParse({ ...stored, clientName: "x".repeat(201) }).success).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { KEY_STATUSES, SCOPES } from "@mga/core/keys";
-import { tenantConfigSchema } from "@mga/core/tenants";
+import { tenantConfigShape } from "@mga/core/tenants";
 
 import { noParamsSchema, requestIdField } from "../../schemas/common";
 
@@ -12,7 +12,7 @@ export const clientSchema = z
   })
   .meta({ id: "Client" });
 
-export const tenantSchema = tenantConfigSchema.meta({ id: "TenantConfiguration" });
+export const tenantSchema = tenantConfigShape.meta({ id: "TenantConfiguration" });
 
 /**
  * The key record of spec 2.2. The spec shows two variants (one with `tenant`, one with
