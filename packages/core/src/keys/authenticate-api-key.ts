@@ -4,7 +4,7 @@ import { resolveTenantConfig } from "../tenants/tenant-config";
 import type { TenantConfig } from "../tenants/tenant-config.schema";
 import type { KeyLookup } from "./key-cache";
 import { expiredKeyMessage, isExpired } from "./key-expiry";
-import { hashApiKey, hasApiKeyShape, hasValidChecksum } from "./key-secret";
+import { hasApiKeyShape, hashApiKey, hasValidChecksum } from "./key-secret";
 import type { KeyStatus } from "./key-status";
 import { recordKeyUse } from "./key-usage";
 import type { Scope } from "./scopes";
