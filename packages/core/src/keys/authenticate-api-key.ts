@@ -60,7 +60,7 @@ export async function authenticateApiKey(db: Database, presented: string | undef
   // Only an instance that runs a cache (startKeyCache) has one; the CLI and most tests read the database.
   const cache = db.instance.keyCache;
   // The checksum refuses made-up keys before any lookup. A key the cache holds needs none: its
-  // hash matched a stored key's, so the string is that key (a hash a request saves on the hot path).
+  // hash matched a stored key's, so the string is that key (one SHA-256 per request, not two).
   if (!cache?.holds(hash) && !hasValidChecksum(presented)) throw new AppError("unauthorized", UNKNOWN_KEY);
   const found = cache ? await cache.lookUp(hash, () => readKey(db, hash)) : await readKey(db, hash);
   if ("refusal" in found) throw new AppError("unauthorized", found.refusal);

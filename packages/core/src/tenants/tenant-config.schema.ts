@@ -14,12 +14,13 @@ import { AGENCY_SOURCE_TYPES, agencySourceTypeSchema, describeAgencySources } fr
  */
 const SOURCE_ID_MAX = 128;
 const LABEL_MAX = 200;
+const LIST_MAX = 200;
 const sourceIdShape = z.string().min(1).max(SOURCE_ID_MAX);
 const labelShape = z.string().min(1).max(LABEL_MAX);
 const descriptionShape = z.string().max(1000).optional();
-const groupLabelShape = z.string().max(200).optional();
-const idListShape = z.array(sourceIdShape).max(200);
-const agencySourcesShape = z.array(agencySourceTypeSchema).max(200);
+const groupLabelShape = z.string().max(LABEL_MAX).optional();
+const idListShape = z.array(sourceIdShape).max(LIST_MAX);
+const agencySourcesShape = z.array(agencySourceTypeSchema).max(LIST_MAX);
 
 export const tenantSourceSchema = z.strictObject({
   key: sourceIdShape,
@@ -29,37 +30,38 @@ export const tenantSourceSchema = z.strictObject({
   defaultOn: z.boolean(),
 });
 
-export const secondarySourceSchema = z.discriminatedUnion("type", [
-  z.strictObject({
-    type: z.literal("tenant_bucket"),
-    key: sourceIdShape,
-    label: labelShape,
-    description: descriptionShape,
-    groupLabel: groupLabelShape,
-    defaultOn: z.boolean(),
-  }),
-  z.strictObject({
-    type: z.literal("shared_source"),
-    sourceType: sourceIdShape,
-    label: labelShape,
-    description: descriptionShape,
-    groupLabel: groupLabelShape,
-    defaultOn: z.boolean(),
-  }),
-]);
+const tenantBucketShape = z.strictObject({
+  type: z.literal("tenant_bucket"),
+  key: sourceIdShape,
+  label: labelShape,
+  description: descriptionShape,
+  groupLabel: groupLabelShape,
+  defaultOn: z.boolean(),
+});
+
+const sharedSourceShape = z.strictObject({
+  type: z.literal("shared_source"),
+  sourceType: sourceIdShape,
+  label: labelShape,
+  description: descriptionShape,
+  groupLabel: groupLabelShape,
+  defaultOn: z.boolean(),
+});
+
+export const secondarySourceSchema = z.discriminatedUnion("type", [tenantBucketShape, sharedSourceShape]);
 
 export const sidebarModeSchema = z.enum(["hidden", "flat", "grouped"]);
 
 export const tenantConfigShape = z.strictObject({
   clientName: z.string().min(1).max(LABEL_MAX),
-  clientOrganization: z.string().max(200).optional(),
+  clientOrganization: z.string().max(LABEL_MAX).optional(),
   enabledSources: agencySourcesShape,
   baseSources: agencySourcesShape,
   clientSourceType: sourceIdShape.optional(),
   tenantSourceSidebarMode: sidebarModeSchema.optional(),
   tenantSourceKeys: idListShape.optional(),
-  tenantSources: z.array(tenantSourceSchema).max(200).optional(),
-  secondarySources: z.array(secondarySourceSchema).max(200).optional(),
+  tenantSources: z.array(tenantSourceSchema).max(LIST_MAX).optional(),
+  secondarySources: z.array(secondarySourceSchema).max(LIST_MAX).optional(),
   defaultTenantSourceKeys: idListShape.optional(),
   defaultSharedSourceTypes: idListShape.optional(),
   assignedSharedSourceTypes: idListShape.optional(),
@@ -79,13 +81,13 @@ const label = z
 const tenantSourceRules = tenantSourceSchema.extend({ key: sourceId, label });
 
 const secondarySourceRules = z.discriminatedUnion("type", [
-  secondarySourceSchema.options[0].extend({ key: sourceId, label }),
-  secondarySourceSchema.options[1].extend({ sourceType: sourceId, label }),
+  tenantBucketShape.extend({ key: sourceId, label }),
+  sharedSourceShape.extend({ sourceType: sourceId, label }),
 ]);
 
 const uniqueIds = z
   .array(sourceId)
-  .max(200)
+  .max(LIST_MAX)
   .refine((items) => new Set(items).size === items.length, "must not repeat a value");
 
 // Checked as text first so that the operator's message names the field and what the service
@@ -110,8 +112,8 @@ export const tenantConfigSchema = tenantConfigShape
     baseSources: agencySources,
     clientSourceType: sourceId.optional(),
     tenantSourceKeys: uniqueIds.optional(),
-    tenantSources: z.array(tenantSourceRules).max(200).optional(),
-    secondarySources: z.array(secondarySourceRules).max(200).optional(),
+    tenantSources: z.array(tenantSourceRules).max(LIST_MAX).optional(),
+    secondarySources: z.array(secondarySourceRules).max(LIST_MAX).optional(),
     defaultTenantSourceKeys: uniqueIds.optional(),
     defaultSharedSourceTypes: uniqueIds.optional(),
     assignedSharedSourceTypes: uniqueIds.optional(),
