@@ -116,19 +116,6 @@ export async function readFrames(
   return rows;
 }
 
-/** Renews the leases of the answers this instance generates; returns those still its own. */
-export async function renewLeases(
-  db: Database,
-  input: { owner: string; leaseSeconds: number; ids: string[] },
-): Promise<Set<string>> {
-  const { rows } = await db.sql.query<{ id: string }>(
-    `UPDATE answer_streams SET lease_expires_at = now() + make_interval(secs => $2)
-     WHERE id = ANY($3::text[]) AND owner = $1 AND status = 'generating' RETURNING id`,
-    [input.owner, input.leaseSeconds, input.ids],
-  );
-  return new Set(rows.map((row) => row.id));
-}
-
 /** Marks a generating answer's cancel and tells every instance (the one generating it stops it). */
 export async function requestCancel(db: Database, streamId: string): Promise<boolean> {
   const { rowCount } = await db.sql.query(

@@ -11,7 +11,6 @@ import {
   findAnswerStream,
   latestAnswerStream,
   readFrames,
-  renewLeases,
   requestCancel,
   writeFrames,
   type AnswerStreamRow,
@@ -331,18 +330,16 @@ export class AnswerStreams {
     await this.flushing;
   }
 
-  private async renew(): Promise<void> {
-    const generating = [...this.live.values()].filter(
-      (answer) => answer.identity && answer.status === "generating" && answer.lastSeq > 0,
-    );
-    if (generating.length === 0) return;
-    const ours = await renewLeases(this.db, {
-      owner: this.owner,
-      leaseSeconds: this.options.leaseSeconds,
-      ids: generating.map((answer) => answer.id),
-    });
-    for (const answer of generating)
-      if (!ours.has(answer.id) && !this.changed.has(answer)) answer.abort.abort(LEASE_LOST);
+  /**
+   * Renews the leases of the answers generated here by putting each into the next flush, whose
+   * upsert renews its lease. Not a statement of its own: one beside a flush under way would miss
+   * the rows that flush has not committed yet (taking a new answer for one whose lease was lost)
+   * and lock the rows both touch in another order (a deadlock).
+   */
+  private renew(): Promise<void> {
+    for (const answer of this.live.values())
+      if (answer.identity && answer.status === "generating" && answer.lastSeq > 0) this.changed.add(answer);
+    return this.flush();
   }
 
   /** One follower's wait for news of `streamId`: a notification, the poll interval, or its end. */

@@ -34,6 +34,7 @@ async function conversation(): Promise<string> {
   return id;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const frame = (i: number) => JSON.stringify({ type: "content", content: `part ${i}. ` });
 
 describe("the frame writer", () => {
@@ -104,6 +105,36 @@ describe("following from another instance", () => {
     } finally {
       await Promise.all([here.stop(), elsewhere.stop()]);
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe("lease renewal", () => {
+  it("never takes an answer whose first write is still under way for one whose lease was lost", async () => {
+    const db = openDatabase(t.url, { secrets: t.db.secrets });
+    const pool = db.sql;
+    // A busy database: each write of the answers' rows takes 1.5 s, across a renewal (every 1 s).
+    db.sql = {
+      query: (async (text: string, params?: unknown[]) => {
+        if (text.includes("INSERT INTO answer_streams")) await sleep(1_500);
+        return pool.query(text, params);
+      }) as Database["sql"]["query"],
+    };
+    const streams = new AnswerStreams(db, { flushMs: 10, leaseSeconds: 3, sweepMs: 60_000 });
+    await streams.start(t.url);
+    try {
+      const answer = streams.begin("req_slow_write");
+      answer.identity = { conversationId: await conversation(), messageId: "msg_slow_write" };
+      answer.push(frame(0));
+      await sleep(2_500);
+      expect(answer.abort.signal.aborted).toBe(false);
+      answer.push(frame(1), "complete");
+      await streams.written(answer);
+      const stored = await t.db.sql.query("SELECT status, last_seq FROM answer_streams WHERE id = $1", [answer.id]);
+      expect(stored.rows).toEqual([{ status: "complete", last_seq: 2 }]);
+    } finally {
+      await streams.stop();
+      await db.close();
     }
   });
 });
