@@ -35,6 +35,8 @@ import { workerRounds } from "./worker-rounds";
  *   BENCH_USERS (100000)       users in the integration whose list is read
  *   BENCH_IMPORT_USERS (1000)  users in the timed import
  *   BENCH_ONLY=throughput      the throughput rounds alone (comparing two builds' hot paths)
+ *   BENCH_ONLY=streams         the two bursts of streams alone, with the idle RSS around them
+ *   BENCH_SERVER_LOG           a file: the service's log lines (warnings and errors) go there
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
@@ -49,6 +51,7 @@ const STREAM_SECONDS = knob("BENCH_STREAM_SECONDS", 15);
 const USERS = knob("BENCH_USERS", 100_000);
 const IMPORT_USERS = knob("BENCH_IMPORT_USERS", 1000);
 const SNAPSHOTS = process.env.BENCH_HEAP_SNAPSHOTS;
+const ONLY = process.env.BENCH_ONLY;
 /** Time given to a process to settle (timers, GC) before its idle RSS is read. */
 const SETTLE_MS = 3000;
 /** After load, an idle server gives memory back once it has been quiet this long (ops/idle-memory.ts): idle readings wait for it. */
@@ -62,7 +65,7 @@ const load = (job: Omit<RequestsJob, "kind" | "seconds" | "connections"> & { con
 const MIB_150 = 150 * 1024 ** 2;
 
 async function main() {
-  const env = await startBenchEnvironment({ heapSnapshotDir: SNAPSHOTS });
+  const env = await startBenchEnvironment({ heapSnapshotDir: SNAPSHOTS, serverLog: process.env.BENCH_SERVER_LOG });
   const { db, api, bare, upstreamUrl } = env;
   // One key per scenario (and per throughput round), so no round eats another's rate-limit window.
   const [streamKey, burstKey, bigBurstKey] = await Promise.all([
@@ -92,65 +95,68 @@ async function main() {
   const bareIdle = bare.rss();
   await snapshot("at start");
 
-  // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
-  const throughputs = await throughputRounds(env, generator, {
-    seconds: SECONDS,
-    connections: CONNECTIONS,
-    settleMs: USAGE_FLUSH_MS + 500,
-  });
-  rows.push(...throughputs.rows);
-  if (process.env.BENCH_ONLY === "throughput") return report(rows, startedAt, throughputs, env);
-  rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
-  const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
-  const question = {
-    message: "What is the minimum down payment for an FHA loan?",
-    user: { external_user_id: "bench" },
-  };
-
-  // Time to the first `content` frame, through the API and straight from the upstream: with one
-  // client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
-  const firstContent = (connections: number) => ({
-    direct: () =>
-      load({
-        url: `${upstreamUrl}/v1/chat/stream`,
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          conversation_id: "conv_bench",
-          message: question.message,
-          history: [],
-          sources: { agency_source_types: ["fha"] },
-        }),
-        until: "first-content",
-        connections,
-      }),
-    api: () =>
-      load({
-        url: `${api.url}/v1/messages`,
-        method: "POST",
-        headers: json(streamKey),
-        body: JSON.stringify({ ...question, stream: true }),
-        until: "first-content",
-        connections,
-      }),
-  });
-  for (const connections of [1, CONNECTIONS]) {
-    const direct = await firstContent(connections).direct();
-    const streamed = await firstContent(connections).api();
-    rows.push({
-      measure: `first SSE \`content\` frame, POST /v1/messages stream (${connections === 1 ? "1 connection: the overhead" : `${connections} connections: overhead plus queueing`})`,
-      value: latency(streamed),
-      bare: `upstream alone: ${latency(direct)}`,
-      comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
-      target: connections === 1 ? "≤ +1 ms p50" : "",
-      ...(connections === 1 ? { met: streamed.p50 - direct.p50 <= 1 } : {}),
+  let throughputs: ThroughputResult | undefined;
+  if (ONLY !== "streams") {
+    // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
+    throughputs = await throughputRounds(env, generator, {
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      settleMs: USAGE_FLUSH_MS + 500,
     });
-  }
+    rows.push(...throughputs.rows);
+    if (ONLY === "throughput") return report(rows, startedAt, throughputs, env);
+    rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
+    const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
+    const question = {
+      message: "What is the minimum down payment for an FHA loan?",
+      user: { external_user_id: "bench" },
+    };
 
-  // The directory at scale: one client, so the figures are latencies, not queueing.
-  const listing = await directoryRows(db, api.url, directoryKey, listed.id, bare.url);
-  rows.push(...listing);
-  rows.push(await importRow(api.url, directoryKey));
+    // Time to the first `content` frame, through the API and straight from the upstream: with one
+    // client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
+    const firstContent = (connections: number) => ({
+      direct: () =>
+        load({
+          url: `${upstreamUrl}/v1/chat/stream`,
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            conversation_id: "conv_bench",
+            message: question.message,
+            history: [],
+            sources: { agency_source_types: ["fha"] },
+          }),
+          until: "first-content",
+          connections,
+        }),
+      api: () =>
+        load({
+          url: `${api.url}/v1/messages`,
+          method: "POST",
+          headers: json(streamKey),
+          body: JSON.stringify({ ...question, stream: true }),
+          until: "first-content",
+          connections,
+        }),
+    });
+    for (const connections of [1, CONNECTIONS]) {
+      const direct = await firstContent(connections).direct();
+      const streamed = await firstContent(connections).api();
+      rows.push({
+        measure: `first SSE \`content\` frame, POST /v1/messages stream (${connections === 1 ? "1 connection: the overhead" : `${connections} connections: overhead plus queueing`})`,
+        value: latency(streamed),
+        bare: `upstream alone: ${latency(direct)}`,
+        comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
+        target: connections === 1 ? "≤ +1 ms p50" : "",
+        ...(connections === 1 ? { met: streamed.p50 - direct.p50 <= 1 } : {}),
+      });
+    }
+
+    // The directory at scale: one client, so the figures are latencies, not queueing.
+    const listing = await directoryRows(db, api.url, directoryKey, listed.id, bare.url);
+    rows.push(...listing);
+    rows.push(await importRow(api.url, directoryKey));
+  }
 
   // The burst of long streams against the slow upstream, and the memory around it.
   await sleep(IDLE_AFTER_LOAD_MS);
@@ -225,19 +231,21 @@ async function main() {
 async function report(
   rows: Row[],
   startedAt: Date,
-  throughputs: ThroughputResult,
+  throughputs: ThroughputResult | undefined,
   env: BenchEnvironment,
 ): Promise<void> {
   console.log(`\nBenchmark of ${startedAt.toISOString().slice(0, 10)} on ${machine(env.databaseLabel)}`);
   console.log(
     `(${SECONDS} s rounds, ${CONNECTIONS} connections, each throughput figure the median of ${ROUNDS} alternated rounds; load generator in a process of its own: autocannon, Node's http client where stream frames are timed; the server and the bare handler each in a process of its own)`,
   );
-  const ceiling = `Load generator's ceiling (the bare node:http handler): ${Math.round(throughputs.ceiling).toLocaleString("en-US")} req/s`;
-  console.log(
-    throughputs.capped
-      ? `**${ceiling}, below 25,000 req/s: the throughput figures below are capped by the load generator, not by the servers.**\n`
-      : `${ceiling}.\n`,
-  );
+  if (throughputs) {
+    const ceiling = `Load generator's ceiling (the bare node:http handler): ${Math.round(throughputs.ceiling).toLocaleString("en-US")} req/s`;
+    console.log(
+      throughputs.capped
+        ? `**${ceiling}, below 25,000 req/s: the throughput figures below are capped by the load generator, not by the servers.**\n`
+        : `${ceiling}.\n`,
+    );
+  }
   console.log(markdown(rows));
   await generator.stop();
   await env.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { openSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,8 @@ export interface ChildServerOptions {
   heapSnapshotDir?: string | undefined;
   /** The service only: run it with WORKERS=<n> (node:cluster), for a 1-vs-n-workers comparison. */
   workers?: number | undefined;
+  /** A file the process's stdout (the service's JSON log lines) is appended to; unset, it is dropped. */
+  logFile?: string | undefined;
 }
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
@@ -59,7 +61,7 @@ export async function startChildServer(
       HOST: "127.0.0.1",
     },
     cwd: options.heapSnapshotDir ?? process.cwd(),
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", options.logFile ? openSync(options.logFile, "a") : "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
   await waitUntilListening(child, url);

@@ -43,7 +43,7 @@ export const CHAT_SCOPES: Scope[] = ["chat:read", "chat:write", "sources:read"];
  * server gets DB_POOL_MAX, NODE_OPTIONS and MALLOC_ARENA_MAX when set, to compare settings.
  */
 export async function startBenchEnvironment(
-  options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> = {},
+  options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> & { serverLog?: string | undefined } = {},
 ): Promise<BenchEnvironment> {
   let dir: string | undefined;
   let url = process.env.DATABASE_URL;
@@ -84,6 +84,7 @@ export async function startBenchEnvironment(
   const api = await startChildServer("main", serviceEnv, {
     heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined,
     workers: options.workers,
+    logFile: options.serverLog,
   });
   return {
     db,
