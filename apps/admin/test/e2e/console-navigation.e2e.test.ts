@@ -1,6 +1,9 @@
 import path from "node:path";
+import pg from "pg";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startEmbeddedPostgres } from "@mga/core/db";
 
 import { launchBrowser, screenshot, SCREENSHOTS } from "../support/browser";
 import { arrive, restCall, signIn as signInAs, visit as visitPage } from "../support/console-pages";
@@ -14,6 +17,8 @@ import { ROOT, startRunCommand, type RunningService } from "../support/run-comma
  * Staff come from the CLI; the data comes through the REST API with a key.
  */
 let service: RunningService;
+/** The service's embedded PostgreSQL, joined through its data directory (as the CLI does). */
+let databaseUrl: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -40,6 +45,7 @@ const crumbs = (target: Page) => target.getByRole("navigation", { name: "Breadcr
 
 beforeAll(async () => {
   service = await startRunCommand();
+  databaseUrl = (await startEmbeddedPostgres({ dataDir: path.join(service.dataDir, "postgres"), database: "mga" })).url;
   await service.cli("staff:create", "--email", ADMIN.email, "--password", ADMIN.password, "--role", "admin");
   await service.cli("staff:create", "--email", VIEWER.email, "--password", VIEWER.password, "--role", "viewer");
   const org = (await service.cli("org:create", "--name", "Beacon Lending")) as { id: string };
@@ -340,28 +346,27 @@ describe("console navigation", () => {
       expect(await page.getByRole("navigation", { name: "Sections" }).first().count(), url).toBe(1);
     }
     await screenshot(page, "nav-12-not-found");
-    // While a page's data is on its way the frame stays, with a skeleton where the page will be:
-    // the audit log's data is held back (its navigation request, not the prefetch) until checked.
+    // While a page's data is on its way the frame stays, with a skeleton where the page will be.
+    // The audit log's data is held back in the database: its table is locked until checked. (Held
+    // back in the browser instead, the navigation showed no skeleton unless the router's prefetch
+    // of the page had landed first, which a loaded machine does not promise.)
     await visit(page, "/organizations");
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const auditPage = /\/audit(\?|$)/;
-    await page.route(auditPage, async (route) => {
-      const headers = route.request().headers();
-      if (headers.rsc && !headers["next-router-prefetch"]) await held;
-      await route.continue();
-    });
-    await page.getByRole("navigation", { name: "Sections" }).first().getByRole("link", { name: "Audit log" }).click();
-    await page.locator(".loading.skeleton").waitFor();
-    expect(await page.getByRole("search", { name: "Search the console" }).count()).toBe(1);
-    expect(await page.locator("table.audit").count()).toBe(0);
-    // Taken as is (screenshot() would wait for the page to settle, which is held back here).
-    await page.screenshot({ path: path.join(SCREENSHOTS, "nav-14-loading-skeleton.png"), fullPage: true });
-    release();
+    const lock = new pg.Client({ connectionString: databaseUrl });
+    await lock.connect();
+    try {
+      await lock.query("BEGIN");
+      await lock.query("LOCK TABLE audit_log IN ACCESS EXCLUSIVE MODE");
+      await page.getByRole("navigation", { name: "Sections" }).first().getByRole("link", { name: "Audit log" }).click();
+      await page.locator(".loading.skeleton").waitFor();
+      expect(await page.getByRole("search", { name: "Search the console" }).count()).toBe(1);
+      expect(await page.locator("table.audit").count()).toBe(0);
+      // Taken as is (screenshot() would wait for the page to settle, which is held back here).
+      await page.screenshot({ path: path.join(SCREENSHOTS, "nav-14-loading-skeleton.png"), fullPage: true });
+    } finally {
+      await lock.query("ROLLBACK").catch(() => {});
+      await lock.end();
+    }
     await page.locator("table.audit").waitFor();
-    await page.unroute(auditPage);
   });
 
   it("shows viewers read-only fields, not inputs that look editable", async () => {
