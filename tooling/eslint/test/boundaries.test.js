@@ -87,6 +87,18 @@ describe("import boundaries", () => {
     ]);
   });
 
+  it("let the console's tests open the database, and nothing else of core", async () => {
+    await expectAllAccepted("apps/admin/test/e2e/example.e2e.test.ts", [
+      'import pg from "pg";',
+      'import { startEmbeddedPostgres } from "@mga/core/db";',
+    ]);
+    await expectEachRefused("apps/admin/test/e2e/example.e2e.test.ts", [
+      'import { appRouter } from "@mga/api";',
+      'import { createApiKey } from "@mga/core/keys";',
+      'import { PrismaClient } from "@prisma/client";',
+    ]);
+  });
+
   it("keep Prisma and core's generated client out of the server", async () => {
     await expectEachRefused("apps/server/src/http/example.ts", [
       'import { PrismaClient } from "@prisma/client";',
