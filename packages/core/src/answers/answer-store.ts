@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import { prepared } from "../db/prepared";
 import type { AnswerStreamStatus } from "./answer-values";
 import type { AnswerFrame } from "./live-answer";
 
@@ -22,20 +23,10 @@ export interface StoredFrame extends AnswerFrame {
   streamId: string;
 }
 
-/**
- * One flush of the frame writer, in one statement (one round trip for every answer of the
- * instance): the answers' rows (created, or moved on, their lease renewed), their new frames,
- * and one notification per 200 answers so that followers on other instances read on. An answer
- * that is no longer this instance's (its lease ran out and another instance ended it) is not
- * moved on, and is missing from the ids returned: its generation stops.
- */
-export async function writeFrames(
-  db: Database,
-  input: { owner: string; leaseSeconds: number; streams: AnswerStreamState[]; frames: StoredFrame[] },
-): Promise<Set<string>> {
-  const s = input.streams;
-  const { rows } = await db.sql.query<{ id: string }>(
-    `
+/** One flush's statement (writeFrames). */
+const flushFrames = prepared(
+  "answer-frames-flush",
+  `
 WITH ours AS (
   INSERT INTO answer_streams AS a (id, conversation_id, message_id, request_id, status, owner, lease_expires_at, last_seq, client_gone, ended_at)
   SELECT r.id, r.conversation_id, r.message_id, r.request_id, r.status, $1, now() + make_interval(secs => $2), r.last_seq, r.client_gone,
@@ -57,7 +48,22 @@ told AS (
   SELECT pg_notify('${ANSWER_FRAMES_CHANNEL}', string_agg(id || ':' || last_seq, ',')) FROM (SELECT id, last_seq, (row_number() OVER ()) / 200 AS part FROM ours) o GROUP BY part
 )
 SELECT id FROM ours, (SELECT count(*) FROM told) t`,
-    [
+);
+
+/**
+ * One flush of the frame writer, in one statement (one round trip for every answer of the
+ * instance): the answers' rows (created, or moved on, their lease renewed), their new frames,
+ * and one notification per 200 answers so that followers on other instances read on. An answer
+ * that is no longer this instance's (its lease ran out and another instance ended it) is not
+ * moved on, and is missing from the ids returned: its generation stops.
+ */
+export async function writeFrames(
+  db: Database,
+  input: { owner: string; leaseSeconds: number; streams: AnswerStreamState[]; frames: StoredFrame[] },
+): Promise<Set<string>> {
+  const s = input.streams;
+  const { rows } = await db.sql.query<{ id: string }>(
+    flushFrames([
       input.owner,
       input.leaseSeconds,
       s.map((x) => x.id),
@@ -70,7 +76,7 @@ SELECT id FROM ours, (SELECT count(*) FROM told) t`,
       input.frames.map((f) => f.streamId),
       input.frames.map((f) => f.seq),
       input.frames.map((f) => f.data),
-    ],
+    ]),
   );
   return new Set(rows.map((row) => row.id));
 }

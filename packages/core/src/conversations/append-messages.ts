@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import { prepared } from "../db/prepared";
 import { AppError } from "../errors/app-error";
 import type { EmbeddedOwner, EndUser } from "./conversations";
 import type { MessageRole, MessageStatus } from "./message-values";
@@ -48,6 +49,40 @@ const MESSAGE_RECORD_COLUMNS =
 const INSERT_MESSAGES =
   "INSERT INTO messages (id, conversation_id, position, role, content, citations, sources, metadata, status, created_at)";
 
+/** Conversations with their first messages (insertConversationStarts): $1 the conversations, $2 the messages, as JSON. */
+const insertStarts = prepared(
+  "conversation-starts",
+  `
+WITH c AS (
+  INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
+                             partner_user_id, account_generation, launch_id, external_loan_id, created_at, updated_at)
+  SELECT id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
+         partner_user_id, account_generation, launch_id, external_loan_id, now(), now()
+  FROM jsonb_to_recordset($1::jsonb) AS r(id text, api_key_id text, organization_id text, external_user_id text, user_email text, user_name text, title text,
+                                          metadata jsonb, message_count int, partner_user_id text, account_generation int, launch_id text, external_loan_id text)
+  RETURNING id
+)
+${INSERT_MESSAGES}
+SELECT m.id, c.id, m.position, m.role, m.content, m.citations, m.sources, m.metadata, m.status, m.created_at
+FROM jsonb_to_recordset($2::jsonb) AS m(${MESSAGE_RECORD_COLUMNS}) JOIN c ON c.id = m.conversation_id`,
+);
+
+/** Messages appended to a conversation of the key or of the embedded user (appendMessages). */
+const appendToConversation = prepared(
+  "conversation-append",
+  `
+WITH c AS (
+  UPDATE conversations SET message_count = message_count + $3, updated_at = now()
+  WHERE id = $1 AND CASE WHEN $5::text IS NULL THEN api_key_id = $2 AND partner_user_id IS NULL
+                         ELSE partner_user_id = $5 AND account_generation = $6 AND external_loan_id = $7 END
+  RETURNING id, message_count - $3 AS base
+)
+${INSERT_MESSAGES}
+SELECT m.id, c.id, c.base + m.position, m.role, m.content, m.citations, m.sources, m.metadata, m.status, m.created_at
+FROM c, jsonb_to_recordset($4::jsonb) AS m(${MESSAGE_RECORD_COLUMNS})
+RETURNING id`,
+);
+
 /**
  * Creates conversations with their first messages, any number in one statement (one round
  * trip): the one place a conversation is created. All or none: a start that breaks a
@@ -72,22 +107,7 @@ export async function insertConversationStarts(db: Database, starts: Conversatio
   const messages = starts.flatMap(({ conversation, messages }) =>
     messages.map((message, index) => messageRecord(message, index + 1, conversation.id)),
   );
-  await db.sql.query(
-    `
-WITH c AS (
-  INSERT INTO conversations (id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
-                             partner_user_id, account_generation, launch_id, external_loan_id, created_at, updated_at)
-  SELECT id, api_key_id, organization_id, external_user_id, user_email, user_name, title, metadata, message_count,
-         partner_user_id, account_generation, launch_id, external_loan_id, now(), now()
-  FROM jsonb_to_recordset($1::jsonb) AS r(id text, api_key_id text, organization_id text, external_user_id text, user_email text, user_name text, title text,
-                                          metadata jsonb, message_count int, partner_user_id text, account_generation int, launch_id text, external_loan_id text)
-  RETURNING id
-)
-${INSERT_MESSAGES}
-SELECT m.id, c.id, m.position, m.role, m.content, m.citations, m.sources, m.metadata, m.status, m.created_at
-FROM jsonb_to_recordset($2::jsonb) AS m(${MESSAGE_RECORD_COLUMNS}) JOIN c ON c.id = m.conversation_id`,
-    [JSON.stringify(conversations), JSON.stringify(messages)],
-  );
+  await db.sql.query(insertStarts([JSON.stringify(conversations), JSON.stringify(messages)]));
 }
 
 /**
@@ -108,18 +128,7 @@ export async function appendMessages(
     messages.map((message, index) => messageRecord(message, index + 1, target.conversationId)),
   );
   const result = await db.sql.query(
-    `
-WITH c AS (
-  UPDATE conversations SET message_count = message_count + $3, updated_at = now()
-  WHERE id = $1 AND CASE WHEN $5::text IS NULL THEN api_key_id = $2 AND partner_user_id IS NULL
-                         ELSE partner_user_id = $5 AND account_generation = $6 AND external_loan_id = $7 END
-  RETURNING id, message_count - $3 AS base
-)
-${INSERT_MESSAGES}
-SELECT m.id, c.id, c.base + m.position, m.role, m.content, m.citations, m.sources, m.metadata, m.status, m.created_at
-FROM c, jsonb_to_recordset($4::jsonb) AS m(${MESSAGE_RECORD_COLUMNS})
-RETURNING id`,
-    [
+    appendToConversation([
       target.conversationId,
       target.apiKeyId,
       messages.length,
@@ -127,7 +136,7 @@ RETURNING id`,
       target.embedded?.partnerUserId ?? null,
       target.embedded?.generation ?? null,
       target.embedded?.loanId ?? null,
-    ],
+    ]),
   );
   if (result.rowCount !== messages.length)
     throw new AppError("not_found", `conversation ${target.conversationId} not found`);

@@ -115,9 +115,9 @@ describe("lease renewal", () => {
     const pool = db.sql;
     // A busy database: each write of the answers' rows takes 1.5 s, across a renewal (every 1 s).
     db.sql = {
-      query: (async (text: string, params?: unknown[]) => {
-        if (text.includes("INSERT INTO answer_streams")) await sleep(1_500);
-        return pool.query(text, params);
+      query: (async (text: string | { text: string }, params?: unknown[]) => {
+        if ((typeof text === "string" ? text : text.text).includes("INSERT INTO answer_streams")) await sleep(1_500);
+        return pool.query(text as string, params);
       }) as Database["sql"]["query"],
     };
     const streams = new AnswerStreams(db, { flushMs: 10, leaseSeconds: 3, sweepMs: 60_000 });

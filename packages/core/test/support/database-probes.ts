@@ -5,9 +5,10 @@ export function recordStatements(db: Database): string[] {
   const statements: string[] = [];
   const pool = db.sql;
   db.sql = {
-    query: ((text: string, params?: unknown[]) => {
-      statements.push(text);
-      return pool.query(text, params);
+    query: ((text: string | { text: string }, params?: unknown[]) => {
+      // A prepared statement (db/prepared.ts) comes as its config, values included.
+      statements.push(typeof text === "string" ? text : text.text);
+      return pool.query(text as string, params);
     }) as Database["sql"]["query"],
   };
   return statements;
