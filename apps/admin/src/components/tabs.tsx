@@ -3,8 +3,15 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-/** Section tabs; the one for the current page (or under `also`) is marked for screen readers and styling. */
-export function Tabs({ tabs }: { tabs: Array<{ href: string; label: string; exact?: boolean; also?: string[] }> }) {
+/**
+ * Section tabs; the one for the current page (or under `also`) is marked for screen readers and
+ * styling. `name`, when given, is the tab's full name (its page's title) for a short `label`.
+ */
+export function Tabs({
+  tabs,
+}: {
+  tabs: Array<{ href: string; label: string; name?: string; exact?: boolean; also?: string[] }>;
+}) {
   const pathname = usePathname();
   return (
     <nav className="tabs" aria-label="Sections">
@@ -13,7 +20,13 @@ export function Tabs({ tabs }: { tabs: Array<{ href: string; label: string; exac
           (tab.exact ? pathname === tab.href : pathname === tab.href || pathname.startsWith(`${tab.href}/`)) ||
           (tab.also ?? []).some((prefix) => pathname.startsWith(prefix));
         return (
-          <Link key={tab.href} href={tab.href} aria-current={current ? "page" : undefined}>
+          <Link
+            key={tab.href}
+            href={tab.href}
+            aria-current={current ? "page" : undefined}
+            aria-label={tab.name}
+            title={tab.name}
+          >
             {tab.label}
           </Link>
         );

@@ -112,7 +112,7 @@ export async function checkLayout(page: Page): Promise<void> {
           `${page.url()} at ${width} px scrolls sideways (${overflow.width} px wide): ${overflow.culprits.join(", ")}`,
         );
       if (width === LAYOUT_WIDTHS[0]) {
-        // On a laptop the console's header is one row of one-line parts (sign-in pages have none).
+        // On a laptop the console's header is one row of one-line parts, every tab in sight (sign-in pages have none).
         const header = await page.evaluate(() => {
           const parts = [...document.querySelectorAll(".site-header > *")];
           if (parts.length === 0) return null;
@@ -125,11 +125,21 @@ export async function checkLayout(page: Page): Promise<void> {
             const element = document.querySelector(`.site-header ${selector}`);
             return element !== null && element.getBoundingClientRect().height > line(element) * 1.5 + 16;
           });
-          return { oneRow, wrapped };
+          // Every section's tab in sight: the strip may scroll, but not hide a section on a laptop.
+          const strip = document.querySelector(".site-header .tabs")?.getBoundingClientRect();
+          const hidden = strip
+            ? [...document.querySelectorAll(".site-header .tabs a")]
+                .filter((tab) => {
+                  const box = tab.getBoundingClientRect();
+                  return box.left < strip.left - 1 || box.right > strip.right + 1;
+                })
+                .map((tab) => tab.textContent ?? "")
+            : [];
+          return { oneRow, wrapped, hidden };
         });
-        if (header && (!header.oneRow || header.wrapped.length > 0)) {
+        if (header && (!header.oneRow || header.wrapped.length > 0 || header.hidden.length > 0)) {
           throw new Error(
-            `${page.url()} at ${width} px: the header is ${header.oneRow ? "one row" : "more than one row"}${header.wrapped.length ? `; wrapped: ${header.wrapped.join(", ")}` : ""}`,
+            `${page.url()} at ${width} px: the header is ${header.oneRow ? "one row" : "more than one row"}${header.wrapped.length ? `; wrapped: ${header.wrapped.join(", ")}` : ""}${header.hidden.length ? `; tabs out of sight: ${header.hidden.join(", ")}` : ""}`,
           );
         }
       }
