@@ -106,55 +106,9 @@ async function main() {
     rows.push(...throughputs.rows);
     if (ONLY === "throughput") return report(rows, startedAt, throughputs, env);
     rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
-    const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
-    const question = {
-      message: "What is the minimum down payment for an FHA loan?",
-      user: { external_user_id: "bench" },
-    };
-
-    // Time to the first `content` frame, through the API and straight from the upstream: with one
-    // client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
-    const firstContent = (connections: number) => ({
-      direct: () =>
-        load({
-          url: `${upstreamUrl}/v1/chat/stream`,
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({
-            conversation_id: "conv_bench",
-            message: question.message,
-            history: [],
-            sources: { agency_source_types: ["fha"] },
-          }),
-          until: "first-content",
-          connections,
-        }),
-      api: () =>
-        load({
-          url: `${api.url}/v1/messages`,
-          method: "POST",
-          headers: json(streamKey),
-          body: JSON.stringify({ ...question, stream: true }),
-          until: "first-content",
-          connections,
-        }),
-    });
-    for (const connections of [1, CONNECTIONS]) {
-      const direct = await firstContent(connections).direct();
-      const streamed = await firstContent(connections).api();
-      rows.push({
-        measure: `first SSE \`content\` frame, POST /v1/messages stream (${connections === 1 ? "1 connection: the overhead" : `${connections} connections: overhead plus queueing`})`,
-        value: latency(streamed),
-        bare: `upstream alone: ${latency(direct)}`,
-        comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
-        target: connections === 1 ? "≤ +1 ms p50" : "",
-        ...(connections === 1 ? { met: streamed.p50 - direct.p50 <= 1 } : {}),
-      });
-    }
-
+    rows.push(...(await firstContentRows(api.url, upstreamUrl, streamKey)));
     // The directory at scale: one client, so the figures are latencies, not queueing.
-    const listing = await directoryRows(db, api.url, directoryKey, listed.id, bare.url);
-    rows.push(...listing);
+    rows.push(...(await directoryRows(db, api.url, directoryKey, listed.id, bare.url)));
     rows.push(await importRow(api.url, directoryKey));
   }
 
@@ -306,6 +260,56 @@ async function bigBurstRows(
       met: idleAfter <= MIB_150,
     },
   ];
+}
+
+/**
+ * Time to the first `content` frame, through the API and straight from the upstream: with one
+ * client (the overhead itself, what the target is about), then with CONNECTIONS (plus queueing).
+ */
+async function firstContentRows(apiUrl: string, upstreamUrl: string, streamKey: string): Promise<Row[]> {
+  const question = {
+    message: "What is the minimum down payment for an FHA loan?",
+    user: { external_user_id: "bench" },
+  };
+  const firstContent = (connections: number) => ({
+    direct: () =>
+      load({
+        url: `${upstreamUrl}/v1/chat/stream`,
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          conversation_id: "conv_bench",
+          message: question.message,
+          history: [],
+          sources: { agency_source_types: ["fha"] },
+        }),
+        until: "first-content",
+        connections,
+      }),
+    api: () =>
+      load({
+        url: `${apiUrl}/v1/messages`,
+        method: "POST",
+        headers: { Authorization: `Bearer ${streamKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ ...question, stream: true }),
+        until: "first-content",
+        connections,
+      }),
+  });
+  const rows: Row[] = [];
+  for (const connections of [1, CONNECTIONS]) {
+    const direct = await firstContent(connections).direct();
+    const streamed = await firstContent(connections).api();
+    rows.push({
+      measure: `first SSE \`content\` frame, POST /v1/messages stream (${connections === 1 ? "1 connection: the overhead" : `${connections} connections: overhead plus queueing`})`,
+      value: latency(streamed),
+      bare: `upstream alone: ${latency(direct)}`,
+      comparison: `p50 ${difference(streamed.p50, direct.p50)}, p99 ${difference(streamed.p99, direct.p99)}`,
+      target: connections === 1 ? "≤ +1 ms p50" : "",
+      ...(connections === 1 ? { met: streamed.p50 - direct.p50 <= 1 } : {}),
+    });
+  }
+  return rows;
 }
 
 /** A change of RSS with its sign: "+5 MiB", "-19 MiB". */
