@@ -9,7 +9,7 @@ import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
 import { CHAT_SCOPES, startBenchEnvironment, type BenchEnvironment } from "./environment";
 import type { BurstResult, RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
-import { difference, latency, machine, markdown, mib, type Row } from "./report";
+import { difference, latency, machine, markdown, mib, mibChange, type Row } from "./report";
 import type { Stats } from "./stats";
 import { streamBurst } from "./stream-burst";
 import { ROUNDS, throughputRounds, type ThroughputResult } from "./throughput-rounds";
@@ -156,7 +156,7 @@ async function main() {
     measure: `server RSS idle, ${ONLY === "streams" ? "before the burst" : "after the load rounds"}`,
     value: mib(idleBeforeBurst),
     bare: mib(bare.rss()),
-    comparison: `${signed(idleBeforeBurst - idleAtStart)} since start`,
+    comparison: `${mibChange(idleBeforeBurst - idleAtStart)} since start`,
     target: "≤ 150 MiB",
     met: idleBeforeBurst <= MIB_150,
   });
@@ -172,7 +172,7 @@ async function main() {
     measure: "server RSS idle, after the burst",
     value: mib(idleAfterBurst),
     bare: "",
-    comparison: `${signed(idleAfterBurst - idleAtStart)} since start`,
+    comparison: `${mibChange(idleAfterBurst - idleAtStart)} since start`,
     target: "≤ 150 MiB",
     met: idleAfterBurst <= MIB_150,
   });
@@ -255,7 +255,7 @@ async function bigBurstRows(
       measure: `server RSS idle, after the ${label}`,
       value: mib(idleAfter),
       bare: "",
-      comparison: `${signed(idleAfter - idleBefore)} against before it`,
+      comparison: `${mibChange(idleAfter - idleBefore)} against before it`,
       target: "≤ 150 MiB",
       met: idleAfter <= MIB_150,
     },
@@ -311,9 +311,6 @@ async function firstContentRows(apiUrl: string, upstreamUrl: string, streamKey: 
   }
   return rows;
 }
-
-/** A change of RSS with its sign: "+5 MiB", "-19 MiB". */
-const signed = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mib(bytes)}`;
 
 /** How the streams were answered and ended, when not all cleanly (a status or the connection's error code; the last terminal frame). */
 const otherAnswers = (burst: BurstResult) =>

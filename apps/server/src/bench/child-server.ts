@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { openSync, readdirSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -49,6 +49,7 @@ export async function startChildServer(
   const [command, args] =
     entry === "main" ? [RUN_SERVER, nodeOptions] : [process.execPath, [...nodeOptions, path.join(DIST, `${entry}.js`)]];
   const workers = entry === "main" && options.workers !== undefined ? { WORKERS: String(options.workers) } : {};
+  const logFd = options.logFile ? openSync(options.logFile, "a") : undefined;
   const child = spawn(command, args, {
     // Only what the bench means to set: nothing of the caller's own configuration leaks in.
     env: {
@@ -61,8 +62,10 @@ export async function startChildServer(
       HOST: "127.0.0.1",
     },
     cwd: options.heapSnapshotDir ?? process.cwd(),
-    stdio: ["ignore", options.logFile ? openSync(options.logFile, "a") : "ignore", "inherit"],
+    stdio: ["ignore", logFd ?? "ignore", "inherit"],
   });
+  // The child has its own copy of the descriptor.
+  if (logFd !== undefined) closeSync(logFd);
   const url = `http://127.0.0.1:${port}`;
   await waitUntilListening(child, url);
   const rss = () => residentBytes(child.pid ?? 0);
