@@ -7,7 +7,7 @@ import { openDatabase, type Database } from "../../src/db/database";
 import { createApiKey } from "../../src/keys/api-keys";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
-import { recordStatements } from "../support/database-probes";
+import { recordStatements, statementText } from "../support/database-probes";
 
 /**
  * Answer streams without HTTP: frames written in batches (one statement per flush for every
@@ -116,7 +116,7 @@ describe("lease renewal", () => {
     // A busy database: each write of the answers' rows takes 1.5 s, across a renewal (every 1 s).
     db.sql = {
       query: (async (text: string | { text: string }, params?: unknown[]) => {
-        if ((typeof text === "string" ? text : text.text).includes("INSERT INTO answer_streams")) await sleep(1_500);
+        if (statementText(text).includes("INSERT INTO answer_streams")) await sleep(1_500);
         return pool.query(text as string, params);
       }) as Database["sql"]["query"],
     };

@@ -1,13 +1,17 @@
 import type { Database } from "../../src/db/database";
 
+/** A statement's SQL: given as text, or as a prepared statement's config (db/prepared.ts). */
+export function statementText(query: string | { text: string }): string {
+  return typeof query === "string" ? query : query.text;
+}
+
 /** Records the text of every statement run through `db` from now on (the handle itself is kept, so per-handle state stays attached). */
 export function recordStatements(db: Database): string[] {
   const statements: string[] = [];
   const pool = db.sql;
   db.sql = {
     query: ((text: string | { text: string }, params?: unknown[]) => {
-      // A prepared statement (db/prepared.ts) comes as its config, values included.
-      statements.push(typeof text === "string" ? text : text.text);
+      statements.push(statementText(text));
       return pool.query(text as string, params);
     }) as Database["sql"]["query"],
   };
