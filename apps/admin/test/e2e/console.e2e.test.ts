@@ -88,6 +88,9 @@ describe("staff console", () => {
         guesser.waitForResponse((response) => response.request().method() === "POST"),
         guesser.getByRole("button", { name: "Sign in" }).click(),
       ]);
+      // The response arrives before React renders it: the button leaves "Signing in…" in the
+      // same render that shows the answer, so the message read after that is this attempt's.
+      await guesser.getByRole("button", { name: "Sign in", exact: true }).waitFor();
       await guesser.locator("p.form-error").waitFor();
       if (attempt < 5)
         await expect(guesser.locator("p.form-error").textContent()).resolves.toBe("Wrong email or password.");
