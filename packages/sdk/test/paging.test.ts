@@ -87,7 +87,9 @@ describe("waitFor", () => {
     );
     const error = await testClient()
       .integration("acme")
-      .imports.waitFor("job_2", { timeoutMs: 150, intervalMs: 20 })
+      // The deadline counts from before the first read, which a loaded CI machine has taken
+      // longer than 150 ms to answer: a second leaves room for several reads.
+      .imports.waitFor("job_2", { timeoutMs: 1_000, intervalMs: 20 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError<{ status: string }>).last.status).toBe("processing");
