@@ -31,9 +31,18 @@ const run = promisify(execFile);
 const outsideRepo = (dir: string) => !path.resolve(dir).startsWith(REPO + path.sep);
 const systemPath = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => dir && outsideRepo(dir));
 
-/** What pnpm (running this test) puts in the environment: a partner's shell has none of it. */
+/**
+ * What pnpm (running this test) puts in the environment: a partner's shell has none of it. That
+ * includes npm settings pnpm exports from its own configuration, `npm_config_globalconfig`
+ * among them (pnpm's rc file), which would keep npm from reading the machine's /etc/npmrc and
+ * its `cafile` (behind a TLS-inspecting proxy, every fetch then fails).
+ */
 const PNPM_ENV =
-  /^(pnpm_|npm_(command|execpath|node_execpath|lifecycle_|package_)|npm_config_(user_agent|verify_deps_before_run)$|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$)/i;
+  /^(pnpm_|npm_(command|execpath|node_execpath|lifecycle_|package_)|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$)/i;
+/** The npm settings of the machine's network that an environment may carry, kept as a partner's shell would. */
+const NETWORK_NPM_CONFIG = /^npm_config_(registry|cafile|ca|cert|key|strict_ssl|proxy|https_proxy|noproxy|cache)$/i;
+const fromPnpm = (name: string) =>
+  PNPM_ENV.test(name) || (/^npm_config_/i.test(name) && !NETWORK_NPM_CONFIG.test(name));
 
 /**
  * A partner's machine: the system's PATH (not the repository's tools, not node_modules/.bin) with
@@ -41,9 +50,7 @@ const PNPM_ENV =
  * (npm_config_registry, a proxy, the cache) stay, as they would for a partner behind a mirror.
  */
 function partnerEnv(bin: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !PNPM_ENV.test(name)),
-  ) as NodeJS.ProcessEnv;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !fromPnpm(name))) as NodeJS.ProcessEnv;
   env.PATH = [bin, ...systemPath].join(path.delimiter);
   return env;
 }
