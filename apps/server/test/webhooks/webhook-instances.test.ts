@@ -111,14 +111,15 @@ describe("webhook delivery across instances", () => {
       ]);
       expect(rows[0]).toMatchObject({ status: "pending", attempts: 1 });
 
-      // This instance works the queue again: once the job's expiry and the attempt's lease pass, it delivers.
+      // This instance works the queue again: once the job's expiry (3 s, found within the queue's
+      // 1 s supervision) and the attempt's lease (15 s) pass, it delivers.
       await startWorkers(a.queue, {
         db: a.t.db,
         siteAccounts: new LocalSiteAccounts(a.t.db),
         chatIdentities: new LocalChatIdentities(a.t.db),
         webhooks: a.webhooks,
       });
-      await expect.poll(() => receiver.delivered().length, { timeout: 60_000, interval: 500 }).toBe(1);
+      await expect.poll(() => receiver.delivered().length, { timeout: 35_000, interval: 500 }).toBe(1);
       const [first, second] = receiver.received;
       expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
       expect(second?.body).toBe(first?.body);

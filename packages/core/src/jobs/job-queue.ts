@@ -65,7 +65,14 @@ export class JobQueue {
       // A job created anywhere wakes the workers at once (the queues' `notify`), over one LISTEN
       // connection per instance; polling stays on as the floor (a retry's delayed start).
       useListenNotify: true,
-      ...(options.superviseIntervalSeconds ? { superviseIntervalSeconds: options.superviseIntervalSeconds } : {}),
+      // pg-boss 12 looks for expired jobs in its monitor pass, which runs on both timers: a shorter
+      // supervision alone would leave expiry at the monitor's default of once a minute.
+      ...(options.superviseIntervalSeconds
+        ? {
+            superviseIntervalSeconds: options.superviseIntervalSeconds,
+            monitorIntervalSeconds: options.superviseIntervalSeconds,
+          }
+        : {}),
     });
     boss.on("error", (error) => options.onError?.(error));
     await boss.start();
