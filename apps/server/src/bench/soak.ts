@@ -7,8 +7,9 @@ import { machine, markdown, mib, type Row } from "./report";
  * JSON and as a stream, SOAK_CONNECTIONS (4) clients each, an instant upstream), the server's
  * RSS read after every minute, after a warm-up minute that is not counted. The issue's memory
  * target: the last minute's RSS within 20% of the first minute's (memory that grows with time
- * is a leak; memory taken once under load and kept is not). The server is the same child process as `pnpm bench` (environment.ts), so
- * NODE_OPTIONS and MALLOC_ARENA_MAX can be compared here too.
+ * is a leak; memory taken once under load and kept is not). The server is the same child
+ * process as `pnpm bench` (environment.ts), so NODE_OPTIONS and MALLOC_ARENA_MAX can be
+ * compared here too.
  */
 const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const MINUTES = knob("SOAK_MINUTES", 10);
