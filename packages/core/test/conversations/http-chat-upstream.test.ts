@@ -7,7 +7,9 @@ import { HttpChatUpstream } from "../../src/conversations/upstream/http-chat-ups
 /**
  * The upstream client over real sockets: a completed answer's connection goes back to the
  * keep-alive agent (the next answer makes no new connection), and one whose response does not
- * end after `complete` neither holds the caller nor keeps its socket.
+ * end after `complete` neither holds the caller nor keeps its socket; an answer is read whole
+ * whatever its chunks (a character cut in two, far more events than are read at once), and one
+ * that stops before `complete` fails.
  */
 const frame = (event: object) => `data: ${JSON.stringify(event)}\n\n`;
 const ANSWER =
@@ -19,6 +21,8 @@ let connections = 0;
 let closed = 0;
 /** How the next response behaves after its answer: end it, or leave it open. */
 let leaveOpen = false;
+/** What the next responses send instead of ANSWER: chunks written one by one, a few milliseconds apart. */
+let chunks: Array<string | Buffer> | undefined;
 /** While true, a request that arrives on a connection used before is dropped with its connection (as by a proxy that closed it while idle). */
 let dropReused = false;
 const used = new WeakSet<object>();
@@ -34,7 +38,9 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => {
       res.writeHead(200, { "Content-Type": "text/event-stream" });
-      if (leaveOpen) {
+      if (chunks) {
+        void writeApart(res, chunks);
+      } else if (leaveOpen) {
         res.write(ANSWER);
         open.push(res);
       } else {
@@ -55,16 +61,25 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
+async function writeApart(res: ServerResponse, parts: Array<string | Buffer>) {
+  for (const part of parts) {
+    res.write(part);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  res.end();
+}
+
+const question = {
+  requestId: "req_1",
+  conversationId: "conv_1",
+  message: "q",
+  history: [],
+  sources: { agency_source_types: [], tenant_source_keys: [], shared_source_types: [] },
+};
+
 async function answer(upstream: HttpChatUpstream) {
   const events = [];
-  for await (const event of upstream.stream({
-    requestId: "req_1",
-    conversationId: "conv_1",
-    message: "q",
-    history: [],
-    sources: { agency_source_types: [], tenant_source_keys: [], shared_source_types: [] },
-  }))
-    events.push(event.type);
+  for await (const event of upstream.stream(question)) events.push(event.type);
   return events;
 }
 
@@ -105,6 +120,59 @@ describe("HTTP chat upstream", () => {
       await expect.poll(() => closed - closedBefore, { timeout: 3_000 }).toBe(1);
     } finally {
       leaveOpen = false;
+    }
+  });
+
+  it("reads a character whose bytes arrive in two chunks", async () => {
+    const text = Buffer.from(frame({ type: "content", content: "prêt à taux zéro" }));
+    const cut = text.indexOf(Buffer.from("ê")) + 1;
+    chunks = [text.subarray(0, cut), text.subarray(cut), frame({ type: "complete", metadata: { tokens_used: 3 } })];
+    try {
+      const contents = [];
+      for await (const event of new HttpChatUpstream({ url }).stream(question))
+        if (event.type === "content") contents.push(event.content);
+      expect(contents).toEqual(["prêt à taux zéro"]);
+    } finally {
+      chunks = undefined;
+    }
+  });
+
+  it("an answer that arrives faster than it is read comes whole and in order", async () => {
+    // Far more events in one chunk than the consumer takes at once: the response waits, paused, while it reads.
+    const parts = Array.from({ length: 500 }, (_, i) => frame({ type: "content", content: `${i} ` }));
+    chunks = [parts.join(""), frame({ type: "complete", metadata: { tokens_used: 500 } })];
+    try {
+      let text = "";
+      for await (const event of new HttpChatUpstream({ url }).stream(question)) {
+        if (event.type === "content") text += event.content;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(text).toBe(Array.from({ length: 500 }, (_, i) => `${i} `).join(""));
+    } finally {
+      chunks = undefined;
+    }
+  });
+
+  it("a response cut short before `complete` fails the answer, and one that ends without it too", async () => {
+    const content = frame({ type: "content", content: "3.5" });
+    chunks = [content];
+    try {
+      await expect(answer(new HttpChatUpstream({ url }))).rejects.toMatchObject({ reason: "truncated" });
+    } finally {
+      chunks = undefined;
+    }
+    const cutting = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      res.write(content);
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, "127.0.0.1", resolve));
+    try {
+      const cutUrl = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}`;
+      await expect(answer(new HttpChatUpstream({ url: cutUrl }))).rejects.toMatchObject({ reason: "unreachable" });
+    } finally {
+      cutting.closeAllConnections();
+      await new Promise((resolve) => cutting.close(resolve));
     }
   });
 });

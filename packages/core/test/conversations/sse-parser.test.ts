@@ -20,6 +20,21 @@ describe("parseSseData", () => {
     }
   });
 
+  it("reads a CRLF split between two chunks as one line break", async () => {
+    const text = "data: one\r\ndata: two\r\n\r\ndata: three\r\n\r\n";
+    for (let cut = 1; cut < text.length; cut += 1) {
+      expect(await collect([text.slice(0, cut), text.slice(cut)])).toEqual(["one\ntwo", "three"]);
+    }
+    expect(await collect([...text])).toEqual(["one\ntwo", "three"]);
+    expect(await collect(["data: one\r", "", "\n\r\n"])).toEqual(["one"]);
+    // The LF that ends the CRLF is taken once: the blank line after it still ends the event.
+    expect(await collect(["data: one\r", "\n", "\n", "data: two\n\n"])).toEqual(["one", "two"]);
+  });
+
+  it("ends an event at lone CRs", async () => {
+    expect(await collect(["data: one\r\rdata: two\r", "\r"])).toEqual(["one", "two"]);
+  });
+
   it("handles several events in one chunk, CRLF, comments, other fields and multi-line data", async () => {
     expect(await collect([": ping\r\nevent: x\r\nid: 3\r\ndata: one\r\ndata: two\r\n\r\ndata:three\n\n"])).toEqual([
       "one\ntwo",
