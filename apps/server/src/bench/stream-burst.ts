@@ -10,6 +10,12 @@ export interface BurstRun {
   peak: number;
   /** The server's RSS once the streams have ended and it has settled. */
   idleAfter: number;
+  /**
+   * CPU milliseconds a stream cost, its opening and all its frames (their writes for the other
+   * instances included): the server's, and the embedded PostgreSQL's (undefined at DATABASE_URL).
+   * Unlike the first frame's latency, the machine's other load barely moves it.
+   */
+  cpuMs: { server: number; database: number | undefined };
 }
 
 /**
@@ -28,6 +34,8 @@ export async function streamBurst(
     stream: true,
   };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
+  const serverCpu = env.api.cpuSeconds();
+  const databaseCpu = env.databaseCpuSeconds();
   const peakOf = env.api.samplePeak();
   const result = await generator.run({
     kind: "burst",
@@ -40,5 +48,12 @@ export async function streamBurst(
   const peak = peakOf();
   env.setUpstreamPace({ kind: "instant" });
   await sleep(options.settleMs);
-  return { result, peak, idleAfter: env.api.rss() };
+  const perStream = (seconds: number) => (seconds * 1000) / options.streams;
+  const databaseAfter = env.databaseCpuSeconds();
+  const cpuMs = {
+    server: perStream(env.api.cpuSeconds() - serverCpu),
+    database:
+      databaseCpu === undefined || databaseAfter === undefined ? undefined : perStream(databaseAfter - databaseCpu),
+  };
+  return { result, peak, idleAfter: env.api.rss(), cpuMs };
 }
