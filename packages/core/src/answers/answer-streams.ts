@@ -91,7 +91,9 @@ export class AnswerStreams {
       timer.unref();
       this.timers.push(timer);
     };
-    every((this.options.leaseSeconds * 1000) / 3, () => this.renew());
+    // A pass every quarter of the lease: a flush renews a lease that has less than RENEW_BELOW
+    // (two thirds) of it left, so a lease is renewed about every half of it and never runs below half.
+    every((this.options.leaseSeconds * 1000) / 4, () => this.renew());
     every(this.options.sweepMs, () => endAbandonedAnswers(this.db));
     return this.listener.ready;
   }

@@ -110,6 +110,39 @@ describe("following from another instance", () => {
 });
 
 describe("lease renewal", () => {
+  it("is left as it is by a flush while more than two thirds of it remain, and renewed by the first one after", async () => {
+    const db = openDatabase(t.url, { secrets: t.db.secrets });
+    // No renewal passes during the test (start() is not called): only the flushes write the lease.
+    const streams = new AnswerStreams(db, { flushMs: 10, leaseSeconds: 3 });
+    const lease = async (id: string) =>
+      (
+        await t.db.sql.query<{ at: Date }>("SELECT lease_expires_at AS at FROM answer_streams WHERE id = $1", [id])
+      ).rows[0]?.at.getTime();
+    const answer = streams.begin("req_lease");
+    try {
+      answer.identity = { conversationId: await conversation(), messageId: "msg_lease" };
+      answer.push(frame(0));
+      await streams.flush();
+      const first = await lease(answer.id);
+      answer.push(frame(1));
+      await streams.flush();
+      // The second flush wrote its frame and moved the answer on, not its lease (an in-place update).
+      expect(await lease(answer.id)).toBe(first);
+      await sleep(1_200);
+      answer.push(frame(2));
+      await streams.flush();
+      expect(await lease(answer.id)).toBeGreaterThan((first ?? 0) + 1_000);
+      const row = await t.db.sql.query("SELECT last_seq FROM answer_streams WHERE id = $1", [answer.id]);
+      expect(row.rows).toEqual([{ last_seq: 3 }]);
+    } finally {
+      // Ended, so that no sweep of a later test finds it abandoned.
+      answer.push(frame(3), "complete");
+      await streams.written(answer);
+      await streams.stop();
+      await db.close();
+    }
+  });
+
   it("never takes an answer whose first write is still under way for one whose lease was lost", async () => {
     const db = openDatabase(t.url, { secrets: t.db.secrets });
     const pool = db.sql;
