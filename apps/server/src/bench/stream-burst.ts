@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
+import { startCpuMeter } from "./cpu-meter";
 import type { BenchEnvironment } from "./environment";
 import type { BurstResult } from "./load-jobs";
 import type { LoadGenerator } from "./load-process";
@@ -12,8 +13,8 @@ export interface BurstRun {
   idleAfter: number;
   /**
    * CPU milliseconds a stream cost, its opening and all its frames (their writes for the other
-   * instances included): the server's, and the embedded PostgreSQL's (undefined at DATABASE_URL).
-   * Unlike the first frame's latency, the machine's other load barely moves it.
+   * instances included): the server's, and the embedded PostgreSQL's (cpu-meter.ts). Unlike the
+   * first frame's latency, the machine's other load barely moves it.
    */
   cpuMs: { server: number; database: number | undefined };
 }
@@ -34,8 +35,7 @@ export async function streamBurst(
     stream: true,
   };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
-  const serverCpu = env.api.cpuSeconds();
-  const databaseCpu = env.databaseCpuSeconds();
+  const spent = startCpuMeter(env);
   const peakOf = env.api.samplePeak();
   const result = await generator.run({
     kind: "burst",
@@ -49,11 +49,7 @@ export async function streamBurst(
   env.setUpstreamPace({ kind: "instant" });
   await sleep(options.settleMs);
   const perStream = (seconds: number) => (seconds * 1000) / options.streams;
-  const databaseAfter = env.databaseCpuSeconds();
-  const cpuMs = {
-    server: perStream(env.api.cpuSeconds() - serverCpu),
-    database:
-      databaseCpu === undefined || databaseAfter === undefined ? undefined : perStream(databaseAfter - databaseCpu),
-  };
+  const { server, database } = spent();
+  const cpuMs = { server: perStream(server), database: database === undefined ? undefined : perStream(database) };
   return { result, peak, idleAfter: env.api.rss(), cpuMs };
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
+import { startCpuMeter } from "./cpu-meter";
 import { CHAT_SCOPES, type BenchEnvironment } from "./environment";
 import type { LoadGenerator } from "./load-process";
 import { throughput, type Row } from "./report";
@@ -59,21 +60,18 @@ export async function throughputRounds(
 ): Promise<ThroughputResult> {
   const round = (url: string, method: "GET" | "POST", headers: Record<string, string>, body?: string) =>
     throughputRound(generator, options, { url, method, headers, body });
-  // The CPU a service round costs the server and the database, its off-path writes included (the
-  // request log and usage are flushed within settleMs): per request, a figure that the rest of
-  // the machine's load distorts far less than a rate, so two builds compare on it too.
+  // The CPU a service round costs the server and the database per request, its off-path writes
+  // included (the request log and usage are flushed within settleMs).
   const costed = async (run: () => Promise<Stats>): Promise<CostedStats> => {
-    const server = env.api.cpuSeconds();
-    const database = env.databaseCpuSeconds();
+    const spent = startCpuMeter(env);
     const stats = await run();
     await sleep(options.settleMs);
     const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, stats.requests);
-    const databaseAfter = env.databaseCpuSeconds();
+    const { server, database } = spent();
     return {
       ...stats,
-      serverCpuUs: perRequest(env.api.cpuSeconds() - server),
-      databaseCpuUs:
-        database === undefined || databaseAfter === undefined ? undefined : perRequest(databaseAfter - database),
+      serverCpuUs: perRequest(server),
+      databaseCpuUs: database === undefined ? undefined : perRequest(database),
     };
   };
   const question = JSON.stringify({
