@@ -44,11 +44,15 @@ export interface ImportRecord {
   completedAt: Date | null;
 }
 
+/**
+ * Returns the job as it was created (queued, nothing processed): a worker may pick it up
+ * before the caller answers, and the answer to the request describes what it created.
+ */
 export async function createImport(
   deps: { db: Database; queue: JobQueue },
   integration: ResolvedIntegration,
   rows: ImportRowInput[],
-): Promise<string> {
+): Promise<ImportRecord> {
   if (rows.length === 0) throw new AppError("invalid_request", "users: at least one user is required");
   if (rows.length > MAX_IMPORT_USERS)
     throw new AppError(
@@ -68,9 +72,9 @@ export async function createImport(
     );
 
   const id = newId("imp");
-  await withTransaction(deps.db, async (tx) => {
-    await tx.sql.query(
-      "INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())",
+  const createdAt = await withTransaction(deps.db, async (tx) => {
+    const created = await tx.sql.query<{ created_at: Date }>(
+      "INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now()) RETURNING created_at",
       [id, integration.id, rows.length],
     );
     await tx.sql.query(
@@ -90,8 +94,19 @@ export async function createImport(
       { importId: id, integrationId: integration.id, slug: integration.slug },
       id,
     );
+    return (created.rows[0] as { created_at: Date }).created_at;
   });
-  return id;
+  return {
+    id,
+    integration: integration.slug,
+    status: "queued",
+    total: rows.length,
+    summary: { processed: 0, created: 0, existing: 0, pending: 0, failed: 0 },
+    results: [],
+    createdAt,
+    updatedAt: createdAt,
+    completedAt: null,
+  };
 }
 
 export interface ImportJobData {

@@ -1,5 +1,6 @@
 // @mga/core/partners/operations: what the rest of the service may use of this area; everything else is internal.
 export { OPERATION_STATUSES, OPERATION_TYPES } from "./operation-values";
+export { acceptOperationRequest } from "./accept-operation";
 export { applyProfileOverride, MIN_OVERRIDE_REASON_LENGTH } from "./apply-profile-override";
 export { confirmEmailVerification } from "./confirm-email-verification";
 export { expireStaleVerifications } from "./expire-stale-verifications";

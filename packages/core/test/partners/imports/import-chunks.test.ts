@@ -100,7 +100,7 @@ describe("a chunked import", () => {
     const single = await mixedCase("single");
     const before = await passwordSetups("chunked");
 
-    const id = await createImport(f.deps, chunked.integration, chunked.rows);
+    const { id } = await createImport(f.deps, chunked.integration, chunked.rows);
     await f.runImport(id, chunked.integration, undefined, CHUNK);
     const viaImport = (await getImport(f.db, chunked.integration, id)).results.map((row) => [
       row.externalUserId,
@@ -154,7 +154,7 @@ describe("a chunked import", () => {
     const integration = await f.integration();
     const rows = Array.from({ length: CHUNK + 20 }, (_, i) => ({ external_user_id: `crash-${i}`, email: f.email() }));
     const crashAt = rows[CHUNK + 5]?.external_user_id;
-    const id = await createImport(f.deps, integration, rows);
+    const { id } = await createImport(f.deps, integration, rows);
     // The process dies inside the second chunk (an error that is not a refusal of the data).
     await f.db.sql.query(
       `CREATE FUNCTION crash_import() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the process died'; END $$`,
@@ -182,7 +182,7 @@ describe("a chunked import", () => {
 
   it("finishes, on resume, the provisioning of a committed chunk that a crash interrupted", async () => {
     const integration = await f.integration();
-    const id = await createImport(f.deps, integration, [
+    const { id } = await createImport(f.deps, integration, [
       { external_user_id: "cut-1", email: f.email() },
       { external_user_id: "cut-2", email: f.email() },
     ]);
@@ -217,7 +217,7 @@ describe("a chunked import", () => {
       { external_user_id: "fine", email: f.email() },
       { external_user_id: "refused", email: known.email },
     ];
-    const id = await createImport(f.deps, integration, rows);
+    const { id } = await createImport(f.deps, integration, rows);
     // The chunk's insert of "raced" finds it gone (as when a PUT stores it meanwhile), once.
     await f.db.sql.query("CREATE SEQUENCE raced_once");
     await f.db.sql.query(

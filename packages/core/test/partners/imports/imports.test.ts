@@ -32,14 +32,16 @@ describe("accepting an import", () => {
 
   it("is queued with every row waiting; only its own integration can read it", async () => {
     const [integration, other] = [await f.integration(), await f.integration()];
-    const id = await createImport(f.deps, integration, [{ external_user_id: "lo-1", email: f.email() }]);
-    expect(await getImport(f.db, integration, id)).toMatchObject({
+    const created = await createImport(f.deps, integration, [{ external_user_id: "lo-1", email: f.email() }]);
+    expect(created).toMatchObject({
       status: "queued",
       total: 1,
       results: [],
       summary: { processed: 0, created: 0, failed: 0 },
     });
-    expect(await refusal(getImport(f.db, other, id))).toBe("not_found");
+    // What the request answers is what is stored (a worker may take the job before the answer leaves).
+    expect(await getImport(f.db, integration, created.id)).toEqual(created);
+    expect(await refusal(getImport(f.db, other, created.id))).toBe("not_found");
     expect((await listImports(f.db, other, { limit: 10, withTotal: true })).total).toBe(0);
   });
 });
@@ -51,7 +53,7 @@ describe("running an import", () => {
     const archived = await f.team({ integration });
     await patchTeam(f.db, integration, archived.externalTeamId, { status: "archived" });
     const known = await f.user({ integration });
-    const id = await createImport(f.deps, integration, [
+    const { id } = await createImport(f.deps, integration, [
       { external_user_id: "new-1", email: f.email(), team_external_id: team.externalTeamId },
       { external_user_id: known.externalUserId, email: known.email },
       { external_user_id: "clash", email: known.email },
@@ -86,7 +88,7 @@ describe("running an import", () => {
     const integration = await f.integration();
     const team = await f.team({ integration });
     const [keep, clear] = [await f.user({ integration, team }), await f.user({ integration, team })];
-    const id = await createImport(f.deps, integration, [
+    const { id } = await createImport(f.deps, integration, [
       { external_user_id: keep.externalUserId, email: keep.email },
       { external_user_id: clear.externalUserId, email: clear.email, team_external_id: null },
     ]);
@@ -99,7 +101,7 @@ describe("running an import", () => {
 
   it("rows whose provisioning cannot finish yet are pending, and the job still completes", async () => {
     const integration = await f.integration();
-    const id = await createImport(f.deps, integration, [{ external_user_id: "later", email: f.email() }]);
+    const { id } = await createImport(f.deps, integration, [{ external_user_id: "later", email: f.email() }]);
     f.outage.siteAccounts = true;
     try {
       await f.runImport(id, integration);
@@ -116,7 +118,7 @@ describe("running an import", () => {
 
   it("a run repeated after a crash resumes: rows with an outcome keep it, only the rest are provisioned", async () => {
     const integration = await f.integration();
-    const id = await createImport(f.deps, integration, [
+    const { id } = await createImport(f.deps, integration, [
       { external_user_id: "a", email: f.email() },
       { external_user_id: "b", email: f.email() },
     ]);

@@ -1,4 +1,4 @@
-import { createImport as create, getImport } from "@mga/core/partners/imports";
+import { createImport as create } from "@mga/core/partners/imports";
 
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
@@ -26,7 +26,7 @@ export const createImport = partnerProcedure
   .output(importResponseSchema)
   .mutation(({ ctx, input }) =>
     withIdempotency(ctx, { route: "POST user-imports", input, status: 202, required: true }, async () => {
-      const id = await create({ db: ctx.db, queue: ctx.queue }, ctx.integration, input.users);
-      return { request_id: ctx.requestId, import: importToWire(await getImport(ctx.db, ctx.integration, id)) };
+      const created = await create({ db: ctx.db, queue: ctx.queue }, ctx.integration, input.users);
+      return { request_id: ctx.requestId, import: importToWire(created) };
     }),
   );

@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 import type { Scope } from "@mga/core/keys";
 import type { ResolvedIntegration } from "@mga/core/partners/integrations";
-import type { OperationDeps } from "@mga/core/partners/operations";
+import { acceptOperationRequest, type OperationDeps } from "@mga/core/partners/operations";
 
 import { withIdempotency } from "../../../idempotency/with-idempotency";
 import { partnerProcedure } from "../../../trpc";
@@ -28,7 +28,7 @@ export interface OperationRequest<Input extends OperationInputSchema> {
   /** What the 202 means for this request. */
   accepted: string;
   /** Core's function that records the request and queues its operation. */
-  start(deps: OperationDeps, integration: ResolvedIntegration, input: z.output<Input>): Promise<unknown>;
+  start(deps: OperationDeps, integration: ResolvedIntegration, input: z.output<Input>): Promise<string>;
 }
 
 /** A lifecycle request's procedure: 202 with the operation and the user, Idempotency-Key required. */
@@ -55,12 +55,13 @@ export function operationRequestProcedure<Input extends OperationInputSchema>(re
     .mutation(({ ctx, input }) =>
       withIdempotency(ctx, { route: `POST ${request.segment}`, input, status: 202, required: true }, async () => {
         // tRPC types `input` from the union of the three schemas; it is this request's, parsed by `request.input`.
-        await request.start(
+        const { user } = await acceptOperationRequest(
           { db: ctx.db, queue: ctx.queue, ...ctx.directory },
           ctx.integration,
-          input as z.output<Input>,
+          input.external_user_id,
+          (deps) => request.start(deps, ctx.integration, input as z.output<Input>),
         );
-        return acceptedOperation(ctx, input.external_user_id);
+        return acceptedOperation(ctx, user);
       }),
     );
 }

@@ -18,14 +18,14 @@ export const startPartnerImport = adminProcedure
     const integration = await integrationForStaff(ctx, input.integration_id);
     const { users, errors } = csvImportRows(input.csv);
     if (errors.length) return { job_id: null, row_errors: errors };
-    const jobId = await auditedStaffChange(
+    const job = await auditedStaffChange(
       ctx,
       (tx) => createImport({ db: tx, queue: ctx.queue }, integration, users),
-      (id) => ({
+      (created) => ({
         action: "partner_import.create",
-        target: id,
+        target: created.id,
         details: { integration_id: integration.id, users: users.length },
       }),
     );
-    return { job_id: jobId, row_errors: [] };
+    return { job_id: job.id, row_errors: [] };
   });
