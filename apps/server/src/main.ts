@@ -25,6 +25,7 @@ import { trustedProxies } from "./http/client-address";
 import { createApp } from "./http/create-app";
 import { LISTEN_BACKLOG } from "./http/listen-backlog";
 import { createLogger } from "./log";
+import { allocatorTrim } from "./ops/allocator-trim";
 import { exposedGc, startIdleMemoryRelease } from "./ops/idle-memory";
 import { createMetrics } from "./ops/metrics";
 import { createObserver } from "./ops/observer";
@@ -170,6 +171,7 @@ async function main() {
     );
   const idleMemory = startIdleMemoryRelease([server, adminServer], {
     gc,
+    trimAllocator: allocatorTrim(),
     onRelease: (release) =>
       logger.info("idle: memory given back", {
         rss_before_mib: release.rssBeforeMiB,

@@ -20,13 +20,16 @@ export interface IdleMemoryRelease {
  * idle, so a server that served a burst holds that peak for good. One memory-reducing collection
  * (V8's "last resort" flavor: compacts, shrinks the young generation, returns free pages to the
  * system) after IDLE_BEFORE_RELEASE_MS without a request, and only when requests have come since
- * the last one, brings the idle process back near its size at start. It runs only with no
- * request or stream open, so nobody waits for it; a request that arrives during it waits until
- * it ends (its duration is logged).
+ * the last one, brings the idle process back near its size at start; then the C allocator is
+ * asked for the pages freed outside V8, which it keeps otherwise. It runs only with no request
+ * or stream open, so nobody waits for it; a request that arrives during it waits until it ends
+ * (its duration is logged).
  */
 export function idleMemoryRelease(
   options: {
     gc?: ExposedGc | undefined;
+    /** Hands the C allocator's free pages back after the collection (allocator-trim.ts); absent off glibc. */
+    trimAllocator?: (() => boolean) | undefined;
     now?: () => number;
     idleMs?: number;
     onRelease?: (release: { rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
@@ -55,6 +58,8 @@ export function idleMemoryRelease(
       const before = process.memoryUsage.rss();
       const started = now();
       gc({ type: "major", flavor: "last-resort", execution: "sync" });
+      // After the collection: it frees the native memory of the objects it reclaims.
+      options.trimAllocator?.();
       options.onRelease?.({
         rssBeforeMiB: mib(before),
         rssAfterMiB: mib(process.memoryUsage.rss()),

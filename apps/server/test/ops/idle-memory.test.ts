@@ -7,8 +7,15 @@ import { IDLE_BEFORE_RELEASE_MS, idleMemoryRelease } from "../../src/ops/idle-me
 function harness(withGc = true) {
   let time = 1_000_000;
   const collections: unknown[] = [];
+  const steps: string[] = [];
   const release = idleMemoryRelease({
-    gc: withGc ? (options) => collections.push(options) : undefined,
+    gc: withGc
+      ? (options) => {
+          collections.push(options);
+          steps.push("collect");
+        }
+      : undefined,
+    trimAllocator: () => steps.push("trim") > 0,
     now: () => time,
   });
   const request = () => {
@@ -16,18 +23,20 @@ function harness(withGc = true) {
     release.track(res);
     return { close: () => res.emit("close") };
   };
-  return { release, request, collections, wait: (ms: number) => (time += ms) };
+  return { release, request, collections, steps, wait: (ms: number) => (time += ms) };
 }
 
 describe("memory given back when idle", () => {
-  it("collects once, memory-reducing, when the server has been quiet for the idle time after work", () => {
-    const { release, request, collections, wait } = harness();
+  it("collects once, memory-reducing, then trims the C allocator, when the server has been quiet for the idle time after work", () => {
+    const { release, request, collections, steps, wait } = harness();
     request().close();
     wait(IDLE_BEFORE_RELEASE_MS - 1);
     expect(release.check()).toBe(false);
     wait(1);
     expect(release.check()).toBe(true);
     expect(collections).toEqual([{ type: "major", flavor: "last-resort", execution: "sync" }]);
+    // The collection frees the native memory of what it reclaims: the trim comes after it.
+    expect(steps).toEqual(["collect", "trim"]);
     // Nothing served since: nothing to give back again.
     wait(10 * IDLE_BEFORE_RELEASE_MS);
     expect(release.check()).toBe(false);
@@ -61,9 +70,10 @@ describe("memory given back when idle", () => {
   });
 
   it("does nothing in a process started without --expose-gc", () => {
-    const { release, request, wait } = harness(false);
+    const { release, request, steps, wait } = harness(false);
     request().close();
     wait(IDLE_BEFORE_RELEASE_MS);
     expect(release.check()).toBe(false);
+    expect(steps).toEqual([]);
   });
 });
