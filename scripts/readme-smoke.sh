@@ -18,7 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-port=$(free_port); admin_port=$(free_port); admin_api_port=$(free_port)
+{ read -r port; read -r admin_port; read -r admin_api_port; } < <(free_ports 3)
 PORT=$port ADMIN_PORT=$admin_port ADMIN_API_PORT=$admin_api_port DATA_DIR="$WORK/data" LOG_LEVEL=warn scripts/start.sh >"$WORK/service.log" 2>&1 &
 SERVICE=$!
 for _ in $(seq 1 240); do grep -q "Staff console is up" "$WORK/service.log" && break; kill -0 "$SERVICE" 2>/dev/null || break; sleep 0.5; done

@@ -27,11 +27,15 @@ async function waitFor(url, child, label, timeoutMs = 120_000) {
   throw new Error(`${label} did not answer at ${url} within ${timeoutMs / 1000} s`);
 }
 
-/** A free port, for PORT=0 / ADMIN_PORT=0 (both processes need to know the API's port up front). */
-const freePort = async () => (await import("../packages/core/dist/db/index.js")).freePort();
-const apiPort = Number(process.env.PORT ?? 3000) || (await freePort());
-const adminPort = Number(process.env.ADMIN_PORT ?? 3100) || (await freePort());
-const adminApiPort = Number(process.env.ADMIN_API_PORT ?? 3001) || (await freePort());
+// Free ports for PORT=0 / ADMIN_PORT=0 / ADMIN_API_PORT=0, chosen here (both processes need to
+// know the API's port up front), distinct from each other.
+const chosen = [process.env.PORT ?? 3000, process.env.ADMIN_PORT ?? 3100, process.env.ADMIN_API_PORT ?? 3001].map(
+  Number,
+);
+const spare = chosen.includes(0)
+  ? await (await import("../packages/core/dist/db/index.js")).freePorts(chosen.filter((port) => port === 0).length)
+  : [];
+const [apiPort, adminPort, adminApiPort] = chosen.map((port) => port || spare.shift());
 const adminApiHost = process.env.ADMIN_API_HOST ?? "127.0.0.1";
 const apiUrl = `http://${reachableHost}:${apiPort}`;
 const adminApiUrl = `http://${adminApiHost === "0.0.0.0" || adminApiHost === "::" ? "127.0.0.1" : adminApiHost.includes(":") ? `[${adminApiHost}]` : adminApiHost}:${adminApiPort}`;

@@ -21,7 +21,7 @@ trap cleanup EXIT
 
 check_run() { # $1 label; env decides the database
   local label="$1" port admin_port admin_api_port
-  port=$(free_port); admin_port=$(free_port); admin_api_port=$(free_port)
+  { read -r port; read -r admin_port; read -r admin_api_port; } < <(free_ports 3)
   PORT=$port ADMIN_PORT=$admin_port ADMIN_API_PORT=$admin_api_port DATA_DIR="$WORK/data-$label" LOG_LEVEL=warn scripts/start.sh >"$WORK/$label.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 240); do grep -q "Staff console is up" "$WORK/$label.log" && break; sleep 0.5; done
@@ -71,7 +71,7 @@ check_run embedded
 
 if [ -x /usr/lib/postgresql/15/bin/pg_ctl ] && id postgres >/dev/null 2>&1; then
   PG15_DATA="$WORK/pg15"; mkdir -p "$PG15_DATA"; chown postgres "$PG15_DATA"
-  pg_port=$(free_port)
+  pg_port=$(free_ports 1 database)
   su postgres -c "/usr/lib/postgresql/15/bin/initdb -D $PG15_DATA -A trust -U postgres" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/pg_ctl -D $PG15_DATA -o '-p $pg_port -k /tmp -c listen_addresses=127.0.0.1' -l $PG15_DATA/log start -w" >/dev/null
   su postgres -c "/usr/lib/postgresql/15/bin/createdb -h 127.0.0.1 -p $pg_port smoke"

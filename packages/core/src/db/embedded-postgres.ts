@@ -67,7 +67,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const initialised = existsSync(path.join(dataDir, "PG_VERSION"));
   const pwfile = path.join(path.dirname(dataDir), `.${path.basename(dataDir)}.pwfile.${process.pid}`);
-  const port = options.port ?? (await freePort());
+  const port = options.port ?? (await freePort("database"));
   const log = options.log ?? (() => {});
   const recent: string[] = [];
   const cluster = await newCluster({

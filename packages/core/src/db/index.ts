@@ -5,5 +5,5 @@ export type { Database, OpenDatabaseOptions, Sql } from "./database";
 export { poolUse } from "./transaction";
 export { databaseReachable } from "./database-health";
 export { startEmbeddedPostgres } from "./embedded-postgres";
-export { freePort } from "./free-port";
+export { freePort, freePorts } from "./free-port";
 export { migrateDatabase, pendingMigrations } from "./migrate";

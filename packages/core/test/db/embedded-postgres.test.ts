@@ -166,7 +166,7 @@ async function createLegacyCluster(
 ): Promise<EmbeddedPostgres> {
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
-    port: await freePort(),
+    port: await freePort("database"),
     user: "postgres",
     password: "postgres",
     createPostgresUser: isRoot,
