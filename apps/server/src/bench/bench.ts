@@ -36,6 +36,7 @@ import { workerRounds } from "./worker-rounds";
  *   BENCH_IMPORT_USERS (1000)  users in the timed import
  *   BENCH_ONLY=throughput      the throughput rounds alone (comparing two builds' hot paths)
  *   BENCH_ONLY=streams         the two bursts of streams alone, with the idle RSS around them
+ *   BENCH_ONLY=first-frame     the first-frame latencies alone (one client, then BENCH_CONNECTIONS)
  *   BENCH_SERVER_LOG           a file: the service's log lines (warnings and errors) go there
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
@@ -96,6 +97,11 @@ async function main() {
   await snapshot("at start");
 
   let throughputs: ThroughputResult | undefined;
+  if (ONLY === "first-frame") {
+    // The first frame's latency alone: a minute per run, to compare builds on that one target.
+    rows.push(...(await firstContentRows(api.url, upstreamUrl, streamKey)));
+    return report(rows, startedAt, undefined, env);
+  }
   if (ONLY !== "streams") {
     // Throughput: the hot paths with an instant upstream, against the generator's ceiling.
     throughputs = await throughputRounds(env, generator, {
