@@ -28,14 +28,12 @@ async function waitFor(url, child, label, timeoutMs = 120_000) {
 }
 
 // Free ports for PORT=0 / ADMIN_PORT=0 / ADMIN_API_PORT=0, chosen here (both processes need to
-// know the API's port up front), distinct from each other.
-const chosen = [process.env.PORT ?? 3000, process.env.ADMIN_PORT ?? 3100, process.env.ADMIN_API_PORT ?? 3001].map(
-  Number,
-);
-const spare = chosen.includes(0)
-  ? await (await import("../packages/core/dist/db/index.js")).freePorts(chosen.filter((port) => port === 0).length)
-  : [];
-const [apiPort, adminPort, adminApiPort] = chosen.map((port) => port || spare.shift());
+// know the API's port up front), distinct from each other. Any other value goes on as given, for
+// each process to accept or refuse.
+const requested = [process.env.PORT ?? "3000", process.env.ADMIN_PORT ?? "3100", process.env.ADMIN_API_PORT ?? "3001"];
+const zeros = requested.filter((port) => Number(port) === 0).length;
+const spare = zeros ? await (await import("../packages/core/dist/db/index.js")).freePorts(zeros) : [];
+const [apiPort, adminPort, adminApiPort] = requested.map((port) => (Number(port) === 0 ? spare.shift() : port));
 const adminApiHost = process.env.ADMIN_API_HOST ?? "127.0.0.1";
 const apiUrl = `http://${reachableHost}:${apiPort}`;
 const adminApiUrl = `http://${adminApiHost === "0.0.0.0" || adminApiHost === "::" ? "127.0.0.1" : adminApiHost.includes(":") ? `[${adminApiHost}]` : adminApiHost}:${adminApiPort}`;
