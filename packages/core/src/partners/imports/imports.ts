@@ -45,8 +45,9 @@ export interface ImportRecord {
 }
 
 /**
- * Returns the job as it was created (queued, nothing processed): a worker may pick it up
- * before the caller answers, and the answer to the request describes what it created.
+ * Returns the job as it was created (queued, nothing processed), read inside the creating
+ * transaction: a worker may pick it up before the caller answers, and the answer to the
+ * request describes what it created (as acceptOperationRequest does for lifecycle requests).
  */
 export async function createImport(
   deps: { db: Database; queue: JobQueue },
@@ -72,9 +73,9 @@ export async function createImport(
     );
 
   const id = newId("imp");
-  const createdAt = await withTransaction(deps.db, async (tx) => {
-    const created = await tx.sql.query<{ created_at: Date }>(
-      "INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now()) RETURNING created_at",
+  return withTransaction(deps.db, async (tx) => {
+    await tx.sql.query(
+      "INSERT INTO import_jobs (id, integration_id, status, total, created_at, updated_at) VALUES ($1, $2, 'queued', $3, now(), now())",
       [id, integration.id, rows.length],
     );
     await tx.sql.query(
@@ -94,19 +95,8 @@ export async function createImport(
       { importId: id, integrationId: integration.id, slug: integration.slug },
       id,
     );
-    return (created.rows[0] as { created_at: Date }).created_at;
+    return getImport(tx, integration, id);
   });
-  return {
-    id,
-    integration: integration.slug,
-    status: "queued",
-    total: rows.length,
-    summary: { processed: 0, created: 0, existing: 0, pending: 0, failed: 0 },
-    results: [],
-    createdAt,
-    updatedAt: createdAt,
-    completedAt: null,
-  };
 }
 
 export interface ImportJobData {
