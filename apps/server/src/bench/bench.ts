@@ -37,6 +37,7 @@ import { workerRounds } from "./worker-rounds";
  *   BENCH_ONLY=throughput      the throughput rounds alone (comparing two builds' hot paths)
  *   BENCH_ONLY=streams         the two bursts of streams alone, with the idle RSS around them
  *   BENCH_ONLY=first-frame     the first-frame latencies alone (one client, then BENCH_CONNECTIONS)
+ *   BENCH_ONLY=directory       the user lists at scale and the import alone
  *   BENCH_SERVER_LOG           a file: the service's log lines (warnings and errors) go there
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
@@ -100,6 +101,11 @@ async function main() {
   if (ONLY === "first-frame") {
     // The first frame's latency alone: a minute per run, to compare builds on that one target.
     rows.push(...(await firstContentRows(api.url, upstreamUrl, streamKey)));
+    return report(rows, startedAt, undefined, env);
+  }
+  if (ONLY === "directory") {
+    rows.push(...(await directoryRows(db, api.url, directoryKey, listed.id, bare.url)));
+    rows.push(await importRow(api.url, directoryKey));
     return report(rows, startedAt, undefined, env);
   }
   if (ONLY !== "streams") {
