@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 import { AppError } from "../errors/app-error";
 import type { ServerSecrets } from "../secrets/server-secrets";
@@ -161,10 +161,7 @@ function open(
 }
 
 function digest(filters: unknown): string {
-  return createHash("sha256")
-    .update(JSON.stringify(filters ?? null))
-    .digest("base64url")
-    .slice(0, 16);
+  return hash("sha256", JSON.stringify(filters ?? null), "base64url").slice(0, 16);
 }
 
 /**

@@ -1,4 +1,13 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+  type KeyObject,
+} from "node:crypto";
 
 /**
  * What the one server secret (SECRET_KEY) protects. Each purpose gets its own key derived with
@@ -30,12 +39,14 @@ export const MIN_SECRET_KEY_LENGTH = 32;
 export function serverSecrets(secretKey: string): ServerSecrets {
   if (secretKey.length < MIN_SECRET_KEY_LENGTH)
     throw new Error(`SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters`);
-  const keys = new Map<string, Buffer>();
+  // Kept as KeyObjects: given a Buffer, every createHmac or createCipheriv builds a key object
+  // of its own first, five times the cost of the MAC of a cursor (32 against 6 µs here).
+  const keys = new Map<string, KeyObject>();
   const keyFor = (purpose: SecretPurpose, use: "mac" | "seal") => {
     const name = `${purpose}/${use}`;
     let key = keys.get(name);
     if (!key) {
-      key = Buffer.from(hkdfSync("sha256", secretKey, "mga-server-secrets", name, 32));
+      key = createSecretKey(Buffer.from(hkdfSync("sha256", secretKey, "mga-server-secrets", name, 32)));
       keys.set(name, key);
     }
     return key;
@@ -71,6 +82,6 @@ export function serverSecrets(secretKey: string): ServerSecrets {
         return undefined;
       }
     },
-    macKey: (purpose) => Buffer.from(keyFor(purpose, "mac")),
+    macKey: (purpose) => keyFor(purpose, "mac").export(),
   };
 }
