@@ -16,20 +16,23 @@ export type IsTrustedProxy = (peer: string) => boolean;
 /** `TRUST_PROXY`: a comma-separated list of addresses and CIDR networks (`10.0.0.0/8, ::1`); empty trusts none. */
 export function trustedProxies(list: string): IsTrustedProxy {
   const proxies = new BlockList();
-  for (const entry of list
+  const entries = list
     .split(",")
     .map((item) => item.trim())
-    .filter(Boolean)) {
+    .filter(Boolean);
+  for (const entry of entries) {
     const [address = "", prefix] = entry.split("/");
     const family = isIP(address) === 6 ? "ipv6" : "ipv4";
     if (!isIP(address)) throw new Error(`TRUST_PROXY: ${entry} is not an address or a CIDR network`);
     if (prefix === undefined) proxies.addAddress(address, family);
     else proxies.addSubnet(address, Number(prefix), family);
   }
+  // None listed (the default): every request would otherwise parse its peer's address for nothing.
+  if (entries.length === 0) return () => false;
   return (peer) => {
     const address = peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
-    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-    return isIP(address) !== 0 && proxies.check(address, family);
+    const version = isIP(address);
+    return version !== 0 && proxies.check(address, version === 6 ? "ipv6" : "ipv4");
   };
 }
 
