@@ -13,5 +13,6 @@ export default tsupConfig({
     soak: "src/bench/soak.ts",
     "load-generator": "src/bench/load-generator.ts",
     "bare-server": "src/bench/bare-server.ts",
+    "bare-proxy": "src/bench/bare-proxy.ts",
   },
 });

@@ -17,7 +17,8 @@ import { workerRounds } from "./worker-rounds";
 
 /**
  * `pnpm bench`: every figure of issue 14 in one run, each beside a bare node:http handler
- * measured in the same run (ratios decide, not absolute numbers). The service runs as
+ * measured in the same run (ratios decide, not absolute numbers); each burst of streams beside
+ * the same burst on a bare node:http proxy (bare-proxy.ts). The service runs as
  * `dist/main.js` in a child process (its RSS is its own), the bare handler in another, the
  * load generator in one process of its own (autocannon for the throughput rounds, Node's
  * http client where a stream's frames are timed: load-generator.ts), the
@@ -124,39 +125,13 @@ async function main() {
     rows.push(await importRow(api.url, directoryKey));
   }
 
-  // The burst of long streams against the slow upstream, and the memory around it.
+  // The bursts of long streams against the slow upstream, each after the same burst on a bare
+  // proxy (its reference), and the memory around them; the service is quiet meanwhile, then
+  // given the time to give its memory back.
+  const bareBurst = await bareProxyBurst(env, STREAMS, burstKey);
   await sleep(IDLE_AFTER_LOAD_MS);
   const idleBeforeBurst = api.rss();
   await snapshot("after the load rounds");
-  const {
-    result: burst,
-    peak,
-    idleAfter: idleAfterBurst,
-    cpuMs,
-  } = await streamBurst(env, generator, {
-    streams: STREAMS,
-    streamSeconds: STREAM_SECONDS,
-    key: burstKey,
-    settleMs: IDLE_AFTER_LOAD_MS,
-  });
-  await snapshot("after the burst");
-  const perStream = (peak - idleBeforeBurst) / STREAMS / 1024;
-  rows.push({
-    measure: `${STREAMS} concurrent streams, slow upstream (a frame a second for ${STREAM_SECONDS} s)`,
-    value: `${burst.complete} of ${STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(burst.terminalFrames)}${otherAnswers(burst)}), all done in ${(burst.durationMs / 1000).toFixed(1)} s; ${streamCpu(cpuMs)}`,
-    bare: "",
-    comparison: "",
-    target: "all complete",
-    met: burst.complete === STREAMS,
-  });
-  rows.push({
-    measure: "first `content` frame of the burst",
-    value: latency(burst),
-    bare: "",
-    comparison: "",
-    target: "≤ 500 ms p50",
-    met: burst.p50 <= 500,
-  });
   rows.push({
     measure: "server RSS idle, at start",
     value: mib(idleAtStart),
@@ -166,30 +141,34 @@ async function main() {
     met: idleAtStart <= MIB_150,
   });
   rows.push({
-    measure: `server RSS idle, ${ONLY === "streams" ? "before the burst" : "after the load rounds"}`,
+    measure: `server RSS idle, ${ONLY === "streams" ? "before the bursts" : "after the load rounds"}`,
     value: mib(idleBeforeBurst),
     bare: mib(bare.rss()),
     comparison: `${mibChange(idleBeforeBurst - idleAtStart)} since start`,
     target: "≤ 150 MiB",
     met: idleBeforeBurst <= MIB_150,
   });
-  rows.push({
-    measure: `server RSS peak during the ${STREAMS} streams`,
-    value: mib(peak),
-    bare: "",
-    comparison: `${perStream.toFixed(1)} KiB per open stream`,
-    target: "≤ 50 KiB per stream",
-    met: perStream <= 50,
+  const burst = await streamBurst(env, generator, {
+    server: api,
+    streams: STREAMS,
+    streamSeconds: STREAM_SECONDS,
+    key: burstKey,
+    settleMs: IDLE_AFTER_LOAD_MS,
   });
-  rows.push({
-    measure: "server RSS idle, after the burst",
-    value: mib(idleAfterBurst),
-    bare: "",
-    comparison: `${mibChange(idleAfterBurst - idleAtStart)} since start`,
-    target: "≤ 150 MiB",
-    met: idleAfterBurst <= MIB_150,
-  });
-  if (BIG_STREAMS > 0) rows.push(...(await bigBurstRows(env, bigBurstKey, idleAfterBurst, snapshot)));
+  await snapshot(`after the ${STREAMS}-stream burst`);
+  rows.push(...burstRows(STREAMS, 500, burst, bareBurst));
+  if (BIG_STREAMS > 0) {
+    const bareBig = await bareProxyBurst(env, BIG_STREAMS, bigBurstKey);
+    const big = await streamBurst(env, generator, {
+      server: api,
+      streams: BIG_STREAMS,
+      streamSeconds: STREAM_SECONDS,
+      key: bigBurstKey,
+      settleMs: IDLE_AFTER_LOAD_MS,
+    });
+    await snapshot(`after the ${BIG_STREAMS}-stream burst`);
+    rows.push(...burstRows(BIG_STREAMS, 1000, big, bareBig));
+  }
 
   await report(rows, startedAt, throughputs, env);
 }
@@ -219,58 +198,67 @@ async function report(
 }
 
 /**
- * BIG_STREAMS streams at once (issue 27): all must end with one terminal frame, the server may
- * take at most 50 KiB of RSS per open stream and give it back (≤ 150 MiB idle after), and the
- * first frames must come within a second (p50). `idleBefore` is the RSS the burst starts from,
- * the settled RSS after the first burst.
+ * The same burst on a fresh bare proxy (bare-proxy.ts, stopped after it): what Node's HTTP
+ * server and client alone cost on this machine, the reference of the service's burst.
  */
-async function bigBurstRows(
-  env: BenchEnvironment,
-  key: string,
-  idleBefore: number,
-  snapshot: (label: string) => Promise<unknown>,
-): Promise<Row[]> {
-  const { result, peak, idleAfter, cpuMs } = await streamBurst(env, generator, {
-    streams: BIG_STREAMS,
-    streamSeconds: STREAM_SECONDS,
-    key,
-    settleMs: IDLE_AFTER_LOAD_MS,
-  });
-  await snapshot(`after the ${BIG_STREAMS}-stream burst`);
-  const perStream = (peak - idleBefore) / BIG_STREAMS / 1024;
-  const label = `${BIG_STREAMS.toLocaleString("en-US")} concurrent streams`;
+async function bareProxyBurst(env: BenchEnvironment, streams: number, key: string): Promise<BurstRun> {
+  const proxy = await env.startBareProxy();
+  try {
+    await sleep(SETTLE_MS);
+    return await streamBurst(env, generator, {
+      server: proxy,
+      streams,
+      streamSeconds: STREAM_SECONDS,
+      key,
+      settleMs: 0,
+    });
+  } finally {
+    await proxy.stop();
+  }
+}
+
+/**
+ * A burst's rows beside the bare proxy's (issues 14 and 27): every stream must end with one
+ * terminal frame, the first frames come within `firstFrameMs` (p50), the server take at most
+ * 50 KiB of RSS per open stream (from the RSS the burst began with) and give it back (≤ 150 MiB
+ * idle after).
+ */
+function burstRows(streams: number, firstFrameMs: number, service: BurstRun, bare: BurstRun): Row[] {
+  const label = `${streams.toLocaleString("en-US")} concurrent streams`;
+  const perStream = (run: BurstRun) => (run.peak - run.idleBefore) / streams / 1024;
+  const held = (run: BurstRun) => `${perStream(run).toFixed(1)} KiB per open stream (from ${mib(run.idleBefore)} idle)`;
   return [
     {
       measure: `${label}, slow upstream (a frame a second for ${STREAM_SECONDS} s)`,
-      value: `${result.complete} of ${BIG_STREAMS} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(result.terminalFrames)}${otherAnswers(result)}), all done in ${(result.durationMs / 1000).toFixed(1)} s; ${streamCpu(cpuMs)}`,
-      bare: "",
-      comparison: "",
+      value: `${completion(service.result, streams)}; ${streamCpu(service.cpuMs)}`,
+      bare: `bare proxy: ${completion(bare.result, streams)}; ${streamCpu(bare.cpuMs)}`,
+      comparison: `server CPU per stream ${(service.cpuMs.server / bare.cpuMs.server).toFixed(1)}× the bare proxy's`,
       target: "all complete",
-      met: result.complete === BIG_STREAMS,
+      met: service.result.complete === streams,
     },
     {
       measure: `first \`content\` frame of the ${label}`,
-      value: latency(result),
-      bare: "",
-      comparison: "",
-      target: "≤ 1 s p50",
-      met: result.p50 <= 1000,
+      value: latency(service.result),
+      bare: `bare proxy: ${latency(bare.result)}`,
+      comparison: `p50 ${difference(service.result.p50, bare.result.p50)}, p99 ${difference(service.result.p99, bare.result.p99)}`,
+      target: `≤ ${firstFrameMs < 1000 ? `${firstFrameMs} ms` : `${firstFrameMs / 1000} s`} p50`,
+      met: service.result.p50 <= firstFrameMs,
     },
     {
       measure: `server RSS peak during the ${label}`,
-      value: mib(peak),
-      bare: "",
-      comparison: `${perStream.toFixed(1)} KiB per open stream (from ${mib(idleBefore)} idle)`,
+      value: mib(service.peak),
+      bare: `bare proxy: ${mib(bare.peak)}, ${held(bare)}`,
+      comparison: held(service),
       target: "≤ 50 KiB per stream",
-      met: perStream <= 50,
+      met: perStream(service) <= 50,
     },
     {
       measure: `server RSS idle, after the ${label}`,
-      value: mib(idleAfter),
+      value: mib(service.idleAfter),
       bare: "",
-      comparison: `${mibChange(idleAfter - idleBefore)} against before it`,
+      comparison: `${mibChange(service.idleAfter - service.idleBefore)} against before it`,
       target: "≤ 150 MiB",
-      met: idleAfter <= MIB_150,
+      met: service.idleAfter <= MIB_150,
     },
   ];
 }
@@ -330,10 +318,13 @@ const streamCpu = (cpuMs: BurstRun["cpuMs"]) =>
   `CPU per stream (its opening and ${STREAM_SECONDS} frames): ${cpuMs.server.toFixed(2)} ms server${cpuMs.database === undefined ? "" : ` + ${cpuMs.database.toFixed(2)} ms database`}`;
 
 /** How the streams were answered and ended, when not all cleanly (a status or the connection's error code; the last terminal frame). */
-const otherAnswers = (burst: BurstResult) =>
-  burst.complete === burst.requests
-    ? ""
-    : `; answers: ${JSON.stringify(burst.answers)}; last terminal frame: ${JSON.stringify(burst.endings)}`;
+/** "1000 of 1000 complete with one terminal frame (…), all done in 16.1 s", with how the others ended. */
+const completion = (burst: BurstResult, streams: number) =>
+  `${burst.complete} of ${streams} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(burst.terminalFrames)}${
+    burst.complete === burst.requests
+      ? ""
+      : `; answers: ${JSON.stringify(burst.answers)}; last terminal frame: ${JSON.stringify(burst.endings)}`
+  }), all done in ${(burst.durationMs / 1000).toFixed(1)} s`;
 
 /** GET …/users?limit=100 over USERS users, unfiltered and filtered, beside the bare handler at one connection. */
 async function directoryRows(

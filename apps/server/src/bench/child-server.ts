@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readdirSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -25,9 +25,17 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-const DIST = path.dirname(fileURLToPath(import.meta.url));
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The built files: this module's own folder in dist/, or dist/ when this runs from the sources (tests). */
+const DIST = existsSync(path.join(HERE, "bare-server.js")) ? HERE : path.join(HERE, "../../dist");
 /** How the service always starts: its node flags, then dist/main.js (apps/server/run-server.sh). */
 const RUN_SERVER = path.join(DIST, "../run-server.sh");
+/** The service's V8 flags, also given to the bare proxy: their memory is compared. */
+const serviceFlags = () =>
+  (JSON.parse(readFileSync(path.join(DIST, "../node-flags.json"), "utf8")) as { flags: string[] }).flags;
+
+/** What the bench runs in a process of its own: the service, and its references (bare-server.ts, bare-proxy.ts). */
+export type ChildEntry = "main" | "bare-server" | "bare-proxy";
 
 export interface ChildServerOptions {
   heapSnapshotDir?: string | undefined;
@@ -39,15 +47,19 @@ export interface ChildServerOptions {
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
 export async function startChildServer(
-  entry: "main" | "bare-server",
+  entry: ChildEntry,
   env: Record<string, string>,
   options: ChildServerOptions = {},
 ): Promise<ChildServer> {
   const port = await freePort();
-  // The service starts as it does in production (its flags come with it); the bare handler with no flags.
+  // The service starts as it does in production (its flags come with it); the bare handler with
+  // no flags, the bare proxy with the service's.
   const nodeOptions = options.heapSnapshotDir ? ["--heapsnapshot-signal=SIGUSR2"] : [];
+  const flags = entry === "bare-proxy" ? serviceFlags() : [];
   const [command, args] =
-    entry === "main" ? [RUN_SERVER, nodeOptions] : [process.execPath, [...nodeOptions, path.join(DIST, `${entry}.js`)]];
+    entry === "main"
+      ? [RUN_SERVER, nodeOptions]
+      : [process.execPath, [...flags, ...nodeOptions, path.join(DIST, `${entry}.js`)]];
   const workers = entry === "main" && options.workers !== undefined ? { WORKERS: String(options.workers) } : {};
   const logFd = options.logFile ? openSync(options.logFile, "a") : undefined;
   const child = spawn(command, args, {

@@ -1,6 +1,10 @@
+import type { ChildServer } from "./child-server";
 import type { BenchEnvironment } from "./environment";
 
-/** CPU seconds used since the meter started: the server's, and the embedded PostgreSQL's (undefined at DATABASE_URL). */
+/**
+ * CPU seconds used since the meter started: the server's, and the embedded PostgreSQL's
+ * (undefined at DATABASE_URL, and for a server other than the service: the bare proxy has none).
+ */
 export interface CpuSpent {
   server: number;
   database: number | undefined;
@@ -12,13 +16,14 @@ export interface CpuSpent {
  * Divided by the work's count, a cost that the machine's other load moves far less than a rate
  * or a latency, so two builds compare on it.
  */
-export function startCpuMeter(env: BenchEnvironment): () => CpuSpent {
-  const server = env.api.cpuSeconds();
-  const database = env.databaseCpuSeconds();
+export function startCpuMeter(env: BenchEnvironment, measured: ChildServer = env.api): () => CpuSpent {
+  const databaseCpuSeconds = () => (measured === env.api ? env.databaseCpuSeconds() : undefined);
+  const server = measured.cpuSeconds();
+  const database = databaseCpuSeconds();
   return () => {
-    const databaseNow = env.databaseCpuSeconds();
+    const databaseNow = databaseCpuSeconds();
     return {
-      server: env.api.cpuSeconds() - server,
+      server: measured.cpuSeconds() - server,
       database: database === undefined || databaseNow === undefined ? undefined : databaseNow - database,
     };
   };

@@ -16,7 +16,10 @@ import { benchUpstream, type UpstreamPace } from "./bench-upstream";
 import { startChildServer, type ChildServer, type ChildServerOptions } from "./child-server";
 import { cpuSeconds } from "./process-tree";
 
-/** What every measured run stands on: a database, one organization, the upstream stand-in, the server and a bare handler. */
+/**
+ * What every measured run stands on: a database, one organization, the upstream stand-in, the
+ * server, a bare handler and, for the bursts, a bare proxy.
+ */
 export interface BenchEnvironment {
   db: Database;
   organizationId: string;
@@ -26,6 +29,8 @@ export interface BenchEnvironment {
   setUpstreamPace(pace: UpstreamPace): void;
   api: ChildServer;
   bare: ChildServer;
+  /** A fresh bare proxy (bare-proxy.ts) on the same upstream, a burst's reference (stopped by the caller). */
+  startBareProxy(): Promise<ChildServer>;
   /** Another instance of the service on the same database and settings (stopped by the caller), e.g. with WORKERS. */
   startService(options?: Pick<ChildServerOptions, "workers">): Promise<ChildServer>;
   /** CPU seconds the embedded PostgreSQL (all its processes) has used so far; undefined for one at DATABASE_URL. */
@@ -102,6 +107,7 @@ export async function startBenchEnvironment(
     setUpstreamPace: upstream.setPace,
     api,
     bare,
+    startBareProxy: () => startChildServer("bare-proxy", { UPSTREAM_CHAT_URL: upstreamUrl }),
     startService: (service = {}) => startChildServer("main", serviceEnv, { workers: service.workers }),
     databaseCpuSeconds: () => (dir ? cpuSeconds(postmasterPid(path.join(dir, "pg"))) : undefined),
     databaseLabel: dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",

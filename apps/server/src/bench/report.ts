@@ -21,7 +21,10 @@ export const latency = (s: Stats, high: "p95" | "p99" = "p99") =>
   `p50 ${ms(s.p50)}, ${high} ${ms(s[high])}${s.errors ? `, ${s.errors} errors` : ""}`;
 export const difference = (a: number, b: number) => `${a - b >= 0 ? "+" : ""}${(a - b).toFixed(2)} ms`;
 /** A change of RSS with its sign: "+5 MiB", "-19 MiB". */
-export const mibChange = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mib(bytes)}`;
+export const mibChange = (bytes: number) => {
+  const rounded = Math.round(bytes / 1024 / 1024);
+  return `${rounded >= 0 ? "+" : "-"}${Math.abs(rounded)} MiB`;
+};
 
 /** The machine the numbers come from: they only mean something beside it. */
 export function machine(database: string): string {

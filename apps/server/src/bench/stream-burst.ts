@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
+import type { ChildServer } from "./child-server";
 import { startCpuMeter } from "./cpu-meter";
 import type { BenchEnvironment } from "./environment";
 import type { BurstResult } from "./load-jobs";
@@ -7,6 +8,8 @@ import type { LoadGenerator } from "./load-process";
 
 export interface BurstRun {
   result: BurstResult;
+  /** The server's RSS when the burst began. */
+  idleBefore: number;
   /** The server's highest RSS while the streams were open. */
   peak: number;
   /** The server's RSS once the streams have ended and it has settled. */
@@ -20,26 +23,29 @@ export interface BurstRun {
 }
 
 /**
- * `streams` answer streams opened at once against the slow upstream (a frame a second for
- * `streamSeconds`), each on its own connection, read to their ends by the load generator;
- * the server's RSS sampled meanwhile and read again `settleMs` after the last one ended.
+ * `streams` answer streams opened at once on `server` (the service, or the bare proxy it is
+ * compared with) against the slow upstream (a frame a second for `streamSeconds`), each on its
+ * own connection, read to their ends by the load generator; the server's RSS sampled meanwhile
+ * and read again `settleMs` after the last one ended.
  */
 export async function streamBurst(
   env: BenchEnvironment,
   generator: LoadGenerator,
-  options: { streams: number; streamSeconds: number; key: string; settleMs: number },
+  options: { server: ChildServer; streams: number; streamSeconds: number; key: string; settleMs: number },
 ): Promise<BurstRun> {
+  const { server } = options;
   const question = {
     message: "What is the minimum down payment for an FHA loan?",
     user: { external_user_id: "bench" },
     stream: true,
   };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
-  const spent = startCpuMeter(env);
-  const peakOf = env.api.samplePeak();
+  const idleBefore = server.rss();
+  const spent = startCpuMeter(env, server);
+  const peakOf = server.samplePeak();
   const result = await generator.run({
     kind: "burst",
-    url: `${env.api.url}/v1/messages`,
+    url: `${server.url}/v1/messages`,
     method: "POST",
     headers: { Authorization: `Bearer ${options.key}`, "Content-Type": "application/json" },
     body: JSON.stringify(question),
@@ -49,7 +55,10 @@ export async function streamBurst(
   env.setUpstreamPace({ kind: "instant" });
   await sleep(options.settleMs);
   const perStream = (seconds: number) => (seconds * 1000) / options.streams;
-  const { server, database } = spent();
-  const cpuMs = { server: perStream(server), database: database === undefined ? undefined : perStream(database) };
-  return { result, peak, idleAfter: env.api.rss(), cpuMs };
+  const cpu = spent();
+  const cpuMs = {
+    server: perStream(cpu.server),
+    database: cpu.database === undefined ? undefined : perStream(cpu.database),
+  };
+  return { result, idleBefore, peak, idleAfter: server.rss(), cpuMs };
 }

@@ -66,6 +66,7 @@ beforeAll(async () => {
     api: await recorder("api"),
     bare: await recorder("bare"),
     databaseCpuSeconds: () => databaseSeconds,
+    startBareProxy: () => Promise.reject(new Error("no bursts here")),
     startService: async (options) => {
       startedWith.push(options);
       return recorder("workers");
