@@ -1,5 +1,7 @@
 import { Agent, createServer, request } from "node:http";
 
+import { LISTEN_BACKLOG } from "../http/listen-backlog";
+
 /**
  * The bench's reference for its bursts of streams: the least a node:http server does to relay
  * an answer stream. It reads the request's body, posts it to the upstream stand-in over a
@@ -8,7 +10,7 @@ import { Agent, createServer, request } from "node:http";
  * frames of its own. A burst's first frames and memory per open stream, measured on it in the
  * same run, are what Node's HTTP server and client cost on this machine before any code of ours
  * (README, "Benchmark"). In a process of its own like the service (PORT, HOST and
- * UPSTREAM_CHAT_URL from the bench), started with the service's V8 flags.
+ * UPSTREAM_CHAT_URL from the bench), started with the service's V8 flags and listen backlog.
  */
 const upstream = `${process.env.UPSTREAM_CHAT_URL}/v1/chat/stream`;
 const agent = new Agent({ keepAlive: true });
@@ -38,5 +40,5 @@ createServer((req, res) => {
     res.on("close", () => ended || relay.destroy());
     relay.end(Buffer.concat(body));
   });
-}).listen(Number(process.env.PORT), process.env.HOST);
+}).listen(Number(process.env.PORT), process.env.HOST, LISTEN_BACKLOG);
 process.on("SIGTERM", () => process.exit(0));
