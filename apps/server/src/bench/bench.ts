@@ -317,8 +317,11 @@ async function firstContentRows(apiUrl: string, upstreamUrl: string, streamKey: 
 const streamCpu = (cpuMs: BurstRun["cpuMs"]) =>
   `CPU per stream (its opening and ${STREAM_SECONDS} frames): ${cpuMs.server.toFixed(2)} ms server${cpuMs.database === undefined ? "" : ` + ${cpuMs.database.toFixed(2)} ms database`}`;
 
-/** How the streams were answered and ended, when not all cleanly (a status or the connection's error code; the last terminal frame). */
-/** "1000 of 1000 complete with one terminal frame (…), all done in 16.1 s", with how the others ended. */
+/**
+ * "1000 of 1000 complete with one terminal frame (…), all done in 16.1 s"; when not all ended
+ * cleanly, how they were answered (a status or the connection's error code) and their last
+ * terminal frames.
+ */
 const completion = (burst: BurstResult, streams: number) =>
   `${burst.complete} of ${streams} complete with one terminal frame (terminal frames per stream: ${JSON.stringify(burst.terminalFrames)}${
     burst.complete === burst.requests
