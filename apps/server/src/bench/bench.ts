@@ -148,24 +148,12 @@ async function main() {
     target: "≤ 150 MiB",
     met: idleBeforeBurst <= MIB_150,
   });
-  const burst = await streamBurst(env, generator, {
-    server: api,
-    streams: STREAMS,
-    streamSeconds: STREAM_SECONDS,
-    key: burstKey,
-    settleMs: IDLE_AFTER_LOAD_MS,
-  });
+  const burst = await serviceBurst(env, STREAMS, burstKey);
   await snapshot(`after the ${STREAMS}-stream burst`);
   rows.push(...burstRows(STREAMS, 500, burst, bareBurst));
   if (BIG_STREAMS > 0) {
     const bareBig = await bareProxyBurst(env, BIG_STREAMS, bigBurstKey);
-    const big = await streamBurst(env, generator, {
-      server: api,
-      streams: BIG_STREAMS,
-      streamSeconds: STREAM_SECONDS,
-      key: bigBurstKey,
-      settleMs: IDLE_AFTER_LOAD_MS,
-    });
+    const big = await serviceBurst(env, BIG_STREAMS, bigBurstKey);
     await snapshot(`after the ${BIG_STREAMS}-stream burst`);
     rows.push(...burstRows(BIG_STREAMS, 1000, big, bareBig));
   }
@@ -196,6 +184,16 @@ async function report(
   await generator.stop();
   await env.stop();
 }
+
+/** A burst on the service, its idle RSS read again once it has had the time to give memory back. */
+const serviceBurst = (env: BenchEnvironment, streams: number, key: string): Promise<BurstRun> =>
+  streamBurst(env, generator, {
+    server: env.api,
+    streams,
+    streamSeconds: STREAM_SECONDS,
+    key,
+    settleMs: IDLE_AFTER_LOAD_MS,
+  });
 
 /**
  * The same burst on a fresh bare proxy (bare-proxy.ts, stopped after it): what Node's HTTP
