@@ -34,11 +34,12 @@ import { workerRounds } from "./worker-rounds";
  *   BENCH_BIG_STREAMS (5000)   the second, larger burst of streams (0 skips it)
  *   BENCH_STREAM_SECONDS (15)  the slow upstream's answer length, one frame a second
  *   BENCH_USERS (100000)       users in the integration whose list is read
- *   BENCH_IMPORT_USERS (1000)  users in the timed import
+ *   BENCH_IMPORT_USERS (1000)  users in each timed import (into an empty integration, then into
+ *                              the one of BENCH_USERS users)
  *   BENCH_ONLY=throughput      the throughput rounds alone (comparing two builds' hot paths)
  *   BENCH_ONLY=streams         the two bursts of streams alone, with the idle RSS around them
  *   BENCH_ONLY=first-frame     the first-frame latencies alone (one client, then BENCH_CONNECTIONS)
- *   BENCH_ONLY=directory       the user lists at scale and the import alone
+ *   BENCH_ONLY=directory       the user lists at scale and the imports alone
  *   BENCH_SERVER_LOG           a file: the service's log lines (warnings and errors) go there
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
@@ -104,9 +105,20 @@ async function main() {
     rows.push(...(await firstContentRows(api.url, upstreamUrl, streamKey)));
     return report(rows, startedAt, undefined, env);
   }
+  // The directory at scale: one client, so the figures are latencies, not queueing. Then the
+  // import, into an empty integration and into the one of USERS users.
+  const directory = async () => [
+    ...(await directoryRows(db, api.url, directoryKey, listed.id, bare.url)),
+    await importRow(api.url, directoryKey, "bench-import", ""),
+    await importRow(
+      api.url,
+      directoryKey,
+      "bench-list",
+      ` into the integration of ${USERS.toLocaleString("en-US")} users`,
+    ),
+  ];
   if (ONLY === "directory") {
-    rows.push(...(await directoryRows(db, api.url, directoryKey, listed.id, bare.url)));
-    rows.push(await importRow(api.url, directoryKey));
+    rows.push(...(await directory()));
     return report(rows, startedAt, undefined, env);
   }
   if (ONLY !== "streams") {
@@ -120,9 +132,7 @@ async function main() {
     if (ONLY === "throughput") return report(rows, startedAt, throughputs, env);
     rows.push(...(await workerRounds(env, generator, { seconds: SECONDS, connections: CONNECTIONS })));
     rows.push(...(await firstContentRows(api.url, upstreamUrl, streamKey)));
-    // The directory at scale: one client, so the figures are latencies, not queueing.
-    rows.push(...(await directoryRows(db, api.url, directoryKey, listed.id, bare.url)));
-    rows.push(await importRow(api.url, directoryKey));
+    rows.push(...(await directory()));
   }
 
   // The bursts of long streams against the slow upstream, each after the same burst on a bare
@@ -373,17 +383,18 @@ async function directoryRows(
   ];
 }
 
-/** POST …/user-imports of IMPORT_USERS users, timed from the request until the job reads `completed`. */
-async function importRow(apiUrl: string, key: string): Promise<Row> {
+/** POST …/user-imports of IMPORT_USERS new users, timed from the request until the job reads `completed`. */
+async function importRow(apiUrl: string, key: string, slug: string, into: string): Promise<Row> {
   const headers = {
     Authorization: `Bearer ${key}`,
     "Content-Type": "application/json",
-    "Idempotency-Key": `bench-${Date.now()}`,
+    "Idempotency-Key": `bench-${slug}-${Date.now()}`,
   };
-  const base = `${apiUrl}/v1/integrations/bench-import`;
+  const base = `${apiUrl}/v1/integrations/${slug}`;
+  // New people, not another integration's: a known address would link to its site account instead.
   const users = Array.from({ length: IMPORT_USERS }, (_, i) => ({
     external_user_id: `imp-${i}`,
-    email: `imp${i}@bench.test`,
+    email: `imp${i}@${slug}.bench.test`,
   }));
   const started = performance.now();
   const accepted = await fetch(`${base}/user-imports`, { method: "POST", headers, body: JSON.stringify({ users }) });
@@ -399,7 +410,7 @@ async function importRow(apiUrl: string, key: string): Promise<Row> {
   }
   const seconds = (performance.now() - started) / 1000;
   return {
-    measure: `import of ${IMPORT_USERS.toLocaleString("en-US")} users, request to \`completed\``,
+    measure: `import of ${IMPORT_USERS.toLocaleString("en-US")} users${into}, request to \`completed\``,
     value: `${seconds.toFixed(2)} s (${status})`,
     bare: "",
     comparison: "",
