@@ -6,6 +6,7 @@ import { rollApiKey } from "../../src/keys/roll-api-key";
 import { createOrganization } from "../../src/orgs/organizations";
 import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
 import { announceExpiringKeys } from "../../src/webhooks/announce-expiring-keys";
+import { planOf, recordingDatabase, seqScanned } from "../support/database-probes";
 
 /** The `key.expiring_soon` event (issue 25): once per key and expiry, whichever instance sweeps. */
 let t: TestDatabase;
@@ -84,5 +85,21 @@ describe("announceExpiringKeys", () => {
     const events = await expiringEvents(org.id);
     expect(events.map((event) => event.id)).toEqual([key.key.id, key.key.id]);
     expect(Date.parse(events[1]?.expiresAt ?? "")).toBeLessThan(Date.now() + 2 * 3600_000);
+  });
+
+  it("finds the keys already announced by their ids, not by reading every event", async () => {
+    // Every sweep asks; events holds 30 days of every organization's events.
+    const org = await createOrganization(t.db, { name: "Indexed Lending" });
+    await createApiKey(t.db, {
+      organizationId: org.id,
+      name: "soon",
+      scopes: "chat:read",
+      expiresAt: new Date(Date.now() + 2 * DAY),
+    });
+    const recording = recordingDatabase(t.url, t.db.secrets);
+    await announceExpiringKeys(recording.db).finally(() => recording.db.close());
+    const announced = recording.queries.find((query) => query.text.includes("FROM events"));
+    if (!announced) throw new Error("the sweep asked no event this test knows");
+    expect(seqScanned(await planOf(t.db, announced))).not.toContain("events");
   });
 });

@@ -13,6 +13,7 @@ import {
   provisionPartnerUser,
   setPartnerUserStatus,
 } from "../../../src/partners/users/index";
+import { planOf, recordQueries, seqScanned } from "../../support/database-probes";
 import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** POST profile-changes (spec 3.3): direct for an account the partner owns, verified or overridden otherwise. */
@@ -240,6 +241,16 @@ describe("a pre-existing account", () => {
     expect((await getOperation(f.db, integration, swept)).status).toBe("expired");
     expect(await refusal(confirm(sweptToken))).toBe("not_found");
     expect((await getPartnerUserContact(f.db, user.id)).email).toBe(own.email);
+  });
+
+  it("the sweep finds the links still pending by their expiry, not by reading every operation", async () => {
+    // lifecycle_operations is never pruned, and every instance sweeps every 5 minutes.
+    const recording = { ...f.db };
+    const queries = recordQueries(recording);
+    await expireStaleVerifications(recording);
+    const [sweep] = queries;
+    if (!sweep) throw new Error("the sweep ran no statement");
+    expect(seqScanned(await planOf(f.db, sweep))).not.toContain("lifecycle_operations");
   });
 
   it("disabling the user withdraws an email change waiting for verification", async () => {

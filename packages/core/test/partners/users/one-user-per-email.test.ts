@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Database, Sql } from "../../../src/db/database";
 import { findPartnerUser } from "../../../src/partners/users/get-user";
 import { provisionPartnerUser } from "../../../src/partners/users/index";
 import { findEmailHolders } from "../../../src/partners/users/one-user-per-email";
 import { seedDirectory } from "../../../src/testing/seed-directory";
+import { planOf, recordQueries, rowsRead } from "../../support/database-probes";
 import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** One person is one user per integration (one-user-per-email.ts); other partners may share the person. */
@@ -59,16 +59,8 @@ describe("finding who holds an address", () => {
     await seedDirectory(f.db, { integrationId: integration.id, users: 2_000, prefix: "held" });
     // Operations that are not profile changes in progress, for the lookup's second half to pass over.
     for (let i = 0; i < 3; i++) await f.user({ integration, status: "deleted" });
-    const statements: Array<{ text: string; values: unknown[] }> = [];
-    const recording: Database = {
-      ...f.db,
-      sql: {
-        query: ((text: string, values: unknown[]) => {
-          statements.push({ text, values });
-          return f.db.sql.query(text, values);
-        }) as Sql["query"],
-      },
-    };
+    const recording = { ...f.db };
+    const queries = recordQueries(recording);
     const late = `held-0001999@${integration.id.toLowerCase()}.seed.test`;
     const holders = await findEmailHolders(recording, integration.id, [
       { email: late, externalUserId: "someone-else" },
@@ -76,34 +68,11 @@ describe("finding who holds an address", () => {
     ]);
     expect(holders).toEqual([{ externalUserId: "held-0001999", changing: false }, undefined]);
 
-    const lookup = statements.find((statement) => statement.text.includes("CROSS JOIN LATERAL"));
+    const lookup = queries.find((query) => query.text.includes("CROSS JOIN LATERAL"));
     if (!lookup) throw new Error("the holder lookup ran no statement this test knows");
-    const { rows } = await f.db.sql.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-      `EXPLAIN (ANALYZE, FORMAT JSON) ${lookup.text}`,
-      lookup.values,
-    );
-    const plan = rows[0]!["QUERY PLAN"][0].Plan;
+    const plan = await planOf(f.db, lookup, { analyze: true });
     // Both claims together: the one holder's row, and no operation (none is a change in progress).
     expect(rowsRead(plan, "partner_users")).toBe(1);
     expect(rowsRead(plan, "lifecycle_operations")).toBe(0);
   });
 });
-
-interface PlanNode {
-  "Relation Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-}
-
-/** Rows a plan read from a table: those its scans returned and those their filters threw away, over every loop. */
-function rowsRead(node: PlanNode, table: string): number {
-  const own =
-    node["Relation Name"] === table
-      ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) *
-        node["Actual Loops"]
-      : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child, table), 0);
-}
