@@ -100,19 +100,20 @@ describe("listing users", () => {
   });
 });
 
-/** The `q` search's trigram index ("Directory at scale"): a search right after a bulk import reads the index alone. */
+/** The `q` search's trigram index ("Directory at scale"): a search never reads more than a small pending list. */
 describe("the user search's index", () => {
-  it("holds no pending list after a bulk insert, so no search has to read one", async () => {
+  it("keeps its pending list within 256 kB through a bulk insert, so a search reads at most that", async () => {
     const integration = await f.integration();
-    await seedDirectory(f.db, { integrationId: integration.id, users: 500, teams: 2, prefix: "bulk" });
+    await seedDirectory(f.db, { integrationId: integration.id, users: 3_000, teams: 2, prefix: "bulk" });
     const found = await listPartnerUsers(f.db, integration, { limit: 25, q: "000012" });
     // User 120 is deleted (every twentieth is), so a list leaves it out.
     const expected = [12, 121, 122, 123, 124, 125, 126, 127, 128, 129].map((i) => `bulk-${String(i).padStart(7, "0")}`);
     expect(found.users.map((user) => user.externalUserId)).toEqual(expected);
-    // The pages GIN's fast update would have left for a vacuum (or every search) to go through.
+    // The pages every search goes through until a vacuum or the next flush merges them: GIN's
+    // default 4 MB would hold 3,000 users' trigrams whole (95 pages).
     const { rows } = await f.db.sql.query<{ pages: string }>(
       "SELECT gin_clean_pending_list('partner_users_external_user_id_trgm_idx'::regclass) AS pages",
     );
-    expect(Number(rows[0]?.pages)).toBe(0);
+    expect(Number(rows[0]?.pages)).toBeLessThanOrEqual(256 / 8);
   });
 });

@@ -109,7 +109,7 @@ describe("user counts", () => {
         "btree (integration_id, status, created_at, id)",
         "btree (team_id, created_at, id)",
         "btree (integration_id, created_at, id) WHERE (team_id IS NULL)",
-        "gin (lower(external_user_id) gin_trgm_ops) WITH (fastupdate=off)",
+        "gin (lower(external_user_id) gin_trgm_ops) WITH (fastupdate='on', gin_pending_list_limit='256')",
         "btree (integration_id, external_user_id)",
       ]),
     );
