@@ -61,6 +61,7 @@ export interface PlanNode {
   "Rows Removed by Index Recheck"?: number;
   "Shared Hit Blocks"?: number;
   "Shared Read Blocks"?: number;
+  "Index Cond"?: string;
   Plans?: PlanNode[];
 }
 
@@ -89,6 +90,11 @@ function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
 
+/** The nodes of a plan that read a table (its scans). */
+export function scansOf(plan: PlanNode, table: string): PlanNode[] {
+  return nodesOf(plan).filter((node) => node["Relation Name"] === table);
+}
+
 /** The tables a plan reads whole. */
 export function seqScanned(plan: PlanNode): string[] {
   return nodesOf(plan)
@@ -96,19 +102,27 @@ export function seqScanned(plan: PlanNode): string[] {
     .map((node) => node["Relation Name"] ?? "");
 }
 
-/** Rows an analyzed plan read from a table: those its scans returned and those their filters threw away, over every loop. */
+/**
+ * Rows an analyzed plan read from a table: those its scans returned and those their filters
+ * threw away, over every loop. PostgreSQL prints a node's rows as the average of its loops (with
+ * two decimals since 18, whole before), so only a node that ran once counts exactly everywhere.
+ */
 export function rowsRead(plan: PlanNode, table: string): number {
-  return nodesOf(plan)
-    .filter((node) => node["Relation Name"] === table)
-    .reduce(
-      (sum, node) =>
-        sum +
-        ((node["Actual Rows"] ?? 0) +
-          (node["Rows Removed by Filter"] ?? 0) +
-          (node["Rows Removed by Index Recheck"] ?? 0)) *
-          (node["Actual Loops"] ?? 0),
-      0,
-    );
+  const rows = scansOf(plan, table).reduce(
+    (sum, node) =>
+      sum +
+      ((node["Actual Rows"] ?? 0) +
+        (node["Rows Removed by Filter"] ?? 0) +
+        (node["Rows Removed by Index Recheck"] ?? 0)) *
+        (node["Actual Loops"] ?? 0),
+    0,
+  );
+  return Math.round(rows);
+}
+
+/** Pages an analyzed plan read, from the cache or not (its whole tree's). */
+export function pagesRead(plan: PlanNode): number {
+  return (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0);
 }
 
 /** An integration's user counts by a full scan: what the maintained counters must equal. */
@@ -122,9 +136,4 @@ export async function fullUserCount(db: Database, integrationId: string) {
     [integrationId],
   );
   return rows[0];
-}
-
-/** Pages an analyzed plan read, from the cache or not (its whole tree's). */
-export function pagesRead(plan: PlanNode): number {
-  return (plan["Shared Hit Blocks"] ?? 0) + (plan["Shared Read Blocks"] ?? 0);
 }

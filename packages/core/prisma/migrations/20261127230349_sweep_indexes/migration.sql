@@ -1,5 +1,5 @@
--- Statements whose cost grew with a table no one prunes, found by reading every statement
--- against the indexes (docs/architecture.md, "Database access").
+-- Statements whose cost grew with a table that grows with traffic, not with what they return,
+-- found by reading every statement against the indexes (docs/architecture.md, "Database access").
 
 -- The periodic sweep (every 5 minutes, on every instance) expires the verification links not
 -- used in time: it read all of lifecycle_operations. Partial: only the links still pending.
