@@ -27,17 +27,9 @@ export function recordStatements(db: Database): string[] {
 }
 
 /**
- * Records every statement run through `db` from now on with its values, to be planned again
- * (planOf). A transaction's statements go through the pool, not the handle: for those, see
- * recordingDatabase.
+ * A handle of its own on the database at `url` that records every statement it runs with its
+ * values (its transactions' too), to be planned again (planOf). Close it when done.
  */
-export function recordQueries(db: Database): RecordedQuery[] {
-  const queries: RecordedQuery[] = [];
-  db.sql = recordingSql(db.sql, (text, values) => queries.push({ text, values }));
-  return queries;
-}
-
-/** A handle of its own on the database at `url` that records every statement it runs, its transactions' too. */
 export function recordingDatabase(url: string, secrets: ServerSecrets): { db: Database; queries: RecordedQuery[] } {
   const queries: RecordedQuery[] = [];
   const db = openDatabase(url, {

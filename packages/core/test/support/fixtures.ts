@@ -30,6 +30,8 @@ import { createTestDatabase, type TestDatabase } from "../../src/testing/index";
  */
 export interface Fixtures {
   db: Database;
+  /** The test database's URL, for a handle of its own (recordingDatabase). */
+  url: string;
   queue: JobQueue;
   /** What the domain's directory and lifecycle functions are handed: the built-in ports, behind the outage switch. */
   deps: OperationDeps;
@@ -104,6 +106,7 @@ export function fixtures(t: TestDatabase, queue: JobQueue): Fixtures {
 
   const f: Fixtures = {
     db,
+    url: t.url,
     queue,
     deps,
     outage,

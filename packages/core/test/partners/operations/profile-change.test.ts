@@ -13,7 +13,7 @@ import {
   provisionPartnerUser,
   setPartnerUserStatus,
 } from "../../../src/partners/users/index";
-import { planOf, recordQueries, seqScanned } from "../../support/database-probes";
+import { planOf, recordingDatabase, seqScanned } from "../../support/database-probes";
 import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** POST profile-changes (spec 3.3): direct for an account the partner owns, verified or overridden otherwise. */
@@ -245,10 +245,9 @@ describe("a pre-existing account", () => {
 
   it("the sweep finds the links still pending by their expiry, not by reading every operation", async () => {
     // lifecycle_operations is never pruned, and every instance sweeps every 5 minutes.
-    const recording = { ...f.db };
-    const queries = recordQueries(recording);
-    await expireStaleVerifications(recording);
-    const [sweep] = queries;
+    const recording = recordingDatabase(f.url, f.db.secrets);
+    await expireStaleVerifications(recording.db).finally(() => recording.db.close());
+    const [sweep] = recording.queries;
     if (!sweep) throw new Error("the sweep ran no statement");
     expect(seqScanned(await planOf(f.db, sweep))).not.toContain("lifecycle_operations");
   });

@@ -4,7 +4,7 @@ import { findPartnerUser } from "../../../src/partners/users/get-user";
 import { provisionPartnerUser } from "../../../src/partners/users/index";
 import { findEmailHolders } from "../../../src/partners/users/one-user-per-email";
 import { seedDirectory } from "../../../src/testing/seed-directory";
-import { planOf, recordQueries, rowsRead, scansOf } from "../../support/database-probes";
+import { planOf, recordingDatabase, rowsRead, scansOf } from "../../support/database-probes";
 import { openFixtures, refusal, type Fixtures } from "../../support/fixtures";
 
 /** One person is one user per integration (one-user-per-email.ts); other partners may share the person. */
@@ -61,10 +61,11 @@ describe("finding who holds an address", () => {
     for (let i = 0; i < 3; i++) await f.user({ integration, status: "deleted" });
     const late = `held-0001999@${integration.id.toLowerCase()}.seed.test`;
     const lookupOf = async (email: string) => {
-      const recording = { ...f.db };
-      const queries = recordQueries(recording);
-      const holders = await findEmailHolders(recording, integration.id, [{ email, externalUserId: "someone-else" }]);
-      const lookup = queries.find((query) => query.text.includes("CROSS JOIN LATERAL"));
+      const recording = recordingDatabase(f.url, f.db.secrets);
+      const holders = await findEmailHolders(recording.db, integration.id, [
+        { email, externalUserId: "someone-else" },
+      ]).finally(() => recording.db.close());
+      const lookup = recording.queries.find((query) => query.text.includes("CROSS JOIN LATERAL"));
       if (!lookup) throw new Error("the holder lookup ran no statement this test knows");
       return { holders, lookup, plan: await planOf(f.db, lookup, { analyze: true }) };
     };
