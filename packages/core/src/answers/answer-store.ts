@@ -92,6 +92,12 @@ export async function writeFrames(
   return new Set(rows.map((row) => row.id));
 }
 
+/** Which of `ids` are conversations still there. */
+export async function existingConversations(db: Database, ids: string[]): Promise<Set<string>> {
+  const { rows } = await db.sql.query<{ id: string }>("SELECT id FROM conversations WHERE id = ANY($1)", [ids]);
+  return new Set(rows.map((row) => row.id));
+}
+
 export interface AnswerStreamRow {
   id: string;
   conversationId: string;

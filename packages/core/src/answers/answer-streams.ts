@@ -8,6 +8,7 @@ import { endAbandonedAnswers } from "./abandoned-answers";
 import {
   ANSWER_CANCEL_CHANNEL,
   ANSWER_FRAMES_CHANNEL,
+  existingConversations,
   findAnswerStream,
   latestAnswerStream,
   readFrames,
@@ -35,6 +36,8 @@ const DEFAULTS: AnswerStreamsOptions = { flushMs: 50, leaseSeconds: 10, sweepMs:
 const LEASE_LOST = "lease lost";
 /** The reason when the instance stops them (tests; a last resort). */
 const STOPPED = "instance stopped";
+/** The reason when the answer's conversation was deleted while it was generated (its key or organization went). */
+const CONVERSATION_GONE = "conversation deleted";
 
 /**
  * Streamed answers of one instance (docs/decisions.md, "Resumable answers"): each answer's
@@ -51,6 +54,8 @@ export class AnswerStreams {
   private readonly live = new Map<string, LiveAnswer>();
   private pending: StoredFrame[] = [];
   private readonly changed = new Set<LiveAnswer>();
+  /** Answers whose conversation was deleted while they were generated: nothing more of them is written. */
+  private readonly orphans = new WeakSet<LiveAnswer>();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
@@ -263,6 +268,7 @@ export class AnswerStreams {
   }
 
   private queue(answer: LiveAnswer, frame?: AnswerFrame): void {
+    if (this.orphans.has(answer)) return;
     if (frame) this.pending.push({ streamId: answer.id, seq: frame.seq, data: frame.data });
     this.changed.add(answer);
     if (this.stopped) return;
@@ -273,7 +279,11 @@ export class AnswerStreams {
 
   /** Resolves once every frame of `answer` so far is in the database (its stream ends only then). */
   async written(answer: LiveAnswer): Promise<void> {
-    for (let attempt = 0; answer.writtenSeq < answer.lastSeq && answer.identity && attempt < 50; attempt += 1) {
+    for (
+      let attempt = 0;
+      answer.writtenSeq < answer.lastSeq && answer.identity && !this.orphans.has(answer) && attempt < 50;
+      attempt += 1
+    ) {
       await this.flush();
       if (answer.writtenSeq < answer.lastSeq) await new Promise((resolve) => setTimeout(resolve, this.options.flushMs));
     }
@@ -319,17 +329,43 @@ export class AnswerStreams {
           if (terminal || !ours.has(answer.id)) this.live.delete(answer.id);
         }
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // Not written: queued again, ahead of what came since (a database that is back catches up).
         this.pending.unshift(...frames);
         for (const { answer } of batch) this.changed.add(answer);
-        this.log("answer frames not written; retried", { error: String(error) });
-        if (!this.stopped) this.flushTimer ??= setTimeout(() => void this.flush(), this.options.flushMs * 10);
+        const orphaned = isMissingConversation(error) ? await this.dropOrphans(batch.map(({ answer }) => answer)) : 0;
+        if (orphaned === 0) this.log("answer frames not written; retried", { error: String(error) });
+        // The others go in the next flush, at once when the refusal was the orphans'.
+        const retryMs = orphaned > 0 ? this.options.flushMs : this.options.flushMs * 10;
+        if (!this.stopped) this.flushTimer ??= setTimeout(() => void this.flush(), retryMs);
       })
       .finally(() => {
         this.flushing = undefined;
       });
     await this.flushing;
+  }
+
+  /**
+   * Stops the answers of `batch` whose conversation is gone (deleted with its key or
+   * organization while they were generated): the flush's insert of their rows broke the foreign
+   * key to it and took every other answer of the flush down with it. They stop, and nothing more
+   * of them is written; the rest go in the next flush. Returns how many stopped.
+   */
+  private async dropOrphans(batch: LiveAnswer[]): Promise<number> {
+    const ids = batch.map((answer) => answer.identity?.conversationId as string);
+    const present = await existingConversations(this.db, ids).catch(() => undefined);
+    if (!present) return 0;
+    const orphans = batch.filter((answer) => !present.has(answer.identity?.conversationId as string));
+    for (const answer of orphans) {
+      this.orphans.add(answer);
+      this.changed.delete(answer);
+      this.live.delete(answer.id);
+      answer.abort.abort(CONVERSATION_GONE);
+    }
+    const gone = new Set(orphans.map((answer) => answer.id));
+    this.pending = this.pending.filter((frame) => !gone.has(frame.streamId));
+    if (orphans.length > 0) this.log("answers stopped: their conversation was deleted", { answers: orphans.length });
+    return orphans.length;
   }
 
   /**
@@ -375,6 +411,11 @@ export class AnswerStreams {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** PostgreSQL's refusal of an answer's row whose conversation is no longer there. */
+const isMissingConversation = (error: unknown) =>
+  (error as { code?: string; constraint?: string }).code === "23503" &&
+  (error as { constraint?: string }).constraint === "answer_streams_conversation_id_fkey";
 
 /** The answer streams this instance runs (the server's main and the test app start them); none elsewhere. */
 export function answerStreamsOf(db: Database): AnswerStreams | undefined {

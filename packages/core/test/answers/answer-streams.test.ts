@@ -81,6 +81,56 @@ describe("the frame writer", () => {
   });
 });
 
+describe("an answer whose conversation is deleted while it is generated", () => {
+  it("stops, and the other answers of the instance are written as before", async () => {
+    const db = openDatabase(t.url, { secrets: t.db.secrets });
+    const streams = new AnswerStreams(db, { flushMs: 10 });
+    try {
+      const [kept, orphan, early] = await Promise.all(
+        ["req_kept", "req_orphan", "req_early"].map(async (requestId) => {
+          const answer = streams.begin(requestId);
+          answer.identity = { conversationId: await conversation(), messageId: `msg_${requestId}` };
+          return answer;
+        }),
+      );
+      for (const answer of [kept!, orphan!]) answer.push(frame(0));
+      await streams.flush();
+      // One conversation goes after its answer's row was written, one before (its key or
+      // organization deleted): the next flush's upsert inserts their rows anew, which the
+      // foreign key to conversations refuses, for the whole statement.
+      await t.db.sql.query("DELETE FROM conversations WHERE id = ANY($1)", [
+        [orphan!.identity!.conversationId, early!.identity!.conversationId],
+      ]);
+      for (const answer of [kept!, orphan!, early!]) answer.push(frame(1));
+      kept!.push(frame(2), "complete");
+      const started = Date.now();
+      await streams.written(kept!);
+      const { rows } = await t.db.sql.query("SELECT status, last_seq FROM answer_streams WHERE id = $1", [kept!.id]);
+      expect(rows).toEqual([{ status: "complete", last_seq: 3 }]);
+      // The orphan's stream is not held waiting for writes that cannot happen.
+      await streams.written(orphan!);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      for (const answer of [orphan!, early!]) expect(answer.abort.signal.reason).toBe("conversation deleted");
+      const left = await t.db.sql.query("SELECT count(*)::int AS n FROM answer_streams WHERE id = ANY($1)", [
+        [orphan!.id, early!.id],
+      ]);
+      expect(left.rows[0].n).toBe(0);
+      // Nothing more of them is queued: a later flush writes the others with no refusal.
+      const next = streams.begin("req_next");
+      next.identity = { conversationId: await conversation(), messageId: "msg_next" };
+      orphan!.push(frame(3), "failed");
+      next.push(frame(0), "complete");
+      await streams.written(next);
+      expect((await t.db.sql.query("SELECT last_seq FROM answer_streams WHERE id = $1", [next.id])).rows).toEqual([
+        { last_seq: 1 },
+      ]);
+    } finally {
+      await streams.stop();
+      await db.close();
+    }
+  });
+});
+
 describe("following from another instance", () => {
   it("reads what is written and follows new frames as they are notified, to the terminal frame", async () => {
     const [a, b] = [openDatabase(t.url, { secrets: t.db.secrets }), openDatabase(t.url, { secrets: t.db.secrets })];
