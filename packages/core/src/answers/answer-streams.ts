@@ -413,9 +413,11 @@ export class AnswerStreams {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** PostgreSQL's refusal of an answer's row whose conversation is no longer there. */
-const isMissingConversation = (error: unknown) =>
-  (error as { code?: string; constraint?: string }).code === "23503" &&
-  (error as { constraint?: string }).constraint === "answer_streams_conversation_id_fkey";
+function isMissingConversation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === "23503" && constraint === "answer_streams_conversation_id_fkey";
+}
 
 /** The answer streams this instance runs (the server's main and the test app start them); none elsewhere. */
 export function answerStreamsOf(db: Database): AnswerStreams | undefined {
