@@ -124,14 +124,18 @@ async function serviceOf(build, run, setUp) {
     PORT: String(port),
     HOST: "127.0.0.1",
   };
+  // A build that predates apps/server/run-server.sh starts as its bench started it: its flags, then dist/main.js.
   const runScript = path.join(root, "apps/server/run-server.sh");
-  const flags = JSON.parse(readFileSync(path.join(root, "apps/server/node-flags.json"), "utf8")).flags;
-  const server = existsSync(runScript)
-    ? spawn(runScript, [], { env, stdio: ["ignore", "ignore", "inherit"] })
-    : spawn(process.execPath, [...flags, path.join(root, "apps/server/dist/main.js")], {
-        env,
-        stdio: ["ignore", "ignore", "inherit"],
-      });
+  const [command, args] = existsSync(runScript)
+    ? [runScript, []]
+    : [
+        process.execPath,
+        [
+          ...JSON.parse(readFileSync(path.join(root, "apps/server/node-flags.json"), "utf8")).flags,
+          path.join(root, "apps/server/dist/main.js"),
+        ],
+      ];
+  const server = spawn(command, args, { env, stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {
     // Any answer at all: the server listens.
