@@ -11,6 +11,7 @@ export default tsupConfig({
     cli: "src/cli/cli.ts",
     bench: "src/bench/bench.ts",
     soak: "src/bench/soak.ts",
+    "compare-builds": "src/bench/compare-builds.ts",
     "load-generator": "src/bench/load-generator.ts",
     "bare-server": "src/bench/bare-server.ts",
     "bare-proxy": "src/bench/bare-proxy.ts",

@@ -28,11 +28,21 @@ export interface ChildServer {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The built files: this module's own folder in dist/, or dist/ when this runs from the sources (tests). */
 const DIST = existsSync(path.join(HERE, "bare-server.js")) ? HERE : path.join(HERE, "../../dist");
-/** How the service always starts: its node flags, then dist/main.js (apps/server/run-server.sh). */
-const RUN_SERVER = path.join(DIST, "../run-server.sh");
-/** The service's V8 flags, also given to the bare proxy: their memory is compared. */
-const serviceFlags = () =>
-  (JSON.parse(readFileSync(path.join(DIST, "../node-flags.json"), "utf8")) as { flags: string[] }).flags;
+/** This checkout's apps/server. */
+const SERVER_DIR = path.join(DIST, "..");
+/** A checkout's service V8 flags (this one's are also given to the bare proxy: their memory is compared). */
+const serviceFlags = (serverDir = SERVER_DIR) =>
+  (JSON.parse(readFileSync(path.join(serverDir, "node-flags.json"), "utf8")) as { flags: string[] }).flags;
+
+/**
+ * How a checkout's service starts: apps/server/run-server.sh (its node flags, then
+ * dist/main.js), or for a build older than that script as its bench started it.
+ */
+function serviceCommand(serverDir: string, nodeOptions: string[]): [string, string[]] {
+  const runServer = path.join(serverDir, "run-server.sh");
+  if (existsSync(runServer)) return [runServer, nodeOptions];
+  return [process.execPath, [...serviceFlags(serverDir), ...nodeOptions, path.join(serverDir, "dist/main.js")]];
+}
 
 /** What the bench runs in a process of its own: the service, and its references (bare-server.ts, bare-proxy.ts). */
 export type ChildEntry = "main" | "bare-server" | "bare-proxy";
@@ -43,6 +53,8 @@ export interface ChildServerOptions {
   workers?: number | undefined;
   /** A file the process's stdout (the service's JSON log lines) is appended to; unset, it is dropped. */
   logFile?: string | undefined;
+  /** The service only: another built checkout's, started as that checkout starts it (compare-builds.ts). */
+  checkout?: string | undefined;
 }
 
 /** Starts `dist/<entry>.js` with `env` (PORT chosen here) and waits until it answers HTTP. */
@@ -58,7 +70,7 @@ export async function startChildServer(
   const flags = entry === "bare-proxy" ? serviceFlags() : [];
   const [command, args] =
     entry === "main"
-      ? [RUN_SERVER, nodeOptions]
+      ? serviceCommand(options.checkout ? path.join(options.checkout, "apps/server") : SERVER_DIR, nodeOptions)
       : [process.execPath, [...flags, ...nodeOptions, path.join(DIST, `${entry}.js`)]];
   const workers = entry === "main" && options.workers !== undefined ? { WORKERS: String(options.workers) } : {};
   const logFd = options.logFile ? openSync(options.logFile, "a") : undefined;

@@ -132,7 +132,7 @@ const passedOn = (names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 /** The postmaster's pid, the first line of its data directory's postmaster.pid (0 when not running). */
-function postmasterPid(dataDir: string): number {
+export function postmasterPid(dataDir: string): number {
   try {
     return Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   } catch {
