@@ -121,6 +121,14 @@ export class JobQueue {
     });
   }
 
+  /** Enqueues several jobs of one queue through `db` in one statement, as `enqueue` does one. */
+  async enqueueMany(db: Database, name: QueueName, jobs: Array<{ data: object; singletonKey: string }>): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.boss.insert(name, jobs, {
+      db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
+    });
+  }
+
   /**
    * Runs `handler` for each job of `name`. The handler learns whether this is the last
    * attempt, so it can record a final failure before the queue gives up.

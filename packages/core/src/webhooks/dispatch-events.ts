@@ -11,6 +11,25 @@ export interface DeliveryJob {
   deliveryId: string;
 }
 
+type EventRow = Parameters<typeof toStoredEvent>[0] & {
+  organization_id: string;
+  integration_id: string | null;
+  ordering_key: string | null;
+};
+
+interface DeliveryRow {
+  id: string;
+  endpointId: string;
+  event: EventRow;
+  payload: string;
+}
+
+/** The job of one attempt; a key of its own per enqueue: the delivery's lease (deliver.ts), not the queue, keeps attempts apart. */
+const deliveryJob = (deliveryId: string) => ({
+  data: { deliveryId } satisfies DeliveryJob,
+  singletonKey: `${deliveryId}:${newId("whd")}`,
+});
+
 /** Enqueues one attempt of a delivery; with a `tx`, only if that transaction commits. */
 export async function enqueueDelivery(
   queue: JobQueue,
@@ -18,13 +37,40 @@ export async function enqueueDelivery(
   deliveryId: string,
   startAfter?: Date,
 ): Promise<void> {
-  // A key of its own per enqueue: the delivery's lease (deliver.ts), not the queue, keeps attempts apart.
-  await queue.enqueue(
-    db,
-    QUEUES.webhooks,
-    { deliveryId } satisfies DeliveryJob,
-    `${deliveryId}:${newId("whd")}`,
-    startAfter ? { startAfter } : {},
+  const job = deliveryJob(deliveryId);
+  await queue.enqueue(db, QUEUES.webhooks, job.data, job.singletonKey, startAfter ? { startAfter } : {});
+}
+
+/** The event's body as endpoints receive it, rendered once; null (and logged) when the renderer refuses it. */
+function renderOnce(row: EventRow, options: Pick<WebhookOptions, "renderEvent" | "log">): string | null {
+  try {
+    return JSON.stringify(options.renderEvent(toStoredEvent(row)));
+  } catch (error) {
+    // One event the renderer refuses must not hold back every later one: it is left undelivered, and logged.
+    options.log?.("webhook event not rendered; not delivered", { event_id: row.id, error: String(error) });
+    return null;
+  }
+}
+
+/** The deliveries of one fan-out, in one statement. */
+async function insertDeliveries(tx: Database, deliveries: DeliveryRow[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  const column = <T>(pick: (delivery: DeliveryRow) => T) => deliveries.map(pick);
+  await tx.sql.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, event_created_at, ordering_key, payload, status, next_attempt_at, created_at, updated_at)
+     SELECT d.id, d.endpoint_id, d.organization_id, d.event_id, d.event_type, d.event_created_at, d.ordering_key, d.payload, 'pending', now(), now(), now()
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[])
+         AS d(id, endpoint_id, organization_id, event_id, event_type, event_created_at, ordering_key, payload)`,
+    [
+      column((d) => d.id),
+      column((d) => d.endpointId),
+      column((d) => d.event.organization_id),
+      column((d) => d.event.id),
+      column((d) => d.event.type),
+      column((d) => d.event.created_at),
+      column((d) => d.event.ordering_key),
+      column((d) => d.payload),
+    ],
   );
 }
 
@@ -32,7 +78,8 @@ export async function enqueueDelivery(
  * The fan-out (the outbox's relay): events not yet dispatched become one delivery per matching
  * enabled endpoint of their organization (and of their integration, for an endpoint limited to
  * one), each with its body rendered once and an attempt enqueued, in the same transaction that
- * marks the events dispatched. One instance at a time (a transaction-scoped advisory lock), so
+ * marks the events dispatched. A batch costs the same five statements however many events and
+ * endpoints it holds. One instance at a time (a transaction-scoped advisory lock), so
  * deliveries are made in event order. Returns how many events it dispatched.
  */
 export async function dispatchEvents(
@@ -45,45 +92,40 @@ export async function dispatchEvents(
       "SELECT pg_try_advisory_xact_lock(hashtextextended('mga:webhook-dispatch', 0)) AS ok",
     );
     if (!lock.rows[0]?.ok) return 0;
-    const { rows } = await tx.sql.query<
-      Parameters<typeof toStoredEvent>[0] & {
-        organization_id: string;
-        integration_id: string | null;
-        ordering_key: string | null;
-      }
-    >(
+    const { rows } = await tx.sql.query<EventRow>(
       `${EVENT_SELECT.replace("SELECT e.id", "SELECT e.organization_id, e.integration_id, e.ordering_key, e.id")}
        WHERE e.dispatched_at IS NULL ORDER BY e.created_at, e.id LIMIT ${BATCH}`,
     );
-    for (const row of rows) {
-      const endpoints = await tx.sql.query<{ id: string }>(
-        `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND status = 'enabled' AND $2 = ANY(event_types)
-           AND (integration_id IS NULL OR integration_id = $3) ORDER BY id`,
-        [row.organization_id, row.type, row.integration_id],
-      );
-      if (endpoints.rows.length === 0) continue;
-      let payload: string;
-      try {
-        payload = JSON.stringify(options.renderEvent(toStoredEvent(row)));
-      } catch (error) {
-        // One event the renderer refuses must not hold back every later one: it is left undelivered, and logged.
-        options.log?.("webhook event not rendered; not delivered", { event_id: row.id, error: String(error) });
-        continue;
-      }
-      for (const endpoint of endpoints.rows) {
-        const id = newId("whd");
-        await tx.sql.query(
-          `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_id, event_type, event_created_at, ordering_key, payload, status, next_attempt_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', now(), now(), now())`,
-          [id, endpoint.id, row.organization_id, row.id, row.type, row.created_at, row.ordering_key, payload],
-        );
-        await enqueueDelivery(queue, tx, id);
-      }
+    if (rows.length === 0) return 0;
+    // Every event's matching endpoints in one statement, in event order, then endpoint order.
+    const matches = await tx.sql.query<{ event: number; endpoint_id: string }>(
+      `SELECT ev.ord::int - 1 AS event, w.id AS endpoint_id
+         FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS ev(organization_id, type, integration_id, ord)
+         JOIN webhook_endpoints w ON w.organization_id = ev.organization_id AND w.status = 'enabled'
+          AND ev.type = ANY(w.event_types) AND (w.integration_id IS NULL OR w.integration_id = ev.integration_id)
+        ORDER BY ev.ord, w.id`,
+      [rows.map((row) => row.organization_id), rows.map((row) => row.type), rows.map((row) => row.integration_id)],
+    );
+    const payloads = new Map<number, string | null>();
+    const deliveries: DeliveryRow[] = [];
+    for (const match of matches.rows) {
+      const index = match.event;
+      const row = rows[index];
+      if (!row) continue;
+      if (!payloads.has(index)) payloads.set(index, renderOnce(row, options));
+      const payload = payloads.get(index);
+      if (payload == null) continue;
+      deliveries.push({ id: newId("whd"), endpointId: match.endpoint_id, event: row, payload });
     }
-    if (rows.length)
-      await tx.sql.query("UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])", [
-        rows.map((row) => row.id),
-      ]);
+    await insertDeliveries(tx, deliveries);
+    await queue.enqueueMany(
+      tx,
+      QUEUES.webhooks,
+      deliveries.map((delivery) => deliveryJob(delivery.id)),
+    );
+    await tx.sql.query("UPDATE events SET dispatched_at = now() WHERE id = ANY($1::text[])", [
+      rows.map((row) => row.id),
+    ]);
     return rows.length;
   });
 }
