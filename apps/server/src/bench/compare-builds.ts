@@ -11,24 +11,29 @@ import { serverSecrets } from "@mga/core/secrets";
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer, type ChildServer } from "./child-server";
 import { CHAT_SCOPES, listen, postmasterPid } from "./environment";
+import type { RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { cpuSeconds } from "./process-tree";
 import { median } from "./stats";
 
 /**
- * `pnpm bench:compare <other checkout> [pairs] [burst|import|both]`: two built checkouts of the
- * service under one driver. `pnpm bench` compares a build with Node's bare servers; this
+ * `pnpm bench:compare <other checkout> [pairs] [streams|directory|both]`: two built checkouts of
+ * the service under one driver. `pnpm bench` compares a build with Node's bare servers; this
  * compares two builds, whose own benches may measure differently (an older bench sent its load
- * from a worker thread of the process that hosted the upstream stand-in). The scenarios are
- * the bench's burst (1,000 slow streams at once, after a warm-up) and its import (1,000 new
- * users, a fresh server's first, beside a directory of 100,000). Every run gets a fresh
- * database on one embedded PostgreSQL and a fresh server, started as its checkout starts it
- * and set up through its checkout's own packages/core/dist; the upstream stand-in and the load
- * generator (a process of its own) are the bench's, and the builds alternate, so that the
- * machine's drift falls on both alike.
+ * from a worker thread of the process that hosted the upstream stand-in). The scenarios are the
+ * bench's:
+ * - streams: after a warm-up, 1,000 slow streams at once (their first frames, the server's peak
+ *   RSS, and the CPU of the streams to their ends); then the first frames of instant answers to
+ *   one client and to 16;
+ * - directory: an import of 1,000 new users (a fresh server's first) beside a directory of
+ *   100,000, then the three lists of 100 of those.
+ * Every run gets a fresh database on one embedded PostgreSQL and a fresh server, started as its
+ * checkout starts it and set up through its checkout's own packages/core/dist. The upstream
+ * stand-in and the load generator (a process of its own) are the bench's, and the builds
+ * alternate, so that the machine's drift falls on both alike.
  *
  * Example: git worktree add /tmp/old 36d2e39 && (cd /tmp/old && pnpm install && pnpm build)
- *          pnpm bench:compare /tmp/old 8 burst
+ *          pnpm bench:compare /tmp/old 8 streams
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** This checkout: apps/server/dist/ is three folders below it. */
@@ -37,6 +42,8 @@ const STREAMS = 1_000;
 const STREAM_SECONDS = 15;
 const DIRECTORY_USERS = 100_000;
 const IMPORT_USERS = 1_000;
+/** Each list's rounds (one not counted, then the timed one). */
+const LIST_SECONDS = 3;
 const CORE_AREAS = ["db", "secrets", "orgs", "keys", "tenants", "partners/integrations", "testing"] as const;
 
 /**
@@ -54,7 +61,10 @@ interface BuildCore {
   ): Promise<{ plaintext: string }>;
   configureTenant(db: BuildDatabase, input: { organizationId: string; config: object }): Promise<unknown>;
   createIntegration(db: BuildDatabase, input: { organizationId: string; slug: string }): Promise<{ id: string }>;
-  seedDirectory(db: BuildDatabase, input: { integrationId: string; users: number; prefix: string }): Promise<unknown>;
+  seedDirectory(
+    db: BuildDatabase,
+    input: { integrationId: string; users: number; prefix: string },
+  ): Promise<{ teamExternalIds: string[] }>;
 }
 interface BuildDatabase {
   sql: { query(statement: string): Promise<unknown> };
@@ -67,6 +77,12 @@ async function loadCore(checkout: string): Promise<BuildCore> {
   );
   return Object.assign({}, ...areas) as BuildCore;
 }
+
+/** The server's peak RSS during a burst, and what it grew by per open stream, as the bench reports them. */
+const peakAndPerStream = (idleBefore: number, peak: number) => ({
+  peakMiB: Math.round(peak / 1024 ** 2),
+  kibPerStream: +((peak - idleBefore) / 1024 / STREAMS).toFixed(1),
+});
 
 type Build = "other" | "this";
 interface Measured {
@@ -81,9 +97,9 @@ async function main() {
     !existsSync(path.join(otherArg, "packages/core/dist/db/index.js")) ||
     !Number.isInteger(pairs) ||
     pairs < 1 ||
-    !["burst", "import", "both"].includes(what)
+    !["streams", "directory", "both"].includes(what)
   ) {
-    console.error("usage: pnpm bench:compare <other built checkout> [pairs] [burst|import|both]");
+    console.error("usage: pnpm bench:compare <other built checkout> [pairs] [streams|directory|both]");
     process.exit(2);
   }
   const checkouts: Record<Build, string> = { other: path.resolve(otherArg), this: THIS_CHECKOUT };
@@ -147,8 +163,8 @@ async function main() {
     };
   }
 
-  /** A warm-up of instant answers, then 1,000 slow streams at once, each read to its end. */
-  async function burst(build: Build, run: number): Promise<Measured> {
+  /** A warm-up of instant answers, 1,000 slow streams at once (each read to its end), then first frames of instant answers. */
+  async function streams(build: Build, run: number): Promise<Measured> {
     const service = await serviceOf(build, run, ({ core, db, organizationId }) =>
       core.configureTenant(db, {
         organizationId,
@@ -171,15 +187,30 @@ async function main() {
       await sleep(2_000);
       upstream.setPace({ kind: "slow", seconds: STREAM_SECONDS });
       const cpu = [service.server.cpuSeconds(), databaseCpu()] as const;
+      const idleBefore = service.server.rss();
+      const peakOf = service.server.samplePeak();
       const result = await generator.run({ kind: "burst", ...request, streams: STREAMS });
-      return {
+      const burst = {
         p50: Math.round(result.p50),
         p95: Math.round(result.p95),
         p99: Math.round(result.p99),
         complete: result.complete,
         answers: result.answers,
+        ...peakAndPerStream(idleBefore, peakOf()),
         serverCpu: +(service.server.cpuSeconds() - cpu[0]).toFixed(2),
         databaseCpu: +(databaseCpu() - cpu[1]).toFixed(2),
+      };
+      // After the burst, not before: thousands of instant answers leave writes (their frames, the
+      // request log) that would fall into the burst's CPU and first frames.
+      upstream.setPace({ kind: "instant" });
+      await sleep(3_000);
+      // The bench's first-frame rows: one client (the service's overhead), then 16 (plus queueing).
+      const firstFrame = async (connections: number) =>
+        (await generator.run({ kind: "requests", ...request, connections, seconds: 3, until: "first-content" })).p50;
+      return {
+        ...burst,
+        oneClientP50: +(await firstFrame(1)).toFixed(2),
+        sixteenClientsP50: +(await firstFrame(16)).toFixed(2),
       };
     } finally {
       upstream.setPace({ kind: "instant" });
@@ -187,13 +218,18 @@ async function main() {
     }
   }
 
-  /** 1,000 new users into an empty integration, beside one of 100,000, on a fresh server. */
-  async function importRun(build: Build, run: number): Promise<Measured> {
+  /**
+   * 1,000 new users into an empty integration, beside one of 100,000, on a fresh server; then
+   * the bench's three lists of 100 of those 100,000 (one connection, each after a round of its
+   * own that is not counted, as the bench times them).
+   */
+  async function directory(build: Build, run: number): Promise<Measured> {
     const service = await serviceOf(build, run, async ({ core, db, organizationId }) => {
       const listed = await core.createIntegration(db, { organizationId, slug: "bench-list" });
       await core.createIntegration(db, { organizationId, slug: "bench-import" });
-      await core.seedDirectory(db, { integrationId: listed.id, users: DIRECTORY_USERS, prefix: "user" });
+      const seeded = await core.seedDirectory(db, { integrationId: listed.id, users: DIRECTORY_USERS, prefix: "user" });
       await db.sql.query("VACUUM (ANALYZE)");
+      return seeded.teamExternalIds[0] ?? "";
     });
     try {
       const key = await service.key(["embed:users:read", "embed:users:write", "embed:teams:read", "embed:teams:write"]);
@@ -217,11 +253,30 @@ async function main() {
         const polled = await fetch(`${base}/user-imports/${jobId}`, { headers });
         status = ((await polled.json()) as { import: { status: string } }).import.status;
       }
-      return {
+      const imported = {
         status,
         seconds: +((performance.now() - started) / 1000).toFixed(2),
         serverCpu: +(service.server.cpuSeconds() - cpu[0]).toFixed(2),
         databaseCpu: +(databaseCpu() - cpu[1]).toFixed(2),
+      };
+      const list = async (query: string) => {
+        const job: RequestsJob = {
+          kind: "requests",
+          url: `${service.server.url}/v1/integrations/bench-list/users?limit=100${query}`,
+          method: "GET",
+          headers,
+          connections: 1,
+          seconds: LIST_SECONDS,
+        };
+        await generator.run(job);
+        const stats = await generator.run(job);
+        return stats.errors === 0 ? +stats.p95.toFixed(2) : `${stats.errors} errors`;
+      };
+      return {
+        ...imported,
+        listP95: await list(""),
+        teamListP95: await list(`&team_external_id=${service.prepared}`),
+        partialIdListP95: await list("&q=user-01"),
       };
     } finally {
       await service.stop();
@@ -229,8 +284,26 @@ async function main() {
   }
 
   const scenarios = [
-    { name: "burst", measure: burst, figures: ["p50", "p95", "p99", "serverCpu", "databaseCpu"] },
-    { name: "import", measure: importRun, figures: ["seconds", "serverCpu", "databaseCpu"] },
+    {
+      name: "streams",
+      measure: streams,
+      figures: [
+        "oneClientP50",
+        "sixteenClientsP50",
+        "p50",
+        "p95",
+        "p99",
+        "peakMiB",
+        "kibPerStream",
+        "serverCpu",
+        "databaseCpu",
+      ],
+    },
+    {
+      name: "directory",
+      measure: directory,
+      figures: ["seconds", "serverCpu", "databaseCpu", "listP95", "teamListP95", "partialIdListP95"],
+    },
   ];
   try {
     for (const { name, measure, figures } of scenarios) {
@@ -243,11 +316,15 @@ async function main() {
           console.log(name, build, JSON.stringify(result));
         }
       for (const figure of figures) {
-        const [a, b] = (["other", "this"] as const).map((build) =>
-          median(results[build].map((result) => Number(result[figure]))),
-        ) as [number, number];
-        const change = `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(0)}%`;
-        console.log(`${name} ${figure}, median: other ${+a.toFixed(2)}, this ${+b.toFixed(2)} (${change})`);
+        const [other, mine] = (["other", "this"] as const).map((build) => {
+          const values = results[build].map((result) => Number(result[figure]));
+          return { median: median(values), range: `${Math.min(...values)}-${Math.max(...values)}` };
+        }) as [{ median: number; range: string }, { median: number; range: string }];
+        const change = ((mine.median - other.median) / other.median) * 100;
+        console.log(
+          `${name} ${figure}, median (range): other ${+other.median.toFixed(2)} (${other.range}), ` +
+            `this ${+mine.median.toFixed(2)} (${mine.range}), ${change >= 0 ? "+" : ""}${change.toFixed(0)}%`,
+        );
       }
     }
   } finally {

@@ -20,9 +20,12 @@ export function percentiles(latencies: number[]): Pick<Stats, "p50" | "p95" | "p
   return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) };
 }
 
-/** The middle value (the lower of the two middle ones for an even count); 0 for none. */
+/** The middle value (the mean of the two middle ones for an even count: compare-builds' pairs); 0 for none. */
 export function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  if (sorted.length % 2) return sorted[half] ?? 0;
+  return sorted.length ? ((sorted[half - 1] ?? 0) + (sorted[half] ?? 0)) / 2 : 0;
 }
 
 /** The median of three or more runs by requests per second (the run itself, so its latencies go with it). */

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { runLoad, startLoadGenerator } from "../../src/bench/load-process";
-import { medianRun, type Stats } from "../../src/bench/stats";
+import { median, medianRun, type Stats } from "../../src/bench/stats";
 
 /**
  * The bench's load generator (issue 27): its throughput rounds run on autocannon in a process
@@ -105,6 +105,12 @@ describe("load generator", () => {
         seconds: 1,
       }),
     ).rejects.toThrow(/exited/);
+  });
+
+  it("takes the middle value, or the mean of the two middle ones", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBe(0);
   });
 
   it("takes the median round, with its own latencies", () => {
