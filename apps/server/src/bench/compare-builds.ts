@@ -10,7 +10,7 @@ import { serverSecrets } from "@mga/core/secrets";
 
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer, type ChildServer } from "./child-server";
-import { CHAT_SCOPES, listen, postmasterPid } from "./environment";
+import { CHAT_SCOPES, listen, postmasterPid, serviceEnvironment } from "./environment";
 import type { RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { cpuSeconds } from "./process-tree";
@@ -142,14 +142,7 @@ async function main() {
     const key = async (scopes: string[]) =>
       (await core.createApiKey(db, { organizationId, name: "compare", scopes, rateLimitPerMinute: 100_000 })).plaintext;
     const prepared = await prepare({ core, db, organizationId });
-    const env = {
-      DATABASE_URL: url,
-      SECRET_KEY: secretKey,
-      UPSTREAM_CHAT_URL: upstreamUrl,
-      ADMIN_API_PORT: "0",
-      LOG_LEVEL: "warn",
-      MGA_PRINT_BANNER: "0",
-    };
+    const env = serviceEnvironment({ databaseUrl: url, secretKey, upstreamUrl });
     const server = await startChildServer("main", env, { checkout: checkouts[build] });
     return {
       server,

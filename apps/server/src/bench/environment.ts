@@ -78,12 +78,7 @@ export async function startBenchEnvironment(
   if (options.heapSnapshotDir) mkdirSync(options.heapSnapshotDir, { recursive: true });
   const bare = await startChildServer("bare-server", {});
   const serviceEnv = {
-    DATABASE_URL: url,
-    SECRET_KEY: secretKey,
-    UPSTREAM_CHAT_URL: upstreamUrl,
-    ADMIN_API_PORT: "0",
-    LOG_LEVEL: "warn",
-    MGA_PRINT_BANNER: "0",
+    ...serviceEnvironment({ databaseUrl: url, secretKey, upstreamUrl }),
     ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
   };
   const api = await startChildServer("main", serviceEnv, {
@@ -120,6 +115,22 @@ export async function startBenchEnvironment(
       await stopDb();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A measured service's settings: its database, its secret, the upstream stand-in; quiet, with no admin port of its own. */
+export function serviceEnvironment(input: {
+  databaseUrl: string;
+  secretKey: string;
+  upstreamUrl: string;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: input.databaseUrl,
+    SECRET_KEY: input.secretKey,
+    UPSTREAM_CHAT_URL: input.upstreamUrl,
+    ADMIN_API_PORT: "0",
+    LOG_LEVEL: "warn",
+    MGA_PRINT_BANNER: "0",
   };
 }
 

@@ -11,7 +11,7 @@ import { recordEvents } from "../../src/webhooks/record-event";
 import { recordingDatabase } from "../support/database-probes";
 
 /**
- * The fan-out (issue 26's outbox relay): each event becomes one delivery, and one queued attempt,
+ * The fan-out (issue 25's outbox relay): each event becomes one delivery, and one queued attempt,
  * per enabled endpoint of its organization that takes its type (and its integration, for an
  * endpoint limited to one); a batch costs the same statements however many events it holds.
  */
