@@ -48,6 +48,11 @@ export interface QueueDepth {
   active: number;
 }
 
+/** pg-boss's statements run through `db`: in its transaction, when it is one. */
+const throughDatabase = (db: Database) => ({
+  executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]),
+});
+
 export class JobQueue {
   private running = true;
 
@@ -117,16 +122,14 @@ export class JobQueue {
     await this.boss.send(name, data, {
       singletonKey,
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
-      db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
+      db: throughDatabase(db),
     });
   }
 
   /** Enqueues several jobs of one queue through `db` in one statement, as `enqueue` does one. */
   async enqueueMany(db: Database, name: QueueName, jobs: Array<{ data: object; singletonKey: string }>): Promise<void> {
     if (jobs.length === 0) return;
-    await this.boss.insert(name, jobs, {
-      db: { executeSql: (text: string, values?: unknown[]) => db.sql.query(text, values as unknown[]) },
-    });
+    await this.boss.insert(name, jobs, { db: throughDatabase(db) });
   }
 
   /**
