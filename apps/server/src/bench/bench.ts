@@ -6,13 +6,14 @@ import { seedDirectory } from "@mga/core/testing";
 import { USAGE_FLUSH_MS } from "@mga/core/usage";
 
 import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
-import { CHAT_SCOPES, startBenchEnvironment, type BenchEnvironment } from "./environment";
+import { CHAT_SCOPES, DIRECTORY_SCOPES, startBenchEnvironment, type BenchEnvironment } from "./environment";
 import type { BurstResult, RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, mibChange, type Row } from "./report";
 import type { Stats } from "./stats";
 import { streamBurst, type BurstRun } from "./stream-burst";
 import { ROUNDS, throughputRounds, type ThroughputResult } from "./throughput-rounds";
+import { timeUserImport } from "./user-import";
 import { workerRounds } from "./worker-rounds";
 
 /**
@@ -77,12 +78,7 @@ async function main() {
     env.newKey(CHAT_SCOPES),
     env.newKey(CHAT_SCOPES),
   ]);
-  const directoryKey = await env.newKey([
-    "embed:users:read",
-    "embed:users:write",
-    "embed:teams:read",
-    "embed:teams:write",
-  ]);
+  const directoryKey = await env.newKey(DIRECTORY_SCOPES);
   const listed = await createIntegration(db, { organizationId: env.organizationId, slug: "bench-list" });
   await createIntegration(db, { organizationId: env.organizationId, slug: "bench-import" });
   const snapshot = async (label: string) =>
@@ -383,32 +379,9 @@ async function directoryRows(
   ];
 }
 
-/** POST …/user-imports of IMPORT_USERS new users, timed from the request until the job reads `completed`; `what` ends the row's name. */
+/** An import of IMPORT_USERS new users into `slug` (user-import.ts) as a row; `what` ends the row's name. */
 async function importRow(apiUrl: string, key: string, slug: string, what: string): Promise<Row> {
-  const headers = {
-    Authorization: `Bearer ${key}`,
-    "Content-Type": "application/json",
-    "Idempotency-Key": `bench-${slug}-${Date.now()}`,
-  };
-  const base = `${apiUrl}/v1/integrations/${slug}`;
-  // New people, not another integration's: a known address would link to its site account instead.
-  const users = Array.from({ length: IMPORT_USERS }, (_, i) => ({
-    external_user_id: `imp-${i}`,
-    email: `imp${i}@${slug}.bench.test`,
-  }));
-  const started = performance.now();
-  const accepted = await fetch(`${base}/user-imports`, { method: "POST", headers, body: JSON.stringify({ users }) });
-  const body = (await accepted.json()) as { import?: { job_id: string } };
-  if (accepted.status !== 202 || !body.import) throw new Error(`the import answered ${accepted.status}`);
-  let status = "queued";
-  while (!["completed", "failed"].includes(status) && performance.now() - started < 300_000) {
-    await sleep(50);
-    const polled = (await (await fetch(`${base}/user-imports/${body.import.job_id}`, { headers })).json()) as {
-      import: { status: string };
-    };
-    status = polled.import.status;
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const { status, seconds } = await timeUserImport(apiUrl, key, { slug, users: IMPORT_USERS, timeoutMs: 300_000 });
   return {
     measure: `import of ${IMPORT_USERS.toLocaleString("en-US")} ${what}, request to \`completed\``,
     value: `${seconds.toFixed(2)} s (${status})`,

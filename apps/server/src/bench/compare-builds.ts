@@ -10,11 +10,13 @@ import { serverSecrets } from "@mga/core/secrets";
 
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer, type ChildServer } from "./child-server";
-import { CHAT_SCOPES, listen, postmasterPid, serviceEnvironment } from "./environment";
+import { CHAT_SCOPES, DIRECTORY_SCOPES, listen, postmasterPid, serviceEnvironment } from "./environment";
 import type { RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { cpuSeconds } from "./process-tree";
 import { median } from "./stats";
+import { STREAMED_QUESTION } from "./stream-burst";
+import { timeUserImport } from "./user-import";
 
 /**
  * `pnpm bench:compare <other checkout> [pairs] [streams|directory|both]`: two built checkouts of
@@ -121,6 +123,14 @@ async function main() {
     maxConnections: 1,
   });
   const databaseCpu = () => cpuSeconds(postmasterPid(path.join(dir, "pg")));
+  /** CPU seconds the server and the database spend from now until the returned function is called. */
+  const meter = (server: ChildServer) => {
+    const [serverFrom, databaseFrom] = [server.cpuSeconds(), databaseCpu()];
+    return () => ({
+      serverCpu: +(server.cpuSeconds() - serverFrom).toFixed(2),
+      databaseCpu: +(databaseCpu() - databaseFrom).toFixed(2),
+    });
+  };
   const upstream = benchUpstream();
   const upstreamUrl = await listen(upstream.server);
   const generator = startLoadGenerator();
@@ -170,16 +180,12 @@ async function main() {
         url: `${service.server.url}/v1/messages`,
         method: "POST" as const,
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-        body: JSON.stringify({
-          message: "What is the minimum down payment for an FHA loan?",
-          user: { external_user_id: "bench" },
-          stream: true,
-        }),
+        body: JSON.stringify(STREAMED_QUESTION),
       };
       await generator.run({ kind: "requests", ...request, connections: 20, seconds: 2 });
       await sleep(2_000);
       upstream.setPace({ kind: "slow", seconds: STREAM_SECONDS });
-      const cpu = [service.server.cpuSeconds(), databaseCpu()] as const;
+      const spent = meter(service.server);
       const idleBefore = service.server.rss();
       const peakOf = service.server.samplePeak();
       const result = await generator.run({ kind: "burst", ...request, streams: STREAMS });
@@ -190,8 +196,7 @@ async function main() {
         complete: result.complete,
         answers: result.answers,
         ...peakAndPerStream(idleBefore, peakOf()),
-        serverCpu: +(service.server.cpuSeconds() - cpu[0]).toFixed(2),
-        databaseCpu: +(databaseCpu() - cpu[1]).toFixed(2),
+        ...spent(),
       };
       // After the burst, not before: thousands of instant answers leave writes (their frames, the
       // request log) that would fall into the burst's CPU and first frames.
@@ -225,33 +230,15 @@ async function main() {
       return seeded.teamExternalIds[0] ?? "";
     });
     try {
-      const key = await service.key(["embed:users:read", "embed:users:write", "embed:teams:read", "embed:teams:write"]);
-      const base = `${service.server.url}/v1/integrations/bench-import`;
-      const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-      const users = Array.from({ length: IMPORT_USERS }, (_, i) => ({
-        external_user_id: `imp-${i}`,
-        email: `imp${i}@bench-import.bench.test`,
-      }));
-      const cpu = [service.server.cpuSeconds(), databaseCpu()] as const;
-      const started = performance.now();
-      const accepted = await fetch(`${base}/user-imports`, {
-        method: "POST",
-        headers: { ...headers, "Idempotency-Key": `compare-${run}` },
-        body: JSON.stringify({ users }),
+      const key = await service.key(DIRECTORY_SCOPES);
+      const headers = { Authorization: `Bearer ${key}` };
+      const spent = meter(service.server);
+      const { status, seconds } = await timeUserImport(service.server.url, key, {
+        slug: "bench-import",
+        users: IMPORT_USERS,
+        timeoutMs: 120_000,
       });
-      const jobId = ((await accepted.json()) as { import: { job_id: string } }).import.job_id;
-      let status = "queued";
-      while (!["completed", "failed"].includes(status) && performance.now() - started < 120_000) {
-        await sleep(50);
-        const polled = await fetch(`${base}/user-imports/${jobId}`, { headers });
-        status = ((await polled.json()) as { import: { status: string } }).import.status;
-      }
-      const imported = {
-        status,
-        seconds: +((performance.now() - started) / 1000).toFixed(2),
-        serverCpu: +(service.server.cpuSeconds() - cpu[0]).toFixed(2),
-        databaseCpu: +(databaseCpu() - cpu[1]).toFixed(2),
-      };
+      const imported = { status, seconds: +seconds.toFixed(2), ...spent() };
       const list = async (query: string) => {
         const job: RequestsJob = {
           kind: "requests",

@@ -41,6 +41,13 @@ export interface BenchEnvironment {
 }
 
 export const CHAT_SCOPES: Scope[] = ["chat:read", "chat:write", "sources:read"];
+/** The directory scenario's key: lists and imports of users and teams. */
+export const DIRECTORY_SCOPES: Scope[] = [
+  "embed:users:read",
+  "embed:users:write",
+  "embed:teams:read",
+  "embed:teams:write",
+];
 
 /**
  * Starts it all: a throwaway embedded PostgreSQL unless DATABASE_URL is set, the service as

@@ -6,6 +6,13 @@ import type { BenchEnvironment } from "./environment";
 import type { BurstResult } from "./load-jobs";
 import type { LoadGenerator } from "./load-process";
 
+/** What every stream of a burst asks (POST /v1/messages). */
+export const STREAMED_QUESTION = {
+  message: "What is the minimum down payment for an FHA loan?",
+  user: { external_user_id: "bench" },
+  stream: true,
+};
+
 export interface BurstRun {
   result: BurstResult;
   /** The server's RSS when the burst began. */
@@ -34,11 +41,6 @@ export async function streamBurst(
   options: { server: ChildServer; streams: number; streamSeconds: number; key: string; settleMs: number },
 ): Promise<BurstRun> {
   const { server } = options;
-  const question = {
-    message: "What is the minimum down payment for an FHA loan?",
-    user: { external_user_id: "bench" },
-    stream: true,
-  };
   env.setUpstreamPace({ kind: "slow", seconds: options.streamSeconds });
   const idleBefore = server.rss();
   const spent = startCpuMeter(env, server);
@@ -48,7 +50,7 @@ export async function streamBurst(
     url: `${server.url}/v1/messages`,
     method: "POST",
     headers: { Authorization: `Bearer ${options.key}`, "Content-Type": "application/json" },
-    body: JSON.stringify(question),
+    body: JSON.stringify(STREAMED_QUESTION),
     streams: options.streams,
   });
   const peak = peakOf();

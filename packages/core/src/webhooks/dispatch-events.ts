@@ -78,7 +78,7 @@ async function insertDeliveries(tx: Database, deliveries: DeliveryRow[]): Promis
  * The fan-out (the outbox's relay): events not yet dispatched become one delivery per matching
  * enabled endpoint of their organization (and of their integration, for an endpoint limited to
  * one), each with its body rendered once and an attempt enqueued, in the same transaction that
- * marks the events dispatched. A batch costs the same five statements however many events and
+ * marks the events dispatched. A batch costs at most six statements however many events and
  * endpoints it holds. One instance at a time (a transaction-scoped advisory lock), so
  * deliveries are made in event order. Returns how many events it dispatched.
  */
@@ -109,11 +109,10 @@ export async function dispatchEvents(
     const payloads = new Map<number, string | null>();
     const deliveries: DeliveryRow[] = [];
     for (const match of matches.rows) {
-      const index = match.event;
-      const row = rows[index];
+      const row = rows[match.event];
       if (!row) continue;
-      if (!payloads.has(index)) payloads.set(index, renderOnce(row, options));
-      const payload = payloads.get(index);
+      if (!payloads.has(match.event)) payloads.set(match.event, renderOnce(row, options));
+      const payload = payloads.get(match.event);
       if (payload == null) continue;
       deliveries.push({ id: newId("whd"), endpointId: match.endpoint_id, event: row, payload });
     }
