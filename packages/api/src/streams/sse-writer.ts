@@ -79,12 +79,20 @@ export class SseWriter {
     });
   }
 
+  /**
+   * One timer for the stream's life, pushed back by every write: `refresh()` re-arms it where a
+   * new timer per frame would allocate one and drop one, thousands a second under many streams.
+   * A cleared timer (the stream ended) stays cleared when refreshed.
+   */
   private armKeepAlive(): void {
-    clearTimeout(this.keepAlive);
+    if (this.keepAlive) {
+      this.keepAlive.refresh();
+      return;
+    }
     this.keepAlive = setTimeout(() => {
       if (this.closed) return;
       this.res.write(": keep-alive\n\n");
-      this.armKeepAlive();
+      this.keepAlive?.refresh();
     }, this.keepAliveMs);
     this.keepAlive.unref();
   }

@@ -9,7 +9,7 @@ import { HttpChatUpstream } from "../../src/conversations/upstream/http-chat-ups
  * keep-alive agent (the next answer makes no new connection), and one whose response does not
  * end after `complete` neither holds the caller nor keeps its socket; an answer is read whole
  * whatever its chunks (a character cut in two, far more events than are read at once), and one
- * that stops before `complete` fails.
+ * that stops before `complete` fails, as does one that stalls.
  */
 const frame = (event: object) => `data: ${JSON.stringify(event)}\n\n`;
 const ANSWER =
@@ -150,6 +150,36 @@ describe("HTTP chat upstream", () => {
       expect(text).toBe(Array.from({ length: 500 }, (_, i) => `${i} `).join(""));
     } finally {
       chunks = undefined;
+    }
+  });
+
+  it("each chunk pushes the idle timeout back; a stream that then stalls times out", async () => {
+    const IDLE_MS = 250;
+    const CHUNKS = 24;
+    // Chunks 25 ms apart for more than twice the idle timeout, then silence with the response open.
+    const stalling = createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "text/event-stream" });
+      let sent = 0;
+      const timer = setInterval(() => {
+        res.write(frame({ type: "content", content: `${sent} ` }));
+        sent += 1;
+        if (sent === CHUNKS) clearInterval(timer);
+      }, 25);
+      res.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    try {
+      const stallUrl = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+      const received: string[] = [];
+      const reading = (async () => {
+        for await (const event of new HttpChatUpstream({ url: stallUrl, idleTimeoutMs: IDLE_MS }).stream(question))
+          if (event.type === "content") received.push(event.content);
+      })();
+      await expect(reading).rejects.toMatchObject({ reason: "timeout", message: "the upstream stream stalled" });
+      expect(received).toHaveLength(CHUNKS);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
     }
   });
 

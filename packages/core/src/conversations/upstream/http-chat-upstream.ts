@@ -93,7 +93,15 @@ export class HttpChatUpstream implements ChatUpstream {
     request.signal?.addEventListener("abort", onCallerAbort, { once: true });
     const total = setTimeout(abortFor("the answer took too long"), this.options.totalTimeoutMs ?? 300_000);
     let idle = setTimeout(abortFor("no response from the upstream"), this.options.connectTimeoutMs ?? 15_000);
+    let answering = false;
+    // Once the upstream answers, one idle timer for the stream's life, pushed back by each chunk
+    // (`refresh()`), not a new timer per chunk.
     const resetIdle = () => {
+      if (answering) {
+        idle.refresh();
+        return;
+      }
+      answering = true;
       clearTimeout(idle);
       idle = setTimeout(abortFor("the upstream stream stalled"), this.options.idleTimeoutMs ?? 60_000);
     };
