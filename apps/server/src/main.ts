@@ -2,7 +2,6 @@ import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 
 import { eventToWire } from "@mga/api";
-import { startLocalAssistant } from "@mga/assistant";
 import { pruneAnswerStreams, startAnswerStreams, stopAnswerStreams } from "@mga/core/answers";
 import { HttpChatUpstream } from "@mga/core/conversations";
 import { connect } from "@mga/core/db";
@@ -74,9 +73,11 @@ async function main() {
     logger.warn(message, fields),
   );
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
+  // Loaded only then: its search index and corpus are 4 MiB that a server with an upstream
+  // would hold for nothing (docs/architecture.md, "Memory").
   const assistant = env.UPSTREAM_CHAT_URL
     ? undefined
-    : await startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
+    : await (await import("@mga/assistant")).startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });
   const upstream = new HttpChatUpstream({
     url: env.UPSTREAM_CHAT_URL ?? (assistant as { url: string }).url,
     token: env.UPSTREAM_CHAT_TOKEN,
