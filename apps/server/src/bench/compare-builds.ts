@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 import { openDatabase, startEmbeddedPostgres } from "@mga/core/db";
 import { serverSecrets } from "@mga/core/secrets";
+import { USAGE_FLUSH_MS } from "@mga/core/usage";
 
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer, type ChildServer } from "./child-server";
@@ -80,8 +81,9 @@ async function loadCore(checkout: string): Promise<BuildCore> {
   return Object.assign({}, ...areas) as BuildCore;
 }
 
-/** The server's peak RSS during a burst, and what it grew by per open stream, as the bench reports them. */
+/** The server's RSS before a burst and at its peak, and what it grew by per open stream, as the bench reports them. */
 const peakAndPerStream = (idleBefore: number, peak: number) => ({
+  idleMiB: Math.round(idleBefore / 1024 ** 2),
   peakMiB: Math.round(peak / 1024 ** 2),
   kibPerStream: +((peak - idleBefore) / 1024 / STREAMS).toFixed(1),
 });
@@ -183,7 +185,9 @@ async function main() {
         body: JSON.stringify(STREAMED_QUESTION),
       };
       await generator.run({ kind: "requests", ...request, connections: 20, seconds: 2 });
-      await sleep(2_000);
+      // The warm-up's request log goes in a batch up to USAGE_FLUSH_MS after it: the burst
+      // begins once that is written, as the bench's rounds do, not while it is.
+      await sleep(USAGE_FLUSH_MS + 500);
       upstream.setPace({ kind: "slow", seconds: STREAM_SECONDS });
       const spent = meter(service.server);
       const idleBefore = service.server.rss();
@@ -273,6 +277,7 @@ async function main() {
         "p50",
         "p95",
         "p99",
+        "idleMiB",
         "peakMiB",
         "kibPerStream",
         "serverCpu",
