@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
-import { openDatabase, startEmbeddedPostgres } from "@mga/core/db";
+import { openDatabase, startThrowawayPostgres } from "@mga/core/db";
 import { serverSecrets } from "@mga/core/secrets";
 import { USAGE_FLUSH_MS } from "@mga/core/usage";
 
@@ -112,19 +111,12 @@ async function main() {
     this: await loadCore(THIS_CHECKOUT),
   };
 
-  const dir = mkdtempSync(path.join(os.tmpdir(), "mga-compare-"));
-  // Run as root, the embedded PostgreSQL runs as `postgres`, who must enter the folder.
-  chmodSync(dir, 0o755);
-  const cluster = await startEmbeddedPostgres({
-    dataDir: path.join(dir, "pg"),
-    database: "compare",
-    persistent: false,
-  });
+  const cluster = await startThrowawayPostgres("mga-compare-", "compare");
   const admin = openDatabase(cluster.url, {
     secrets: serverSecrets(randomBytes(32).toString("base64url")),
     maxConnections: 1,
   });
-  const databaseCpu = () => cpuSeconds(postmasterPid(path.join(dir, "pg")));
+  const databaseCpu = () => cpuSeconds(postmasterPid(cluster.dataDir));
   /** CPU seconds the server and the database spend from now until the returned function is called. */
   const meter = (server: ChildServer) => {
     const [serverFrom, databaseFrom] = [server.cpuSeconds(), databaseCpu()];
@@ -318,7 +310,6 @@ async function main() {
     upstream.server.close();
     await admin.close();
     await cluster.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

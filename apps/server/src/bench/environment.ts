@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 
-import { migrateDatabase, openDatabase, startEmbeddedPostgres, type Database } from "@mga/core/db";
+import { migrateDatabase, openDatabase, startThrowawayPostgres, type Database } from "@mga/core/db";
 import { createApiKey, MAX_RATE_LIMIT_PER_MINUTE, type Scope } from "@mga/core/keys";
 import { createOrganization } from "@mga/core/orgs";
 import { serverSecrets } from "@mga/core/secrets";
@@ -57,20 +56,8 @@ export const DIRECTORY_SCOPES: Scope[] = [
 export async function startBenchEnvironment(
   options: Pick<ChildServerOptions, "heapSnapshotDir" | "workers"> & { serverLog?: string | undefined } = {},
 ): Promise<BenchEnvironment> {
-  let dir: string | undefined;
-  let url = process.env.DATABASE_URL;
-  let stopDb = async () => {};
-  if (!url) {
-    dir = mkdtempSync(path.join(os.tmpdir(), "mga-bench-"));
-    chmodSync(dir, 0o755);
-    const cluster = await startEmbeddedPostgres({
-      dataDir: path.join(dir, "pg"),
-      database: "bench",
-      persistent: false,
-    });
-    url = cluster.url;
-    stopDb = () => cluster.stop();
-  }
+  const cluster = process.env.DATABASE_URL ? undefined : await startThrowawayPostgres("mga-bench-", "bench");
+  const url = cluster?.url ?? (process.env.DATABASE_URL as string);
   await migrateDatabase(url);
   const secretKey = randomBytes(32).toString("base64url");
   const db = openDatabase(url, { secrets: serverSecrets(secretKey), maxConnections: 4 });
@@ -111,16 +98,15 @@ export async function startBenchEnvironment(
     bare,
     startBareProxy: () => startChildServer("bare-proxy", { UPSTREAM_CHAT_URL: upstreamUrl }),
     startService: (service = {}) => startChildServer("main", serviceEnv, { workers: service.workers }),
-    databaseCpuSeconds: () => (dir ? cpuSeconds(postmasterPid(path.join(dir, "pg"))) : undefined),
-    databaseLabel: dir ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",
+    databaseCpuSeconds: () => (cluster ? cpuSeconds(postmasterPid(cluster.dataDir)) : undefined),
+    databaseLabel: cluster ? "embedded PostgreSQL 18 on the same machine" : "PostgreSQL at DATABASE_URL",
     async stop() {
       await api.stop();
       await bare.stop();
       upstream.server.closeAllConnections();
       upstream.server.close();
       await db.close();
-      await stopDb();
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await cluster?.stop();
     },
   };
 }

@@ -1,11 +1,9 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 
 import { openDatabase, type Database, type OpenDatabaseOptions } from "../db/database";
-import { ensureDatabase, quoteIdent, startEmbeddedPostgres } from "../db/embedded-postgres";
+import { ensureDatabase, quoteIdent } from "../db/embedded-postgres";
 import { migrateDatabase } from "../db/migrate";
+import { startThrowawayPostgres } from "../db/throwaway-postgres";
 import { randomBase62 } from "../ids/new-id";
 import { serverSecrets } from "../secrets/server-secrets";
 
@@ -22,21 +20,8 @@ export const TEST_ADMIN_URL_ENV = "MGA_TEST_ADMIN_URL";
 
 export async function startTestCluster(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
   if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, stop: async () => {} };
-  const dir = mkdtempSync(path.join(os.tmpdir(), "mga-test-pg-"));
-  // When running as root, PostgreSQL runs as the `postgres` user, which must reach the data directory.
-  chmodSync(dir, 0o755);
-  const cluster = await startEmbeddedPostgres({
-    dataDir: path.join(dir, "data"),
-    database: "postgres",
-    persistent: false,
-  });
-  return {
-    adminUrl: cluster.url,
-    async stop() {
-      await cluster.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const cluster = await startThrowawayPostgres("mga-test-pg-", "postgres");
+  return { adminUrl: cluster.url, stop: () => cluster.stop() };
 }
 
 export interface TestDatabase {
