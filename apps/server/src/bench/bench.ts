@@ -6,7 +6,7 @@ import { seedDirectory } from "@mga/core/testing";
 import { USAGE_FLUSH_MS } from "@mga/core/usage";
 
 import { IDLE_BEFORE_RELEASE_MS } from "../ops/idle-memory";
-import { CHAT_SCOPES, DIRECTORY_SCOPES, startBenchEnvironment, type BenchEnvironment } from "./environment";
+import { CHAT_SCOPES, DIRECTORY_SCOPES, knob, startBenchEnvironment, type BenchEnvironment } from "./environment";
 import type { BurstResult, RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { difference, latency, machine, markdown, mib, mibChange, type Row } from "./report";
@@ -47,7 +47,6 @@ import { workerRounds } from "./worker-rounds";
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
  *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX  passed to the server when set (environment.ts)
  */
-const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SECONDS = knob("BENCH_SECONDS", 5);
 const CONNECTIONS = knob("BENCH_CONNECTIONS", 16);
 const STREAMS = knob("BENCH_STREAMS", 1000);

@@ -10,7 +10,7 @@ import { USAGE_FLUSH_MS } from "@mga/core/usage";
 
 import { benchUpstream } from "./bench-upstream";
 import { startChildServer, type ChildServer } from "./child-server";
-import { CHAT_SCOPES, DIRECTORY_SCOPES, listen, postmasterPid, serviceEnvironment } from "./environment";
+import { CHAT_SCOPES, DIRECTORY_SCOPES, knob, listen, postmasterPid, serviceEnvironment } from "./environment";
 import type { RequestsJob } from "./load-jobs";
 import { startLoadGenerator } from "./load-process";
 import { cpuSeconds } from "./process-tree";
@@ -36,12 +36,20 @@ import { timeUserImport } from "./user-import";
  *
  * Example: git worktree add /tmp/old 36d2e39 && (cd /tmp/old && pnpm install && pnpm build)
  *          pnpm bench:compare /tmp/old 8 streams
+ *          COMPARE_SETTLE_MS=12500 pnpm bench:compare /tmp/old 4 streams   (bursts after a quiet spell)
  */
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** This checkout: apps/server/dist/ is three folders below it. */
 const THIS_CHECKOUT = path.resolve(HERE, "../../..");
 const STREAMS = 1_000;
 const STREAM_SECONDS = 15;
+/**
+ * From the warm-up to the burst. The warm-up's request log goes in a batch up to
+ * USAGE_FLUSH_MS after it: by default the burst begins once that is written, as the bench's
+ * rounds do, not while it is. COMPARE_SETTLE_MS above IDLE_BEFORE_RELEASE_MS (10 s) lets a
+ * server that gives memory back when idle do so first.
+ */
+const SETTLE_MS = knob("COMPARE_SETTLE_MS", USAGE_FLUSH_MS + 500);
 const DIRECTORY_USERS = 100_000;
 const IMPORT_USERS = 1_000;
 /** Each list's rounds (one not counted, then the timed one). */
@@ -177,9 +185,7 @@ async function main() {
         body: JSON.stringify(STREAMED_QUESTION),
       };
       await generator.run({ kind: "requests", ...request, connections: 20, seconds: 2 });
-      // The warm-up's request log goes in a batch up to USAGE_FLUSH_MS after it: the burst
-      // begins once that is written, as the bench's rounds do, not while it is.
-      await sleep(USAGE_FLUSH_MS + 500);
+      await sleep(SETTLE_MS);
       upstream.setPace({ kind: "slow", seconds: STREAM_SECONDS });
       const spent = meter(service.server);
       const idleBefore = service.server.rss();

@@ -132,6 +132,9 @@ export async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A number the bench's scripts take from the environment (BENCH_SECONDS…), else `fallback`. */
+export const knob = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
 const passedOn = (names: string[]) =>
   Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 

@@ -1,4 +1,4 @@
-import { CHAT_SCOPES, startBenchEnvironment } from "./environment";
+import { CHAT_SCOPES, knob, startBenchEnvironment } from "./environment";
 import { startLoadGenerator } from "./load-process";
 import { machine, markdown, mib, type Row } from "./report";
 
@@ -11,7 +11,6 @@ import { machine, markdown, mib, type Row } from "./report";
  * process as `pnpm bench` (environment.ts), so NODE_OPTIONS and MALLOC_ARENA_MAX can be
  * compared here too.
  */
-const knob = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const MINUTES = knob("SOAK_MINUTES", 10);
 const CONNECTIONS = knob("SOAK_CONNECTIONS", 4);
 const MINUTE_SECONDS = knob("SOAK_MINUTE_SECONDS", 60);
