@@ -73,8 +73,8 @@ async function main() {
     logger.warn(message, fields),
   );
   // With no upstream configured, the bundled local assistant answers from its sample corpus.
-  // Loaded only then: its search index and corpus are 4 MiB that a server with an upstream
-  // would hold for nothing (docs/architecture.md, "Memory").
+  // Loaded only then: a server with an upstream would hold its corpus and search index for
+  // nothing, about 1 MiB (docs/architecture.md, "Memory").
   const assistant = env.UPSTREAM_CHAT_URL
     ? undefined
     : await (await import("@mga/assistant")).startLocalAssistant({ token: env.UPSTREAM_CHAT_TOKEN, wordDelayMs: 15 });

@@ -1,6 +1,7 @@
 import { CHAT_SCOPES, knob, startBenchEnvironment } from "./environment";
 import { startLoadGenerator } from "./load-process";
 import { machine, markdown, mib, type Row } from "./report";
+import { STREAMED_QUESTION } from "./stream-burst";
 
 /**
  * `pnpm bench:soak`: mixed load for SOAK_MINUTES (10) minutes (GET /v1/me, POST /v1/messages as
@@ -29,7 +30,7 @@ async function main() {
     env.newKey(CHAT_SCOPES),
   ]);
   const json = (key: string) => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
-  const question = { message: "What is the minimum down payment for an FHA loan?", user: { external_user_id: "soak" } };
+  const question = { message: STREAMED_QUESTION.message, user: { external_user_id: "soak" } };
   // Each kind's clients in a load generator process of their own (load-generator.ts), side by side.
   const generators = { me: startLoadGenerator(), messages: startLoadGenerator(), streams: startLoadGenerator() };
   const url = env.api.url;
