@@ -402,6 +402,8 @@ export class AnswerStreams {
 
   /** `payload`: `<stream id>:<last seq>,…` from a flush; undefined wakes every follower. */
   private wakeFollowers(payload: string | undefined): void {
+    // Every flush on every instance notifies, this one's own too: with no follower here, nothing to read.
+    if (this.followers.size === 0) return;
     const ids =
       payload === undefined
         ? [...this.followers.keys()]

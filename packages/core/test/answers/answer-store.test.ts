@@ -117,6 +117,34 @@ describe("a flush", () => {
 });
 
 describe("an answer's frames", () => {
+  it("are stored byte for byte, whatever their text holds (the flush sends them as JSON)", async () => {
+    const [state] = await answers(1);
+    const texts = [
+      'quotes " and \\" and backslashes \\ \\\\',
+      "lines\nand\ttabs\r, braces {} [] and commas ,",
+      "accents é, CJK 住宅, an emoji 🏠",
+      // Escaped by the frame's own JSON (PostgreSQL's text holds neither): what a partner's content may carry.
+      "a NUL \u0000 and a lone surrogate \ud800",
+    ];
+    const frames = texts.map((content, index) => ({
+      streamId: state!.id,
+      seq: index + 1,
+      data: JSON.stringify({ type: "content", content }),
+    }));
+    await writeFrames(t.db, {
+      owner: OWNER,
+      leaseSeconds: 60,
+      streams: [{ ...state!, lastSeq: frames.length }],
+      frames,
+    });
+    const { rows } = await t.db.sql.query<{ seq: number; data: string }>(
+      "SELECT seq, data FROM answer_stream_frames WHERE stream_id = $1 ORDER BY seq",
+      [state!.id],
+    );
+    expect(rows).toEqual(frames.map(({ seq, data }) => ({ seq, data })));
+    expect(rows.map((row) => (JSON.parse(row.data) as { content: string }).content)).toEqual(texts);
+  });
+
   it("go with the answers the prune deletes, and only with them", async () => {
     const [ended, generating] = [await answers(3), await answers(2)];
     await writeFrames(t.db, flush(ended, [1, 2], "complete"));
