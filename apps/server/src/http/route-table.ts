@@ -30,35 +30,51 @@ export interface RouteTable {
 }
 
 export function routeTable(routes: readonly Route[]): RouteTable {
-  const matches = (route: Route, path: string) =>
-    typeof route.path === "string" ? route.path === path : route.path.test(path);
+  // Every request asks (its methods, its template, its route), /v1 ones included, which no route
+  // here answers: exact paths are looked up in a map, and only the few patterns are tried.
+  const exact = new Map<string, Route[]>();
+  const patterns: Route[] = [];
+  for (const route of routes) {
+    if (typeof route.path === "string") exact.set(route.path, [...(exact.get(route.path) ?? []), route]);
+    else patterns.push(route);
+  }
+  /** The routes of a path, in the order given (an exact path's before the patterns'). */
+  const routesOf = (path: string): readonly Route[] => {
+    const matched = exact.get(path) ?? NO_ROUTES;
+    const byPattern = patterns.filter((route) => (route.path as RegExp).test(path));
+    return byPattern.length === 0 ? matched : [...matched, ...byPattern];
+  };
   const methodsOf = (path: string) => {
-    const methods = routes
-      .filter((route) => matches(route, path))
-      .flatMap((route) => (route.method === "GET" && route.head !== false ? ["GET", "HEAD"] : [route.method]));
-    return methods.length ? [...new Set(methods)] : undefined;
+    const found = routesOf(path);
+    if (found.length === 0) return undefined;
+    const methods = found.flatMap((route) =>
+      route.method === "GET" && route.head !== false ? ["GET", "HEAD"] : [route.method],
+    );
+    return [...new Set(methods)];
   };
   return {
     methodsOf,
     templateOf(path) {
-      const route = routes.find((candidate) => matches(candidate, path));
+      const route = routesOf(path)[0];
       if (!route) return undefined;
       return typeof route.path === "string" ? route.path : (route.template ?? "pattern");
     },
     async dispatch(req, res, path) {
-      for (const route of routes) {
+      const candidates = routesOf(path);
+      if (candidates.length === 0) return false;
+      for (const route of candidates) {
         const answers =
           route.method === req.method || (req.method === "HEAD" && route.method === "GET" && route.head !== false);
-        if (!answers || !matches(route, path)) continue;
+        if (!answers) continue;
         await route.handle(req, res, typeof route.path === "string" ? null : route.path.exec(path));
         return true;
       }
-      const allowed = methodsOf(path);
-      if (allowed) throw methodNotAllowed(req.method, allowed);
-      return false;
+      throw methodNotAllowed(req.method, methodsOf(path) ?? []);
     },
   };
 }
+
+const NO_ROUTES: readonly Route[] = [];
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
