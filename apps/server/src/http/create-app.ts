@@ -124,7 +124,9 @@ export function createApp(options: AppOptions) {
     async (req: ApiRequest, res: ServerResponse, path) => {
       if (await routes.dispatch(req, res, path)) return true;
       if (!isRest(path)) return false;
-      if (await stream(req, res, path)) return true;
+      // Returned, not awaited: this function's frame is not kept while the stream lasts (stream-handler.ts).
+      const streaming = stream(req, res, path);
+      if (streaming) return streaming.then(() => true);
       // HEAD is answered as GET would be (the key checked, 401 without one); Node sends no body for it.
       if (req.method === "HEAD") req.method = "GET";
       await rest(req, res);

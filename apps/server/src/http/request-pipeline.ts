@@ -104,31 +104,17 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
         ...(span ? { trace_id: span.spanContext().traceId } : {}),
       });
     });
-    await (span && tracing ? tracing.withSpan(span, () => serve(req, res, cut)) : serve(req, res, cut));
-    routeReturned = true;
-    if (closedAfterMs !== undefined) options.onFinished?.(req, res, closedAfterMs);
+    const served = span && tracing ? tracing.withSpan(span, () => serve(req, res, cut)) : serve(req, res, cut);
+    // Returned, not awaited: an open stream holds no suspended frame of this function (stream-handler.ts).
+    return served.then(() => {
+      routeReturned = true;
+      if (closedAfterMs !== undefined) options.onFinished?.(req, res, closedAfterMs);
+    });
   };
 
-  async function serve(req: ApiRequest, res: ServerResponse, cut: { short: boolean }): Promise<void> {
-    try {
-      const url = req.url ?? "/";
-      if (options.isDraining?.() && !options.answersWhileDraining?.has(url.split("?")[0] ?? "/")) {
-        // The load balancer sends the retry to another instance; this connection is not reused.
-        res.setHeader("Connection", "close");
-        throw new AppError("internal_error", "this server is restarting; retry the request", {
-          status: 503,
-          headers: { "Retry-After": "1" },
-        });
-      }
-      checkRequestTarget(url);
-      const path = url.split("?")[0] ?? "/";
-      const allowed = options.methodsOf?.(path);
-      if (allowed && !allowed.includes(req.method ?? "")) throw methodNotAllowed(req.method, allowed);
-      const body = await readRequestBody(req);
-      if (body.kind === "json") req.body = body.value;
-      if (body.kind === "form") req.form = body.value;
-      if (!(await route(req, res, path))) throw new AppError("not_found", "no such route");
-    } catch (error) {
+  /** The request's route; what it throws becomes the error envelope, or cuts a response already started. */
+  function serve(req: ApiRequest, res: ServerResponse, cut: { short: boolean }): Promise<void> {
+    return answer(req, res).catch((error: unknown) => {
       // Logged first: cutting the response short below destroys the socket, which reads as a client gone.
       if (!isAppError(error)) logFailure(logger, req, error);
       if (!res.headersSent) writeError(req, res, error);
@@ -136,7 +122,29 @@ export function requestPipeline(options: PipelineOptions, route: Route) {
         cut.short = true;
         res.destroy();
       }
+    });
+  }
+
+  async function answer(req: ApiRequest, res: ServerResponse): Promise<void> {
+    const url = req.url ?? "/";
+    if (options.isDraining?.() && !options.answersWhileDraining?.has(url.split("?")[0] ?? "/")) {
+      // The load balancer sends the retry to another instance; this connection is not reused.
+      res.setHeader("Connection", "close");
+      throw new AppError("internal_error", "this server is restarting; retry the request", {
+        status: 503,
+        headers: { "Retry-After": "1" },
+      });
     }
+    checkRequestTarget(url);
+    const path = url.split("?")[0] ?? "/";
+    const allowed = options.methodsOf?.(path);
+    if (allowed && !allowed.includes(req.method ?? "")) throw methodNotAllowed(req.method, allowed);
+    const body = await readRequestBody(req);
+    if (body.kind === "json") req.body = body.value;
+    if (body.kind === "form") req.form = body.value;
+    return route(req, res, path).then((answered) => {
+      if (!answered) throw new AppError("not_found", "no such route");
+    });
   }
 }
 

@@ -47,14 +47,16 @@ export async function writeAnswerStream(
   db: Database,
   req: ApiRequest,
   res: ServerResponse,
-  options: StreamWriterOptions & { headers: Record<string, string> },
+  options: StreamWriterOptions,
+  /** Sent with the first frame, or with the error that comes before it (the rate limit's). */
+  headers: Record<string, string>,
   run: AnswerRun,
 ): Promise<void> {
   const streams = answerStreams(db);
   const live = streams.begin(req.requestId ?? "");
   const sse = new SseWriter(res, options.keepAliveMs, options.observer);
   const setHeaders = () => {
-    for (const [name, value] of Object.entries(options.headers)) res.setHeader(name, value);
+    for (const name in headers) res.setHeader(name, headers[name] as string);
   };
   const unsubscribe = live.subscribe(0, (frame) => {
     if (!sse.hasStarted) setHeaders();
