@@ -8,7 +8,7 @@ export const ANSWER_FRAMES_CHANNEL = "mga_answer_frames";
 /** Notified when a cancel is asked for an answer another instance may be generating: `<stream id>`. */
 export const ANSWER_CANCEL_CHANNEL = "mga_answer_cancel";
 
-/** An answer's row as a flush writes it. */
+/** An answer's row as a flush writes it. Its keys are the flush statement's column names (it reads them as JSON). */
 export interface AnswerStreamState {
   id: string;
   conversationId: string;
@@ -19,6 +19,7 @@ export interface AnswerStreamState {
   clientGone: boolean;
 }
 
+/** A frame as a flush writes it; its keys, too, are the flush statement's column names. */
 export interface StoredFrame extends AnswerFrame {
   streamId: string;
 }
