@@ -61,23 +61,23 @@ export class HttpChatUpstream implements ChatUpstream {
   private send(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
     // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
     const request = this.endpoint.protocol === "https:" ? https.request : http.request;
-    return new Promise((resolve, reject) => {
-      const req = request(
+    const contentLength = Buffer.byteLength(body);
+    let req!: http.ClientRequest;
+    // The body is written outside the listeners' scope: the error listener lives as long as the
+    // request, a whole stream, and would keep the body with it.
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      req = request(
         this.endpoint,
-        {
-          method: "POST",
-          headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-          agent: this.agent,
-          signal,
-        },
+        { method: "POST", headers: { ...headers, "Content-Length": contentLength }, agent: this.agent, signal },
         resolve,
       );
       req.once("error", (error: NodeJS.ErrnoException) => {
         const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
         reject(stale ? new StaleConnectionError(error) : error);
       });
-      req.end(body);
     });
+    req.end(body);
+    return response;
   }
 
   async *stream(request: UpstreamRequest): AsyncGenerator<UpstreamEvent> {
