@@ -174,7 +174,7 @@ async function main() {
     gc,
     trimAllocator: allocatorTrim(),
     onRelease: (release) =>
-      logger.info("idle: memory given back", {
+      logger.info(release.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
         rss_before_mib: release.rssBeforeMiB,
         rss_after_mib: release.rssAfterMiB,
         ms: release.ms,

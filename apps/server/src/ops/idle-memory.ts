@@ -1,50 +1,85 @@
 import type { Server } from "node:http";
 
-/** How long the server must have answered nothing, with nothing open, before it gives memory back. */
+/**
+ * How long the server must have answered nothing, with nothing open, before it hands the C
+ * allocator's free pages back.
+ */
+export const QUIET_BEFORE_TRIM_MS = 2_000;
+/** How long it must stay so before it gives V8's memory back too. */
 export const IDLE_BEFORE_RELEASE_MS = 10_000;
-const CHECK_EVERY_MS = 2_500;
+const CHECK_EVERY_MS = 1_000;
 
 /** V8's collector as `--expose-gc` exposes it (apps/server/node-flags.json); the options are V8's. */
 type ExposedGc = (options: { type: "major"; flavor: "last-resort"; execution: "sync" }) => void;
 
+/** What a check did: the C allocator's free pages handed back, or V8's memory too. */
+export type IdleStep = "trim" | "release";
+
 export interface IdleMemoryRelease {
   /** Counts the request until its response closes (tests; the listeners are watched by `start`). */
   track(res: { once(event: "close", listener: () => void): unknown }): void;
-  /** Releases if the server has been quiet long enough since it last worked; true when it did. */
-  check(): boolean;
+  /** Trims or releases if the server has been quiet long enough since it last worked. */
+  check(): IdleStep | undefined;
 }
 
 /**
- * Gives memory back once the server goes quiet after work (docs/architecture.md, "Memory"). V8
- * keeps the pages a load peak grew its heap to, and Node never tells it that the process is
- * idle, so a server that served a burst holds that peak for good. One memory-reducing collection
- * (V8's "last resort" flavor: compacts, shrinks the young generation, returns free pages to the
- * system) after IDLE_BEFORE_RELEASE_MS without a request, and only when requests have come since
- * the last one, brings the idle process back near its size at start; then the C allocator is
- * asked for the pages freed outside V8, which it keeps otherwise. It runs only with no request
- * or stream open, so nobody waits for it; a request that arrives during it waits until it ends
- * (its duration is logged).
+ * Gives memory back once the server goes quiet after work (docs/architecture.md, "Memory"), in
+ * two steps, each only when requests have come since it last ran and with no request or stream
+ * open.
+ * - After QUIET_BEFORE_TRIM_MS, the C allocator's trim: what Node allocated outside V8 for the
+ *   last work (sockets, parsers, buffers) is freed but scattered between live allocations, and
+ *   glibc keeps those pages. Handed back now, they are not resident under the next burst. No
+ *   collection: that would shrink V8's next heap limit, and the next burst would pay for
+ *   growing it again while its streams open.
+ * - After IDLE_BEFORE_RELEASE_MS, one memory-reducing collection (V8's "last resort" flavor:
+ *   compacts, shrinks the young generation, returns free pages to the system), then the trim
+ *   again for the native memory of what it collected. V8 keeps the pages a load peak grew its
+ *   heap to, and Node never tells it that the process is idle, so a server that served a burst
+ *   would hold that peak for good. A request that arrives during it waits until it ends (its
+ *   duration is logged).
  */
 export function idleMemoryRelease(
   options: {
     gc?: ExposedGc | undefined;
-    /** Hands the C allocator's free pages back after the collection (allocator-trim.ts); absent off glibc. */
+    /** Hands the C allocator's free pages back (allocator-trim.ts); absent off glibc. */
     trimAllocator?: (() => boolean) | undefined;
     now?: () => number;
+    quietMs?: number;
     idleMs?: number;
-    onRelease?: (release: { rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
+    onRelease?: (release: { step: IdleStep; rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
   } = {},
 ): IdleMemoryRelease {
-  const gc = options.gc;
+  const { gc, trimAllocator } = options;
   const now = options.now ?? Date.now;
+  const quietMs = options.quietMs ?? QUIET_BEFORE_TRIM_MS;
   const idleMs = options.idleMs ?? IDLE_BEFORE_RELEASE_MS;
   let open = 0;
   let lastActivity = now();
+  let workedSinceTrim = false;
   let workedSinceRelease = false;
   const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+  function giveBack(step: IdleStep): IdleStep {
+    workedSinceTrim = false;
+    if (step === "release") workedSinceRelease = false;
+    const before = process.memoryUsage.rss();
+    const started = now();
+    if (step === "release") gc?.({ type: "major", flavor: "last-resort", execution: "sync" });
+    // After the collection: it frees the native memory of the objects it reclaims.
+    trimAllocator?.();
+    options.onRelease?.({
+      step,
+      rssBeforeMiB: mib(before),
+      rssAfterMiB: mib(process.memoryUsage.rss()),
+      ms: now() - started,
+    });
+    return step;
+  }
+
   return {
     track(res) {
       open += 1;
+      workedSinceTrim = true;
       workedSinceRelease = true;
       lastActivity = now();
       res.once("close", () => {
@@ -53,24 +88,16 @@ export function idleMemoryRelease(
       });
     },
     check() {
-      if (!gc || open > 0 || !workedSinceRelease || now() - lastActivity < idleMs) return false;
-      workedSinceRelease = false;
-      const before = process.memoryUsage.rss();
-      const started = now();
-      gc({ type: "major", flavor: "last-resort", execution: "sync" });
-      // After the collection: it frees the native memory of the objects it reclaims.
-      options.trimAllocator?.();
-      options.onRelease?.({
-        rssBeforeMiB: mib(before),
-        rssAfterMiB: mib(process.memoryUsage.rss()),
-        ms: now() - started,
-      });
-      return true;
+      if (open > 0) return undefined;
+      const quiet = now() - lastActivity;
+      if (gc && workedSinceRelease && quiet >= idleMs) return giveBack("release");
+      if (trimAllocator && workedSinceTrim && quiet >= quietMs) return giveBack("trim");
+      return undefined;
     },
   };
 }
 
-/** Watches the listeners' requests and checks every few seconds; `gc` is absent when the process runs without `--expose-gc`. */
+/** Watches the listeners' requests and checks every second; `gc` is absent when the process runs without `--expose-gc`, `trimAllocator` off glibc. */
 export function startIdleMemoryRelease(
   listeners: Server[],
   options: Parameters<typeof idleMemoryRelease>[0] = {},

@@ -1,21 +1,22 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 
-import { IDLE_BEFORE_RELEASE_MS, idleMemoryRelease } from "../../src/ops/idle-memory";
+import { IDLE_BEFORE_RELEASE_MS, idleMemoryRelease, QUIET_BEFORE_TRIM_MS } from "../../src/ops/idle-memory";
 
 /** A response whose close the test decides, and a clock it moves. */
-function harness(withGc = true) {
+function harness(options: { gc?: boolean; trim?: boolean } = {}) {
   let time = 1_000_000;
   const collections: unknown[] = [];
   const steps: string[] = [];
   const release = idleMemoryRelease({
-    gc: withGc
-      ? (options) => {
-          collections.push(options);
-          steps.push("collect");
-        }
-      : undefined,
-    trimAllocator: () => steps.push("trim") > 0,
+    gc:
+      options.gc === false
+        ? undefined
+        : (collection) => {
+            collections.push(collection);
+            steps.push("collect");
+          },
+    trimAllocator: options.trim === false ? undefined : () => steps.push("trim") > 0,
     now: () => time,
   });
   const request = () => {
@@ -27,53 +28,97 @@ function harness(withGc = true) {
 }
 
 describe("memory given back when idle", () => {
-  it("collects once, memory-reducing, then trims the C allocator, when the server has been quiet for the idle time after work", () => {
+  it("trims the C allocator, without a collection, once the server has been quiet a moment after work", () => {
+    const { release, request, steps, wait } = harness();
+    request().close();
+    wait(QUIET_BEFORE_TRIM_MS - 1);
+    expect(release.check()).toBeUndefined();
+    wait(1);
+    expect(release.check()).toBe("trim");
+    // Once: nothing served since, nothing more to trim until the memory is given back.
+    wait(1);
+    expect(release.check()).toBeUndefined();
+    expect(steps).toEqual(["trim"]);
+  });
+
+  it("collects once, memory-reducing, then trims again, when the server has been quiet for the idle time after work", () => {
     const { release, request, collections, steps, wait } = harness();
     request().close();
-    wait(IDLE_BEFORE_RELEASE_MS - 1);
-    expect(release.check()).toBe(false);
+    wait(QUIET_BEFORE_TRIM_MS);
+    expect(release.check()).toBe("trim");
+    wait(IDLE_BEFORE_RELEASE_MS - QUIET_BEFORE_TRIM_MS - 1);
+    expect(release.check()).toBeUndefined();
     wait(1);
-    expect(release.check()).toBe(true);
+    expect(release.check()).toBe("release");
     expect(collections).toEqual([{ type: "major", flavor: "last-resort", execution: "sync" }]);
     // The collection frees the native memory of what it reclaims: the trim comes after it.
-    expect(steps).toEqual(["collect", "trim"]);
+    expect(steps).toEqual(["trim", "collect", "trim"]);
     // Nothing served since: nothing to give back again.
     wait(10 * IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(false);
+    expect(release.check()).toBeUndefined();
     expect(collections).toHaveLength(1);
   });
 
+  it("gives memory back at once when no check came while it was only quiet", () => {
+    const { release, request, steps, wait } = harness();
+    request().close();
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBe("release");
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBeUndefined();
+    expect(steps).toEqual(["collect", "trim"]);
+  });
+
   it("never while a request or stream is open, however long it lasts, and counts from when it closes", () => {
-    const { release, request, collections, wait } = harness();
+    const { release, request, steps, wait } = harness();
     const stream = request();
     wait(10 * IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(false);
+    expect(release.check()).toBeUndefined();
     stream.close();
-    wait(IDLE_BEFORE_RELEASE_MS / 2);
-    expect(release.check()).toBe(false);
-    wait(IDLE_BEFORE_RELEASE_MS / 2);
-    expect(release.check()).toBe(true);
-    expect(collections).toHaveLength(1);
+    wait(QUIET_BEFORE_TRIM_MS - 1);
+    expect(release.check()).toBeUndefined();
+    wait(1);
+    expect(release.check()).toBe("trim");
+    const open = request();
+    wait(10 * IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBeUndefined();
+    open.close();
+    wait(IDLE_BEFORE_RELEASE_MS - 1);
+    // Work came since the trim: the next check trims again rather than wait.
+    expect(release.check()).toBe("trim");
+    wait(1);
+    expect(release.check()).toBe("release");
+    expect(steps).toEqual(["trim", "trim", "collect", "trim"]);
   });
 
   it("not at start (nothing grown yet), and again after new work", () => {
     const { release, request, collections, wait } = harness();
     wait(10 * IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(false);
+    expect(release.check()).toBeUndefined();
     request().close();
     wait(IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(true);
+    expect(release.check()).toBe("release");
     request().close();
     wait(IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(true);
+    expect(release.check()).toBe("release");
     expect(collections).toHaveLength(2);
   });
 
-  it("does nothing in a process started without --expose-gc", () => {
-    const { release, request, steps, wait } = harness(false);
-    request().close();
-    wait(IDLE_BEFORE_RELEASE_MS);
-    expect(release.check()).toBe(false);
-    expect(steps).toEqual([]);
+  it("only trims in a process started without --expose-gc, and only collects where there is no allocator to trim", () => {
+    const withoutGc = harness({ gc: false });
+    withoutGc.request().close();
+    withoutGc.wait(IDLE_BEFORE_RELEASE_MS);
+    expect(withoutGc.release.check()).toBe("trim");
+    withoutGc.wait(IDLE_BEFORE_RELEASE_MS);
+    expect(withoutGc.release.check()).toBeUndefined();
+    expect(withoutGc.steps).toEqual(["trim"]);
+
+    const withoutTrim = harness({ trim: false });
+    withoutTrim.request().close();
+    withoutTrim.wait(QUIET_BEFORE_TRIM_MS);
+    expect(withoutTrim.release.check()).toBeUndefined();
+    withoutTrim.wait(IDLE_BEFORE_RELEASE_MS);
+    expect(withoutTrim.release.check()).toBe("release");
+    expect(withoutTrim.steps).toEqual(["collect"]);
   });
 });
