@@ -29,14 +29,14 @@ export interface IdleMemoryRelease {
  * - After QUIET_BEFORE_TRIM_MS, the C allocator's trim: what Node allocated outside V8 for the
  *   last work (sockets, parsers, buffers) is freed but scattered between live allocations, and
  *   glibc keeps those pages. Handed back now, they are not resident under the next burst. No
- *   collection: that would shrink V8's next heap limit, and the next burst would pay for
- *   growing it again while its streams open.
+ *   collection with it: tried, it left V8's freed pages committed and made the next burst's
+ *   opening slower ("The trim comes first" in docs/architecture.md).
  * - After IDLE_BEFORE_RELEASE_MS, one memory-reducing collection (V8's "last resort" flavor:
  *   compacts, shrinks the young generation, returns free pages to the system), then the trim
  *   again for the native memory of what it collected. V8 keeps the pages a load peak grew its
  *   heap to, and Node never tells it that the process is idle, so a server that served a burst
- *   would hold that peak for good. A request that arrives during it waits until it ends (its
- *   duration is logged).
+ *   would hold that peak for good.
+ * A request that arrives during either waits until it ends (each step's duration is logged).
  */
 export function idleMemoryRelease(
   options: {
