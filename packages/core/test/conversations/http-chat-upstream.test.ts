@@ -205,4 +205,21 @@ describe("HTTP chat upstream", () => {
       await new Promise((resolve) => cutting.close(resolve));
     }
   });
+
+  it("a request Node refuses to build (a token with a line break) fails the answer and sends nothing", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const before = connections;
+      const upstream = new HttpChatUpstream({ url, token: "secret\r\nX-Injected: 1" });
+      await expect(answer(upstream)).rejects.toMatchObject({ reason: "unreachable" });
+      // The refused request's promise is the one the caller got: nothing is left to reject unheard.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+      expect(connections).toBe(before);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
 });

@@ -62,21 +62,24 @@ export class HttpChatUpstream implements ChatUpstream {
     // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
     const request = this.endpoint.protocol === "https:" ? https.request : http.request;
     const contentLength = Buffer.byteLength(body);
-    let req!: http.ClientRequest;
+    let req: http.ClientRequest | undefined;
     // The body is written outside the listeners' scope: the error listener lives as long as the
     // request, a whole stream, and would keep the body with it.
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      req = request(
+      const sent = request(
         this.endpoint,
         { method: "POST", headers: { ...headers, "Content-Length": contentLength }, agent: this.agent, signal },
         resolve,
       );
-      req.once("error", (error: NodeJS.ErrnoException) => {
-        const stale = req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      sent.once("error", (error: NodeJS.ErrnoException) => {
+        const stale = sent.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
         reject(stale ? new StaleConnectionError(error) : error);
       });
+      req = sent;
     });
-    req.end(body);
+    // Absent when Node refused to build the request (a header it does not accept): `response`
+    // has rejected with that error already.
+    req?.end(body);
     return response;
   }
 
