@@ -173,11 +173,11 @@ async function main() {
   const idleMemory = startIdleMemoryRelease([server, adminServer], {
     gc,
     trimAllocator: allocatorTrim(),
-    onRelease: (release) =>
-      logger.info(release.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
-        rss_before_mib: release.rssBeforeMiB,
-        rss_after_mib: release.rssAfterMiB,
-        ms: release.ms,
+    onStep: (done) =>
+      logger.info(done.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
+        rss_before_mib: done.rssBeforeMiB,
+        rss_after_mib: done.rssAfterMiB,
+        ms: done.ms,
       }),
   });
 

@@ -46,7 +46,8 @@ export function idleMemoryRelease(
     now?: () => number;
     quietMs?: number;
     idleMs?: number;
-    onRelease?: (release: { step: IdleStep; rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
+    /** Told of each step, trim or release, with the RSS around it and how long it held the thread. */
+    onStep?: (done: { step: IdleStep; rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
   } = {},
 ): IdleMemoryRelease {
   const { gc, trimAllocator } = options;
@@ -67,7 +68,7 @@ export function idleMemoryRelease(
     if (step === "release") gc?.({ type: "major", flavor: "last-resort", execution: "sync" });
     // After the collection: it frees the native memory of the objects it reclaims.
     trimAllocator?.();
-    options.onRelease?.({
+    options.onStep?.({
       step,
       rssBeforeMiB: mib(before),
       rssAfterMiB: mib(process.memoryUsage.rss()),
