@@ -86,6 +86,11 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
+/**
+ * Every string (keys too) and number of a parsed body, with `path` as where it is: one array
+ * pushed and popped as the walk goes, copied only into an error's message (a path per key
+ * was two arrays per key of every JSON body).
+ */
 function checkValue(value: unknown, path: Array<string | number>): void {
   if (typeof value === "string") return checkText(value, path);
   if (typeof value === "number") {
@@ -93,13 +98,19 @@ function checkValue(value: unknown, path: Array<string | number>): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => checkValue(item, [...path, index]));
+    for (let index = 0; index < value.length; index += 1) {
+      path.push(index);
+      checkValue(value[index], path);
+      path.pop();
+    }
     return;
   }
   if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      checkText(key, [...path, key]);
-      checkValue(item, [...path, key]);
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      checkText(key, path);
+      checkValue((value as Record<string, unknown>)[key], path);
+      path.pop();
     }
   }
 }

@@ -68,6 +68,15 @@ describe("bodies", () => {
       [`{"user":{"external_user_id":"u1"},"title":"a\\u0000b"}`, "title: contains a NUL character"],
       [`{"user":{"external_user_id":"u1"},"metadata":{"note":"x\\u0000"}}`, "metadata.note: contains a NUL character"],
       [`{"user":{"external_user_id":"u1"},"metadata":{"k\\u0000":"x"}}`, "metadata.k: contains a NUL character"],
+      // The path names array positions, and what came before a field does not stay in its path.
+      [
+        `{"user":{"external_user_id":"u1"},"metadata":{"tags":["ok",{"a":"b"},"x\\u0000"]}}`,
+        "metadata.tags.2: contains a NUL character",
+      ],
+      [
+        `{"user":{"external_user_id":"u1"},"metadata":{"a":{"b":["c"]}},"title":"x\\u0000"}`,
+        "title: contains a NUL character",
+      ],
       [`{"user":{"external_user_id":"u1"},"title":"\\ud800"}`, "title: contains an unpaired UTF-16 surrogate"],
       [`{"user":{"external_user_id":"u1"},"title":"\\udc00x"}`, "title: contains an unpaired UTF-16 surrogate"],
     ];
