@@ -1,5 +1,6 @@
-import http, { type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from "node:http";
 import https from "node:https";
+import { urlToHttpOptions } from "node:url";
 
 import { NO_OBSERVER, type Observer } from "../../observe/observer";
 import {
@@ -28,6 +29,8 @@ export interface HttpChatUpstreamOptions {
 /** The real HTTP client of the upstream chat protocol (docs/upstream-protocol.md). */
 export class HttpChatUpstream implements ChatUpstream {
   private readonly endpoint: URL;
+  /** Where every call goes, taken from the URL once: a URL given to http.request is converted and merged at each call. */
+  private readonly target: RequestOptions;
   /**
    * node:http rather than fetch: fetch's WHATWG request and body streams cost about half a
    * millisecond of CPU per answer here, which a burst of streams pays a thousand times over
@@ -41,6 +44,8 @@ export class HttpChatUpstream implements ChatUpstream {
     // would drop it under us (fetch's own pool did the same after 4 s).
     const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS };
     this.agent = this.endpoint.protocol === "https:" ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    const { protocol, hostname, port, path, auth } = urlToHttpOptions(this.endpoint);
+    this.target = { protocol, hostname, port, path, auth, method: "POST", agent: this.agent };
   }
 
   /**
@@ -48,17 +53,18 @@ export class HttpChatUpstream implements ChatUpstream {
    * connection the other side closed meanwhile fails before any byte of the request was
    * processed: that one is sent again, once, on a new connection.
    */
-  private async post(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  private async post(headers: OutgoingHttpHeaders, body: string, call: UpstreamCall): Promise<IncomingMessage> {
     try {
-      return await this.send(headers, body, signal);
+      return await this.send(headers, body, call);
     } catch (error) {
-      if (!(error instanceof StaleConnectionError) || signal.aborted)
+      if (!(error instanceof StaleConnectionError) || call.stopped)
         throw error instanceof StaleConnectionError ? error.cause : error;
-      return this.send(headers, body, signal);
+      return this.send(headers, body, call);
     }
   }
 
-  private send(headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  private send(headers: OutgoingHttpHeaders, body: string, call: UpstreamCall): Promise<IncomingMessage> {
+    if (call.stopped) return Promise.reject(new Error(CALL_STOPPED));
     // Looked up at each call, not bound at import: test interceptors (msw) replace these functions.
     const request = this.endpoint.protocol === "https:" ? https.request : http.request;
     const contentLength = Buffer.byteLength(body);
@@ -66,16 +72,13 @@ export class HttpChatUpstream implements ChatUpstream {
     // The body is written outside the listeners' scope: the error listener lives as long as the
     // request, a whole stream, and would keep the body with it.
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      const sent = request(
-        this.endpoint,
-        { method: "POST", headers: { ...headers, "Content-Length": contentLength }, agent: this.agent, signal },
-        resolve,
-      );
+      const sent = request({ ...this.target, headers: { ...headers, "Content-Length": contentLength } }, resolve);
       sent.once("error", (error: NodeJS.ErrnoException) => {
         const stale = sent.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
         reject(stale ? new StaleConnectionError(error) : error);
       });
       req = sent;
+      call.request = sent;
     });
     // Absent when Node refused to build the request (a header it does not accept): `response`
     // has rejected with that error already.
@@ -84,15 +87,15 @@ export class HttpChatUpstream implements ChatUpstream {
   }
 
   async *stream(request: UpstreamRequest): AsyncGenerator<UpstreamEvent> {
-    const controller = new AbortController();
+    const call: UpstreamCall = { request: undefined, stopped: false };
     let timeoutReason: string | undefined;
     const abortFor = (reason: string) => () => {
       timeoutReason = reason;
-      controller.abort();
+      stopCall(call);
     };
-    const onCallerAbort = () => controller.abort();
+    const onCallerAbort = () => stopCall(call);
     // A caller already gone (the client left while the request was being prepared) asks nothing.
-    if (request.signal?.aborted) controller.abort();
+    if (request.signal?.aborted) stopCall(call);
     request.signal?.addEventListener("abort", onCallerAbort, { once: true });
     const total = setTimeout(abortFor("the answer took too long"), this.options.totalTimeoutMs ?? 300_000);
     let idle = setTimeout(abortFor("no response from the upstream"), this.options.connectTimeoutMs ?? 15_000);
@@ -138,7 +141,7 @@ export class HttpChatUpstream implements ChatUpstream {
             ...(request.clientSourceType ? { client_source_type: request.clientSourceType } : {}),
             ...(request.loanContext ? { loan_context: request.loanContext } : {}),
           }),
-          controller.signal,
+          call,
         );
       } catch (error) {
         return fail(error);
@@ -188,9 +191,29 @@ export class HttpChatUpstream implements ChatUpstream {
       clearTimeout(idle);
       request.signal?.removeEventListener("abort", onCallerAbort);
       // A failed or abandoned answer closes the connection; a completed one is drained (releaseWhenEnded).
-      if (!finished) controller.abort();
+      if (!finished) stopCall(call);
     }
   }
+}
+
+/**
+ * One call's request while it runs, and whether it was stopped (its caller gone, a timeout, or
+ * the answer abandoned). Not an AbortController given to http.request: Node watches a request's
+ * signal through stream.finished, about a kilobyte of listeners and closures per call, which a
+ * burst of streams pays a thousand times before its first frames.
+ */
+interface UpstreamCall {
+  request: http.ClientRequest | undefined;
+  stopped: boolean;
+}
+
+const CALL_STOPPED = "the upstream call was stopped";
+
+/** Stops the call: a request under way is destroyed, one not sent yet is never sent. */
+function stopCall(call: UpstreamCall): void {
+  if (call.stopped) return;
+  call.stopped = true;
+  call.request?.destroy(new Error(CALL_STOPPED));
 }
 
 /** Idle kept-alive connections to the upstream are closed after this. */
