@@ -63,6 +63,8 @@ export class AnswerStreams {
   private readonly connections = new Set<() => void>();
   private listener: NotificationListener | undefined;
   private stopped = false;
+  /** Every answer's frames go to the queue through this one function, not a closure per answer. */
+  private readonly queueFrame = (answer: LiveAnswer, frame: AnswerFrame) => this.queue(answer, frame);
 
   constructor(
     private readonly db: Database,
@@ -105,7 +107,7 @@ export class AnswerStreams {
 
   /** A new answer, generated here. */
   begin(requestId: string): LiveAnswer {
-    const answer = new LiveAnswer(newId("ans"), requestId, (changed, frame) => this.queue(changed, frame));
+    const answer = new LiveAnswer(newId("ans"), requestId, this.queueFrame);
     this.live.set(answer.id, answer);
     return answer;
   }

@@ -30,17 +30,17 @@ export class LiveAnswer {
   /** Aborted by a cancel (on any instance) or when this instance loses the answer's lease. */
   readonly abort = new AbortController();
   private readonly listeners = new Set<(frame: AnswerFrame) => void>();
-  private readonly ended: Promise<void>;
-  private markEnded: () => void = () => {};
+  private hasEnded = false;
+  /** Made only when someone waits (a resume here, a drain): most answers end with nobody waiting. */
+  private ended: Promise<void> | undefined;
+  private markEnded: (() => void) | undefined;
 
   constructor(
     readonly id: string,
     readonly requestId: string,
     /** Told of every frame (the frame writer queues it). */
     private readonly onFrame: (answer: LiveAnswer, frame: AnswerFrame) => void = () => {},
-  ) {
-    this.ended = new Promise((resolve) => (this.markEnded = resolve));
-  }
+  ) {}
 
   get lastSeq(): number {
     return this.frames.length;
@@ -48,7 +48,8 @@ export class LiveAnswer {
 
   /** Resolves when the terminal frame is in (or the answer was dropped before its first frame). */
   get done(): Promise<void> {
-    return this.ended;
+    if (this.hasEnded) return Promise.resolve();
+    return (this.ended ??= new Promise((resolve) => (this.markEnded = resolve)));
   }
 
   /** Appends a frame; `terminal` is the status its frame ends the answer with. */
@@ -73,6 +74,7 @@ export class LiveAnswer {
   /** Ends an answer that never produced a frame (a refusal before the first one): nothing to keep. */
   finish(): void {
     this.listeners.clear();
-    this.markEnded();
+    this.hasEnded = true;
+    this.markEnded?.();
   }
 }
