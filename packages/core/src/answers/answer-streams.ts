@@ -52,8 +52,8 @@ export class AnswerStreams {
   readonly owner = `${hostname()}:${process.pid}:${randomBase62(8)}`;
   private readonly options: AnswerStreamsOptions;
   private readonly live = new Map<string, LiveAnswer>();
-  private pending: StoredFrame[] = [];
-  private readonly changed = new Set<LiveAnswer>();
+  /** Answers with something to write: new frames (after their `writtenSeq`), a new status, a lease to renew. */
+  private changed = new Set<LiveAnswer>();
   /** Answers whose conversation was deleted while they were generated: nothing more of them is written. */
   private readonly orphans = new WeakSet<LiveAnswer>();
   private flushing: Promise<void> | undefined;
@@ -64,7 +64,7 @@ export class AnswerStreams {
   private listener: NotificationListener | undefined;
   private stopped = false;
   /** Every answer's frames go to the queue through this one function, not a closure per answer. */
-  private readonly queueFrame = (answer: LiveAnswer, frame: AnswerFrame) => this.queue(answer, frame);
+  private readonly queueFrame = (answer: LiveAnswer) => this.queue(answer);
 
   constructor(
     private readonly db: Database,
@@ -269,9 +269,8 @@ export class AnswerStreams {
     await this.listener?.stop();
   }
 
-  private queue(answer: LiveAnswer, frame?: AnswerFrame): void {
+  private queue(answer: LiveAnswer): void {
     if (this.orphans.has(answer)) return;
-    if (frame) this.pending.push({ streamId: answer.id, seq: frame.seq, data: frame.data });
     this.changed.add(answer);
     if (this.stopped) return;
     // An answer's end is written at once: resumes elsewhere find it ended without waiting.
@@ -298,25 +297,32 @@ export class AnswerStreams {
     this.flushTimer = undefined;
     // An answer is written once it knows its conversation (before its first frame). What is cut
     // here is consistent: a terminal status and its frame are set in one synchronous step.
-    const batch = [...this.changed]
-      .filter((answer) => answer.identity)
-      .map((answer) => ({ answer, terminal: answer.status !== "generating" }));
+    // A new set rather than deleting the batch's answers one by one, which rehashed it as it
+    // emptied, 20 times a second, in tables long-lived enough to be promoted.
+    const changed = this.changed;
+    this.changed = new Set();
+    const batch: Array<{ answer: LiveAnswer; upTo: number; terminal: boolean }> = [];
+    for (const answer of changed) {
+      if (answer.identity) batch.push({ answer, upTo: answer.lastSeq, terminal: answer.status !== "generating" });
+      else this.changed.add(answer);
+    }
     if (batch.length === 0) return;
-    const ids = new Set(batch.map(({ answer }) => answer.id));
-    const frames = this.pending.filter((frame) => ids.has(frame.streamId));
-    this.pending = this.pending.filter((frame) => !ids.has(frame.streamId));
-    for (const { answer } of batch) this.changed.delete(answer);
-    const lastSeq = new Map<string, number>();
-    for (const frame of frames) lastSeq.set(frame.streamId, frame.seq);
-    const streams = batch.map(({ answer }) => ({
-      id: answer.id,
-      conversationId: answer.identity?.conversationId as string,
-      messageId: answer.identity?.messageId as string,
-      requestId: answer.requestId,
-      status: answer.status,
-      lastSeq: lastSeq.get(answer.id) ?? answer.writtenSeq,
-      clientGone: answer.clientGone,
-    }));
+    // The frames since each answer's last write, taken from the answer itself (made here, they
+    // die young: a copy queued per frame lived until the flush, long enough to be promoted).
+    const frames: StoredFrame[] = [];
+    const streams = batch.map(({ answer, upTo }) => {
+      for (let seq = answer.writtenSeq + 1; seq <= upTo; seq += 1)
+        frames.push({ streamId: answer.id, seq, data: (answer.frames[seq - 1] as AnswerFrame).data });
+      return {
+        id: answer.id,
+        conversationId: answer.identity?.conversationId as string,
+        messageId: answer.identity?.messageId as string,
+        requestId: answer.requestId,
+        status: answer.status,
+        lastSeq: upTo,
+        clientGone: answer.clientGone,
+      };
+    });
     this.flushing = writeFrames(this.db, {
       owner: this.owner,
       leaseSeconds: this.options.leaseSeconds,
@@ -324,16 +330,16 @@ export class AnswerStreams {
       frames,
     })
       .then((ours) => {
-        for (const { answer, terminal } of batch) {
-          answer.writtenSeq = lastSeq.get(answer.id) ?? answer.writtenSeq;
+        for (const { answer, upTo, terminal } of batch) {
+          answer.writtenSeq = upTo;
           if (!ours.has(answer.id)) answer.abort.abort(LEASE_LOST);
           // Written through its terminal frame: followers elsewhere read it from the database now.
           if (terminal || !ours.has(answer.id)) this.live.delete(answer.id);
         }
       })
       .catch(async (error: unknown) => {
-        // Not written: queued again, ahead of what came since (a database that is back catches up).
-        this.pending.unshift(...frames);
+        // Not written: queued again (their frames after `writtenSeq` go in the next flush, with
+        // what came since: a database that is back catches up).
         for (const { answer } of batch) this.changed.add(answer);
         const orphaned = isMissingConversation(error) ? await this.dropOrphans(batch.map(({ answer }) => answer)) : 0;
         if (orphaned === 0) this.log("answer frames not written; retried", { error: String(error) });
@@ -364,8 +370,6 @@ export class AnswerStreams {
       this.live.delete(answer.id);
       answer.abort.abort(CONVERSATION_GONE);
     }
-    const gone = new Set(orphans.map((answer) => answer.id));
-    this.pending = this.pending.filter((frame) => !gone.has(frame.streamId));
     if (orphans.length > 0) this.log("answers stopped: their conversation was deleted", { answers: orphans.length });
     return orphans.length;
   }

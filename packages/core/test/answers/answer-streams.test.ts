@@ -81,6 +81,46 @@ describe("the frame writer", () => {
   });
 });
 
+describe("a flush the database refuses", () => {
+  it("is written by a later flush with what came since: every frame once and in order", async () => {
+    const db = openDatabase(t.url, { secrets: t.db.secrets });
+    const streams = new AnswerStreams(db, { flushMs: 20 });
+    const sql = db.sql;
+    let refused = 0;
+    // The first two flushes fail as a lost connection would; the frames keep coming meanwhile.
+    db.sql = {
+      query: ((query: string | { text: string }, params?: unknown[]) => {
+        if (statementText(query).includes("INSERT INTO answer_streams") && refused < 2) {
+          refused += 1;
+          return Promise.reject(new Error("Connection terminated unexpectedly"));
+        }
+        return sql.query(query as string, params);
+      }) as Database["sql"]["query"],
+    };
+    try {
+      const answer = streams.begin("req_refused");
+      answer.identity = { conversationId: await conversation(), messageId: "msg_refused" };
+      for (let i = 0; i < 30; i += 1) {
+        answer.push(frame(i), i === 29 ? "complete" : undefined);
+        await sleep(10);
+      }
+      await streams.written(answer);
+      expect(refused).toBe(2);
+      const { rows } = await t.db.sql.query<{ seq: number; data: string }>(
+        "SELECT seq, data FROM answer_stream_frames WHERE stream_id = $1 ORDER BY seq",
+        [answer.id],
+      );
+      expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(rows.map((row) => row.data)).toEqual(Array.from({ length: 30 }, (_, i) => frame(i)));
+      const stored = await t.db.sql.query("SELECT status, last_seq FROM answer_streams WHERE id = $1", [answer.id]);
+      expect(stored.rows[0]).toEqual({ status: "complete", last_seq: 30 });
+    } finally {
+      await streams.stop();
+      await db.close();
+    }
+  });
+});
+
 describe("an answer whose conversation is deleted while it is generated", () => {
   it("stops, and the other answers of the instance are written as before", async () => {
     const db = openDatabase(t.url, { secrets: t.db.secrets });
