@@ -6,6 +6,7 @@ import { z } from "zod";
 import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
 
 import { trustedProxies } from "./http/client-address";
+import { IDLE_MEMORY_RELEASE_MODES } from "./ops/idle-memory";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -124,6 +125,15 @@ export const envSchema = z.object({
       ctx.addIssue({ code: "custom", message: `a number from 1 to ${MAX_WORKERS}, or auto (one per core)` });
       return z.NEVER;
     }),
+  /**
+   * What the server gives back once idle after work (docs/architecture.md, "Memory"): `full`
+   * (the default) trims the C allocator after 2 s and releases V8's heap after 10 s; `trim` only
+   * trims, keeping V8's heap and its optimized code warm for the next burst; `off` neither.
+   */
+  IDLE_MEMORY_RELEASE: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.enum(IDLE_MEMORY_RELEASE_MODES, { error: "full (the default), trim or off" }).default("full"),
+  ),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });

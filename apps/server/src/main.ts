@@ -25,7 +25,7 @@ import { createApp } from "./http/create-app";
 import { LISTEN_BACKLOG } from "./http/listen-backlog";
 import { createLogger } from "./log";
 import { allocatorTrim } from "./ops/allocator-trim";
-import { exposedGc, startIdleMemoryRelease } from "./ops/idle-memory";
+import { exposedGc, idleMemorySteps, startIdleMemoryRelease } from "./ops/idle-memory";
 import { createMetrics } from "./ops/metrics";
 import { createObserver } from "./ops/observer";
 import { createReadiness } from "./ops/readiness";
@@ -166,13 +166,12 @@ async function main() {
   );
   server.keepAliveTimeout = 65_000;
   const gc = exposedGc();
-  if (!gc)
+  if (!gc && env.IDLE_MEMORY_RELEASE === "full")
     logger.warn(
       "started without --expose-gc (apps/server/node-flags.json): memory grown by load is not given back when idle",
     );
   const idleMemory = startIdleMemoryRelease([server, adminServer], {
-    gc,
-    trimAllocator: allocatorTrim(),
+    ...idleMemorySteps(env.IDLE_MEMORY_RELEASE, { gc, trimAllocator: allocatorTrim() }),
     onStep: (done) =>
       logger.info(done.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
         rss_before_mib: done.rssBeforeMiB,

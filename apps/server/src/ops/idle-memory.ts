@@ -12,6 +12,26 @@ const CHECK_EVERY_MS = 1_000;
 /** V8's collector as `--expose-gc` exposes it (apps/server/node-flags.json); the options are V8's. */
 type ExposedGc = (options: { type: "major"; flavor: "last-resort"; execution: "sync" }) => void;
 
+/**
+ * The IDLE_MEMORY_RELEASE setting: both steps (`full`), the trim alone, or neither. V8's
+ * memory-reducing collection drops the optimized code of objects no longer alive, so the next
+ * burst runs slower until it is compiled again (docs/architecture.md, "What the release costs the
+ * next burst"); `trim` keeps it for servers that have the memory to spare.
+ */
+export const IDLE_MEMORY_RELEASE_MODES = ["full", "trim", "off"] as const;
+export type IdleMemoryReleaseMode = (typeof IDLE_MEMORY_RELEASE_MODES)[number];
+
+/** The steps a mode allows, of those this process can take (`gc` needs --expose-gc, the trim glibc). */
+export function idleMemorySteps(
+  mode: IdleMemoryReleaseMode,
+  available: { gc: ExposedGc | undefined; trimAllocator: (() => boolean) | undefined },
+): { gc: ExposedGc | undefined; trimAllocator: (() => boolean) | undefined } {
+  return {
+    gc: mode === "full" ? available.gc : undefined,
+    trimAllocator: mode === "off" ? undefined : available.trimAllocator,
+  };
+}
+
 /** What a check did: the C allocator's free pages handed back, or V8's memory too. */
 export type IdleStep = "trim" | "release";
 

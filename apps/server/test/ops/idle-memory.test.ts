@@ -1,7 +1,13 @@
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 
-import { IDLE_BEFORE_RELEASE_MS, idleMemoryRelease, QUIET_BEFORE_TRIM_MS } from "../../src/ops/idle-memory";
+import { loadEnv } from "../../src/env";
+import {
+  IDLE_BEFORE_RELEASE_MS,
+  idleMemoryRelease,
+  idleMemorySteps,
+  QUIET_BEFORE_TRIM_MS,
+} from "../../src/ops/idle-memory";
 
 /** A response whose close the test decides, and a clock it moves. */
 function harness(options: { gc?: boolean; trim?: boolean } = {}) {
@@ -120,5 +126,48 @@ describe("memory given back when idle", () => {
     withoutTrim.wait(IDLE_BEFORE_RELEASE_MS);
     expect(withoutTrim.release.check()).toBe("release");
     expect(withoutTrim.steps).toEqual(["collect"]);
+  });
+});
+
+/** IDLE_MEMORY_RELEASE, validated with every other setting at start (README, "Configuration"). */
+describe("the IDLE_MEMORY_RELEASE setting", () => {
+  const withOnly = (settings: Record<string, string>) => loadEnv({ NODE_ENV: "production", ...settings });
+  const gc = () => undefined;
+  const trimAllocator = () => true;
+
+  it("is full unless set: the trim, then V8's heap", () => {
+    expect(withOnly({}).IDLE_MEMORY_RELEASE).toBe("full");
+    expect(withOnly({ IDLE_MEMORY_RELEASE: "" }).IDLE_MEMORY_RELEASE).toBe("full");
+    expect(idleMemorySteps("full", { gc, trimAllocator })).toEqual({ gc, trimAllocator });
+  });
+
+  it("trim keeps V8's heap (and its compiled code) but still trims; off gives nothing back", () => {
+    expect(withOnly({ IDLE_MEMORY_RELEASE: "trim" }).IDLE_MEMORY_RELEASE).toBe("trim");
+    expect(idleMemorySteps("trim", { gc, trimAllocator })).toEqual({ gc: undefined, trimAllocator });
+    expect(withOnly({ IDLE_MEMORY_RELEASE: "off" }).IDLE_MEMORY_RELEASE).toBe("off");
+    expect(idleMemorySteps("off", { gc, trimAllocator })).toEqual({ gc: undefined, trimAllocator: undefined });
+  });
+
+  it("a trim-only server trims when quiet and never collects, however long it stays idle", () => {
+    const collections: unknown[] = [];
+    let time = 0;
+    const release = idleMemoryRelease({
+      ...idleMemorySteps("trim", { gc: (collection) => collections.push(collection), trimAllocator }),
+      now: () => time,
+    });
+    const res = new EventEmitter();
+    release.track(res);
+    res.emit("close");
+    time += QUIET_BEFORE_TRIM_MS;
+    expect(release.check()).toBe("trim");
+    time += 10 * IDLE_BEFORE_RELEASE_MS;
+    expect(release.check()).toBeUndefined();
+    expect(collections).toEqual([]);
+  });
+
+  it.each(["FULL", "none", "1", "trim "])("refuses %j, naming the setting", (value) => {
+    expect(() => withOnly({ IDLE_MEMORY_RELEASE: value })).toThrow(
+      /IDLE_MEMORY_RELEASE: full \(the default\), trim or off/,
+    );
   });
 });
