@@ -6,7 +6,7 @@ import { z } from "zod";
 import { MIN_SECRET_KEY_LENGTH } from "@mga/core/secrets";
 
 import { trustedProxies } from "./http/client-address";
-import { IDLE_MEMORY_RELEASE_MODES } from "./ops/idle-memory";
+import { IDLE_MEMORY_RELEASE_MODES, RELEASE_ABOVE_MIB } from "./ops/idle-memory";
 
 /** The repository root: `.data/` (embedded PostgreSQL) lives there whatever the working directory. */
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -133,6 +133,15 @@ export const envSchema = z.object({
   IDLE_MEMORY_RELEASE: z.preprocess(
     (value) => (value === "" ? undefined : value),
     z.enum(IDLE_MEMORY_RELEASE_MODES, { error: "full (the default), trim or off" }).default("full"),
+  ),
+  /**
+   * Under `full`, V8's heap is released only while the idle server's RSS is above this many MiB
+   * (0: whenever it is idle after work): below it, keeping the optimized code is worth more than
+   * the memory (docs/architecture.md, "Memory").
+   */
+  IDLE_MEMORY_RELEASE_ABOVE_MIB: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.coerce.number().int().min(0).max(1_048_576).default(RELEASE_ABOVE_MIB),
   ),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),

@@ -172,12 +172,17 @@ async function main() {
     );
   const idleMemory = startIdleMemoryRelease([server, adminServer], {
     ...idleMemorySteps(env.IDLE_MEMORY_RELEASE, { gc, trimAllocator: allocatorTrim() }),
+    releaseAboveMiB: env.IDLE_MEMORY_RELEASE_ABOVE_MIB,
     onStep: (done) =>
-      logger.info(done.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
-        rss_before_mib: done.rssBeforeMiB,
-        rss_after_mib: done.rssAfterMiB,
-        ms: done.ms,
-      }),
+      done.step === "keep"
+        ? logger.debug("idle: V8's heap kept, the RSS at or under IDLE_MEMORY_RELEASE_ABOVE_MIB", {
+            rss_mib: done.rssBeforeMiB,
+          })
+        : logger.info(done.step === "release" ? "idle: memory given back" : "idle: allocator trimmed", {
+            rss_before_mib: done.rssBeforeMiB,
+            rss_after_mib: done.rssAfterMiB,
+            ms: done.ms,
+          }),
   });
 
   logger.info("listening", {

@@ -45,7 +45,8 @@ import { workerRounds } from "./worker-rounds";
  *   BENCH_HEAP_SNAPSHOTS       a directory: the server writes heap snapshots there at start,
  *                              after the load rounds and after the burst
  *   DATABASE_URL               an existing PostgreSQL instead of a throwaway embedded one
- *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX  passed to the server when set (environment.ts)
+ *   DB_POOL_MAX, NODE_OPTIONS, MALLOC_ARENA_MAX,
+ *   IDLE_MEMORY_RELEASE, IDLE_MEMORY_RELEASE_ABOVE_MIB  passed to the server when set (environment.ts)
  */
 const SECONDS = knob("BENCH_SECONDS", 5);
 const CONNECTIONS = knob("BENCH_CONNECTIONS", 16);

@@ -71,10 +71,7 @@ export async function startBenchEnvironment(
   const upstreamUrl = await listen(upstream.server);
   if (options.heapSnapshotDir) mkdirSync(options.heapSnapshotDir, { recursive: true });
   const bare = await startChildServer("bare-server", {});
-  const serviceEnv = {
-    ...serviceEnvironment({ databaseUrl: url, secretKey, upstreamUrl }),
-    ...passedOn(["DB_POOL_MAX", "NODE_OPTIONS", "MALLOC_ARENA_MAX"]),
-  };
+  const serviceEnv = serviceEnvironment({ databaseUrl: url, secretKey, upstreamUrl });
   const api = await startChildServer("main", serviceEnv, {
     heapSnapshotDir: options.heapSnapshotDir ? path.resolve(options.heapSnapshotDir) : undefined,
     workers: options.workers,
@@ -111,7 +108,25 @@ export async function startBenchEnvironment(
   };
 }
 
-/** A measured service's settings: its database, its secret, the upstream stand-in; quiet, with no admin port of its own. */
+/**
+ * The server's settings a bench run takes from its own environment when set, so that one build
+ * can be measured under another setting (`IDLE_MEMORY_RELEASE=trim pnpm bench`); in
+ * `bench:compare`, both builds get them.
+ */
+const PASSED_ON = [
+  "DB_POOL_MAX",
+  "NODE_OPTIONS",
+  "MALLOC_ARENA_MAX",
+  "IDLE_MEMORY_RELEASE",
+  "IDLE_MEMORY_RELEASE_ABOVE_MIB",
+];
+const passedOn = (names: string[]) =>
+  Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+
+/**
+ * A measured service's settings: its database, its secret, the upstream stand-in; quiet, with
+ * no admin port of its own; and those of PASSED_ON that are set.
+ */
 export function serviceEnvironment(input: {
   databaseUrl: string;
   secretKey: string;
@@ -124,6 +139,7 @@ export function serviceEnvironment(input: {
     ADMIN_API_PORT: "0",
     LOG_LEVEL: "warn",
     MGA_PRINT_BANNER: "0",
+    ...passedOn(PASSED_ON),
   };
 }
 
@@ -134,9 +150,6 @@ export async function listen(server: Server): Promise<string> {
 
 /** A number the bench's scripts take from the environment (BENCH_SECONDS…), else `fallback`. */
 export const knob = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
-
-const passedOn = (names: string[]) =>
-  Object.fromEntries(names.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
 
 /** The postmaster's pid, the first line of its data directory's postmaster.pid (0 when not running). */
 export function postmasterPid(dataDir: string): number {

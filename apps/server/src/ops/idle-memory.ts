@@ -32,8 +32,18 @@ export function idleMemorySteps(
   };
 }
 
-/** What a check did: the C allocator's free pages handed back, or V8's memory too. */
-export type IdleStep = "trim" | "release";
+/**
+ * The RSS under which an idle server keeps V8's heap (IDLE_MEMORY_RELEASE_ABOVE_MIB's default):
+ * the idle target of issue 27 (README, "Benchmark"). Below it, the memory the collection would
+ * give back is not needed, and the optimized code it would drop is.
+ */
+export const RELEASE_ABOVE_MIB = 150;
+
+/**
+ * What a check did: the C allocator's free pages handed back, V8's memory too, or V8's heap
+ * kept because the process holds no more than the release's floor.
+ */
+export type IdleStep = "trim" | "release" | "keep";
 
 export interface IdleMemoryRelease {
   /** Counts the request until its response closes (tests; the listeners are watched by `start`). */
@@ -55,7 +65,9 @@ export interface IdleMemoryRelease {
  *   compacts, shrinks the young generation, returns free pages to the system), then the trim
  *   again for the native memory of what it collected. V8 keeps the pages a load peak grew its
  *   heap to, and Node never tells it that the process is idle, so a server that served a burst
- *   would hold that peak for good.
+ *   would hold that peak for good. Only above `releaseAboveMiB` of RSS: the collection also
+ *   drops optimized code that the next requests compile again, a cost worth paying for the
+ *   memory of a peak, not after every pause of light traffic.
  * A request that arrives during either waits until it ends (each step's duration is logged).
  */
 export function idleMemoryRelease(
@@ -66,7 +78,11 @@ export function idleMemoryRelease(
     now?: () => number;
     quietMs?: number;
     idleMs?: number;
-    /** Told of each step, trim or release, with the RSS around it and how long it held the thread. */
+    /** V8's heap is collected only while the RSS is above this many MiB (0: always). */
+    releaseAboveMiB?: number;
+    /** The process's RSS in bytes (tests give theirs). */
+    rss?: () => number;
+    /** Told of each step (trim, release or keep), with the RSS around it and how long it held the thread. */
     onStep?: (done: { step: IdleStep; rssBeforeMiB: number; rssAfterMiB: number; ms: number }) => void;
   } = {},
 ): IdleMemoryRelease {
@@ -74,16 +90,18 @@ export function idleMemoryRelease(
   const now = options.now ?? Date.now;
   const quietMs = options.quietMs ?? QUIET_BEFORE_TRIM_MS;
   const idleMs = options.idleMs ?? IDLE_BEFORE_RELEASE_MS;
+  const releaseAboveMiB = options.releaseAboveMiB ?? 0;
+  const rss = options.rss ?? process.memoryUsage.rss;
   let open = 0;
   let lastActivity = now();
   let workedSinceTrim = false;
   let workedSinceRelease = false;
   const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-  function giveBack(step: IdleStep): IdleStep {
+  function giveBack(step: Exclude<IdleStep, "keep">): IdleStep {
     workedSinceTrim = false;
     if (step === "release") workedSinceRelease = false;
-    const before = process.memoryUsage.rss();
+    const before = rss();
     const started = now();
     if (step === "release") gc?.({ type: "major", flavor: "last-resort", execution: "sync" });
     // After the collection: it frees the native memory of the objects it reclaims.
@@ -91,10 +109,17 @@ export function idleMemoryRelease(
     options.onStep?.({
       step,
       rssBeforeMiB: mib(before),
-      rssAfterMiB: mib(process.memoryUsage.rss()),
+      rssAfterMiB: mib(rss()),
       ms: now() - started,
     });
     return step;
+  }
+
+  /** Decided once per quiet spell: an idle process does not grow. A trim still due comes at the next check. */
+  function keep(held: number): IdleStep {
+    workedSinceRelease = false;
+    options.onStep?.({ step: "keep", rssBeforeMiB: held, rssAfterMiB: held, ms: 0 });
+    return "keep";
   }
 
   return {
@@ -111,7 +136,10 @@ export function idleMemoryRelease(
     check() {
       if (open > 0) return undefined;
       const quiet = now() - lastActivity;
-      if (gc && workedSinceRelease && quiet >= idleMs) return giveBack("release");
+      if (gc && workedSinceRelease && quiet >= idleMs) {
+        const held = mib(rss());
+        return held > releaseAboveMiB ? giveBack("release") : keep(held);
+      }
       if (trimAllocator && workedSinceTrim && quiet >= quietMs) return giveBack("trim");
       return undefined;
     },

@@ -7,11 +7,15 @@ import {
   idleMemoryRelease,
   idleMemorySteps,
   QUIET_BEFORE_TRIM_MS,
+  RELEASE_ABOVE_MIB,
 } from "../../src/ops/idle-memory";
 
+const MiB = 1024 * 1024;
+
 /** A response whose close the test decides, and a clock it moves. */
-function harness(options: { gc?: boolean; trim?: boolean } = {}) {
+function harness(options: { gc?: boolean; trim?: boolean; releaseAboveMiB?: number } = {}) {
   let time = 1_000_000;
+  let rss = 400 * MiB;
   const collections: unknown[] = [];
   const steps: string[] = [];
   const release = idleMemoryRelease({
@@ -24,13 +28,22 @@ function harness(options: { gc?: boolean; trim?: boolean } = {}) {
           },
     trimAllocator: options.trim === false ? undefined : () => steps.push("trim") > 0,
     now: () => time,
+    releaseAboveMiB: options.releaseAboveMiB,
+    rss: () => rss,
   });
   const request = () => {
     const res = new EventEmitter();
     release.track(res);
     return { close: () => res.emit("close") };
   };
-  return { release, request, collections, steps, wait: (ms: number) => (time += ms) };
+  return {
+    release,
+    request,
+    collections,
+    steps,
+    wait: (ms: number) => (time += ms),
+    holdMiB: (mib: number) => (rss = mib * MiB),
+  };
 }
 
 describe("memory given back when idle", () => {
@@ -110,6 +123,55 @@ describe("memory given back when idle", () => {
     expect(collections).toHaveLength(2);
   });
 
+  it("keeps V8's heap while the RSS is at or under the floor, and collects once a peak takes it above", () => {
+    const { release, request, collections, steps, wait, holdMiB } = harness({ releaseAboveMiB: 150 });
+    // Light traffic: a request, then a pause past the idle time, again and again.
+    holdMiB(150);
+    for (let pause = 0; pause < 3; pause += 1) {
+      request().close();
+      wait(QUIET_BEFORE_TRIM_MS);
+      expect(release.check()).toBe("trim");
+      wait(IDLE_BEFORE_RELEASE_MS);
+      expect(release.check()).toBe("keep");
+      // Decided once per quiet spell.
+      wait(IDLE_BEFORE_RELEASE_MS);
+      expect(release.check()).toBeUndefined();
+    }
+    expect(collections).toEqual([]);
+    // A burst grew the process: its memory is given back.
+    request().close();
+    holdMiB(151);
+    wait(QUIET_BEFORE_TRIM_MS);
+    expect(release.check()).toBe("trim");
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBe("release");
+    expect(collections).toHaveLength(1);
+    expect(steps.slice(-3)).toEqual(["trim", "collect", "trim"]);
+  });
+
+  it("reads the RSS after the trim: a trim that brings it to the floor spares the collection", () => {
+    const { release, request, collections, wait, holdMiB } = harness({ releaseAboveMiB: 150 });
+    holdMiB(180);
+    request().close();
+    wait(QUIET_BEFORE_TRIM_MS);
+    expect(release.check()).toBe("trim");
+    holdMiB(140);
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBe("keep");
+    expect(collections).toEqual([]);
+  });
+
+  it("with no check in the quiet spell, keeps the heap first, then trims at the next check", () => {
+    const { release, request, steps, wait, holdMiB } = harness({ releaseAboveMiB: 150 });
+    holdMiB(120);
+    request().close();
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBe("keep");
+    expect(release.check()).toBe("trim");
+    expect(release.check()).toBeUndefined();
+    expect(steps).toEqual(["trim"]);
+  });
+
   it("only trims in a process started without --expose-gc, and only collects where there is no allocator to trim", () => {
     const withoutGc = harness({ gc: false });
     withoutGc.request().close();
@@ -163,6 +225,17 @@ describe("the IDLE_MEMORY_RELEASE setting", () => {
     time += 10 * IDLE_BEFORE_RELEASE_MS;
     expect(release.check()).toBeUndefined();
     expect(collections).toEqual([]);
+  });
+
+  it(`collects only above ${RELEASE_ABOVE_MIB} MiB of RSS unless IDLE_MEMORY_RELEASE_ABOVE_MIB says otherwise`, () => {
+    expect(withOnly({}).IDLE_MEMORY_RELEASE_ABOVE_MIB).toBe(RELEASE_ABOVE_MIB);
+    expect(withOnly({ IDLE_MEMORY_RELEASE_ABOVE_MIB: "" }).IDLE_MEMORY_RELEASE_ABOVE_MIB).toBe(RELEASE_ABOVE_MIB);
+    expect(withOnly({ IDLE_MEMORY_RELEASE_ABOVE_MIB: "0" }).IDLE_MEMORY_RELEASE_ABOVE_MIB).toBe(0);
+    expect(withOnly({ IDLE_MEMORY_RELEASE_ABOVE_MIB: "512" }).IDLE_MEMORY_RELEASE_ABOVE_MIB).toBe(512);
+  });
+
+  it.each(["-1", "1.5", "lots", "150MiB"])("refuses IDLE_MEMORY_RELEASE_ABOVE_MIB=%j, naming the setting", (value) => {
+    expect(() => withOnly({ IDLE_MEMORY_RELEASE_ABOVE_MIB: value })).toThrow(/IDLE_MEMORY_RELEASE_ABOVE_MIB/);
   });
 
   it.each(["FULL", "none", "1", "trim "])("refuses %j, naming the setting", (value) => {
