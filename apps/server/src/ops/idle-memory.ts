@@ -96,6 +96,7 @@ export function idleMemoryRelease(
   let lastActivity = now();
   let workedSinceTrim = false;
   let workedSinceRelease = false;
+  let keptThisSpell = false;
   const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
   function giveBack(step: Exclude<IdleStep, "keep">): IdleStep {
@@ -115,9 +116,9 @@ export function idleMemoryRelease(
     return step;
   }
 
-  /** Decided once per quiet spell: an idle process does not grow. A trim still due comes at the next check. */
+  /** Told once per quiet spell; each check reads the RSS again (what idle timers allocate can take it above). */
   function keep(held: number): IdleStep {
-    workedSinceRelease = false;
+    keptThisSpell = true;
     options.onStep?.({ step: "keep", rssBeforeMiB: held, rssAfterMiB: held, ms: 0 });
     return "keep";
   }
@@ -127,6 +128,7 @@ export function idleMemoryRelease(
       open += 1;
       workedSinceTrim = true;
       workedSinceRelease = true;
+      keptThisSpell = false;
       lastActivity = now();
       res.once("close", () => {
         open -= 1;
@@ -138,7 +140,8 @@ export function idleMemoryRelease(
       const quiet = now() - lastActivity;
       if (gc && workedSinceRelease && quiet >= idleMs) {
         const held = mib(rss());
-        return held > releaseAboveMiB ? giveBack("release") : keep(held);
+        if (held > releaseAboveMiB) return giveBack("release");
+        if (!keptThisSpell) return keep(held);
       }
       if (trimAllocator && workedSinceTrim && quiet >= quietMs) return giveBack("trim");
       return undefined;

@@ -133,7 +133,7 @@ describe("memory given back when idle", () => {
       expect(release.check()).toBe("trim");
       wait(IDLE_BEFORE_RELEASE_MS);
       expect(release.check()).toBe("keep");
-      // Decided once per quiet spell.
+      // Told once per quiet spell.
       wait(IDLE_BEFORE_RELEASE_MS);
       expect(release.check()).toBeUndefined();
     }
@@ -147,6 +147,25 @@ describe("memory given back when idle", () => {
     expect(release.check()).toBe("release");
     expect(collections).toHaveLength(1);
     expect(steps.slice(-3)).toEqual(["trim", "collect", "trim"]);
+  });
+
+  it("collects later in the same quiet spell if the idle process grows above the floor", () => {
+    const { release, request, collections, wait, holdMiB } = harness({ releaseAboveMiB: 150 });
+    holdMiB(149);
+    request().close();
+    wait(QUIET_BEFORE_TRIM_MS);
+    expect(release.check()).toBe("trim");
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBe("keep");
+    wait(1_000);
+    expect(release.check()).toBeUndefined();
+    holdMiB(151);
+    wait(1_000);
+    expect(release.check()).toBe("release");
+    // Given back: nothing more until new work.
+    wait(IDLE_BEFORE_RELEASE_MS);
+    expect(release.check()).toBeUndefined();
+    expect(collections).toHaveLength(1);
   });
 
   it("reads the RSS after the trim: a trim that brings it to the floor spares the collection", () => {
