@@ -13,6 +13,9 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 
 /** Each worker has its own database pools: 64 of them already need thousands of PostgreSQL connections. */
 const MAX_WORKERS = 64;
+/** An empty value means unset (an `.env` line left blank), so the schema's default applies. */
+const emptyIsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
 
 /** Configuration, validated once at start; a bad value stops the process with a clear message. */
 export const envSchema = z.object({
@@ -130,8 +133,7 @@ export const envSchema = z.object({
    * (the default) trims the C allocator after 2 s and releases V8's heap after 10 s; `trim` only
    * trims, keeping V8's heap and its optimized code warm for the next burst; `off` neither.
    */
-  IDLE_MEMORY_RELEASE: z.preprocess(
-    (value) => (value === "" ? undefined : value),
+  IDLE_MEMORY_RELEASE: emptyIsUnset(
     z.enum(IDLE_MEMORY_RELEASE_MODES, { error: "full (the default), trim or off" }).default("full"),
   ),
   /**
@@ -139,10 +141,7 @@ export const envSchema = z.object({
    * (0: whenever it is idle after work): below it, keeping the optimized code is worth more than
    * the memory (docs/architecture.md, "Memory").
    */
-  IDLE_MEMORY_RELEASE_ABOVE_MIB: z.preprocess(
-    (value) => (value === "" ? undefined : value),
-    z.coerce.number().int().min(0).max(1_048_576).default(RELEASE_ABOVE_MIB),
-  ),
+  IDLE_MEMORY_RELEASE_ABOVE_MIB: emptyIsUnset(z.coerce.number().int().min(0).max(1_048_576).default(RELEASE_ABOVE_MIB)),
   /** Days daily usage is kept: at least 400. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(400).max(3650).default(400),
 });
